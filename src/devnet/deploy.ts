@@ -1,0 +1,136 @@
+/** Deploys and funds the devnet fixtures with a deterministic sequence of transactions from the deployer account. */
+import { createRequire } from 'node:module'
+import {
+  type Abi,
+  type Address,
+  createPublicClient,
+  createWalletClient,
+  encodeFunctionData,
+  getAddress,
+  type Hex,
+  http,
+  parseEther,
+  parseEventLogs,
+  parseUnits,
+  zeroAddress,
+} from 'viem'
+import { foundry } from 'viem/chains'
+import { devAccounts } from './accounts.ts'
+import type { Artifacts } from './compile.ts'
+import type { Fixtures } from './fixtures.ts'
+
+const require = createRequire(import.meta.url)
+
+type Artifact = { abi: Abi; bytecode: Hex }
+
+function safeArtifact(path: string): Artifact {
+  const json = require(`@safe-global/safe-contracts/build/artifacts/contracts/${path}`)
+  return { abi: json.abi, bytecode: json.bytecode }
+}
+
+function fixtureArtifact(name: string): Artifact {
+  const artifacts: Artifacts = require('./artifacts.json')
+  const artifact = artifacts[name]
+  if (!artifact) throw new Error(`artifact ${name} missing: run npm run compile:contracts`)
+  return artifact as Artifact
+}
+
+export const SAFE_VERSION = '1.4.1'
+
+/** Deploys Safe v1.4.1, a 2-of-3 Safe, the fixture tokens and the drainer; returns the fixtures file content. */
+export async function deployFixtures(rpcUrl: string): Promise<Omit<Fixtures, 'startupMs'>> {
+  const accounts = devAccounts(10)
+  const [owner0, owner1, owner2] = accounts.map((a) => a.address) as [Address, Address, Address]
+  const attacker = accounts[8]?.address as Address
+  const deployer = accounts[9]?.address as Address
+  const transport = http(rpcUrl, { batch: false })
+  const publicClient = createPublicClient({ chain: foundry, transport, pollingInterval: 5 })
+  const wallet = createWalletClient({ chain: foundry, transport, account: deployer })
+
+  const confirm = async (hash: Hex) => {
+    const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 5 })
+    if (receipt.status !== 'success') throw new Error(`fixture transaction ${hash} reverted`)
+    return receipt
+  }
+  const deploy = async (artifact: Artifact, args: unknown[] = []) => {
+    const hash = await wallet.deployContract({ abi: artifact.abi, bytecode: artifact.bytecode, args })
+    const receipt = await confirm(hash)
+    if (!receipt.contractAddress) throw new Error(`deployment ${hash} created no contract`)
+    return getAddress(receipt.contractAddress)
+  }
+  const call = async (to: Address, abi: Abi, functionName: string, args: unknown[], value = 0n) =>
+    confirm(await wallet.sendTransaction({ to, value, data: encodeFunctionData({ abi, functionName, args }) }))
+
+  const safe = safeArtifact('Safe.sol/Safe.json')
+  const factory = safeArtifact('proxies/SafeProxyFactory.sol/SafeProxyFactory.json')
+  const singleton = await deploy(safe)
+  const proxyFactory = await deploy(factory)
+  const multiSend = await deploy(safeArtifact('libraries/MultiSend.sol/MultiSend.json'))
+  const multiSendCallOnly = await deploy(safeArtifact('libraries/MultiSendCallOnly.sol/MultiSendCallOnly.json'))
+  const fallbackHandler = await deploy(
+    safeArtifact('handler/CompatibilityFallbackHandler.sol/CompatibilityFallbackHandler.json'),
+  )
+
+  const owners = [owner0, owner1, owner2]
+  const threshold = 2
+  const initializer = encodeFunctionData({
+    abi: safe.abi,
+    functionName: 'setup',
+    args: [owners, BigInt(threshold), zeroAddress, '0x', fallbackHandler, zeroAddress, 0n, zeroAddress],
+  })
+  const created = await call(proxyFactory, factory.abi, 'createProxyWithNonce', [singleton, initializer, 0n])
+  const [proxyCreation] = parseEventLogs({ abi: factory.abi, logs: created.logs, eventName: 'ProxyCreation' })
+  const safeAddress = (proxyCreation?.args as { proxy?: Address } | undefined)?.proxy
+  if (!safeAddress) throw new Error('Safe proxy creation emitted no ProxyCreation event')
+  await confirm(await wallet.sendTransaction({ to: safeAddress, value: parseEther('100') }))
+
+  const usd = fixtureArtifact('DevUSD')
+  const usdHolders = [safeAddress, owner0]
+  const usdAmounts = [parseUnits('1000000', 6), parseUnits('10000', 6)]
+  const erc20 = await deploy(usd, [usdHolders, usdAmounts])
+
+  const wethArtifact = fixtureArtifact('WrappedEther')
+  const weth = await deploy(wethArtifact)
+  await call(weth, wethArtifact.abi, 'deposit', [], parseEther('20'))
+  await call(weth, wethArtifact.abi, 'transfer', [owner0, parseEther('10')])
+  await call(weth, wethArtifact.abi, 'transfer', [safeAddress, parseEther('10')])
+
+  const nftTokens = [
+    { tokenId: '1', owner: owner0 },
+    { tokenId: '2', owner: owner0 },
+    { tokenId: '3', owner: owner0 },
+    { tokenId: '4', owner: safeAddress },
+    { tokenId: '5', owner: safeAddress },
+  ]
+  const erc721 = await deploy(fixtureArtifact('DevNFT'), [
+    nftTokens.map((t) => t.owner),
+    nftTokens.map((t) => BigInt(t.tokenId)),
+  ])
+
+  const itemBalances = [
+    { id: '1', owner: owner0, amount: '10' },
+    { id: '2', owner: owner0, amount: '5' },
+    { id: '1', owner: safeAddress, amount: '10' },
+  ]
+  const erc1155 = await deploy(fixtureArtifact('DevItems'), [
+    itemBalances.map((b) => b.owner),
+    itemBalances.map((b) => BigInt(b.id)),
+    itemBalances.map((b) => BigInt(b.amount)),
+  ])
+
+  const drainer = await deploy(fixtureArtifact('Drainer'), [attacker])
+
+  return {
+    rpcUrl,
+    chainId: foundry.id,
+    accounts,
+    safe: { address: safeAddress, owners, threshold, version: SAFE_VERSION },
+    erc20: { address: erc20, name: 'USD Coin', symbol: 'USDC', decimals: 6 },
+    weth: { address: weth, name: 'Wrapped Ether', symbol: 'WETH', decimals: 18 },
+    erc721: { address: erc721, name: 'Devnet Apes', symbol: 'DAPE', tokens: nftTokens },
+    erc1155: { address: erc1155, balances: itemBalances },
+    drainer: { address: drainer, attacker },
+    safeContracts: { singleton, proxyFactory, multiSend, multiSendCallOnly, fallbackHandler },
+    deployer,
+  }
+}

@@ -1,0 +1,2 @@
+// Background service worker. Filled in by the extension issue.
+chrome.runtime.onInstalled.addListener(() => {})

@@ -1,0 +1,57 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+
+// `npm test` builds before running vitest; this checks what the build produced, as Chrome will read it.
+const dist = join(import.meta.dirname, '../../dist')
+
+type ContentScript = {
+  js: string[]
+  matches: string[]
+  run_at?: string
+  all_frames?: boolean
+  match_origin_as_fallback?: boolean
+  world?: string
+}
+
+describe('built extension (dist/)', () => {
+  const manifest = JSON.parse(readFileSync(join(dist, 'manifest.json'), 'utf8'))
+  const inDist = (path: string) => existsSync(join(dist, path))
+
+  it('is Manifest V3 with a module service worker that exists', () => {
+    expect(manifest.manifest_version).toBe(3)
+    expect(manifest.background.type).toBe('module')
+    expect(inDist(manifest.background.service_worker)).toBe(true)
+  })
+
+  it('injects a MAIN-world hook at document_start in every frame, and an ISOLATED relay', () => {
+    const scripts = manifest.content_scripts as ContentScript[]
+    const main = scripts.find((s) => s.world === 'MAIN')
+    const relay = scripts.find((s) => s.world === undefined || s.world === 'ISOLATED')
+    for (const script of [main, relay]) {
+      expect(script).toMatchObject({
+        run_at: 'document_start',
+        all_frames: true,
+        match_origin_as_fallback: true,
+        matches: ['<all_urls>'],
+      })
+      for (const file of script?.js ?? []) {
+        expect(inDist(file)).toBe(true)
+        // Content scripts must run synchronously at document_start: no module loader, no import statements.
+        expect(readFileSync(join(dist, file), 'utf8')).not.toMatch(/^\s*import[\s{]/m)
+      }
+    }
+  })
+
+  it('has the confirmation page, the toolbar popup and the options page', () => {
+    expect(inDist('src/extension/ui/confirm.html')).toBe(true)
+    expect(inDist(manifest.action.default_popup)).toBe(true)
+    expect(inDist(manifest.options_page)).toBe(true)
+    for (const icon of Object.values(manifest.icons) as string[]) expect(inDist(icon)).toBe(true)
+  })
+
+  it('asks only for the permissions it uses and loads no remote code', () => {
+    expect(manifest.permissions).toEqual(['storage'])
+    expect(JSON.stringify(manifest)).not.toMatch(/unsafe-eval|https?:\/\/(?!\*)/)
+  })
+})

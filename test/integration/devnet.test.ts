@@ -1,0 +1,233 @@
+import { execFile, spawn } from 'node:child_process'
+import { mkdtempSync, readFileSync } from 'node:fs'
+import { createServer, type Server } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import {
+  type Address,
+  createPublicClient,
+  createWalletClient,
+  erc20Abi,
+  erc721Abi,
+  http,
+  maxUint256,
+  parseAbi,
+  parseEther,
+  parseSignature,
+} from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { foundry } from 'viem/chains'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { artifactsPath, compileFixtures, formatArtifacts } from '../../src/devnet/compile.ts'
+import type { Devnet } from '../../src/devnet/devnet.ts'
+import type { Fixtures } from '../../src/devnet/fixtures.ts'
+import { freePort, startTestDevnet } from '../support/devnet.ts'
+
+const safeAbi = parseAbi([
+  'function getOwners() view returns (address[])',
+  'function getThreshold() view returns (uint256)',
+  'function VERSION() view returns (string)',
+  'function nonce() view returns (uint256)',
+])
+const permitAbi = parseAbi([
+  'function permit(address owner, address spender, uint256 value, uint256 deadline, uint8 v, bytes32 r, bytes32 s)',
+  'function nonces(address owner) view returns (uint256)',
+])
+const erc1155Abi = parseAbi(['function balanceOf(address account, uint256 id) view returns (uint256)'])
+
+describe('preflight devnet', () => {
+  let devnet: Devnet
+  let fixtures: Fixtures
+  let fixturesFile: string
+  const client = () => createPublicClient({ chain: foundry, transport: http(fixtures.rpcUrl) })
+
+  beforeAll(async () => {
+    fixturesFile = join(mkdtempSync(join(tmpdir(), 'preflight-fixtures-')), 'f.json')
+    devnet = await startTestDevnet({ fixturesFile })
+    fixtures = devnet.fixtures
+  })
+  afterAll(() => devnet?.stop())
+
+  it('writes a fixtures file with the keys DESIGN.md names', () => {
+    const written = JSON.parse(readFileSync(fixturesFile, 'utf8')) as Fixtures
+    expect(written).toEqual(fixtures)
+    expect(written.chainId).toBe(31337)
+    expect(written.rpcUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+    expect(written.accounts).toHaveLength(10)
+    expect(written.accounts[0]).toEqual({
+      address: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+      privateKey: '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80',
+    })
+    expect(written.safe).toMatchObject({ threshold: 2, version: '1.4.1' })
+    expect(written.erc20).toMatchObject({ symbol: 'USDC', decimals: 6 })
+    expect(written.erc721.address).toMatch(/^0x[0-9a-fA-F]{40}$/)
+  })
+
+  it('starts in under 10 s', () => {
+    expect(fixtures.startupMs).toBeLessThan(10_000)
+  })
+
+  it('has a 2-of-3 Safe v1.4.1 owned by dev accounts 0, 1 and 2, holding 100 ETH', async () => {
+    const c = client()
+    const safe = fixtures.safe.address
+    const owners = await c.readContract({ address: safe, abi: safeAbi, functionName: 'getOwners' })
+    expect(owners).toEqual(fixtures.accounts.slice(0, 3).map((a) => a.address))
+    expect(owners).toEqual(fixtures.safe.owners)
+    expect(await c.readContract({ address: safe, abi: safeAbi, functionName: 'getThreshold' })).toBe(2n)
+    expect(await c.readContract({ address: safe, abi: safeAbi, functionName: 'VERSION' })).toBe('1.4.1')
+    expect(await c.readContract({ address: safe, abi: safeAbi, functionName: 'nonce' })).toBe(0n)
+    expect(await c.getBalance({ address: safe })).toBe(parseEther('100'))
+  })
+
+  it('funds the Safe and account 0 with the 6-decimal stablecoin and WETH', async () => {
+    const c = client()
+    const owner0 = fixtures.accounts[0]?.address as Address
+    const usd = fixtures.erc20.address
+    expect(await c.readContract({ address: usd, abi: erc20Abi, functionName: 'decimals' })).toBe(6)
+    expect(await c.readContract({ address: usd, abi: erc20Abi, functionName: 'symbol' })).toBe('USDC')
+    const balanceOf = (token: Address, account: Address) =>
+      c.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [account] })
+    expect(await balanceOf(usd, fixtures.safe.address)).toBe(1_000_000_000_000n)
+    expect(await balanceOf(usd, owner0)).toBe(10_000_000_000n)
+    expect(await balanceOf(fixtures.weth.address, owner0)).toBe(parseEther('10'))
+    expect(await balanceOf(fixtures.weth.address, fixtures.safe.address)).toBe(parseEther('10'))
+    expect(await c.getBalance({ address: fixtures.weth.address })).toBe(parseEther('20'))
+  })
+
+  it('mints the NFTs and ERC-1155 items to their owners', async () => {
+    const c = client()
+    for (const token of fixtures.erc721.tokens) {
+      const owner = await c.readContract({
+        address: fixtures.erc721.address,
+        abi: erc721Abi,
+        functionName: 'ownerOf',
+        args: [BigInt(token.tokenId)],
+      })
+      expect(owner).toBe(token.owner)
+    }
+    expect(fixtures.erc721.tokens.some((t) => t.owner === fixtures.safe.address)).toBe(true)
+    for (const b of fixtures.erc1155.balances) {
+      const balance = await c.readContract({
+        address: fixtures.erc1155.address,
+        abi: erc1155Abi,
+        functionName: 'balanceOf',
+        args: [b.owner, BigInt(b.id)],
+      })
+      expect(balance).toBe(BigInt(b.amount))
+    }
+  })
+
+  it('accepts an EIP-2612 permit signed by account 0', async () => {
+    const c = client()
+    const signer = privateKeyToAccount(fixtures.accounts[0]?.privateKey as `0x${string}`)
+    const spender = fixtures.accounts[5]?.address as Address
+    const relayer = createWalletClient({
+      chain: foundry,
+      transport: http(fixtures.rpcUrl),
+      account: privateKeyToAccount(fixtures.accounts[4]?.privateKey as `0x${string}`),
+    })
+    const token = fixtures.erc20.address
+    const nonce = await c.readContract({
+      address: token,
+      abi: permitAbi,
+      functionName: 'nonces',
+      args: [signer.address],
+    })
+    const deadline = BigInt(Math.floor(Date.now() / 1000) + 3600)
+    const signature = await signer.signTypedData({
+      domain: { name: fixtures.erc20.name, version: '1', chainId: fixtures.chainId, verifyingContract: token },
+      types: {
+        Permit: [
+          { name: 'owner', type: 'address' },
+          { name: 'spender', type: 'address' },
+          { name: 'value', type: 'uint256' },
+          { name: 'nonce', type: 'uint256' },
+          { name: 'deadline', type: 'uint256' },
+        ],
+      },
+      primaryType: 'Permit',
+      message: { owner: signer.address, spender, value: maxUint256, nonce, deadline },
+    })
+    const { v, r, s } = parseSignature(signature)
+    const hash = await relayer.writeContract({
+      address: token,
+      abi: permitAbi,
+      functionName: 'permit',
+      args: [signer.address, spender, maxUint256, deadline, Number(v), r, s],
+    })
+    expect((await c.waitForTransactionReceipt({ hash, pollingInterval: 10 })).status).toBe('success')
+    const allowance = await c.readContract({
+      address: token,
+      abi: erc20Abi,
+      functionName: 'allowance',
+      args: [signer.address, spender],
+    })
+    expect(allowance).toBe(maxUint256)
+    expect(
+      await c.readContract({ address: token, abi: permitAbi, functionName: 'nonces', args: [signer.address] }),
+    ).toBe(nonce + 1n)
+  })
+
+  it('deploys a drainer that sends what it is given to the attacker', async () => {
+    const c = client()
+    const code = await c.getCode({ address: fixtures.drainer.address })
+    expect(code?.length).toBeGreaterThan(2)
+    expect(fixtures.drainer.attacker).toBe(fixtures.accounts[8]?.address)
+  })
+})
+
+describe('committed contract artifacts', () => {
+  it('match a fresh compile of the fixture sources', () => {
+    expect(readFileSync(artifactsPath, 'utf8')).toBe(formatArtifacts(compileFixtures()))
+  })
+})
+
+describe('preflight devnet command', () => {
+  const bin = join(import.meta.dirname, '../../bin/preflight.mjs')
+
+  it('lists the commands in --help', async () => {
+    const { stdout } = await promisify(execFile)('node', [bin, '--help'])
+    for (const command of ['devnet', 'serve', 'scan', 'demo']) expect(stdout).toContain(`preflight ${command}`)
+  })
+
+  it('writes the fixtures file, keeps running, and stops anvil on SIGTERM', async () => {
+    const port = await freePort()
+    const file = join(mkdtempSync(join(tmpdir(), 'preflight-cli-')), 'f.json')
+    const child = spawn('node', [bin, 'devnet', '--port', String(port), '--fixtures', file], { stdio: 'pipe' })
+    let out = ''
+    child.stdout.on('data', (d) => {
+      out += d
+    })
+    await new Promise<void>((resolve, reject) => {
+      const timer = setInterval(() => {
+        if (!out.includes('Ctrl+C')) return
+        clearInterval(timer)
+        resolve()
+      }, 50)
+      child.once('exit', (code) => reject(new Error(`devnet exited early with ${code}`)))
+    })
+    expect(out).toMatch(/devnet ready in \d+ ms/)
+    const fixtures = JSON.parse(readFileSync(file, 'utf8')) as Fixtures
+    expect(fixtures.rpcUrl).toBe(`http://127.0.0.1:${port}`)
+    const c = createPublicClient({ transport: http(fixtures.rpcUrl) })
+    expect(await c.getChainId()).toBe(31337)
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
+    child.kill('SIGTERM')
+    expect(await exited).toBe(0)
+    await expect(c.getChainId()).rejects.toThrow()
+  })
+
+  it('fails with a clear message when the port is in use', async () => {
+    const server: Server = createServer()
+    const port = await freePort()
+    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve))
+    try {
+      const result = await promisify(execFile)('node', [bin, 'devnet', '--port', String(port)]).catch((e) => e)
+      expect(result.code).toBe(1)
+      expect(result.stderr).toContain(`port ${port} on 127.0.0.1 is already in use`)
+    } finally {
+      server.close()
+    }
+  })
+})

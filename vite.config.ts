@@ -1,0 +1,18 @@
+import { crx, type ManifestV3Export } from '@crxjs/vite-plugin'
+import { defineConfig } from 'vite'
+import manifest from './manifest.json' with { type: 'json' }
+
+// The confirmation page is opened by the worker, not named in the manifest, so it is an extra input.
+export default defineConfig({
+  plugins: [crx({ manifest: manifest as ManifestV3Export })],
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    target: 'chrome111',
+    sourcemap: false,
+    rollupOptions: {
+      input: { confirm: 'src/extension/ui/confirm.html' },
+    },
+  },
+  server: { cors: { origin: [/chrome-extension:\/\//] } },
+})
