@@ -1,0 +1,64 @@
+/**
+ * The contract between the background worker and the extension pages (confirmation window, popup).
+ * A pending request lives in chrome.storage.session under `pending:<id>` so it survives the worker being stopped;
+ * pages render from storage (and storage.onChanged) and send the user's decision as a runtime message.
+ */
+import type { EngineError, ScanMessageResponse, ScanTransactionsResponse } from '../../engine/types.ts'
+
+/** The wallet methods Preflight intercepts. */
+export type InterceptedMethod =
+  | 'eth_sendTransaction'
+  | 'eth_signTypedData_v4'
+  | 'eth_signTypedData_v3'
+  | 'eth_sign'
+  | 'personal_sign'
+  | 'wallet_sendCalls'
+
+export type ScanState =
+  | { status: 'PENDING' }
+  | { status: 'DONE'; kind: 'transactions'; response: ScanTransactionsResponse }
+  | { status: 'DONE'; kind: 'message'; response: ScanMessageResponse }
+  | { status: 'ERROR'; error: EngineError | { kind: 'BACKEND_ERROR' | 'TIMEOUT'; message: string } }
+
+export type PendingRequest = {
+  /** Unguessable id (crypto.randomUUID) chosen by the worker, never by the page. */
+  id: string
+  /** Origin of the requesting frame as the browser reports it (sender.origin / sender.url), never from the page. */
+  origin: string
+  /** Top-level page URL of the tab, when the request came from an iframe. */
+  topOrigin?: string
+  tabId: number
+  frameId: number
+  chainId: number
+  /** The signing account (tx.from or the typed-data signer). */
+  account: string
+  method: InterceptedMethod
+  /** The original params as normalised by the hook, forwarded unchanged on Continue. */
+  params: unknown[]
+  createdAt: number
+  scan: ScanState
+  /** Window showing this request, so closing it can reject. */
+  windowId?: number
+}
+
+export const pendingKey = (id: string) => `pending:${id}`
+
+export type Decision = 'continue' | 'reject'
+
+/** Page → worker: the user's decision on a pending request. */
+export type DecisionMessage = { type: 'preflight/decision'; id: string; decision: Decision }
+
+/** The last scans kept locally for the popup (chrome.storage.local key `history`, newest first, at most 50). */
+export type HistoryEntry = {
+  id: string
+  origin: string
+  method: InterceptedMethod
+  chainId: number
+  action: 'NONE' | 'WARN' | 'BLOCK' | 'ERROR'
+  decision: Decision | 'closed'
+  at: number
+  summary: string
+}
+
+export const HISTORY_KEY = 'history'
+export const HISTORY_LIMIT = 50
