@@ -1,0 +1,126 @@
+/** The ABIs the engine knows: token standards, WETH, Safe, MultiSend and Permit2 (for decoding and for reads). */
+import { parseAbi } from 'viem'
+
+export const erc20Abi = parseAbi([
+  'function name() view returns (string)',
+  'function symbol() view returns (string)',
+  'function decimals() view returns (uint8)',
+  'function totalSupply() view returns (uint256)',
+  'function balanceOf(address account) view returns (uint256)',
+  'function allowance(address owner, address spender) view returns (uint256)',
+  'function transfer(address to, uint256 value) returns (bool)',
+  'function transferFrom(address from, address to, uint256 value) returns (bool)',
+  'function approve(address spender, uint256 value) returns (bool)',
+  'function increaseAllowance(address spender, uint256 addedValue) returns (bool)',
+  'function decreaseAllowance(address spender, uint256 subtractedValue) returns (bool)',
+  'function permit(address owner, address spender, uint256 value, uint256 deadline, uint8 v, bytes32 r, bytes32 s)',
+  'event Transfer(address indexed from, address indexed to, uint256 value)',
+  'event Approval(address indexed owner, address indexed spender, uint256 value)',
+])
+
+export const erc721Abi = parseAbi([
+  'function ownerOf(uint256 tokenId) view returns (address)',
+  'function getApproved(uint256 tokenId) view returns (address)',
+  'function isApprovedForAll(address owner, address operator) view returns (bool)',
+  'function tokenURI(uint256 tokenId) view returns (string)',
+  'function approve(address to, uint256 tokenId)',
+  'function setApprovalForAll(address operator, bool approved)',
+  'function safeTransferFrom(address from, address to, uint256 tokenId)',
+  'function safeTransferFrom(address from, address to, uint256 tokenId, bytes data)',
+  'event Transfer(address indexed from, address indexed to, uint256 indexed tokenId)',
+  'event Approval(address indexed owner, address indexed approved, uint256 indexed tokenId)',
+  'event ApprovalForAll(address indexed owner, address indexed operator, bool approved)',
+])
+
+export const erc1155Abi = parseAbi([
+  'function balanceOf(address account, uint256 id) view returns (uint256)',
+  'function safeTransferFrom(address from, address to, uint256 id, uint256 value, bytes data)',
+  'function safeBatchTransferFrom(address from, address to, uint256[] ids, uint256[] values, bytes data)',
+  'function uri(uint256 id) view returns (string)',
+  'event TransferSingle(address indexed operator, address indexed from, address indexed to, uint256 id, uint256 value)',
+  'event TransferBatch(address indexed operator, address indexed from, address indexed to, uint256[] ids, uint256[] values)',
+  'event URI(string value, uint256 indexed id)',
+])
+
+export const wethAbi = parseAbi([
+  'function deposit() payable',
+  'function withdraw(uint256 wad)',
+  'event Deposit(address indexed dst, uint256 wad)',
+  'event Withdrawal(address indexed src, uint256 wad)',
+])
+
+export const safeAbi = parseAbi([
+  'function execTransaction(address to, uint256 value, bytes data, uint8 operation, uint256 safeTxGas, uint256 baseGas, uint256 gasPrice, address gasToken, address refundReceiver, bytes signatures) payable returns (bool success)',
+  'function getOwners() view returns (address[])',
+  'function getThreshold() view returns (uint256)',
+  'function nonce() view returns (uint256)',
+  'function VERSION() view returns (string)',
+  'function masterCopy() view returns (address)',
+  'function getTransactionHash(address to, uint256 value, bytes data, uint8 operation, uint256 safeTxGas, uint256 baseGas, uint256 gasPrice, address gasToken, address refundReceiver, uint256 _nonce) view returns (bytes32)',
+  'function approveHash(bytes32 hashToApprove)',
+  'function addOwnerWithThreshold(address owner, uint256 _threshold)',
+  'function removeOwner(address prevOwner, address owner, uint256 _threshold)',
+  'function swapOwner(address prevOwner, address oldOwner, address newOwner)',
+  'function changeThreshold(uint256 _threshold)',
+  'function enableModule(address module)',
+  'function disableModule(address prevModule, address module)',
+  'function setGuard(address guard)',
+  'function setFallbackHandler(address handler)',
+  'event ExecutionSuccess(bytes32 indexed txHash, uint256 payment)',
+  'event ExecutionFailure(bytes32 indexed txHash, uint256 payment)',
+  'event SafeReceived(address indexed sender, uint256 value)',
+  'event AddedOwner(address indexed owner)',
+  'event RemovedOwner(address indexed owner)',
+  'event ChangedThreshold(uint256 threshold)',
+  'event ApproveHash(bytes32 indexed approvedHash, address indexed owner)',
+  'event EnabledModule(address indexed module)',
+  'event DisabledModule(address indexed module)',
+  'event ChangedGuard(address indexed guard)',
+  'event ChangedFallbackHandler(address indexed handler)',
+])
+
+export const multiSendAbi = parseAbi(['function multiSend(bytes transactions) payable'])
+
+export const permit2Abi = parseAbi([
+  'struct PermitDetails { address token; uint160 amount; uint48 expiration; uint48 nonce; }',
+  'struct PermitSingle { PermitDetails details; address spender; uint256 sigDeadline; }',
+  'struct AllowanceTransferDetails { address from; address to; uint160 amount; address token; }',
+  'struct TokenSpenderPair { address token; address spender; }',
+  'function approve(address token, address spender, uint160 amount, uint48 expiration)',
+  'function permit(address owner, PermitSingle permitSingle, bytes signature)',
+  'function transferFrom(address from, address to, uint160 amount, address token)',
+  'function transferFrom(AllowanceTransferDetails[] transferDetails)',
+  'function lockdown(TokenSpenderPair[] approvals)',
+  'function invalidateNonces(address token, address spender, uint48 newNonce)',
+  'event Permit(address indexed owner, address indexed token, address indexed spender, uint160 amount, uint48 expiration, uint48 nonce)',
+])
+
+/** Errors a revert may carry that the engine can explain: OpenZeppelin v5 token errors and common ones. */
+export const knownErrorsAbi = parseAbi([
+  'error ERC20InsufficientBalance(address sender, uint256 balance, uint256 needed)',
+  'error ERC20InvalidSender(address sender)',
+  'error ERC20InvalidReceiver(address receiver)',
+  'error ERC20InsufficientAllowance(address spender, uint256 allowance, uint256 needed)',
+  'error ERC20InvalidApprover(address approver)',
+  'error ERC20InvalidSpender(address spender)',
+  'error ERC721InvalidOwner(address owner)',
+  'error ERC721NonexistentToken(uint256 tokenId)',
+  'error ERC721IncorrectOwner(address sender, uint256 tokenId, address owner)',
+  'error ERC721InvalidSender(address sender)',
+  'error ERC721InvalidReceiver(address receiver)',
+  'error ERC721InsufficientApproval(address operator, uint256 tokenId)',
+  'error ERC721InvalidApprover(address approver)',
+  'error ERC721InvalidOperator(address operator)',
+  'error ERC1155InsufficientBalance(address sender, uint256 balance, uint256 needed, uint256 tokenId)',
+  'error ERC1155InvalidSender(address sender)',
+  'error ERC1155InvalidReceiver(address receiver)',
+  'error ERC1155MissingApprovalForAll(address operator, address owner)',
+  'error ERC2612ExpiredSignature(uint256 deadline)',
+  'error ERC2612InvalidSigner(address signer, address owner)',
+  'error OwnableUnauthorizedAccount(address account)',
+  'error ReentrancyGuardReentrantCall()',
+  'error SafeERC20FailedOperation(address token)',
+])
+
+/** Every function and event ABI used to decode calldata and logs, most specific first. */
+export const decodingAbis = [erc20Abi, erc721Abi, erc1155Abi, wethAbi, safeAbi, multiSendAbi, permit2Abi] as const

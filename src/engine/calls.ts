@@ -1,0 +1,87 @@
+/** The calls a transaction makes that the engine can see from its calldata: Safe execTransaction and MultiSend unwrapped. */
+import {
+  type Abi,
+  type Address,
+  decodeFunctionData,
+  getAddress,
+  type Hex,
+  hexToBigInt,
+  isAddress,
+  size,
+  slice,
+} from 'viem'
+import { decodingAbis, multiSendAbi } from './abis.ts'
+import { decodeExecTransaction } from './safe.ts'
+
+/** One call: who calls whom with what; `depth` 0 is the transaction itself. */
+export type Call = { from: Address; to: Address | null; value: bigint; data: Hex; depth: number }
+
+/** A function call decoded with one of the known ABIs. */
+export type DecodedFunction = { abi: Abi; functionName: string; args: readonly unknown[] }
+
+/** Decodes calldata with the known ABIs; null when no known function matches. */
+export function decodeKnownFunction(data: Hex): DecodedFunction | null {
+  if (size(data) < 4) return null
+  for (const abi of decodingAbis) {
+    try {
+      const decoded = decodeFunctionData({ abi: abi as Abi, data })
+      return { abi: abi as Abi, functionName: decoded.functionName, args: decoded.args ?? [] }
+    } catch {
+      // not this ABI; try the next
+    }
+  }
+  return null
+}
+
+/** The transaction and the calls it makes through Safe execTransaction and MultiSend (recursively). */
+export function expandCalls(call: Call): Call[] {
+  const calls: Call[] = [call]
+  if (!call.to || call.depth > 4) return calls
+  const exec = decodeExecTransaction(call.data)
+  if (exec) {
+    calls.push(
+      ...expandCalls({ from: call.to, to: exec.to, value: exec.value, data: exec.data, depth: call.depth + 1 }),
+    )
+    return calls
+  }
+  const packed = decodeMultiSend(call.data)
+  if (packed) {
+    // MultiSend runs by delegatecall, so its inner calls come from the caller (the Safe), not from MultiSend.
+    for (const inner of packed) calls.push(...expandCalls({ ...inner, from: call.from, depth: call.depth + 1 }))
+  }
+  return calls
+}
+
+/** The packed transactions inside multiSend(bytes); null when `data` is not a well-formed multiSend call. */
+export function decodeMultiSend(data: Hex): Omit<Call, 'from' | 'depth'>[] | null {
+  try {
+    const decoded = decodeFunctionData({ abi: multiSendAbi, data })
+    const packed = decoded.args[0]
+    const calls: Omit<Call, 'from' | 'depth'>[] = []
+    let offset = 0
+    const total = size(packed)
+    while (offset < total) {
+      const to = getAddress(slice(packed, offset + 1, offset + 21))
+      const value = hexToBigInt(slice(packed, offset + 21, offset + 53))
+      const length = Number(hexToBigInt(slice(packed, offset + 53, offset + 85)))
+      const innerData = length === 0 ? '0x' : slice(packed, offset + 85, offset + 85 + length)
+      calls.push({ to, value, data: innerData })
+      offset += 85 + length
+    }
+    return calls
+  } catch {
+    return null
+  }
+}
+
+/** Every address that appears in the call's decoded arguments (nested arrays and tuples included). */
+export function addressesInArguments(args: readonly unknown[]): Address[] {
+  const found: Address[] = []
+  const visit = (value: unknown) => {
+    if (typeof value === 'string' && isAddress(value, { strict: false })) found.push(getAddress(value))
+    else if (Array.isArray(value)) value.forEach(visit)
+    else if (typeof value === 'object' && value !== null) Object.values(value).forEach(visit)
+  }
+  args.forEach(visit)
+  return found
+}

@@ -1,0 +1,24 @@
+/** Which chain a node serves (asked once per RPC URL) and what that chain's native currency is called. */
+import { arbitrum, avalanche, base, bsc, foundry, gnosis, mainnet, optimism, polygon, sepolia } from 'viem/chains'
+import type { RpcClient } from './rpc.ts'
+
+const chainIdByRpcUrl = new Map<string, number>()
+
+const KNOWN_CHAINS = [mainnet, optimism, bsc, gnosis, polygon, base, arbitrum, avalanche, sepolia, foundry]
+
+/** The chain id given by the caller or cached for this RPC URL; null when the node must be asked. */
+export function knownChainId(rpcUrl: string, given: number | undefined): number | null {
+  return given ?? chainIdByRpcUrl.get(rpcUrl) ?? null
+}
+
+/** Asks the node for its chain id (meant to share a JSON-RPC batch with the simulation) and caches it. */
+export async function fetchChainId(client: RpcClient, rpcUrl: string): Promise<number> {
+  const chainId = Number(BigInt((await client.request('eth_chainId', [])) as string))
+  chainIdByRpcUrl.set(rpcUrl, chainId)
+  return chainId
+}
+
+/** Name, symbol and decimals of the chain's native currency; Ether for chains this build does not know. */
+export function nativeCurrency(chainId: number): { name: string; symbol: string; decimals: number } {
+  return KNOWN_CHAINS.find((chain) => chain.id === chainId)?.nativeCurrency ?? mainnet.nativeCurrency
+}

@@ -1,0 +1,30 @@
+/** Plain-English number and address formatting for humanReadableDiff and warnings (bigint math, no floats). */
+import { type Address, formatUnits, maxUint160, maxUint256 } from 'viem'
+
+const MAX_FRACTION_DIGITS = 6
+
+/** "1,234.5" for 1234.5 tokens: thousands separators, at most 6 decimals (truncated), "<0.000001" for dust. */
+export function formatAmount(amount: bigint, decimals: number): string {
+  const negative = amount < 0n
+  const exact = formatUnits(negative ? -amount : amount, decimals)
+  const [whole = '0', fraction = ''] = exact.split('.')
+  const shown = fraction.slice(0, MAX_FRACTION_DIGITS).replace(/0+$/, '')
+  if (whole === '0' && shown === '' && fraction !== '') return `<0.${'0'.repeat(MAX_FRACTION_DIGITS - 1)}1`
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')
+  return `${negative ? '-' : ''}${grouped}${shown ? `.${shown}` : ''}`
+}
+
+/** "0x1234…abcd": enough of an address to recognise it, short enough for one line. */
+export function shortAddress(address: Address | string): string {
+  const lower = address.toLowerCase()
+  return `${lower.slice(0, 6)}…${lower.slice(-4)}`
+}
+
+/**
+ * True for an allowance that is unlimited in practice: the maximum of its type, or at least half of it (what some
+ * dapps send as "infinite"), for 256-bit ERC-20 allowances and 160-bit Permit2 ones.
+ */
+export function isUnlimited(amount: bigint, bits: 160 | 256 = 256): boolean {
+  const max = bits === 160 ? maxUint160 : maxUint256
+  return amount >= max / 2n
+}

@@ -1,0 +1,5 @@
+/** The scan engine's public API: platform-neutral (service worker, Node, tests). */
+export { addMaliciousAddresses } from './blocklist.ts'
+export type { RpcStats } from './rpc.ts'
+export { scanTransactions, scanTransactionsWithStats } from './scanTransactions.ts'
+export * from './types.ts'

@@ -1,0 +1,117 @@
+/** State reads that ride along in the simulation's before/after blocks: balances, allowances, metadata, Safe state. */
+import { type Abi, type Address, decodeFunctionResult, encodeFunctionData, type Hex, parseAbi } from 'viem'
+import { erc20Abi, erc721Abi, erc1155Abi, safeAbi } from './abis.ts'
+
+/**
+ * Where the native balance reader lives during a simulation (its code is injected by a state override).
+ * Any address without code works; this one spells "PREF" in its last bytes.
+ */
+export const READER_ADDRESS: Address = '0x0000000000000000000000000000000050524546'
+
+/**
+ * Runtime code of `NativeBalanceReader` (solc 0.8.28, optimizer 200 runs, evm paris, no metadata):
+ *   function balanceOf(address account) external view returns (uint256) { return account.balance; }
+ *   function codeSize(address account) external view returns (uint256) { return account.code.length; }
+ */
+export const READER_CODE: Hex =
+  '0x6080604052348015600f57600080fd5b506004361060325760003560e01c806352872cf314603757806370a08231146061575b600080fd5b604f60423660046079565b6001600160a01b03163b90565b60405190815260200160405180910390f35b604f606c3660046079565b6001600160a01b03163190565b600060208284031215608a57600080fd5b81356001600160a01b038116811460a057600080fd5b939250505056'
+
+const readerAbi = parseAbi([
+  'function balanceOf(address account) view returns (uint256)',
+  'function codeSize(address account) view returns (uint256)',
+])
+const erc165Abi = parseAbi(['function supportsInterface(bytes4 interfaceId) view returns (bool)'])
+const ERC1155_INTERFACE_ID: Hex = '0xd9b67a26'
+
+/** One eth_call-style read; `state` reads run before and after the transactions, `static` ones only before. */
+export type Read = { key: string; to: Address; data: Hex; timing: 'state' | 'static'; decode: (data: Hex) => unknown }
+
+function read(
+  key: string,
+  to: Address,
+  abi: Abi,
+  functionName: string,
+  args: readonly unknown[],
+  timing: Read['timing'],
+): Read {
+  const data = encodeFunctionData({ abi, functionName, args } as never)
+  return {
+    key,
+    to,
+    data,
+    timing,
+    decode: (result) => decodeFunctionResult({ abi, functionName, data: result } as never),
+  }
+}
+
+const lower = (address: string) => address.toLowerCase()
+
+/** Keys name what is read, lowercase, so plans from calldata and from logs merge without duplicates. */
+export const readKeys = {
+  native: (account: Address) => `native:${lower(account)}`,
+  erc20Balance: (token: Address, account: Address) => `erc20:${lower(token)}:${lower(account)}`,
+  erc1155Balance: (token: Address, account: Address, id: bigint) => `erc1155:${lower(token)}:${lower(account)}:${id}`,
+  allowance: (token: Address, owner: Address, spender: Address) =>
+    `allowance:${lower(token)}:${lower(owner)}:${lower(spender)}`,
+  approvedForAll: (token: Address, owner: Address, operator: Address) =>
+    `forall:${lower(token)}:${lower(owner)}:${lower(operator)}`,
+  codeSize: (account: Address) => `code:${lower(account)}`,
+  tokenField: (token: Address, field: 'name' | 'symbol' | 'decimals' | 'is1155') => `${field}:${lower(token)}`,
+  safeField: (wallet: Address, field: 'owners' | 'threshold' | 'nonce' | 'version' | 'singleton') =>
+    `safe-${field}:${lower(wallet)}`,
+}
+
+/** Native balance of an account, through the injected reader. */
+export function nativeBalanceRead(account: Address): Read {
+  return read(readKeys.native(account), READER_ADDRESS, readerAbi, 'balanceOf', [account], 'state')
+}
+
+/** ERC-20 (or ERC-721 count) balance of an account. */
+export function erc20BalanceRead(token: Address, account: Address): Read {
+  return read(readKeys.erc20Balance(token, account), token, erc20Abi, 'balanceOf', [account], 'state')
+}
+
+/** ERC-1155 balance of one token id. */
+export function erc1155BalanceRead(token: Address, account: Address, id: bigint): Read {
+  return read(readKeys.erc1155Balance(token, account, id), token, erc1155Abi, 'balanceOf', [account, id], 'state')
+}
+
+/** ERC-20 allowance of owner to spender. */
+export function allowanceRead(token: Address, owner: Address, spender: Address): Read {
+  return read(readKeys.allowance(token, owner, spender), token, erc20Abi, 'allowance', [owner, spender], 'state')
+}
+
+/** Whether the operator may move all of the owner's tokens of a collection (ERC-721 and ERC-1155 alike). */
+export function approvedForAllRead(token: Address, owner: Address, operator: Address): Read {
+  const key = readKeys.approvedForAll(token, owner, operator)
+  return read(key, token, erc721Abi, 'isApprovedForAll', [owner, operator], 'state')
+}
+
+/** Code size of an account before the transactions: zero means an externally owned account. */
+export function codeSizeRead(account: Address): Read {
+  return read(readKeys.codeSize(account), READER_ADDRESS, readerAbi, 'codeSize', [account], 'static')
+}
+
+/** name, symbol, decimals and the ERC-1155 interface flag of a token contract. */
+export function tokenMetadataReads(token: Address): Read[] {
+  return [
+    read(readKeys.tokenField(token, 'name'), token, erc20Abi, 'name', [], 'static'),
+    read(readKeys.tokenField(token, 'symbol'), token, erc20Abi, 'symbol', [], 'static'),
+    read(readKeys.tokenField(token, 'decimals'), token, erc20Abi, 'decimals', [], 'static'),
+    read(readKeys.tokenField(token, 'is1155'), token, erc165Abi, 'supportsInterface', [ERC1155_INTERFACE_ID], 'static'),
+  ]
+}
+
+/** Owners, threshold, nonce, version and singleton of a (possible) Safe, read before the transactions. */
+export function safeReads(wallet: Address): Read[] {
+  return [
+    read(readKeys.safeField(wallet, 'owners'), wallet, safeAbi, 'getOwners', [], 'static'),
+    read(readKeys.safeField(wallet, 'threshold'), wallet, safeAbi, 'getThreshold', [], 'static'),
+    read(readKeys.safeField(wallet, 'nonce'), wallet, safeAbi, 'nonce', [], 'static'),
+    read(readKeys.safeField(wallet, 'version'), wallet, safeAbi, 'VERSION', [], 'static'),
+    read(readKeys.safeField(wallet, 'singleton'), wallet, safeAbi, 'masterCopy', [], 'static'),
+  ]
+}
+
+/** Read results by key: a decoded value, or undefined when the call reverted or returned nothing decodable. */
+export type ReadResults = { before: Map<string, unknown>; after: Map<string, unknown> }

@@ -1,0 +1,79 @@
+/** JSON-RPC access to the node through viem's HTTP transport, counting round trips and requests for benchmarks. */
+import { type EIP1193RequestFn, HttpRequestError, http, RpcError, TimeoutError } from 'viem'
+
+/** How much one scan talked to the node: sequential round trips and JSON-RPC requests (batch members count each). */
+export type RpcStats = { roundTrips: number; requests: number }
+
+export type RpcClient = {
+  /** Sends one JSON-RPC request; concurrent calls made in the same tick travel as one JSON-RPC batch. */
+  request: (method: string, params: unknown[]) => Promise<unknown>
+  stats: RpcStats
+}
+
+/** A failure to reach or use the node, as a value with a message a person can act on. */
+export class RpcFailure extends Error {
+  constructor(
+    message: string,
+    /** JSON-RPC error code when the node answered with an error object. */
+    readonly code: number | null,
+  ) {
+    super(message)
+  }
+}
+
+/** Creates a client for one scan; its stats count only this scan's traffic. */
+export function createRpcClient(rpcUrl: string, fetchFn: typeof fetch = globalThis.fetch): RpcClient {
+  const stats: RpcStats = { roundTrips: 0, requests: 0 }
+  let inFlight = 0
+  const countingFetch: typeof fetch = async (input, init) => {
+    // A fetch started while none is pending begins a new sequential round trip; parallel ones share it.
+    if (inFlight === 0) stats.roundTrips += 1
+    inFlight += 1
+    const body = typeof init?.body === 'string' ? init.body : ''
+    stats.requests += body.startsWith('[') ? (JSON.parse(body) as unknown[]).length : 1
+    try {
+      return await fetchFn(input, init)
+    } finally {
+      inFlight -= 1
+    }
+  }
+  const transport = http(rpcUrl, { batch: true, fetchFn: countingFetch, retryCount: 0, timeout: 30_000 })({})
+  const send = transport.request as EIP1193RequestFn
+  return {
+    stats,
+    request: async (method, params) => {
+      try {
+        return await send({ method: method as 'eth_chainId', params: params as never })
+      } catch (error) {
+        throw toRpcFailure(error, rpcUrl, method)
+      }
+    },
+  }
+}
+
+function toRpcFailure(error: unknown, rpcUrl: string, method: string): RpcFailure {
+  if (error instanceof RpcError) {
+    if (error.code === -32601 || /method not found|not supported|unsupported|does not exist/i.test(error.details)) {
+      return new RpcFailure(
+        `The node at ${rpcUrl} does not support ${method}; use a node that implements eth_simulateV1 (anvil, geth ≥ 1.14.9, reth, Nethermind).`,
+        error.code,
+      )
+    }
+    return new RpcFailure(`The node at ${rpcUrl} rejected ${method}: ${error.details}`, error.code)
+  }
+  if (error instanceof TimeoutError) {
+    return new RpcFailure(
+      `The node at ${rpcUrl} did not answer ${method} within 30 seconds; check that it is up.`,
+      null,
+    )
+  }
+  if (error instanceof HttpRequestError) {
+    const status = error.status ? ` (HTTP ${error.status})` : ''
+    return new RpcFailure(
+      `Could not reach the node at ${rpcUrl}${status}; check the RPC URL and that the node is running.`,
+      null,
+    )
+  }
+  const message = error instanceof Error ? error.message : String(error)
+  return new RpcFailure(`Calling ${method} on ${rpcUrl} failed: ${message}`, null)
+}

@@ -1,0 +1,36 @@
+/** Warning values, their order (most severe first) and the action they lead to (seed §2.7). */
+import type { Action, Severity, Warning, WarningKind } from './types.ts'
+
+/** Builds a warning value; `message` is shown to people as is. */
+export function makeWarning(
+  kind: WarningKind,
+  severity: Severity,
+  message: string,
+  data: Warning['data'] = null,
+): Warning {
+  return { kind, severity, message, data }
+}
+
+const SEVERITY_RANK: Record<Severity, number> = { CRITICAL: 0, WARNING: 1 }
+
+/** Most severe first; equal severities keep the order they were raised in. */
+export function sortWarnings(warnings: Warning[]): Warning[] {
+  return [...warnings].sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity])
+}
+
+/** BLOCK when anything is critical, WARN when anything is a warning, otherwise NONE. */
+export function actionFor(warnings: Warning[]): Action {
+  if (warnings.some((warning) => warning.severity === 'CRITICAL')) return 'BLOCK'
+  return warnings.length > 0 ? 'WARN' : 'NONE'
+}
+
+/** Drops repeated warnings (same kind and message), keeping the first. */
+export function uniqueWarnings(warnings: Warning[]): Warning[] {
+  const seen = new Set<string>()
+  return warnings.filter((warning) => {
+    const key = `${warning.kind}\u0000${warning.message}`
+    if (seen.has(key)) return false
+    seen.add(key)
+    return true
+  })
+}
