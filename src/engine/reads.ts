@@ -56,6 +56,7 @@ export const readKeys = {
   approvedForAll: (token: Address, owner: Address, operator: Address) =>
     `forall:${lower(token)}:${lower(owner)}:${lower(operator)}`,
   codeSize: (account: Address) => `code:${lower(account)}`,
+  totalSupply: (token: Address) => `supply:${lower(token)}`,
   tokenField: (token: Address, field: 'name' | 'symbol' | 'decimals' | 'is1155') => `${field}:${lower(token)}`,
   safeField: (wallet: Address, field: 'owners' | 'threshold' | 'nonce' | 'version' | 'singleton') =>
     `safe-${field}:${lower(wallet)}`,
@@ -64,6 +65,11 @@ export const readKeys = {
 /** Native balance of an account, through the injected reader. */
 export function nativeBalanceRead(account: Address): Read {
   return read(readKeys.native(account), READER_ADDRESS, readerAbi, 'balanceOf', [account], 'state')
+}
+
+/** A token's total supply, read once before the transactions (permits judge "more than the whole supply"). */
+export function totalSupplyRead(token: Address): Read {
+  return read(readKeys.totalSupply(token), token, erc20Abi, 'totalSupply', [], 'static')
 }
 
 /** ERC-20 (or ERC-721 count) balance of an account. */

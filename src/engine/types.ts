@@ -195,6 +195,10 @@ export type Erc721TransferChange = {
     metadata: NftMetadata
     tokenId: string | null
     asset: Erc721Asset
+    /** Message scans also carry the collection's name, symbol and price beside `asset` (reference message shape). */
+    name?: string
+    symbol?: string
+    assetPrice?: AssetPrice | null
   }
 }
 export type Erc721ApprovalChange = {
@@ -221,6 +225,9 @@ export type Erc1155TransferChange = {
     counterparty?: AddressInfo
     contract?: AddressInfo
     asset: Erc1155Asset
+    /** Message scans also carry the collection's name and price beside `asset` (reference message shape). */
+    name?: string
+    assetPrice?: AssetPrice | null
   }
 }
 export type Erc1155ApprovalForAllChange = {

@@ -1,0 +1,74 @@
+/**
+ * Shared by the message scan tests: a validator for the reference 2023-06-05 message 200 schema with the tolerances
+ * Preflight's documented extensions need, and a way to scan with the devnet's RPC.
+ */
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import Ajv2020 from 'ajv/dist/2020.js'
+import { parse } from 'yaml'
+import { scanMessageWithStats } from '../../src/engine/scanMessage.ts'
+import type { ScanMessageResponse } from '../../src/engine/types.ts'
+import { OPENAPI_DIR, OPENAPI_FILES, toJsonSchema } from '../support/openapi.ts'
+
+type Schema = Record<string, unknown> & { [key: string]: Schema | Schema[] | unknown }
+
+/**
+ * The reference schema of a message scan 200 response, widened only where the seed spec or Preflight's documented
+ * extensions go beyond it:
+ * - warning `data` may be an object (seed §2.7 says "object or null"; the reference says string or null);
+ * - warning kinds MULTISIG_SIGNER_NOT_OWNER / MULTISIG_CHAIN_MISMATCH / MULTISIG_NONCE_USED (Preflight's own; the
+ *   reference tells clients to fall back to `message` for unknown kinds);
+ * - error kinds INVALID_MESSAGE (malformed typed data) and SIMULATION_FAILED (a Safe transaction that reverts);
+ * - ERC721_APPROVAL, the state change of an NFT permit, in the transaction scans' shape.
+ * Extra `simulationResults` fields (multisig, perTransaction, decodedMessage) need no change: the schema allows them.
+ */
+export function messageResponseValidator(): (body: unknown) => string[] {
+  const document = toJsonSchema(parse(readFileSync(join(OPENAPI_DIR, OPENAPI_FILES['2023-06-05'] as string), 'utf8')))
+  const schemas = (document as { components: { schemas: Record<string, Schema> } }).components.schemas
+  const warningItem = (schemas.Warning as { items: Schema }).items as { properties: Record<string, Schema> }
+  ;(warningItem.properties.kind as { enum: string[] }).enum.push(
+    'MULTISIG_SIGNER_NOT_OWNER',
+    'MULTISIG_CHAIN_MISMATCH',
+    'MULTISIG_NONCE_USED',
+  )
+  warningItem.properties.data = { type: ['string', 'object', 'null'] }
+  const pointer = [
+    'paths',
+    '/ethereum/v0/mainnet/scan/message',
+    'post',
+    'responses',
+    '200',
+    'content',
+    'application/json',
+  ]
+  const schema = pointer.reduce((node: Schema, key) => node[key] as Schema, document as Schema).schema as {
+    properties: { simulationResults: { properties: Record<string, Schema> } }
+  }
+  const results = schema.properties.simulationResults.properties
+  ;((results.error as Schema).properties as { kind: { enum: string[] } }).kind.enum.push(
+    'INVALID_MESSAGE',
+    'SIMULATION_FAILED',
+  )
+  const changes = results.expectedStateChanges as { items: { properties: { rawInfo: { oneOf: Schema[] } } } }
+  changes.items.properties.rawInfo.oneOf.push({ $ref: '#/components/schemas/EvmStateChangeErc721Approval' })
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false, validateSchema: false })
+  // Registered whole, so the `#/components/...` references resolve inside the document.
+  ajv.addSchema({ ...(document as object), $id: 'message' }, 'message')
+  const escaped = pointer.map((segment) => segment.replaceAll('~', '~0').replaceAll('/', '~1')).join('/')
+  const validate = ajv.compile({ $ref: `message#/${escaped}/schema` })
+  return (response) => {
+    if (validate(response)) return []
+    return (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}`)
+  }
+}
+
+/** Scans and insists on a response (the tests that use it are about successful scans). */
+export async function scanOk(
+  request: unknown,
+  rpcUrl: string,
+  now?: number,
+): Promise<{ response: ScanMessageResponse; roundTrips: number }> {
+  const { outcome, stats } = await scanMessageWithStats(request, { rpcUrl, ...(now ? { now: () => now } : {}) })
+  if (!outcome.ok) throw new Error(`scan failed: ${JSON.stringify(outcome.error)}`)
+  return { response: outcome.response, roundTrips: stats.roundTrips }
+}
