@@ -1,6 +1,7 @@
 /** The `preflight` command: devnet | serve | scan | demo. Returns the process exit code. */
 import { mkdirSync } from 'node:fs'
 import { parseArgs } from 'node:util'
+import { runScan } from './commands/scan.ts'
 import { DevnetError } from './devnet/anvil.ts'
 import { startDevnet } from './devnet/devnet.ts'
 
@@ -21,6 +22,7 @@ type Command = (args: string[]) => Promise<number>
 const commands: Record<string, Command> = {
   devnet: runDevnet,
   demo: runDemo,
+  scan: runScan,
 }
 
 /** Dispatches argv (without node and script) to a command; unknown input prints help to stderr and returns 2. */
