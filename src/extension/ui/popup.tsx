@@ -1,4 +1,6 @@
 import { createRoot } from 'react-dom/client'
+import { PopupApp } from './popup/PopupApp.tsx'
+import './styles.css'
 
 const root = document.getElementById('root')
-if (root) createRoot(root).render(<main>Preflight popup</main>)
+if (root) createRoot(root).render(<PopupApp />)

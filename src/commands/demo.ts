@@ -1,0 +1,153 @@
+/** `preflight demo`: the devnet, the built extension and the demo dapp, running together until Ctrl+C. */
+
+import { mkdirSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { isPortInUse } from '../devnet/anvil.ts'
+import { serveDapp } from '../devnet/dapp/server.ts'
+import { startDevnet } from '../devnet/devnet.ts'
+import { portOption, stopSignal } from './options.ts'
+
+const USAGE = `preflight demo [--port P] [--dapp-port Q] [--open] [--out-dir DIR] [--fixtures FILE]
+  --port P        devnet RPC port on 127.0.0.1 (default 8545, the extension's default RPC for chain 31337)
+  --dapp-port Q   demo dapp port on 127.0.0.1 (default 5173)
+  --open          launch Chromium with the extension loaded and the dapp open (needs a display)
+  --out-dir DIR   where to build the extension (default dist)
+  --fixtures FILE where to write the devnet fixtures (default .preflight/fixtures.json)
+`
+
+const REPO_ROOT = join(import.meta.dirname, '../..')
+
+type DemoOptions = { port: number; dappPort: number; open: boolean; outDir: string; fixturesFile: string }
+
+function parseDemoArgs(argv: string[]): DemoOptions | 'help' {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      port: { type: 'string' },
+      'dapp-port': { type: 'string' },
+      open: { type: 'boolean', default: false },
+      'out-dir': { type: 'string' },
+      fixtures: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  })
+  if (values.help) return 'help'
+  const options = {
+    port: portOption('port', values.port, 8545),
+    dappPort: portOption('dapp-port', values['dapp-port'], 5173),
+    open: values.open ?? false,
+    outDir: resolve(values['out-dir'] ?? 'dist'),
+    fixturesFile: values.fixtures ?? join('.preflight', 'fixtures.json'),
+  }
+  if (options.port === options.dappPort) throw new Error('--port and --dapp-port must differ')
+  return options
+}
+
+/** Builds the extension with the project's vite config into `outDir`. */
+async function buildExtension(outDir: string): Promise<void> {
+  const { build } = await import('vite')
+  await build({
+    root: REPO_ROOT,
+    configFile: join(REPO_ROOT, 'vite.config.ts'),
+    // Build problems surface as a thrown error; routine warnings would bury the addresses the demo prints.
+    logLevel: 'error',
+    build: { outDir, emptyOutDir: true },
+  })
+}
+
+async function openBrowser(extensionDir: string, url: string): Promise<() => Promise<void>> {
+  // playwright-core is a development dependency: load it only when asked to open a browser.
+  const { launchChromium } = await import('../../test/support/chromium.ts')
+  const { context } = await launchChromium({ extensionDir, headless: false })
+  const page = context.pages()[0] ?? (await context.newPage())
+  await page.goto(url)
+  return () => context.close()
+}
+
+/** Runs the demo; returns the exit code (0 after Ctrl+C, 1 when something could not start, 2 for bad arguments). */
+export async function runDemo(argv: string[]): Promise<number> {
+  let options: DemoOptions | 'help'
+  try {
+    options = parseDemoArgs(argv)
+  } catch (error) {
+    process.stderr.write(`preflight demo: ${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`)
+    return 2
+  }
+  if (options === 'help') {
+    process.stdout.write(USAGE)
+    return 0
+  }
+  const { port, dappPort, open, outDir, fixturesFile } = options
+  for (const [flag, value] of [
+    ['--port', port],
+    ['--dapp-port', dappPort],
+  ] as const) {
+    if (await isPortInUse(value)) {
+      process.stderr.write(
+        `preflight demo: port ${value} on 127.0.0.1 is already in use; choose another with ${flag}\n`,
+      )
+      return 1
+    }
+  }
+
+  const stops: (() => Promise<void>)[] = []
+  const stopAll = async () => {
+    for (const stop of stops.reverse()) await stop().catch(() => {})
+  }
+  try {
+    process.stdout.write(`Building the extension into ${outDir} …\n`)
+    const buildStarted = performance.now()
+    await buildExtension(outDir)
+    const buildMs = Math.round(performance.now() - buildStarted)
+
+    mkdirSync(dirname(fixturesFile), { recursive: true })
+    const devnet = await startDevnet({ port, fixturesFile })
+    stops.push(devnet.stop)
+    const { fixtures } = devnet
+
+    const dapp = await serveDapp({ port: dappPort, fixtures })
+    stops.push(dapp.close)
+
+    process.stdout.write(
+      [
+        '',
+        `Preflight demo is running.`,
+        `  devnet      ${fixtures.rpcUrl} (chain ${fixtures.chainId}), ready in ${fixtures.startupMs} ms; fixtures in ${fixturesFile}`,
+        `  Safe        ${fixtures.safe.address} (${fixtures.safe.threshold} of ${fixtures.safe.owners.length} owners: dev accounts 0–2)`,
+        `  extension   built in ${buildMs} ms into ${outDir}`,
+        `  demo dapp   ${dapp.url}`,
+        '',
+        'Load the extension: open chrome://extensions, turn on Developer mode, click "Load unpacked" and choose',
+        `  ${outDir}`,
+        `then open ${dapp.url} and click the buttons.`,
+        ...(port === 8545
+          ? []
+          : [
+              `The extension's RPC for chain 31337 defaults to http://127.0.0.1:8545: set it to ${fixtures.rpcUrl} in its settings.`,
+            ]),
+        'Ctrl+C stops everything.',
+        '',
+      ].join('\n'),
+    )
+
+    if (open) {
+      if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
+        process.stdout.write('--open: no display found (DISPLAY is not set); open the dapp in your own browser.\n')
+      } else {
+        stops.push(await openBrowser(outDir, dapp.url))
+        process.stdout.write('Chromium is open with the extension loaded.\n')
+      }
+    }
+
+    await stopSignal()
+    process.stdout.write('Stopping…\n')
+    await stopAll()
+    return 0
+  } catch (error) {
+    await stopAll()
+    const message = error instanceof Error ? error.message : String(error)
+    process.stderr.write(`preflight demo: ${message}\n`)
+    return 1
+  }
+}

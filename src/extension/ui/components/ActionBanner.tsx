@@ -1,0 +1,30 @@
+import type { ShownAction } from '../lib/confirmView.ts'
+
+const COPY: Record<ShownAction, { title: string; detail: string }> = {
+  PENDING: { title: 'Simulating…', detail: 'Preflight is running this request on a copy of the chain.' },
+  NONE: { title: 'No issues found', detail: 'Check the changes below match what you expect.' },
+  WARN: { title: 'Review the warnings before you continue', detail: 'Something here deserves a closer look.' },
+  BLOCK: {
+    title: 'Preflight recommends rejecting this request',
+    detail: 'It matches known attacks or would hand over your assets.',
+  },
+  ERROR: {
+    title: 'Preflight could not simulate this request',
+    detail: 'You decide without a preview. If unsure, reject.',
+  },
+}
+
+/** The recommended action in words a person understands, with the scan failure's reason when there is one. */
+export function ActionBanner({ action, failure }: { action: ShownAction; failure: string | null }) {
+  const copy = COPY[action]
+  return (
+    <section className={`banner banner-${action}`} role={action === 'PENDING' ? 'status' : 'alert'}>
+      <strong>
+        {action === 'PENDING' && <span className="spinner" aria-hidden="true" />}
+        {copy.title}
+      </strong>
+      <p>{copy.detail}</p>
+      {failure && <p>Why: {failure}</p>}
+    </section>
+  )
+}

@@ -1,0 +1,46 @@
+import type { AccountGroup } from '../lib/stateChangeView.ts'
+import { AddressText } from './AddressText.tsx'
+import { TokenIcon } from './TokenIcon.tsx'
+
+/** State changes grouped by account, the user's (or their Safe's) first; each row is one asset moving or approved. */
+export function StateChanges({ groups, pending }: { groups: AccountGroup[]; pending: boolean }) {
+  return (
+    <section className="card" aria-labelledby="changes-title">
+      <h2 id="changes-title">What changes</h2>
+      {pending && <p className="muted">Waiting for the simulation…</p>}
+      {!pending && !groups.length && <p className="muted">No asset changes were found.</p>}
+      {groups.map((group) => (
+        <div className="group" key={group.account}>
+          <div className="group-head">
+            <span className="tag">{group.label}</span>
+            <AddressText address={group.account} what="account address" />
+          </div>
+          <ul className="changes">
+            {group.rows.map((row, index) => (
+              <li
+                // Rows have no identity beyond their position in the engine's list.
+                // biome-ignore lint/suspicious/noArrayIndexKey: the list is never reordered
+                key={index}
+                className={`change change-${row.direction}`}
+                data-testid="state-change"
+                data-kind={row.kind}
+              >
+                <TokenIcon icon={row.icon} />
+                <div>
+                  <div className="change-text">{row.text}</div>
+                  {row.party && (
+                    <div className="change-sub">
+                      {row.party.label} <AddressText address={row.party.address} what={`${row.party.label} address`} />
+                    </div>
+                  )}
+                  {row.note && <div className="change-sub">{row.note}</div>}
+                </div>
+                <span className="usd">{row.usd ?? ''}</span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ))}
+    </section>
+  )
+}

@@ -1,0 +1,96 @@
+/** Derives everything the confirmation window shows from a pending request: computed on render, never stored. */
+import type { DecodedCalldata, MultisigContext, SerializedValue, Warning } from '../../../engine/types.ts'
+import type { InterceptedMethod, PendingRequest } from '../../shared/pending.ts'
+import { type AccountGroup, describeChange, groupByAccount } from './stateChangeView.ts'
+
+export type ShownAction = 'PENDING' | 'ERROR' | 'NONE' | 'WARN' | 'BLOCK'
+
+export type DecodedField = { name: string; type: string; value: SerializedValue }
+
+export type ConfirmView = {
+  action: ShownAction
+  /** Why the scan failed (ERROR), in the engine's or the worker's words. */
+  failure: string | null
+  warnings: Warning[]
+  groups: AccountGroup[]
+  /** Simulation problems that did not stop the scan, e.g. "the transaction reverts". */
+  simulationErrors: string[]
+  multisig: MultisigContext | null
+  calls: NonNullable<DecodedCalldata>['data'][]
+  message: { primaryType: string; fields: DecodedField[] } | null
+}
+
+const METHOD_WORDS: Record<InterceptedMethod, string> = {
+  eth_sendTransaction: 'Send a transaction',
+  wallet_sendCalls: 'Send a batch of calls',
+  eth_signTypedData_v4: 'Sign typed data',
+  eth_signTypedData_v3: 'Sign typed data (v3)',
+  eth_sign: 'Sign a raw hash (eth_sign)',
+  personal_sign: 'Sign a message',
+}
+
+/** The request's method in words, e.g. "Send a transaction". */
+export function methodWords(method: InterceptedMethod): string {
+  return METHOD_WORDS[method] ?? method
+}
+
+/** Builds the view of a pending request in any scan state. */
+export function confirmView(request: PendingRequest): ConfirmView {
+  const empty: ConfirmView = {
+    action: 'PENDING',
+    failure: null,
+    warnings: [],
+    groups: [],
+    simulationErrors: [],
+    multisig: null,
+    calls: [],
+    message: null,
+  }
+  const scan = request.scan
+  if (scan.status === 'PENDING') return empty
+  if (scan.status === 'ERROR') {
+    const error = scan.error
+    const field = 'field' in error ? ` (field ${error.field})` : ''
+    return { ...empty, action: 'ERROR', failure: `${error.message}${field}` }
+  }
+  const { response } = scan
+  if (scan.kind === 'transactions') {
+    const results = scan.response.simulationResults
+    const perTx = results.perTransaction
+    const calls = perTx.flatMap((tx) => (tx.decodedCalldata ? [tx.decodedCalldata.data] : []))
+    const safes = calls.filter((call) => call.functionName === 'execTransaction').map((call) => call.contract)
+    return {
+      ...empty,
+      action: response.action,
+      warnings: response.warnings,
+      groups: groupByAccount(results.aggregated.expectedStateChanges, results.aggregated.userAccount, safes),
+      simulationErrors: [
+        ...(results.aggregated.error ? [results.aggregated.error.humanReadableError] : []),
+        ...perTx.flatMap((tx) => (tx.error ? [tx.error.humanReadableError] : [])),
+      ].filter((text, index, all) => all.indexOf(text) === index),
+      calls,
+    }
+  }
+  const results = scan.response.simulationResults
+  const multisig = results.multisig ?? null
+  const subject = multisig?.wallet ?? request.account
+  return {
+    ...empty,
+    action: response.action,
+    warnings: response.warnings,
+    groups: results.expectedStateChanges.length
+      ? [
+          {
+            account: subject,
+            isUser: true,
+            label: multisig ? 'Safe' : 'You',
+            rows: results.expectedStateChanges.map(describeChange),
+          },
+        ]
+      : [],
+    simulationErrors: results.error ? [results.error.humanReadableError] : [],
+    multisig,
+    calls: (results.perTransaction ?? []).flatMap((tx) => (tx.decodedCalldata ? [tx.decodedCalldata.data] : [])),
+    message: results.decodedMessage ?? null,
+  }
+}

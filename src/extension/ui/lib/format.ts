@@ -1,0 +1,62 @@
+/** Formatting of addresses, token amounts, dollar values and chains for the extension pages. */
+import { formatUnits, getAddress, isAddress } from 'viem'
+import { arbitrum, base, foundry, mainnet, optimism, polygon, sepolia } from 'viem/chains'
+
+const CHAIN_NAMES: Record<number, string> = Object.fromEntries(
+  [mainnet, optimism, polygon, base, arbitrum, sepolia].map((chain) => [chain.id, chain.name]),
+)
+CHAIN_NAMES[foundry.id] = 'Local devnet'
+
+/** A person-readable chain name, e.g. "Ethereum" or "Chain 999" for chains Preflight has no name for. */
+export function chainName(chainId: number): string {
+  return CHAIN_NAMES[chainId] ?? `Chain ${chainId}`
+}
+
+/** Checksummed address when valid (easier to compare with a hardware wallet), the input unchanged otherwise. */
+export function checksum(address: string): string {
+  return isAddress(address, { strict: false }) ? getAddress(address) : address
+}
+
+/** Shortens an address to 0xabcd…1234 for labels; the full address stays available in a title or copy button. */
+export function shortAddress(address: string): string {
+  const full = checksum(address)
+  return full.length > 12 ? `${full.slice(0, 6)}…${full.slice(-4)}` : full
+}
+
+const MAX_DECIMALS = 6
+
+/**
+ * Formats a base-unit amount with its decimals, thousands separators and a true sign (− / +), e.g. "−1,000.5".
+ * Fractions are cut (never rounded up) to 6 places, or to 3 significant digits for tiny amounts, marked with "~".
+ */
+export function formatAmount(value: bigint, decimals: number, options: { signed?: boolean } = {}): string {
+  const negative = value < 0n
+  const [whole = '0', fraction = ''] = formatUnits(negative ? -value : value, decimals).split('.')
+  const firstSignificant = fraction.search(/[1-9]/)
+  const keep = whole === '0' && firstSignificant >= MAX_DECIMALS ? firstSignificant + 3 : MAX_DECIMALS
+  const shown = fraction.slice(0, keep).replace(/0+$/, '')
+  const approx = shown.length < fraction.replace(/0+$/, '').length ? '~' : ''
+  const grouped = BigInt(whole).toLocaleString('en-US')
+  const sign = options.signed ? (negative ? '−' : value > 0n ? '+' : '') : negative ? '−' : ''
+  return `${sign}${approx}${grouped}${shown ? `.${shown}` : ''}`
+}
+
+/** Dollar value of an amount at a per-token price, e.g. "$1,234.56"; null when the price is unknown. */
+export function formatUsd(value: bigint, decimals: number, dollarsPerToken: number | null | undefined): string | null {
+  if (dollarsPerToken === null || dollarsPerToken === undefined || !Number.isFinite(dollarsPerToken)) return null
+  const tokens = Number(formatUnits(value < 0n ? -value : value, decimals))
+  const dollars = tokens * dollarsPerToken
+  const text = dollars.toLocaleString('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 2 })
+  return dollars > 0 && dollars < 0.01 ? '< $0.01' : text
+}
+
+/** "3 minutes ago" style time for the popup's history list. */
+export function timeAgo(at: number, now: number = Date.now()): string {
+  const seconds = Math.max(0, Math.round((now - at) / 1000))
+  if (seconds < 60) return 'just now'
+  const minutes = Math.round(seconds / 60)
+  if (minutes < 60) return `${minutes} min ago`
+  const hours = Math.round(minutes / 60)
+  if (hours < 24) return `${hours} h ago`
+  return new Date(at).toLocaleDateString('en-US', { month: 'short', day: 'numeric' })
+}

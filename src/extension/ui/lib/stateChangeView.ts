@@ -1,0 +1,167 @@
+/** Turns the engine's state changes into rows a person can read: signed amounts, approvals in words, dollar values. */
+import type { AssetPrice, RawInfo, StateChange } from '../../../engine/types.ts'
+import { formatAmount, formatUsd, shortAddress } from './format.ts'
+
+/** What the row's icon shows: the asset's own image when local, else a badge generated from address and label. */
+export type IconInfo = { address: string; label: string; imageUrl: string | null }
+
+export type ChangeRow = {
+  kind: RawInfo['kind'] | string
+  direction: 'out' | 'in' | 'approval' | 'revoke'
+  icon: IconInfo
+  /** e.g. "−1 ETH", "+1,000 USDC", "Allow 0xab…cd to spend unlimited USDC". */
+  text: string
+  /** The other party, in full, when there is one: shown shortened with the full value on hover and copy. */
+  party: { label: string; address: string } | null
+  /** Extra facts: a permit's expiry. */
+  note: string | null
+  usd: string | null
+}
+
+/** `label` says whose account it is: "You", "Safe" or "Other account". */
+export type AccountGroup = { account: string; isUser: boolean; label: string; rows: ChangeRow[] }
+
+/** At or above this an allowance is shown as "unlimited": Permit2's maximum (uint160) and anything larger. */
+export const UNLIMITED_THRESHOLD = 2n ** 160n - 1n
+
+const delta = (amount: { before: string; after: string }) => BigInt(amount.after) - BigInt(amount.before)
+
+const allowanceText = (value: bigint, decimals: number, symbol: string) =>
+  value >= UNLIMITED_THRESHOLD ? `unlimited ${symbol}` : `${formatAmount(value, decimals)} ${symbol}`
+
+const priceOf = (price: AssetPrice | null) => price?.dollarValuePerToken ?? null
+
+const nftLabel = (name: string, tokenId: string | null) => (tokenId === null ? name : `${name} #${tokenId}`)
+
+/** Describes one state change; kinds this page does not know fall back to the engine's own sentence. */
+export function describeChange(change: StateChange): ChangeRow {
+  const raw = change.rawInfo
+  switch (raw.kind) {
+    case 'NATIVE_ASSET_TRANSFER':
+    case 'ERC20_TRANSFER': {
+      const { asset, amount } = raw.data
+      const diff = delta(amount)
+      const other = raw.data.counterparty ?? raw.data.contract
+      return {
+        kind: raw.kind,
+        direction: diff < 0n ? 'out' : 'in',
+        icon: { address: asset.address, label: asset.symbol, imageUrl: asset.imageUrl },
+        text: `${formatAmount(diff, asset.decimals, { signed: true })} ${asset.symbol}`,
+        party: other ? { label: diff < 0n ? 'to' : 'from', address: other.address } : null,
+        note: null,
+        usd: formatUsd(diff, asset.decimals, priceOf(asset.price)),
+      }
+    }
+    case 'ERC20_APPROVAL':
+    case 'ERC20_PERMIT': {
+      const { asset, spender } = raw.data
+      const value = raw.kind === 'ERC20_PERMIT' ? BigInt(raw.data.amount) : BigInt(raw.data.amount.after)
+      const who = shortAddress(spender.address)
+      const revoke = value === 0n
+      let note: string | null = null
+      if (raw.kind === 'ERC20_PERMIT') {
+        const deadline = raw.data.deadline
+        note =
+          deadline === null
+            ? 'Signature permit · never expires'
+            : `Signature permit · valid until ${new Date(deadline * 1000).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' })}`
+      }
+      return {
+        kind: raw.kind,
+        direction: revoke ? 'revoke' : 'approval',
+        icon: { address: asset.address, label: asset.symbol, imageUrl: asset.imageUrl },
+        text: revoke
+          ? `Remove ${who}'s permission to spend your ${asset.symbol}`
+          : `Allow ${who} to spend ${allowanceText(value, asset.decimals, asset.symbol)}`,
+        party: { label: 'spender', address: spender.address },
+        note,
+        usd: null,
+      }
+    }
+    case 'ERC721_TRANSFER':
+    case 'ERC1155_TRANSFER': {
+      const { asset, amount, tokenId } = raw.data
+      const diff = delta(amount)
+      const other = raw.data.counterparty ?? raw.data.contract
+      const symbol = 'symbol' in asset ? asset.symbol : asset.name
+      return {
+        kind: raw.kind,
+        direction: diff < 0n ? 'out' : 'in',
+        icon: { address: asset.address, label: symbol, imageUrl: null },
+        text: `${formatAmount(diff, 0, { signed: true })} ${nftLabel(asset.name, tokenId)}`,
+        party: other ? { label: diff < 0n ? 'to' : 'from', address: other.address } : null,
+        note: null,
+        usd: formatUsd(diff, 0, priceOf(asset.price)),
+      }
+    }
+    case 'ERC721_APPROVAL': {
+      const { asset, spender, tokenId, amount } = raw.data
+      const revoke = BigInt(amount.after) === 0n
+      const who = shortAddress(spender.address)
+      const item = nftLabel(asset.name, tokenId)
+      return {
+        kind: raw.kind,
+        direction: revoke ? 'revoke' : 'approval',
+        icon: { address: asset.address, label: asset.symbol, imageUrl: null },
+        text: revoke ? `Remove ${who}'s permission to move ${item}` : `Allow ${who} to move ${item}`,
+        party: { label: 'spender', address: spender.address },
+        note: null,
+        usd: null,
+      }
+    }
+    case 'ERC721_APPROVAL_FOR_ALL':
+    case 'ERC1155_APPROVAL_FOR_ALL': {
+      const { asset, spender, amount } = raw.data
+      const revoke = BigInt(amount.after) === 0n
+      const who = shortAddress(spender.address)
+      const symbol = 'symbol' in asset ? asset.symbol : asset.name
+      return {
+        kind: raw.kind,
+        direction: revoke ? 'revoke' : 'approval',
+        icon: { address: asset.address, label: symbol, imageUrl: null },
+        text: revoke
+          ? `Remove ${who}'s permission to move all your ${asset.name}`
+          : `Allow ${who} to move all your ${asset.name}`,
+        party: { label: 'operator', address: spender.address },
+        note: null,
+        usd: null,
+      }
+    }
+    default:
+      return unknownChange(change)
+  }
+}
+
+function unknownChange(change: StateChange): ChangeRow {
+  const raw = change.rawInfo as { kind?: string; data?: { asset?: { address?: string; symbol?: string } } }
+  return {
+    kind: raw.kind ?? 'UNKNOWN',
+    direction: 'approval',
+    icon: { address: raw.data?.asset?.address ?? '0x', label: raw.data?.asset?.symbol ?? '?', imageUrl: null },
+    text: change.humanReadableDiff,
+    party: null,
+    note: null,
+    usd: null,
+  }
+}
+
+/**
+ * Groups a transaction scan's changes by account, each account's rows in engine order: the user's own first, then the
+ * Safes the user acts for (`safes`, e.g. the target of an execTransaction), then everyone else.
+ */
+export function groupByAccount(
+  changes: Record<string, StateChange[]>,
+  userAccount: string,
+  safes: string[] = [],
+): AccountGroup[] {
+  const user = userAccount.toLowerCase()
+  const safeSet = new Set(safes.map((safe) => safe.toLowerCase()))
+  const rank = (group: AccountGroup) => (group.isUser ? 0 : group.label === 'Safe' ? 1 : 2)
+  return Object.entries(changes)
+    .map(([account, list]) => {
+      const isUser = account.toLowerCase() === user
+      const label = isUser ? 'You' : safeSet.has(account.toLowerCase()) ? 'Safe' : 'Other account'
+      return { account, isUser, label, rows: list.map(describeChange) }
+    })
+    .sort((a, b) => rank(a) - rank(b))
+}

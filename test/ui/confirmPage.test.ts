@@ -1,0 +1,178 @@
+/**
+ * The confirmation window of the built extension in Chromium, rendering real scans of the devnet from
+ * chrome.storage.session: the test hooks of DESIGN.md, live updates, focus and keys, the BLOCK acknowledgement, and
+ * the decision message. Uses dist/ (built by `npm test` before vitest), or PREFLIGHT_EXTENSION_DIR.
+ */
+import { join } from 'node:path'
+import type { BrowserContext, Page } from 'playwright-core'
+import type { Address } from 'viem'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { permit2Single, sendEth } from '../../src/devnet/dapp/requests.ts'
+import type { Devnet } from '../../src/devnet/devnet.ts'
+import { scanMessage, scanTransactions } from '../../src/engine/index.ts'
+import type { PendingRequest, ScanState } from '../../src/extension/shared/pending.ts'
+import { launchChromium } from '../support/chromium.ts'
+import { startTestDevnet } from '../support/devnet.ts'
+
+const extensionDir = process.env.PREFLIGHT_EXTENSION_DIR ?? join(import.meta.dirname, '../../dist')
+const BLOCKLISTED_ORIGIN = 'https://moonbirds.tv'
+
+describe('the confirmation window', () => {
+  let devnet: Devnet
+  let context: BrowserContext
+  let base: string
+  /** An extension page used to seed storage and to watch the messages the window sends. */
+  let control: Page
+  let me: Address
+  let sendEthScan: ScanState
+  let permit2Scan: ScanState
+  let blockScan: ScanState
+
+  beforeAll(async () => {
+    devnet = await startTestDevnet()
+    ;({ context } = await launchChromium({ extensionDir }))
+    const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'))
+    base = `chrome-extension://${new URL(worker.url()).host}/src/extension/ui/`
+    control = await context.newPage()
+    await control.goto(`${base}popup.html`)
+    await control.evaluate(() => {
+      const seen: unknown[] = []
+      ;(window as unknown as { seen: unknown[] }).seen = seen
+      chrome.runtime.onMessage.addListener((message) => {
+        seen.push(message)
+      })
+    })
+    const { fixtures } = devnet
+    me = fixtures.accounts[0]?.address as Address
+    const options = { rpcUrl: fixtures.rpcUrl }
+    const tx = sendEth(fixtures, me)
+    const [sent, permit, blocked] = await Promise.all([
+      scanTransactions({ txObjects: [tx], userAccount: me, metadata: { origin: 'http://localhost:5173' } }, options),
+      scanMessage(
+        {
+          message: { kind: 'SIGN_TYPED_DATA', data: permit2Single(fixtures, Math.floor(Date.now() / 1000)) },
+          userAccount: me,
+          metadata: { origin: 'http://localhost:5173' },
+        },
+        options,
+      ),
+      scanTransactions({ txObjects: [tx], userAccount: me, metadata: { origin: BLOCKLISTED_ORIGIN } }, options),
+    ])
+    if (!sent.ok || !permit.ok || !blocked.ok) throw new Error('a scan failed')
+    sendEthScan = { status: 'DONE', kind: 'transactions', response: sent.response }
+    permit2Scan = { status: 'DONE', kind: 'message', response: permit.response }
+    blockScan = { status: 'DONE', kind: 'transactions', response: blocked.response }
+  })
+  afterAll(async () => {
+    await context?.close()
+    await devnet?.stop()
+  })
+
+  const request = (id: string, scan: ScanState, origin = 'http://localhost:5173'): PendingRequest => ({
+    id,
+    origin,
+    tabId: 1,
+    frameId: 0,
+    chainId: 31337,
+    account: me.toLowerCase(),
+    method: 'eth_sendTransaction',
+    params: [{ from: me }],
+    createdAt: Date.now(),
+    scan,
+  })
+
+  const store = (items: Record<string, unknown>, area: 'session' | 'local' = 'session') =>
+    control.evaluate(([values, where]) => chrome.storage[where].set(values), [items, area] as const)
+
+  async function open(pending: PendingRequest): Promise<Page> {
+    await store({ [`pending:${pending.id}`]: pending })
+    const page = await context.newPage()
+    await page.setViewportSize({ width: 360, height: 640 })
+    await page.goto(`${base}confirm.html?id=${pending.id}`)
+    await page.waitForSelector('main[data-action]')
+    return page
+  }
+
+  const action = (page: Page) => page.locator('main').getAttribute('data-action')
+  const focused = (page: Page) => page.evaluate(() => document.activeElement?.textContent)
+  const fitsWidth = (page: Page) =>
+    page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)
+  const decisions = () => control.evaluate(() => (window as unknown as { seen: unknown[] }).seen)
+
+  it('shows progress while PENDING, then the results as soon as the worker stores them', async () => {
+    const pending = request('live', { status: 'PENDING' })
+    const page = await open(pending)
+    expect(await action(page)).toBe('PENDING')
+    expect(await page.getByRole('button', { name: 'Continue' }).isDisabled()).toBe(true)
+    await store({ 'pending:live': { ...pending, scan: sendEthScan } })
+    await page.waitForSelector('main[data-action="NONE"]')
+    expect(await page.getByTestId('state-change').allInnerTexts()).toEqual([
+      expect.stringContaining('−1 ETH'),
+      expect.stringContaining('+1 ETH'),
+    ])
+    expect(await page.getByText('No issues found').count()).toBe(1)
+    expect(await focused(page)).toBe('Continue')
+    expect(await fitsWidth(page)).toBe(true)
+    await page.close()
+  })
+
+  it('lists warnings with their kind, focuses Reject for WARN, and sends the decision before closing', async () => {
+    const page = await open(request('warn', permit2Scan))
+    expect(await action(page)).toBe('WARN')
+    expect(await page.locator('[data-warning-kind="PERMIT_UNLIMITED_ALLOWANCE"]').count()).toBe(1)
+    expect(await focused(page)).toBe('Reject')
+    expect(await fitsWidth(page)).toBe(true)
+    const closed = page.waitForEvent('close')
+    await page.getByRole('button', { name: 'Reject' }).click()
+    await closed
+    expect(await decisions()).toContainEqual({ type: 'preflight/decision', id: 'warn', decision: 'reject' })
+  })
+
+  it('makes Continue deliberate on BLOCK: Reject has focus, Continue waits for "I understand the risk"', async () => {
+    const page = await open(request('block', blockScan, BLOCKLISTED_ORIGIN))
+    expect(await action(page)).toBe('BLOCK')
+    expect(await page.locator('[data-warning-kind="TRUSTED_BLOCKLIST_DOMAIN"]').count()).toBe(1)
+    expect(await focused(page)).toBe('Reject')
+    const proceed = page.getByRole('button', { name: 'Continue' })
+    expect(await proceed.isDisabled()).toBe(true)
+    await page.getByRole('checkbox', { name: /I understand the risk/ }).check()
+    const closed = page.waitForEvent('close')
+    await proceed.click()
+    await closed
+    expect(await decisions()).toContainEqual({ type: 'preflight/decision', id: 'block', decision: 'continue' })
+  })
+
+  it('says why a scan failed, focuses Reject, and Escape rejects', async () => {
+    const failed: ScanState = { status: 'ERROR', error: { kind: 'RPC_ERROR', message: 'connection refused' } }
+    const page = await open(request('error', failed))
+    expect(await action(page)).toBe('ERROR')
+    expect(await page.getByText('Why: connection refused').count()).toBe(1)
+    expect(await focused(page)).toBe('Reject')
+    expect(await page.getByRole('button', { name: 'Continue' }).isEnabled()).toBe(true)
+    const closed = page.waitForEvent('close')
+    // The window closes itself while the key press is still being reported.
+    await page.keyboard.press('Escape').catch((error) => {
+      if (!page.isClosed()) throw error
+    })
+    await closed
+    expect(await decisions()).toContainEqual({ type: 'preflight/decision', id: 'error', decision: 'reject' })
+  })
+
+  it('asks for the acknowledgement on a failed scan when the settings say so', async () => {
+    await store({ settings: { onScanFailure: 'ask-default-reject' } }, 'local')
+    const failed: ScanState = { status: 'ERROR', error: { kind: 'TIMEOUT', message: 'no answer in 10 s' } }
+    const page = await open(request('error-strict', failed))
+    expect(await page.getByRole('button', { name: 'Continue' }).isDisabled()).toBe(true)
+    expect(await page.getByRole('checkbox', { name: /I understand the risk/ }).count()).toBe(1)
+    await store({ settings: {} }, 'local')
+    await page.close()
+  })
+
+  it('says so when the request is no longer pending', async () => {
+    const page = await context.newPage()
+    await page.goto(`${base}confirm.html?id=unknown`)
+    await page.waitForSelector('main[data-state="settled"]')
+    expect(await page.getByText('no longer waiting for a decision').count()).toBe(1)
+    await page.close()
+  })
+})

@@ -1,0 +1,148 @@
+/**
+ * What the confirmation window says for real scans: the engine on the devnet scans the demo dapp's own requests, and
+ * the window's view model must turn them into the words a person reads.
+ */
+import { type Address, createWalletClient, http, parseEther, type WalletClient } from 'viem'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  approveErc20,
+  execSafeTransaction,
+  PERMIT2_ADDRESS,
+  permit2Single,
+  ROUTER_ADDRESS,
+  safeTransfer,
+  safeTxTypedData,
+  sendEth,
+  setApprovalForAll,
+  type TxRequest,
+  type TypedData,
+  transferErc20,
+  unlimitedPermit,
+} from '../../src/devnet/dapp/requests.ts'
+import type { Devnet } from '../../src/devnet/devnet.ts'
+import { scanMessage, scanTransactions } from '../../src/engine/index.ts'
+import type { PendingRequest, ScanState } from '../../src/extension/shared/pending.ts'
+import { confirmView } from '../../src/extension/ui/lib/confirmView.ts'
+import { shortAddress } from '../../src/extension/ui/lib/format.ts'
+import { startTestDevnet } from '../support/devnet.ts'
+
+const ORIGIN = 'http://localhost:5173'
+const NOW = 1_900_000_000
+
+describe('the confirmation view of real scans', () => {
+  let devnet: Devnet
+  let me: Address
+
+  beforeAll(async () => {
+    devnet = await startTestDevnet()
+    me = devnet.fixtures.accounts[0]?.address as Address
+  })
+  afterAll(() => devnet?.stop())
+
+  const pending = (method: PendingRequest['method'], account: Address, scan: ScanState): PendingRequest => ({
+    id: 'test',
+    origin: ORIGIN,
+    tabId: 1,
+    frameId: 0,
+    chainId: devnet.fixtures.chainId,
+    account,
+    method,
+    params: [],
+    createdAt: 0,
+    scan,
+  })
+
+  async function viewOfTransaction(tx: TxRequest) {
+    const outcome = await scanTransactions(
+      { txObjects: [tx], userAccount: tx.from, metadata: { origin: ORIGIN } },
+      { rpcUrl: devnet.fixtures.rpcUrl, now: () => NOW },
+    )
+    if (!outcome.ok) throw new Error(outcome.error.message)
+    return confirmView(pending('eth_sendTransaction', tx.from, { status: 'DONE', kind: 'transactions', ...outcome }))
+  }
+
+  async function viewOfMessage(signer: Address, data: TypedData) {
+    const outcome = await scanMessage(
+      { message: { kind: 'SIGN_TYPED_DATA', data }, userAccount: signer, metadata: { origin: ORIGIN } },
+      { rpcUrl: devnet.fixtures.rpcUrl, now: () => NOW },
+    )
+    if (!outcome.ok) throw new Error(outcome.error.message)
+    return confirmView(pending('eth_signTypedData_v4', signer, { status: 'DONE', kind: 'message', ...outcome }))
+  }
+
+  it('shows sending 1 ETH as −1 ETH for the user, first, and +1 ETH for the recipient', async () => {
+    const view = await viewOfTransaction(sendEth(devnet.fixtures, me))
+    expect(view.action).toBe('NONE')
+    expect(view.groups.map((group) => [group.label, group.rows.map((row) => row.text)])).toEqual([
+      ['You', ['−1 ETH']],
+      ['Other account', ['+1 ETH']],
+    ])
+    expect(view.groups[0]?.rows[0]?.party?.label).toBe('to')
+  })
+
+  it('shows an ERC-20 transfer with the token decimals and symbol, and the decoded call', async () => {
+    const view = await viewOfTransaction(transferErc20(devnet.fixtures, me))
+    expect(view.groups[0]?.rows.map((row) => row.text)).toEqual(['−100 USDC'])
+    expect(view.calls.map((call) => call.functionName)).toEqual(['transfer'])
+  })
+
+  it('words an unlimited approval as "Allow … to spend unlimited USDC"', async () => {
+    const view = await viewOfTransaction(approveErc20(devnet.fixtures, me))
+    expect(view.groups[0]?.rows.map((row) => [row.text, row.direction])).toEqual([
+      [`Allow ${shortAddress(PERMIT2_ADDRESS)} to spend unlimited USDC`, 'approval'],
+    ])
+  })
+
+  it('words setApprovalForAll as moving all the collection', async () => {
+    const operator = devnet.fixtures.accounts[4]?.address as Address
+    const view = await viewOfTransaction(setApprovalForAll(devnet.fixtures, me))
+    expect(view.groups[0]?.rows.map((row) => row.text)).toEqual([
+      `Allow ${shortAddress(operator)} to move all your ${devnet.fixtures.erc721.name}`,
+    ])
+  })
+
+  it('labels the Safe an owner executes a transaction for, and lists it before other accounts', async () => {
+    const { fixtures } = devnet
+    const safeTx = safeTransfer(fixtures, 0n)
+    const typed = safeTxTypedData(fixtures, safeTx) as Parameters<WalletClient['signTypedData']>[0]
+    const owners = fixtures.safe.owners.slice(0, 2)
+    const wallet = createWalletClient({ transport: http(fixtures.rpcUrl) })
+    const signatures = await Promise.all(
+      owners.map(async (owner) => ({ owner, signature: await wallet.signTypedData({ ...typed, account: owner }) })),
+    )
+    const view = await viewOfTransaction(execSafeTransaction(fixtures, me, safeTx, signatures))
+    expect(view.groups.map((group) => [group.label, group.rows.map((row) => row.text)])).toEqual([
+      ['Safe', ['−1 ETH']],
+      ['Other account', ['+1 ETH']],
+    ])
+  })
+
+  it('shows an unlimited EIP-2612 permit as a signature permit with its expiry, and its warning', async () => {
+    const view = await viewOfMessage(me, unlimitedPermit(devnet.fixtures, me, 0n, NOW))
+    expect(view.action).toBe('WARN')
+    expect(view.warnings.map((warning) => warning.kind)).toContain('PERMIT_UNLIMITED_ALLOWANCE')
+    const row = view.groups[0]?.rows[0]
+    expect(row?.text).toBe(`Allow ${shortAddress(ROUTER_ADDRESS)} to spend unlimited USDC`)
+    expect(row?.note).toMatch(/^Signature permit · valid until /)
+  })
+
+  it('shows a Permit2 PermitSingle for the maximum uint160 as unlimited', async () => {
+    const view = await viewOfMessage(me, permit2Single(devnet.fixtures, NOW))
+    expect(view.action).toBe('WARN')
+    expect(view.groups[0]?.rows.map((row) => row.text)).toEqual([
+      `Allow ${shortAddress(ROUTER_ADDRESS)} to spend unlimited USDC`,
+    ])
+  })
+
+  it("shows a Safe transaction message from the Safe's side, with its nonce and hashes", async () => {
+    const { fixtures } = devnet
+    const view = await viewOfMessage(me, safeTxTypedData(fixtures, safeTransfer(fixtures, 0n)))
+    expect(view.groups.map((group) => [group.label, group.account.toLowerCase()])).toEqual([
+      ['Safe', fixtures.safe.address.toLowerCase()],
+    ])
+    expect(view.groups[0]?.rows.map((row) => row.text)).toEqual(['−1 ETH'])
+    expect(view.multisig).toMatchObject({ threshold: 2, currentNonce: '0', messageNonce: '0' })
+    expect(view.multisig?.safeTxHash).toMatch(/^0x[0-9a-f]{64}$/)
+    expect(view.message?.fields.find((field) => field.name === 'value')?.value).toBe(parseEther('1').toString())
+  })
+})

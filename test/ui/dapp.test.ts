@@ -1,0 +1,128 @@
+/**
+ * The demo dapp in Chromium, without the extension: every button reaches the devnet through the dev wallet and does
+ * what it says on chain, and each result (or error) shows in data-testid="result".
+ */
+import type { BrowserContext, Page } from 'playwright-core'
+import { type Address, createPublicClient, erc20Abi, type Hex, http, parseEther, recoverTypedDataAddress } from 'viem'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { safeAbi, safeTransfer, safeTxTypedData } from '../../src/devnet/dapp/requests.ts'
+import { type DappServer, serveDapp } from '../../src/devnet/dapp/server.ts'
+import type { Devnet } from '../../src/devnet/devnet.ts'
+import { launchChromium } from '../support/chromium.ts'
+import { freePort, startTestDevnet } from '../support/devnet.ts'
+
+describe('the demo dapp', () => {
+  let devnet: Devnet
+  let dapp: DappServer
+  let context: BrowserContext
+  let page: Page
+
+  const chain = () => createPublicClient({ transport: http(devnet.fixtures.rpcUrl) })
+  const recipient = () => devnet.fixtures.accounts[3]?.address as Address
+
+  beforeAll(async () => {
+    devnet = await startTestDevnet()
+    ;[dapp, { context }] = await Promise.all([
+      serveDapp({ port: await freePort(), fixtures: devnet.fixtures }),
+      launchChromium(),
+    ])
+    page = await context.newPage()
+    await page.goto(dapp.url)
+    await page.waitForSelector('html[data-dapp-ready="true"]', { timeout: 30_000 })
+  })
+  afterAll(async () => {
+    await context?.close()
+    await dapp?.close()
+    await devnet?.stop()
+  })
+
+  /** Clicks a button and returns the result it shows once the wallet has answered. */
+  async function click(id: string): Promise<{ status: string; text: string }> {
+    await page.click(`#${id}`)
+    const result = page.getByTestId('result')
+    await page.waitForSelector(`[data-testid="result"][data-step="${id}"]:not([data-status="waiting"])`)
+    return { status: (await result.getAttribute('data-status')) ?? '', text: (await result.textContent()) ?? '' }
+  }
+
+  it('announces the dev wallet as window.ethereum and through EIP-6963', async () => {
+    const seen = await page.evaluate(
+      () =>
+        new Promise<string[]>((resolve) => {
+          const names: string[] = []
+          window.addEventListener('eip6963:announceProvider', (event) =>
+            names.push((event as CustomEvent).detail.info.name),
+          )
+          window.dispatchEvent(new Event('eip6963:requestProvider'))
+          setTimeout(() => resolve(names), 50)
+        }),
+    )
+    expect(seen).toEqual(['Devnet Wallet'])
+    expect(
+      await page.evaluate(
+        () => (window as { ethereum?: { isPreflightDevWallet?: boolean } }).ethereum?.isPreflightDevWallet,
+      ),
+    ).toBe(true)
+  })
+
+  it('sends 1 ETH to dev account 3', async () => {
+    const before = await chain().getBalance({ address: recipient() })
+    const result = await click('send-eth')
+    expect(result).toMatchObject({ status: 'ok', text: expect.stringMatching(/^send-eth: tx 0x[0-9a-f]{64}$/) })
+    expect(await chain().getBalance({ address: recipient() })).toBe(before + parseEther('1'))
+  })
+
+  it("proposes a Safe transaction signed by the chosen owner over the Safe's current nonce", async () => {
+    const { fixtures } = devnet
+    await page.selectOption('#owner', '2')
+    const result = await click('propose-safe-tx')
+    expect(result.status).toBe('ok')
+    const signature = result.text.split('signature ')[1] as Hex
+    const nonce = await chain().readContract({ address: fixtures.safe.address, abi: safeAbi, functionName: 'nonce' })
+    const typed = safeTxTypedData(fixtures, safeTransfer(fixtures, nonce))
+    const signer = await recoverTypedDataAddress({ ...typed, signature } as Parameters<
+      typeof recoverTypedDataAddress
+    >[0])
+    expect(signer).toBe(fixtures.safe.owners[2])
+  })
+
+  it('executes a Safe transaction with two owners’ signatures: the Safe pays 1 ETH and its nonce moves on', async () => {
+    const { fixtures } = devnet
+    const safe = fixtures.safe.address
+    const [safeBefore, nonceBefore] = await Promise.all([
+      chain().getBalance({ address: safe }),
+      chain().readContract({ address: safe, abi: safeAbi, functionName: 'nonce' }),
+    ])
+    await page.selectOption('#owner', '1')
+    const result = await click('execute-safe-tx')
+    expect(result).toMatchObject({ status: 'ok', text: expect.stringMatching(/^execute-safe-tx: tx 0x/) })
+    expect(await chain().getBalance({ address: safe })).toBe(safeBefore - parseEther('1'))
+    expect(await chain().readContract({ address: safe, abi: safeAbi, functionName: 'nonce' })).toBe(nonceBefore + 1n)
+  })
+
+  it('signs both permits and sends the ERC-20 and NFT approvals', async () => {
+    for (const id of ['sign-permit', 'sign-permit2']) {
+      expect(await click(id)).toMatchObject({ status: 'ok', text: expect.stringMatching(/signature 0x[0-9a-f]{130}$/) })
+    }
+    for (const id of ['transfer-erc20', 'approve-erc20', 'set-approval-for-all']) {
+      expect((await click(id)).status).toBe('ok')
+    }
+  })
+
+  it("lets the drainer sweep the account's USDC to the attacker", async () => {
+    const { fixtures } = devnet
+    const me = fixtures.accounts[0]?.address as Address
+    const usdc = { address: fixtures.erc20.address, abi: erc20Abi, functionName: 'balanceOf' } as const
+    const mine = await chain().readContract({ ...usdc, args: [me] })
+    const result = await click('drainer')
+    expect(result.status).toBe('ok')
+    expect(await chain().readContract({ ...usdc, args: [me] })).toBe(0n)
+    expect(await chain().readContract({ ...usdc, args: [fixtures.drainer.attacker] })).toBe(mine)
+  })
+
+  it('shows the wallet error code and message when a request fails', async () => {
+    await devnet.stop()
+    const result = await click('send-eth')
+    expect(result.status).toBe('error')
+    expect(result.text).toMatch(/^send-eth: error/)
+  })
+})

@@ -1,0 +1,77 @@
+/**
+ * `preflight demo` end to end: it builds the extension, starts the devnet and serves the dapp with the fixtures, and
+ * Ctrl+C stops everything; a port in use is refused with a clear message before anything starts.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { runDemo } from '../../src/commands/demo.ts'
+import { isPortInUse } from '../../src/devnet/anvil.ts'
+import { freePort, startTestDevnet } from '../support/devnet.ts'
+
+describe('preflight demo', () => {
+  const outDir = mkdtempSync(join(tmpdir(), 'preflight-demo-'))
+  let exit: Promise<number> | undefined
+  afterAll(async () => {
+    if (exit) {
+      process.emit('SIGINT')
+      await exit
+    }
+    rmSync(outDir, { recursive: true, force: true })
+  })
+
+  it('runs the devnet, the built extension and the dapp until Ctrl+C', async () => {
+    const [port, dappPort] = [await freePort(), await freePort()]
+    const fixturesFile = join(outDir, 'fixtures.json')
+    exit = runDemo([
+      '--port',
+      String(port),
+      '--dapp-port',
+      String(dappPort),
+      '--out-dir',
+      join(outDir, 'ext'),
+      '--fixtures',
+      fixturesFile,
+    ])
+    const dapp = `http://127.0.0.1:${dappPort}`
+    await expect
+      .poll(
+        () =>
+          fetch(`${dapp}/fixtures.json`).then(
+            (r) => r.ok,
+            () => false,
+          ),
+        { timeout: 60_000 },
+      )
+      .toBe(true)
+
+    const fixtures = await (await fetch(`${dapp}/fixtures.json`)).json()
+    expect(fixtures).toMatchObject({ rpcUrl: `http://127.0.0.1:${port}`, chainId: 31337 })
+    expect(JSON.parse(readFileSync(fixturesFile, 'utf8')).rpcUrl).toBe(fixtures.rpcUrl)
+    expect(await (await fetch(`${dapp}/`)).text()).toContain('data-testid="result"')
+    const manifest = JSON.parse(readFileSync(join(outDir, 'ext/manifest.json'), 'utf8'))
+    expect(existsSync(join(outDir, 'ext', manifest.action.default_popup))).toBe(true)
+
+    process.emit('SIGINT')
+    expect(await exit).toBe(0)
+    exit = undefined
+    expect(await isPortInUse(port)).toBe(false)
+    expect(await isPortInUse(dappPort)).toBe(false)
+  })
+
+  it('refuses a port in use, naming the option, before building anything', async () => {
+    const busy = await startTestDevnet()
+    try {
+      const port = new URL(busy.fixtures.rpcUrl).port
+      expect(await runDemo(['--port', port, '--out-dir', join(outDir, 'never')])).toBe(1)
+      expect(existsSync(join(outDir, 'never'))).toBe(false)
+    } finally {
+      await busy.stop()
+    }
+  })
+
+  it('rejects a bad option value with exit code 2', async () => {
+    expect(await runDemo(['--dapp-port', '70000'])).toBe(2)
+  })
+})
