@@ -1,11 +1,14 @@
 /** Option parsing and lifetime helpers shared by the long-running `preflight` commands. */
 
-/** Parses a port option, rejecting anything that is not a TCP port number; `name` is the flag without dashes. */
-export function portOption(name: string, value: string | undefined, fallback: number): number {
+/**
+ * Parses a port option, rejecting anything that is not a TCP port number; `name` is the flag without dashes.
+ * `lowest` is 0 for servers that may let the OS pick a free port.
+ */
+export function portOption(name: string, value: string | undefined, fallback: number, lowest = 1): number {
   if (value === undefined) return fallback
   const port = Number(value)
-  if (!Number.isInteger(port) || port < 1 || port > 65535) {
-    throw new Error(`--${name} must be an integer between 1 and 65535, got "${value}"`)
+  if (!Number.isInteger(port) || port < lowest || port > 65535) {
+    throw new Error(`--${name} must be an integer between ${lowest} and 65535, got "${value}"`)
   }
   return port
 }

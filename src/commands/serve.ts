@@ -1,0 +1,69 @@
+/** `preflight serve`: the HTTP scan API on a port, until SIGINT or SIGTERM. */
+import { parseArgs } from 'node:util'
+import { parseNetworks } from '../server/routes.ts'
+import { startScanServer } from '../server/server.ts'
+import { portOption, stopSignal } from './options.ts'
+
+const USAGE = `preflight serve --port Q --rpc CHAIN/NETWORK=URL … --api-key KEY …
+
+  --port Q                     TCP port (default 8080); 0 picks a free one
+  --host H                     interface to listen on (default 127.0.0.1)
+  --rpc CHAIN/NETWORK=URL      node for one chain/network, e.g. ethereum/mainnet=https://… (repeatable)
+  --api-key KEY                an accepted X-Api-Key value (repeatable); PREFLIGHT_API_KEYS adds a comma list
+`
+
+/** Parses argv, starts the server and blocks until a stop signal; returns the exit code. */
+export async function runServe(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      rpc: { type: 'string', multiple: true },
+      'api-key': { type: 'string', multiple: true },
+      help: { type: 'boolean' },
+    },
+  })
+  if (values.help) {
+    process.stdout.write(USAGE)
+    return 0
+  }
+  let port: number
+  let networks: Map<string, string>
+  try {
+    port = portOption('port', values.port, 8080, 0)
+    networks = parseNetworks(values.rpc ?? [])
+  } catch (error) {
+    process.stderr.write(`preflight serve: ${(error as Error).message}\n`)
+    return 2
+  }
+  if (networks.size === 0) {
+    process.stderr.write(`preflight serve: give at least one --rpc CHAIN/NETWORK=URL\n\n${USAGE}`)
+    return 2
+  }
+  const apiKeys = [...(values['api-key'] ?? []), ...(process.env.PREFLIGHT_API_KEYS ?? '').split(',')]
+    .map((key) => key.trim())
+    .filter((key) => key !== '')
+  if (apiKeys.length === 0) {
+    process.stderr.write(`preflight serve: give at least one --api-key KEY (or PREFLIGHT_API_KEYS)\n\n${USAGE}`)
+    return 2
+  }
+
+  const server = await startScanServer({
+    port,
+    host: values.host ?? '127.0.0.1',
+    networks,
+    apiKeys,
+  })
+  process.stdout.write(
+    [
+      `scan API listening on ${server.url}`,
+      ...[...networks].map(([pair, url]) => `  ${server.url}/${pair.replace('/', '/v0/')}/scan/transactions → ${url}`),
+      `  ${apiKeys.length} API key(s) accepted; Ctrl+C stops it.`,
+      '',
+    ].join('\n'),
+  )
+  await stopSignal()
+  await server.close()
+  return 0
+}

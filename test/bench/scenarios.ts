@@ -1,0 +1,325 @@
+/** The benchmark's fixed scenarios on the devnet fixtures: scan requests for the engine and the same calls for viem. */
+import {
+  type Address,
+  encodeFunctionData,
+  erc20Abi,
+  erc721Abi,
+  type Hex,
+  maxUint160,
+  maxUint256,
+  numberToHex,
+  pad,
+  parseAbi,
+  parseEther,
+  parseUnits,
+  zeroAddress,
+} from 'viem'
+import type { Fixtures } from '../../src/devnet/fixtures.ts'
+import type { ScanMessageRequest, ScanTransactionsRequest } from '../../src/engine/types.ts'
+
+const safeAbi = parseAbi([
+  'function execTransaction(address to, uint256 value, bytes data, uint8 operation, uint256 safeTxGas, uint256 baseGas, uint256 gasPrice, address gasToken, address refundReceiver, bytes signatures) payable returns (bool)',
+])
+const drainerAbi = parseAbi(['function claim() payable', 'function claimRewards(address token) payable'])
+
+/** Canonical Permit2 address (the same on every chain). */
+const PERMIT2: Address = '0x000000000022D473030F116dDEE9F6B43aC78BA3'
+
+/** Safe v1.4.1 keeps the threshold in storage slot 4. */
+const SAFE_THRESHOLD_SLOT = pad(numberToHex(4))
+
+/** The same calls for viem's simulateCalls, with what it needs to simulate a Safe transaction without signatures. */
+export type ViemCalls = {
+  account: Address
+  calls: { to: Address; data?: Hex; value?: bigint }[]
+  stateOverrides?: { address: Address; stateDiff?: { slot: Hex; value: Hex }[] }[]
+}
+
+export type TransactionScenario = {
+  kind: 'transactions'
+  name: string
+  request: ScanTransactionsRequest
+  viem: ViemCalls
+  /** Most sequential RPC round trips allowed by the targets (issue 3 §9). */
+  maxRoundTrips: number
+}
+
+export type MessageScenario = {
+  kind: 'message'
+  name: string
+  /** The request for one run; `run` lets a cold-cache scenario name a token never scanned before. */
+  request: (run: number) => ScanMessageRequest
+  maxRoundTrips: number
+  minRoundTrips: number
+}
+
+export type Scenario = TransactionScenario | MessageScenario
+
+const origin = { origin: 'https://app.example.org' }
+
+/** Builds the scenario set; `coldTokens` are fresh permit tokens, one per cold-cache run. */
+export function buildScenarios(fixtures: Fixtures, coldTokens: Address[]): Scenario[] {
+  const [user, signer] = fixtures.accounts.map((account) => account.address) as [Address, Address]
+  const recipient = fixtures.accounts[5]?.address as Address
+  const safe = fixtures.safe.address
+  const usdc = fixtures.erc20.address
+
+  const single = (name: string, to: Address, data: Hex | undefined, value: bigint, maxRoundTrips: number) =>
+    transactionScenario(name, user, [{ to, data, value }], maxRoundTrips)
+
+  const safeExec = (name: string, to: Address, value: bigint, data: Hex): TransactionScenario => {
+    const execute = (signatures: Hex) =>
+      encodeFunctionData({
+        abi: safeAbi,
+        functionName: 'execTransaction',
+        args: [to, value, data, 0, 0n, 0n, 0n, zeroAddress, zeroAddress, signatures],
+      })
+    // The owner's pre-validated signature: r = owner, s = 0, v = 1 (what the engine's preset substitutes).
+    const prevalidated = `${pad(signer)}${'0'.repeat(64)}01` as Hex
+    return {
+      kind: 'transactions',
+      name,
+      maxRoundTrips: 1,
+      request: {
+        txObjects: [{ from: signer, to: safe, data: execute('0x'), value: '0' }],
+        userAccount: safe,
+        metadata: origin,
+        simulatorConfig: { presets: [{ kind: 'MULTISIG_WALLET', walletAddress: safe }] },
+      },
+      viem: {
+        account: signer,
+        calls: [{ to: safe, data: execute(prevalidated) }],
+        stateOverrides: [{ address: safe, stateDiff: [{ slot: SAFE_THRESHOLD_SLOT, value: pad(numberToHex(1)) }] }],
+      },
+    }
+  }
+
+  return [
+    single('native transfer', recipient, undefined, parseEther('1'), 1),
+    single('ERC-20 transfer', usdc, transferData(recipient, parseUnits('100', 6)), 0n, 1),
+    single(
+      'ERC-20 unlimited approve',
+      usdc,
+      encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [recipient, maxUint256] }),
+      0n,
+      2,
+    ),
+    single(
+      'setApprovalForAll',
+      fixtures.erc721.address,
+      encodeFunctionData({ abi: erc721Abi, functionName: 'setApprovalForAll', args: [recipient, true] }),
+      0n,
+      2,
+    ),
+    safeExec('Safe exec: native transfer', recipient, parseEther('1'), '0x'),
+    safeExec('Safe exec: ERC-20 transfer', usdc, 0n, transferData(recipient, parseUnits('1000', 6))),
+    single(
+      'drainer claim()',
+      fixtures.drainer.address,
+      encodeFunctionData({ abi: drainerAbi, functionName: 'claim' }),
+      parseEther('1'),
+      2,
+    ),
+    transactionScenario(
+      '2-tx bundle: approve + drain',
+      user,
+      [
+        {
+          to: usdc,
+          data: encodeFunctionData({
+            abi: erc20Abi,
+            functionName: 'approve',
+            args: [fixtures.drainer.address, maxUint256],
+          }),
+          value: 0n,
+        },
+        {
+          to: fixtures.drainer.address,
+          data: encodeFunctionData({ abi: drainerAbi, functionName: 'claimRewards', args: [usdc] }),
+          value: 0n,
+        },
+      ],
+      2,
+    ),
+    {
+      kind: 'message',
+      name: 'Safe multisig message',
+      request: () => safeTxMessage(fixtures, signer, recipient),
+      minRoundTrips: 1,
+      maxRoundTrips: 1,
+    },
+    {
+      kind: 'message',
+      name: 'EIP-2612 permit (cold cache)',
+      request: (run) => permitMessage(fixtures, user, coldTokens[run] ?? usdc, recipient),
+      minRoundTrips: 0,
+      maxRoundTrips: 2,
+    },
+    {
+      kind: 'message',
+      name: 'EIP-2612 permit (warm cache)',
+      request: () => permitMessage(fixtures, user, usdc, recipient),
+      minRoundTrips: 0,
+      maxRoundTrips: 1,
+    },
+    {
+      kind: 'message',
+      name: 'Permit2 PermitSingle',
+      request: () => permit2Message(fixtures, user, usdc, recipient),
+      minRoundTrips: 0,
+      maxRoundTrips: 1,
+    },
+  ]
+}
+
+function transferData(to: Address, amount: bigint): Hex {
+  return encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, amount] })
+}
+
+function transactionScenario(
+  name: string,
+  from: Address,
+  calls: { to: Address; data?: Hex; value: bigint }[],
+  maxRoundTrips: number,
+): TransactionScenario {
+  return {
+    kind: 'transactions',
+    name,
+    maxRoundTrips,
+    request: {
+      txObjects: calls.map((call) => ({ from, to: call.to, data: call.data ?? '0x', value: call.value.toString() })),
+      userAccount: from,
+      metadata: origin,
+    },
+    viem: { account: from, calls: calls.map((call) => ({ to: call.to, data: call.data, value: call.value })) },
+  }
+}
+
+/** A Safe transaction message (seed §2.3) for the Safe fixture: 1 ETH to `recipient`, nonce 0, for `signer`. */
+export function safeTxMessage(fixtures: Fixtures, signer: Address, recipient: Address): ScanMessageRequest {
+  return {
+    userAccount: signer,
+    metadata: origin,
+    message: {
+      kind: 'SIGN_TYPED_DATA',
+      data: {
+        types: {
+          EIP712Domain: [
+            { name: 'chainId', type: 'uint256' },
+            { name: 'verifyingContract', type: 'address' },
+          ],
+          SafeTx: [
+            { name: 'to', type: 'address' },
+            { name: 'value', type: 'uint256' },
+            { name: 'data', type: 'bytes' },
+            { name: 'operation', type: 'uint8' },
+            { name: 'safeTxGas', type: 'uint256' },
+            { name: 'baseGas', type: 'uint256' },
+            { name: 'gasPrice', type: 'uint256' },
+            { name: 'gasToken', type: 'address' },
+            { name: 'refundReceiver', type: 'address' },
+            { name: 'nonce', type: 'uint256' },
+          ],
+        },
+        domain: { chainId: String(fixtures.chainId), verifyingContract: fixtures.safe.address },
+        primaryType: 'SafeTx',
+        message: {
+          to: recipient,
+          value: parseEther('1').toString(),
+          data: '0x',
+          operation: '0',
+          safeTxGas: '0',
+          baseGas: '0',
+          gasPrice: '0',
+          gasToken: zeroAddress,
+          refundReceiver: zeroAddress,
+          nonce: '0',
+        },
+      },
+    },
+  }
+}
+
+/** An EIP-2612 permit of an unlimited allowance on `token` (a DevUSD deployment) to `spender`. */
+export function permitMessage(
+  fixtures: Fixtures,
+  owner: Address,
+  token: Address,
+  spender: Address,
+): ScanMessageRequest {
+  return {
+    userAccount: owner,
+    metadata: origin,
+    message: {
+      kind: 'SIGN_TYPED_DATA',
+      data: {
+        types: {
+          EIP712Domain: [
+            { name: 'name', type: 'string' },
+            { name: 'version', type: 'string' },
+            { name: 'chainId', type: 'uint256' },
+            { name: 'verifyingContract', type: 'address' },
+          ],
+          Permit: [
+            { name: 'owner', type: 'address' },
+            { name: 'spender', type: 'address' },
+            { name: 'value', type: 'uint256' },
+            { name: 'nonce', type: 'uint256' },
+            { name: 'deadline', type: 'uint256' },
+          ],
+        },
+        domain: {
+          name: fixtures.erc20.name,
+          version: '1',
+          chainId: String(fixtures.chainId),
+          verifyingContract: token,
+        },
+        primaryType: 'Permit',
+        message: { owner, spender, value: maxUint256.toString(), nonce: '0', deadline: '4102444800' },
+      },
+    },
+  }
+}
+
+/** The seed's Permit2 PermitSingle: an unlimited (max uint160) allowance on `token` to `spender`. */
+export function permit2Message(
+  fixtures: Fixtures,
+  owner: Address,
+  token: Address,
+  spender: Address,
+): ScanMessageRequest {
+  return {
+    userAccount: owner,
+    metadata: origin,
+    message: {
+      kind: 'SIGN_TYPED_DATA',
+      data: {
+        types: {
+          EIP712Domain: [
+            { name: 'name', type: 'string' },
+            { name: 'chainId', type: 'uint256' },
+            { name: 'verifyingContract', type: 'address' },
+          ],
+          PermitSingle: [
+            { name: 'details', type: 'PermitDetails' },
+            { name: 'spender', type: 'address' },
+            { name: 'sigDeadline', type: 'uint256' },
+          ],
+          PermitDetails: [
+            { name: 'token', type: 'address' },
+            { name: 'amount', type: 'uint160' },
+            { name: 'expiration', type: 'uint48' },
+            { name: 'nonce', type: 'uint48' },
+          ],
+        },
+        domain: { name: 'Permit2', chainId: String(fixtures.chainId), verifyingContract: PERMIT2 },
+        primaryType: 'PermitSingle',
+        message: {
+          details: { token, amount: maxUint160.toString(), expiration: '1900000000', nonce: '0' },
+          spender,
+          sigDeadline: '1900000000',
+        },
+      },
+    },
+  }
+}

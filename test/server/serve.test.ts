@@ -1,0 +1,94 @@
+/** `preflight serve` as a process: flags, keys from the environment, a real scan, and a clean stop on SIGTERM. */
+import { type ChildProcess, spawn } from 'node:child_process'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Devnet } from '../../src/devnet/devnet.ts'
+import { buildScenarios } from '../bench/scenarios.ts'
+import { freePort, startTestDevnet } from '../support/devnet.ts'
+import { post } from './client.ts'
+
+/** Runs runServe in its own Node process (the lead wires it into src/cli.ts; this needs no change there). */
+const SERVE = [
+  '--import',
+  'tsx',
+  '-e',
+  "import('./src/commands/serve.ts').then(async (m) => process.exit(await m.runServe(process.argv.slice(1))))",
+  '--',
+]
+
+let devnet: Devnet
+
+beforeAll(async () => {
+  devnet = await startTestDevnet()
+})
+
+afterAll(async () => {
+  await devnet?.stop()
+})
+
+/** Starts the command with `args`; resolves once it prints its address, or with its exit code if it stops first. */
+function serve(args: string[], env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, [...SERVE, ...args], {
+    cwd: process.cwd(),
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let stdout = ''
+  let stderr = ''
+  child.stdout?.on('data', (chunk) => {
+    stdout += chunk
+  })
+  child.stderr?.on('data', (chunk) => {
+    stderr += chunk
+  })
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  const ready = new Promise<string | null>((resolve) => {
+    child.stdout?.on('data', () => {
+      const url = /listening on (http:\/\/\S+)/.exec(stdout)?.[1]
+      if (url) resolve(url)
+    })
+    exited.then(() => resolve(null))
+  })
+  return { child, ready, exited, output: () => ({ stdout, stderr }) }
+}
+
+function stop(child: ChildProcess): void {
+  if (child.exitCode === null) child.kill('SIGTERM')
+}
+
+describe('preflight serve', () => {
+  it('refuses to start without an --rpc or an API key, saying which', async () => {
+    // Started together: each start pays tsx's compile time, and the three are independent.
+    const noRpc = serve(['--port', '0', '--api-key', 'k'])
+    const badRpc = serve(['--port', '0', '--rpc', 'ethereum-mainnet', '--api-key', 'k'])
+    const noKey = serve(['--port', '0', '--rpc', `ethereum/devnet=${devnet.fixtures.rpcUrl}`], {
+      PREFLIGHT_API_KEYS: '',
+    })
+    expect(await Promise.all([noRpc.exited, badRpc.exited, noKey.exited])).toEqual([2, 2, 2])
+    expect(noRpc.output().stderr).toMatch(/--rpc/)
+    expect(badRpc.output().stderr).toMatch(/CHAIN\/NETWORK=URL/)
+    expect(noKey.output().stderr).toMatch(/--api-key/)
+  })
+
+  it('serves scans with keys from flags and PREFLIGHT_API_KEYS, and exits 0 on SIGTERM', async () => {
+    const port = await freePort()
+    const running = serve(
+      ['--port', String(port), '--rpc', `ethereum/devnet=${devnet.fixtures.rpcUrl}`, '--api-key', 'flag-key'],
+      { PREFLIGHT_API_KEYS: 'env-key-1, env-key-2' },
+    )
+    try {
+      const url = await running.ready
+      expect(url, running.output().stderr).toBe(`http://127.0.0.1:${port}`)
+      const request = buildScenarios(devnet.fixtures, []).find((s) => s.kind === 'transactions')?.request
+      for (const key of ['flag-key', 'env-key-2']) {
+        const answer = await post(`${url}/ethereum/v0/devnet/scan/transactions`, request, { 'X-Api-Key': key })
+        expect(answer.status).toBe(200)
+      }
+      const wrong = await post(`${url}/ethereum/v0/devnet/scan/transactions`, request, { 'X-Api-Key': 'env-key-1,' })
+      expect(wrong.status).toBe(401)
+      stop(running.child)
+      expect(await running.exited).toBe(0)
+    } finally {
+      stop(running.child)
+    }
+  })
+})
