@@ -43,6 +43,15 @@ describe('built extension (dist/)', () => {
     }
   })
 
+  it('keeps the page hook free of extension APIs: it runs in the page, so only the relay may talk to the worker', () => {
+    const main = (manifest.content_scripts as ContentScript[]).find((s) => s.world === 'MAIN')
+    for (const file of main?.js ?? []) {
+      expect(readFileSync(join(dist, file), 'utf8')).not.toMatch(
+        /chrome\.runtime|browser\.runtime|webextension-polyfill/,
+      )
+    }
+  })
+
   it('has the confirmation page, the toolbar popup and the options page', () => {
     expect(inDist('src/extension/ui/confirm.html')).toBe(true)
     expect(inDist(manifest.action.default_popup)).toBe(true)

@@ -1,2 +1,25 @@
-// ISOLATED-world relay between the hook and the service worker. Filled in by the extension issue.
-document.documentElement?.setAttribute('data-preflight-relay', 'ready')
+// ISOLATED-world relay between the page hook and the service worker. Runs at document_start in every frame.
+import browser from 'webextension-polyfill'
+import { PORT_EVENT, READY_EVENT } from '../inpage/channel.ts'
+import type { HookMessage } from './protocol.ts'
+import { createWorkerLink } from './workerLink.ts'
+
+const channel = new MessageChannel()
+const hookPort = channel.port1
+
+/** Hands the hook its port; true once the hook has taken it (it cancels the event). */
+const offer = () => !window.dispatchEvent(new MessageEvent(PORT_EVENT, { ports: [channel.port2], cancelable: true }))
+
+if (!offer()) {
+  const onReady = () => {
+    if (offer()) window.removeEventListener(READY_EVENT, onReady, true)
+  }
+  window.addEventListener(READY_EVENT, onReady, true)
+}
+
+const link = createWorkerLink(browser, (rid, outcome) => hookPort.postMessage({ type: 'settle', rid, outcome }))
+hookPort.addEventListener('message', (event: MessageEvent<HookMessage>) => {
+  const message = event.data
+  if (message?.type === 'scan' && typeof message.rid === 'number') link.request(message.rid, message.call)
+})
+hookPort.start()

@@ -1,0 +1,93 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { freePort } from '../../../test/support/devnet.ts'
+import { DEFAULT_SETTINGS, type Settings } from '../shared/settings.ts'
+import { runScan } from './scan.ts'
+import type { ScanRequest } from './scanRequest.ts'
+
+const ACCOUNT = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'
+const SCAN: ScanRequest = {
+  kind: 'transactions',
+  request: {
+    txObjects: [{ from: ACCOUNT, to: ACCOUNT, value: '0x1' }],
+    userAccount: ACCOUNT,
+    metadata: { origin: 'https://a.example' },
+  },
+}
+const RESPONSE = { requestId: 'r', action: 'NONE', warnings: [], simulationResults: {} }
+
+// The remote scan API is the boundary here: a local HTTP server records what it received and answers per path.
+describe('runScan', () => {
+  let server: Server
+  let apiUrl: string
+  const received: { url?: string; headers: IncomingHttpHeaders; body: string }[] = []
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      let body = ''
+      req.on('data', (chunk) => {
+        body += chunk
+      })
+      req.on('end', () => {
+        received.push({ url: req.url, headers: req.headers, body })
+        if (req.url?.includes('/slow/')) return
+        if (req.headers['x-api-key'] !== 'good') {
+          res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"Invalid API key"}')
+          return
+        }
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(RESPONSE))
+      })
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const address = server.address()
+    apiUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`
+  })
+  afterAll(() => {
+    server.closeAllConnections()
+    server.close()
+  })
+
+  const remote = (apiKey: string, path = ''): Settings => ({
+    ...DEFAULT_SETTINGS,
+    backend: { kind: 'remote', apiUrl: `${apiUrl}${path}`, apiKey },
+  })
+
+  it('posts the request to the chain path of a remote scan API with its key and version', async () => {
+    expect(await runScan(SCAN, 31337, remote('good'))).toEqual({
+      status: 'DONE',
+      kind: 'transactions',
+      response: RESPONSE,
+    })
+    const last = received.at(-1)
+    expect(last?.url).toBe('/ethereum/v0/devnet/scan/transactions')
+    expect(last?.headers).toMatchObject({ 'x-api-key': 'good', 'x-api-version': '2023-06-05' })
+    expect(JSON.parse(last?.body ?? '')).toEqual(SCAN.request)
+  })
+
+  it('reports an API error with its status and reason, and a chain the API has no path for', async () => {
+    expect(await runScan(SCAN, 1, remote('bad'))).toEqual({
+      status: 'ERROR',
+      error: { kind: 'BACKEND_ERROR', message: 'The scan API answered 401: Invalid API key' },
+    })
+    expect(await runScan(SCAN, 5, remote('good'))).toMatchObject({
+      status: 'ERROR',
+      error: { kind: 'UNSUPPORTED_CHAIN' },
+    })
+  })
+
+  it('gives up after the timeout', async () => {
+    expect(await runScan(SCAN, 1, remote('good', '/slow'), 100)).toMatchObject({
+      status: 'ERROR',
+      error: { kind: 'TIMEOUT' },
+    })
+  })
+
+  it('reports a chain without an RPC, and an RPC that does not answer, without throwing', async () => {
+    expect(await runScan(SCAN, 999, DEFAULT_SETTINGS)).toMatchObject({
+      status: 'ERROR',
+      error: { kind: 'UNSUPPORTED_CHAIN' },
+    })
+    const down = { ...DEFAULT_SETTINGS, rpcUrls: { '31337': `http://127.0.0.1:${await freePort()}` } }
+    expect(await runScan(SCAN, 31337, down)).toMatchObject({ status: 'ERROR', error: { kind: 'RPC_ERROR' } })
+  })
+})

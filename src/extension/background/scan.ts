@@ -1,0 +1,103 @@
+/**
+ * Runs one scan for a pending request, through the engine (local simulation via the chain's RPC) or a remote scan
+ * API, and turns every failure — no RPC, node down, API error, timeout, engine exception — into an ERROR state.
+ */
+import { scanMessage, scanTransactions } from '../../engine/index.ts'
+import type { EngineError, ScanOutcome } from '../../engine/types.ts'
+import type { ScanState } from '../shared/pending.ts'
+import type { Settings } from '../shared/settings.ts'
+import { scanEndpoint } from './chains.ts'
+import type { ScanRequest } from './scanRequest.ts'
+
+export const SCAN_TIMEOUT_MS = 20_000
+export const API_VERSION = '2023-06-05'
+
+type Failure = Extract<ScanState, { status: 'ERROR' }>['error']
+const failed = (error: Failure): ScanState => ({ status: 'ERROR', error })
+const done = (scan: ScanRequest, response: unknown): ScanState =>
+  scan.kind === 'transactions'
+    ? { status: 'DONE', kind: 'transactions', response: response as never }
+    : { status: 'DONE', kind: 'message', response: response as never }
+
+function unsupportedChain(chainId: number, where: string): ScanState {
+  const message =
+    chainId === 0
+      ? 'The wallet did not report which chain it is on, so this request could not be simulated.'
+      : `Chain ${chainId} has no ${where}: add one in Preflight's options to check requests on it.`
+  return failed({ kind: 'UNSUPPORTED_CHAIN', message })
+}
+
+async function local(scan: ScanRequest, chainId: number, settings: Settings): Promise<ScanState> {
+  const rpcUrl = settings.rpcUrls[String(chainId)]
+  if (!rpcUrl || chainId === 0) return unsupportedChain(chainId, 'RPC configured')
+  const options = { rpcUrl, chainId }
+  const outcome: ScanOutcome<unknown> =
+    scan.kind === 'transactions'
+      ? await scanTransactions(scan.request, options)
+      : await scanMessage(scan.request, options)
+  return outcome.ok ? done(scan, outcome.response) : failed(outcome.error as EngineError)
+}
+
+async function remote(
+  scan: ScanRequest,
+  chainId: number,
+  backend: { apiUrl: string; apiKey: string },
+  signal: AbortSignal,
+): Promise<ScanState> {
+  const url = scanEndpoint(backend.apiUrl, chainId, scan.kind)
+  if (!url) return unsupportedChain(chainId, 'path on the scan API')
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-Api-Key': backend.apiKey, 'X-Api-Version': API_VERSION },
+    body: JSON.stringify(scan.request),
+    signal,
+  })
+  const text = await response.text()
+  let body: unknown
+  try {
+    body = JSON.parse(text)
+  } catch {
+    body = undefined
+  }
+  if (!response.ok) {
+    const reason = (body as { error?: unknown } | undefined)?.error
+    const detail = typeof reason === 'string' ? reason : text.slice(0, 200) || response.statusText
+    return failed({ kind: 'BACKEND_ERROR', message: `The scan API answered ${response.status}: ${detail}` })
+  }
+  if (typeof (body as { action?: unknown } | undefined)?.action !== 'string') {
+    return failed({ kind: 'BACKEND_ERROR', message: 'The scan API answered with something that is not a scan result.' })
+  }
+  return done(scan, body)
+}
+
+/** The scan result as the confirmation window shows it; never throws. */
+export async function runScan(
+  scan: ScanRequest,
+  chainId: number,
+  settings: Settings,
+  timeoutMs = SCAN_TIMEOUT_MS,
+): Promise<ScanState> {
+  const abort = new AbortController()
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const timeout = new Promise<ScanState>((resolve) => {
+    timer = setTimeout(() => {
+      abort.abort()
+      resolve(failed({ kind: 'TIMEOUT', message: `The scan did not finish within ${timeoutMs / 1000} s.` }))
+    }, timeoutMs)
+  })
+  const backend = settings.backend
+  const work = (
+    backend.kind === 'remote' ? remote(scan, chainId, backend, abort.signal) : local(scan, chainId, settings)
+  ).catch((error: unknown) => {
+    const where = backend.kind === 'remote' ? 'The scan API could not be reached' : 'The scan failed'
+    return failed({
+      kind: 'BACKEND_ERROR',
+      message: `${where}: ${error instanceof Error ? error.message : String(error)}`,
+    })
+  })
+  try {
+    return await Promise.race([work, timeout])
+  } finally {
+    clearTimeout(timer)
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * The relay's side of the worker connection: a runtime.Port opened when the first request comes, reopened after the
+ * worker is stopped while requests are open (asking which of them settled meanwhile), and decisions that the worker
+ * delivers by tabs.sendMessage. Each request settles exactly once.
+ */
+import type { Browser, Runtime } from 'webextension-polyfill'
+import {
+  type DecisionDelivery,
+  type Outcome,
+  RELAY_PORT_NAME,
+  type RelayToWorker,
+  type ScanCall,
+  type WorkerToRelay,
+} from './protocol.ts'
+
+type Settle = (rid: number, outcome: Outcome) => void
+
+const unreachable = (why: string): Outcome => ({
+  kind: 'error',
+  error: { code: 4900, message: `Preflight could not check this request: ${why}. Reload the page and try again.` },
+})
+
+/** Connects requests from the hook to the worker; `settle` is called once per request id. */
+export function createWorkerLink(browser: Browser, settle: Settle) {
+  /** rid → worker id, once the worker accepted it (undefined before). */
+  const open = new Map<number, string | undefined>()
+  let port: Runtime.Port | undefined
+
+  const finish = (rid: number, outcome: Outcome) => {
+    if (!open.has(rid)) return
+    open.delete(rid)
+    settle(rid, outcome)
+  }
+  const finishById = (id: string, outcome: Outcome) => {
+    for (const [rid, known] of open) if (known === id) finish(rid, outcome)
+  }
+
+  const onMessage = (message: unknown) => {
+    const data = message as WorkerToRelay
+    if (data?.type === 'accepted' && open.has(data.rid)) open.set(data.rid, data.id)
+    else if (data?.type === 'settle') finish(data.rid, data.outcome)
+    else if (data?.type === 'decided') finishById(data.id, data.outcome)
+  }
+
+  const connect = (): Runtime.Port | undefined => {
+    if (port) return port
+    try {
+      const opened = browser.runtime.connect({ name: RELAY_PORT_NAME })
+      opened.onMessage.addListener(onMessage)
+      opened.onDisconnect.addListener(() => {
+        port = undefined
+        // Requests the worker never acknowledged cannot be found again; the others are looked up after reconnecting.
+        for (const [rid, id] of open) if (id === undefined) finish(rid, unreachable('the extension restarted'))
+        if (open.size > 0) send({ type: 'resume', ids: [...open.values()] as string[] })
+      })
+      port = opened
+      return port
+    } catch {
+      // The extension was reloaded or removed: this page's content scripts can no longer reach it.
+      return undefined
+    }
+  }
+
+  const send = (message: RelayToWorker): boolean => {
+    const target = connect()
+    if (!target) return false
+    try {
+      target.postMessage(message)
+      return true
+    } catch {
+      port = undefined
+      return false
+    }
+  }
+
+  browser.runtime.onMessage.addListener((message: unknown) => {
+    const delivery = message as DecisionDelivery
+    if (delivery?.type === 'preflight/decided') finishById(delivery.id, delivery.outcome)
+  })
+
+  return {
+    /** Sends one intercepted call to the worker. */
+    request(rid: number, call: ScanCall) {
+      open.set(rid, undefined)
+      if (!send({ type: 'request', rid, call })) finish(rid, unreachable('the extension is not reachable'))
+    },
+  }
+}

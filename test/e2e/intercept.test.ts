@@ -1,0 +1,272 @@
+/**
+ * Every route a page reaches its wallet by is intercepted (late window.ethereum, providers[], EIP-6963 including a
+ * frozen provider, legacy send/sendAsync, a cross-origin iframe), everything else passes through untouched, and a
+ * scan that cannot run leaves the decision to the user.
+ */
+import type { BrowserContext, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Devnet } from '../../src/devnet/devnet.ts'
+import { DEFAULT_SETTINGS } from '../../src/extension/shared/settings.ts'
+import { freePort, startTestDevnet } from '../support/devnet.ts'
+import { type Dapp, startDapp, walletPage } from './support/dapp.ts'
+import {
+  type Extension,
+  launchExtension,
+  nextConfirmWindow,
+  pendingOf,
+  serviceWorker,
+  shownAction,
+  startCall,
+  writeSettings,
+} from './support/extension.ts'
+
+const REJECTED = { code: 4001, message: 'User rejected the request.' }
+const SIGNATURE = /^0x[0-9a-f]{130}$/
+
+describe('intercepting every route to the wallet', () => {
+  let devnet: Devnet
+  let dapp: Dapp
+  let extension: Extension
+  let context: BrowserContext
+  let account: string
+  let wallet: string
+  let rpcSettings: { rpcUrls: Record<string, string> }
+
+  const open = async (path: string): Promise<Page> => {
+    const page = await context.newPage()
+    await page.goto(`${dapp.url}${path}`)
+    return page
+  }
+  const sign = (provider: string, text = '0x6869') =>
+    `${provider}.request({ method: 'personal_sign', params: ['${text}', '${account}'] })`
+
+  beforeAll(async () => {
+    ;[devnet, dapp, extension] = await Promise.all([startTestDevnet(), startDapp(), launchExtension()])
+    context = extension.context
+    account = devnet.fixtures.accounts[0]?.address ?? ''
+    wallet = `DevWallet.createDevWallet(${JSON.stringify({ rpcUrl: devnet.fixtures.rpcUrl, account })})`
+    rpcSettings = { rpcUrls: { '31337': devnet.fixtures.rpcUrl } }
+    await writeSettings(context, rpcSettings)
+    dapp.page('/announced', walletPage(`DevWallet.announceDevWallet(${wallet})`))
+    dapp.page(
+      '/late',
+      walletPage(`addEventListener('load', () => setTimeout(() => { window.ethereum = ${wallet} }, 50))`),
+    )
+    dapp.page('/providers', walletPage(`window.ethereum = { providers: [${wallet}] }`))
+    dapp.page(
+      '/eip6963',
+      walletPage(`
+        window.announced = []
+        addEventListener('eip6963:announceProvider', (event) => announced.push(event.detail))
+        window.plain = ${wallet}
+        window.frozen = Object.freeze(${wallet})
+        DevWallet.announceDevWallet(plain, { windowEthereum: false, info: { name: 'Plain', rdns: 'test.plain' } })
+        DevWallet.announceDevWallet(frozen, { windowEthereum: false, info: { name: 'Frozen', rdns: 'test.frozen' } })
+      `),
+    )
+    dapp.page('/top', `<!doctype html><title>top</title><iframe src="${dapp.otherOriginUrl}/framed"></iframe>`)
+    dapp.page('/framed', walletPage(`DevWallet.announceDevWallet(${wallet})`))
+    dapp.page(
+      '/recorder',
+      walletPage(`
+        window.calls = []
+        window.ethereum = { request(args) { calls.push({ self: this === window.ethereum, same: args === window.lastArgs }); return Promise.resolve('answer') } }
+      `),
+    )
+  })
+  afterAll(async () => {
+    await extension?.close()
+    await Promise.all([dapp?.close(), devnet?.stop()])
+  })
+
+  it('intercepts a provider assigned to window.ethereum after the page loaded', async () => {
+    const page = await open('/late')
+    await page.waitForFunction(() => 'ethereum' in window && window.ethereum !== undefined)
+    const opened = nextConfirmWindow(context)
+    const result = await startCall(page, sign('ethereum'))
+    const confirm = await opened
+    expect(await pendingOf(confirm)).toMatchObject({
+      method: 'personal_sign',
+      origin: dapp.url,
+      params: ['0x6869', account],
+    })
+    await confirm.getByRole('button', { name: 'Reject' }).click()
+    expect(await result()).toEqual(REJECTED)
+  })
+
+  it('intercepts the wallets in window.ethereum.providers[]', async () => {
+    const page = await open('/providers')
+    const opened = nextConfirmWindow(context)
+    const result = await startCall(page, sign('ethereum.providers[0]'))
+    await (await opened).getByRole('button', { name: 'Reject' }).click()
+    expect(await result()).toEqual(REJECTED)
+  })
+
+  it('intercepts EIP-6963 providers, patching a plain one in place and wrapping a frozen one', async () => {
+    const page = await open('/eip6963')
+    const seen = await page.evaluate(() => {
+      const list = (window as unknown as { announced: { info: { name: string }; provider: unknown }[] }).announced
+      const w = window as unknown as { plain: unknown; frozen: unknown }
+      return {
+        names: list.map((detail) => detail.info.name),
+        plainIsSame: list.some((detail) => detail.provider === w.plain),
+        allFrozen: list.every((detail) => Object.isFrozen(detail)),
+        windowEthereum: (window as { ethereum?: unknown }).ethereum !== undefined,
+      }
+    })
+    expect(seen).toEqual({ names: ['Plain', 'Frozen'], plainIsSame: true, allFrozen: true, windowEthereum: false })
+
+    for (const name of ['Plain', 'Frozen']) {
+      const opened = nextConfirmWindow(context)
+      const result = await startCall(page, sign(`announced.find((d) => d.info.name === '${name}').provider`))
+      await (await opened).getByRole('button', { name: 'Reject' }).click()
+      expect(await result()).toEqual(REJECTED)
+    }
+  })
+
+  it('intercepts the legacy sendAsync and send(payload, callback) forms and forwards the original call', async () => {
+    const page = await open('/announced')
+    const callbackForm = (fn: string) => `new Promise((resolve) =>
+      ethereum.${fn}({ id: 7, jsonrpc: '2.0', method: 'personal_sign', params: ['0x6869', '${account}'] },
+        (error, response) => resolve({ error: error && { code: error.code }, response })))`
+
+    let opened = nextConfirmWindow(context)
+    let result = await startCall(page, callbackForm('sendAsync'))
+    await (await opened).getByRole('button', { name: 'Reject' }).click()
+    expect((await result()).ok).toEqual({
+      error: { code: 4001 },
+      response: { id: 7, jsonrpc: '2.0', error: REJECTED },
+    })
+
+    opened = nextConfirmWindow(context)
+    result = await startCall(page, callbackForm('send'))
+    const confirm = await opened
+    await shownAction(confirm)
+    await confirm.getByRole('button', { name: 'Continue' }).click()
+    const answered = (await result()).ok as { error: null; response: { id: number; result: string } }
+    expect(answered.error).toBeNull()
+    expect(answered.response).toMatchObject({ id: 7, result: expect.stringMatching(SIGNATURE) })
+
+    opened = nextConfirmWindow(context)
+    result = await startCall(page, `ethereum.send('personal_sign', ['0x6869', '${account}'])`)
+    await (await opened).getByRole('button', { name: 'Reject' }).click()
+    expect(await result()).toEqual(REJECTED)
+  })
+
+  it('intercepts a request from a cross-origin iframe and names both origins from the browser', async () => {
+    const page = await open('/top')
+    const frame = page.frames().find((candidate) => candidate.url().startsWith(dapp.otherOriginUrl))
+    if (!frame) throw new Error('the iframe did not load')
+    await frame.waitForFunction(() => 'ethereum' in window)
+    const opened = nextConfirmWindow(context)
+    const result = await startCall(frame, sign('ethereum'))
+    const confirm = await opened
+    expect(await pendingOf(confirm)).toMatchObject({ origin: dapp.otherOriginUrl, topOrigin: dapp.url })
+    await shownAction(confirm)
+    await confirm.getByRole('button', { name: 'Continue' }).click()
+    expect((await result()).ok).toMatch(SIGNATURE)
+  })
+
+  it('passes other methods through untouched: same this, same arguments object, same result, no window', async () => {
+    const page = await open('/recorder')
+    let windows = 0
+    const count = () => windows++
+    context.on('page', count)
+    const answer = await page.evaluate(async () => {
+      const w = window as unknown as { ethereum: { request(a: unknown): Promise<unknown> }; lastArgs: unknown }
+      w.lastArgs = { method: 'eth_chainId' }
+      return w.ethereum.request(w.lastArgs)
+    })
+    expect(answer).toBe('answer')
+    expect(await page.evaluate(() => (window as unknown as { calls: unknown[] }).calls)).toEqual([
+      { self: true, same: true },
+    ])
+    context.off('page', count)
+    expect(windows).toBe(0)
+  })
+
+  it('passes intercepted methods through when Preflight is off or paused for the site', async () => {
+    const page = await open('/announced')
+    let windows = 0
+    const count = () => windows++
+    context.on('page', count)
+    try {
+      await writeSettings(context, { ...rpcSettings, enabled: false })
+      expect((await (await startCall(page, sign('ethereum')))()).ok).toMatch(SIGNATURE)
+      await writeSettings(context, { ...rpcSettings, pausedOrigins: [dapp.url] })
+      expect((await (await startCall(page, sign('ethereum')))()).ok).toMatch(SIGNATURE)
+    } finally {
+      context.off('page', count)
+      await writeSettings(context, rpcSettings)
+    }
+    expect(windows).toBe(0)
+  })
+
+  it('shows ERROR when the scan backend is down, and lets the user decide', async () => {
+    const closedPort = await freePort()
+    await writeSettings(context, {
+      rpcUrls: { ...DEFAULT_SETTINGS.rpcUrls, '31337': `http://127.0.0.1:${closedPort}` },
+    })
+    try {
+      const page = await open('/announced')
+      const opened = nextConfirmWindow(context)
+      const result = await startCall(
+        page,
+        `ethereum.request({ method: 'eth_sendTransaction', params: [{ from: '${account}', to: '${account}', value: '0x1' }] })`,
+      )
+      const confirm = await opened
+      expect(await shownAction(confirm)).toBe('ERROR')
+      const pending = await pendingOf(confirm)
+      expect(pending.scan).toMatchObject({ status: 'ERROR', error: { kind: 'RPC_ERROR' } })
+      await confirm.getByRole('button', { name: 'Continue' }).click()
+      expect((await result()).ok).toMatch(/^0x[0-9a-f]{64}$/)
+    } finally {
+      await writeSettings(context, rpcSettings)
+    }
+  })
+
+  it('settles concurrent requests separately, each exactly once', async () => {
+    const page = await open('/announced')
+    const first = nextConfirmWindow(context)
+    const a = await startCall(page, sign('ethereum', '0x61'))
+    const windowA = await first
+    const second = nextConfirmWindow(context)
+    const b = await startCall(page, sign('ethereum', '0x62'))
+    const windowB = await second
+    expect((await pendingOf(windowA)).id).not.toBe((await pendingOf(windowB)).id)
+
+    await shownAction(windowB)
+    await windowB.getByRole('button', { name: 'Continue' }).click()
+    expect((await b()).ok).toMatch(SIGNATURE)
+    await windowA.getByRole('button', { name: 'Reject' }).click()
+    expect(await a()).toEqual(REJECTED)
+  })
+
+  it('closes the window and forgets the request when the page that asked goes away', async () => {
+    const page = await open('/announced')
+    const opened = nextConfirmWindow(context)
+    await startCall(page, sign('ethereum'))
+    const confirm = await opened
+    const { id } = await pendingOf(confirm)
+    const closed = new Promise((resolve) => confirm.once('close', resolve))
+    await page.close()
+    await closed
+    const worker = await serviceWorker(context)
+    expect(
+      await worker.evaluate(async (key) => (await chrome.storage.session.get(key))[key], `pending:${id}`),
+    ).toBeUndefined()
+  })
+
+  it('keeps the private channel private: a page asking for the relay port later gets nothing', async () => {
+    const page = await open('/announced')
+    const ports = await page.evaluate(() => {
+      let received = 0
+      addEventListener('preflight:relay-port', (event) => {
+        received += (event as MessageEvent).ports.length
+      })
+      dispatchEvent(new Event('preflight:hook-ready'))
+      return received
+    })
+    expect(ports).toBe(0)
+  })
+})

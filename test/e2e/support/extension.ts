@@ -1,0 +1,86 @@
+/** Drives the built extension in Chromium: its worker, its settings, and the confirmation windows it opens. */
+import { join } from 'node:path'
+import type { BrowserContext, Frame, Page, Worker } from 'playwright-core'
+import type { PendingRequest } from '../../../src/extension/shared/pending.ts'
+import type { Settings } from '../../../src/extension/shared/settings.ts'
+import { launchChromium } from '../../support/chromium.ts'
+
+export const DIST = join(import.meta.dirname, '../../../dist')
+
+export type Extension = { context: BrowserContext; id: string; close(): Promise<void> }
+
+/** Launches Chromium with dist/ loaded and waits for the service worker. */
+export async function launchExtension(): Promise<Extension> {
+  const { context } = await launchChromium({ extensionDir: DIST })
+  const worker = await serviceWorker(context)
+  const id = new URL(worker.url()).host
+  return { context, id, close: () => context.close() }
+}
+
+/** The running service worker (waking it if Chromium reports none). */
+export async function serviceWorker(context: BrowserContext): Promise<Worker> {
+  return context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'))
+}
+
+/** Replaces the stored settings (chrome.storage.local `settings`), as the options page would. */
+export async function writeSettings(context: BrowserContext, settings: Partial<Settings>): Promise<void> {
+  const worker = await serviceWorker(context)
+  await worker.evaluate((value) => chrome.storage.local.set({ settings: value }), settings)
+}
+
+/** The next confirmation window the extension opens. */
+export function nextConfirmWindow(context: BrowserContext): Promise<Page> {
+  return context.waitForEvent('page', { predicate: (page) => page.url().includes('/ui/confirm.html') })
+}
+
+/** The request a confirmation window shows, read from chrome.storage.session as the window does. */
+export async function pendingOf(confirm: Page): Promise<PendingRequest> {
+  const id = new URL(confirm.url()).searchParams.get('id') ?? ''
+  const stored = await confirm.evaluate(async (key) => (await chrome.storage.session.get(key))[key], `pending:${id}`)
+  return stored as PendingRequest
+}
+
+/** Waits for the window to show results (or the scan error) and returns its data-action. */
+export async function shownAction(confirm: Page): Promise<string> {
+  const root = confirm.locator('[data-action]:not([data-action="PENDING"])')
+  await root.waitFor({ timeout: 20_000 })
+  return (await root.getAttribute('data-action')) ?? ''
+}
+
+/** Stops every service worker in the browser (as Chrome does when a worker is idle) and waits until they are. */
+export async function stopServiceWorkers(page: Page): Promise<void> {
+  const cdp = await page.context().newCDPSession(page)
+  type Versions = { versions: { runningStatus: string }[] }
+  const stopped = new Promise<void>((resolve) =>
+    cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }: Versions) => {
+      if (versions.length > 0 && versions.every((version) => version.runningStatus === 'stopped')) resolve()
+    }),
+  )
+  await cdp.send('ServiceWorker.enable')
+  await cdp.send('ServiceWorker.stopAllWorkers')
+  await stopped
+  await cdp.detach()
+}
+
+/**
+ * Starts `expression` (using `ethereum` or another provider in the page or frame) without waiting for it, and
+ * returns a function that waits for its settlement: `{ ok: result }` or `{ code, message }`.
+ */
+export async function startCall(page: Page | Frame, expression: string) {
+  const slot = `__call${Math.random().toString(36).slice(2)}`
+  await page.evaluate(
+    ([name, code]) => {
+      const run = new Function(`return (${code})`) as () => Promise<unknown>
+      ;(window as unknown as Record<string, unknown>)[name as string] = Promise.resolve()
+        .then(run)
+        .then(
+          (ok) => ({ ok }),
+          (error: { code?: number; message?: string }) => ({ code: error.code, message: error.message }),
+        )
+    },
+    [slot, expression],
+  )
+  type Settled = { ok?: unknown; code?: number; message?: string }
+  return (): Promise<Settled> =>
+    page.evaluate((name) => (window as unknown as Record<string, Promise<Settled>>)[name] as Promise<Settled>, slot)
+}
