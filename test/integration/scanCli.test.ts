@@ -95,6 +95,23 @@ describe('preflight scan', () => {
     expect(noRpc.stderr).toContain('--rpc URL is required')
   })
 
+  it('checks --chain against the node before scanning', async () => {
+    const request = JSON.stringify({
+      message: { kind: 'PERSONAL_SIGN', rawMessage: '0x48656c6c6f' },
+      userAccount: user,
+      metadata: { origin: 'https://app.example' },
+    })
+    const rpc = devnet.fixtures.rpcUrl
+    const devnetChain = await preflightScan(['message', '--rpc', rpc, '--chain', 'ethereum/devnet'], request)
+    expect(devnetChain.code).toBe(0)
+    const wrongChain = await preflightScan(['message', '--rpc', rpc, '--chain', 'ethereum/mainnet'], request)
+    expect(wrongChain.code).toBe(1)
+    expect(wrongChain.stderr).toContain('serves chain 31337, but --chain ethereum/mainnet is chain 1')
+    const unknown = await preflightScan(['message', '--rpc', rpc, '--chain', 'nowhere/land'], request)
+    expect(unknown.code).toBe(2)
+    expect(unknown.stderr).toContain('--chain "nowhere/land" is not a known CHAIN/NETWORK')
+  })
+
   it('exits 1 with the reason when the node cannot be reached', async () => {
     const request = { txObjects: [{ from: user, to: user, value: '1' }], userAccount: user, metadata: { origin: 'https://app.example' } }
     const { code, stderr } = await preflightScan(

@@ -6,7 +6,7 @@ import { scanMessage, scanTransactions } from '../../engine/index.ts'
 import type { EngineError, ScanOutcome } from '../../engine/types.ts'
 import type { ScanState } from '../shared/pending.ts'
 import type { Settings } from '../shared/settings.ts'
-import { scanEndpoint } from './chains.ts'
+import { scanEndpoint } from '../../engine/chainPaths.ts'
 import type { ScanRequest } from './scanRequest.ts'
 
 export const SCAN_TIMEOUT_MS = 20_000

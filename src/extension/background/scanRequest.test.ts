@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { scanEndpoint } from './chains.ts'
+import { scanEndpoint } from '../../engine/chainPaths.ts'
 import { buildScanRequest } from './scanRequest.ts'
 import { validateCall } from './validateCall.ts'
 

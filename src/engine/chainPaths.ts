@@ -22,3 +22,10 @@ export function scanEndpoint(apiUrl: string, chainId: number, kind: 'transaction
   if (!path) return undefined
   return `${apiUrl.replace(/\/+$/, '')}/${path.chain}/v0/${path.network}/scan/${kind}`
 }
+
+/** The chain id a `chain/network` pair names (e.g. "ethereum/mainnet" → 1), or undefined when it is not known. */
+export function chainIdOf(pair: string): number | undefined {
+  const [chain, network] = pair.toLowerCase().split('/')
+  const found = Object.entries(CHAIN_PATHS).find(([, path]) => path.chain === chain && path.network === network)
+  return found ? Number(found[0]) : undefined
+}
