@@ -113,7 +113,11 @@ describe('preflight scan', () => {
   })
 
   it('exits 1 with the reason when the node cannot be reached', async () => {
-    const request = { txObjects: [{ from: user, to: user, value: '1' }], userAccount: user, metadata: { origin: 'https://app.example' } }
+    const request = {
+      txObjects: [{ from: user, to: user, value: '1' }],
+      userAccount: user,
+      metadata: { origin: 'https://app.example' },
+    }
     const { code, stderr } = await preflightScan(
       ['transactions', '--rpc', 'http://127.0.0.1:9'],
       JSON.stringify(request),

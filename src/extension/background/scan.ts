@@ -2,11 +2,12 @@
  * Runs one scan for a pending request, through the engine (local simulation via the chain's RPC) or a remote scan
  * API, and turns every failure — no RPC, node down, API error, timeout, engine exception — into an ERROR state.
  */
+
+import { scanEndpoint } from '../../engine/chainPaths.ts'
 import { scanMessage, scanTransactions } from '../../engine/index.ts'
 import type { EngineError, ScanOutcome } from '../../engine/types.ts'
 import type { ScanState } from '../shared/pending.ts'
 import type { Settings } from '../shared/settings.ts'
-import { scanEndpoint } from '../../engine/chainPaths.ts'
 import type { ScanRequest } from './scanRequest.ts'
 
 export const SCAN_TIMEOUT_MS = 20_000
