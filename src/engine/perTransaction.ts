@@ -1,6 +1,7 @@
-/** One result per transaction: error, gas, decoded calldata and logs (seed §2.4 perTransaction). */
+/** One result per transaction: error, gas, protocol, decoded calldata and logs (seed §2.4 perTransaction). */
 import { toEventSelector } from 'viem'
 import { decodeCalldata, decodeLog } from './decode.ts'
+import { transactionProtocol } from './protocols.ts'
 import { decodeRevert } from './revert.ts'
 import type { SimulationResult, SimulationTx, TxOutcome } from './simulation.ts'
 import type { Address, PerTransactionError, PerTransactionResult } from './types.ts'
@@ -12,6 +13,7 @@ export function perTransactionResults(result: SimulationResult, txs: SimulationT
   return txs.map((tx, index) => {
     const outcome = result.outcomes[index]
     const decodedCalldata = decodeCalldata(tx.to, tx.data)
+    const protocol = transactionProtocol(result.chainId, result.safes, tx, outcome)
     if (!outcome) {
       return {
         error: {
@@ -20,7 +22,7 @@ export function perTransactionResults(result: SimulationResult, txs: SimulationT
           errorType: 'SimulationFailed',
         },
         gas: { gasLimit: null },
-        protocol: null,
+        protocol,
         logs: [],
         decodedLogs: [],
         decodedCalldata,
@@ -29,7 +31,7 @@ export function perTransactionResults(result: SimulationResult, txs: SimulationT
     return {
       error: transactionError(outcome),
       gas: { gasLimit: gasLimit(outcome).toString() },
-      protocol: null,
+      protocol,
       logs: outcome.logs.map((log) => ({
         address: log.address.toLowerCase() as Address,
         topics: log.topics,

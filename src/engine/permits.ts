@@ -3,12 +3,11 @@
  * Recognised by the shape of the primary type, so a renamed type with the same fields is still caught, and turned into
  * what the signature grants plus the warnings that grant deserves.
  */
-import { decodeFunctionResult, encodeFunctionData, maxUint256 } from 'viem'
-import { erc20Abi } from './abis.ts'
+import { maxUint256 } from 'viem'
 import type { ApprovalChange } from './assetChanges.ts'
 import { formatAmount, isUnlimited, shortAddress } from './format.ts'
 import type { MetadataNeeded } from './readPlan.ts'
-import { codeSizeRead, type Read, tokenMetadataReads, totalSupplyRead } from './reads.ts'
+import { codeSizeRead, type Read, tokenMetadataReads, tokenUriRead, totalSupplyRead } from './reads.ts'
 import { addressInfo } from './stateChanges.ts'
 import { structSignature, type TypedData, type TypedStruct } from './typedData.ts'
 import type { Address, Erc20Asset, StateChange, Warning } from './types.ts'
@@ -162,7 +161,7 @@ export function isPracticallyPermanent(expiresAt: bigint | null, now: number): b
   return expiresAt === null || expiresAt >= BigInt(Math.floor(now)) + NO_EXPIRATION_SECONDS
 }
 
-/** The reads permit warnings and state changes need: spender code, token supply, and metadata not yet cached. */
+/** The reads permit warnings and state changes need: spender code, token supply, NFT URIs, uncached metadata. */
 export function permitReads(permits: TokenPermit[], nftPermits: NftPermit[], metadataNeeded: MetadataNeeded): Read[] {
   const tokens = new Set([...permits, ...nftPermits].map((permit) => permit.token))
   const spenders = new Set([...permits, ...nftPermits].map((permit) => permit.spender))
@@ -170,6 +169,7 @@ export function permitReads(permits: TokenPermit[], nftPermits: NftPermit[], met
     ...[...spenders].map(codeSizeRead),
     ...permits.map((permit) => totalSupplyRead(permit.token)),
     ...[...tokens].filter(metadataNeeded).flatMap(tokenMetadataReads),
+    ...nftPermits.map((permit) => tokenUriRead(permit.token, permit.tokenId)),
   ]
 }
 

@@ -1,22 +1,27 @@
 /** Decides which reads a simulation needs: predicted from calldata before it runs, and required by its events after. */
 import { type Address, isAddressEqual, zeroAddress } from 'viem'
 import type { ApprovalEvent, Movement } from './assetEvents.ts'
-import { addressesInArguments, type Call, decodeKnownFunction, expandCalls } from './calls.ts'
+import { addressesInArguments, type Call, type DecodedFunction, decodeKnownFunction, expandCalls } from './calls.ts'
 import {
   allowanceRead,
   approvedForAllRead,
   codeSizeRead,
   erc20BalanceRead,
   erc1155BalanceRead,
+  erc1155UriRead,
   nativeBalanceRead,
   READER_ADDRESS,
   type Read,
   safeReads,
   tokenMetadataReads,
+  tokenUriRead,
 } from './reads.ts'
 
 /** Whether token metadata must still be read (false when cached). */
 export type MetadataNeeded = (token: Address) => boolean
+
+/** Whether a token may be an NFT: false when cached metadata already shows it fungible, so no URI read is wasted. */
+export type MayBeNft = (token: Address) => boolean
 
 const TOKEN_FUNCTIONS = new Set([
   'transfer',
@@ -32,12 +37,16 @@ const TOKEN_FUNCTIONS = new Set([
   'permit',
 ])
 
-/** Reads a transaction list will need, guessed from its calldata so that plain transfers take one round trip. */
+/**
+ * Reads a transaction list will need, guessed from its calldata so that plain transfers take one round trip. NFTs the
+ * calldata names by id also get their metadata URI read (NFTs only the logs reveal go without: no second call for it).
+ */
 export function predictReads(
   calls: Call[],
   accounts: Address[],
   safes: Address[],
   metadataNeeded: MetadataNeeded,
+  mayBeNft: MayBeNft,
 ): Map<string, Read> {
   const plan = new Map<string, Read>()
   const add = (read: Read) => plan.set(read.key, read)
@@ -63,6 +72,8 @@ export function predictReads(
       add(erc1155BalanceRead(call.to, first as Address, third as bigint))
       add(erc1155BalanceRead(call.to, second as Address, third as bigint))
     }
+    const uriRead = nftUriRead(call.to, decoded, mayBeNft)
+    if (uriRead) add(uriRead)
   }
   people.delete(zeroAddress)
   people.delete(READER_ADDRESS)
@@ -73,6 +84,20 @@ export function predictReads(
   for (const token of tokens) if (metadataNeeded(token)) tokenMetadataReads(token).forEach(add)
   for (const wallet of safes) safeReads(wallet).forEach(add)
   return plan
+}
+
+/** The metadata URI read of the NFT a transfer or approval names by id; null when the call is not one. */
+function nftUriRead(token: Address, decoded: DecodedFunction, mayBeNft: MayBeNft): Read | null {
+  const { functionName, args } = decoded
+  if (functionName === 'safeTransferFrom' && args.length === 5) return erc1155UriRead(token, args[2] as bigint)
+  if (!mayBeNft(token)) return null
+  // ERC-20 transferFrom/approve share these selectors; for an ERC-20 the read simply fails and is ignored.
+  const transfer =
+    (functionName === 'transferFrom' && args.length === 3) ||
+    (functionName === 'safeTransferFrom' && (args.length === 3 || args.length === 4))
+  if (transfer) return tokenUriRead(token, args[2] as bigint)
+  if (functionName === 'approve' && args.length === 2) return tokenUriRead(token, args[1] as bigint)
+  return null
 }
 
 /** Reads the simulated events require for before/after values and warnings; compare with what was planned. */

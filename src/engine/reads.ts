@@ -1,4 +1,7 @@
-/** State reads that ride along in the simulation's before/after blocks: balances, allowances, metadata, Safe state. */
+/**
+ * State reads that ride along in the simulation's before/after blocks: balances, allowances, metadata, NFT URIs, Safe
+ * state.
+ */
 import { type Abi, type Address, decodeFunctionResult, encodeFunctionData, type Hex, parseAbi } from 'viem'
 import { erc20Abi, erc721Abi, erc1155Abi, safeAbi } from './abis.ts'
 
@@ -58,6 +61,8 @@ export const readKeys = {
   codeSize: (account: Address) => `code:${lower(account)}`,
   totalSupply: (token: Address) => `supply:${lower(token)}`,
   tokenField: (token: Address, field: 'name' | 'symbol' | 'decimals' | 'is1155') => `${field}:${lower(token)}`,
+  tokenUri: (token: Address, id: bigint) => `tokenuri:${lower(token)}:${id}`,
+  erc1155Uri: (token: Address, id: bigint) => `uri:${lower(token)}:${id}`,
   safeField: (wallet: Address, field: 'owners' | 'threshold' | 'nonce' | 'version' | 'singleton') =>
     `safe-${field}:${lower(wallet)}`,
 }
@@ -106,6 +111,16 @@ export function tokenMetadataReads(token: Address): Read[] {
     read(readKeys.tokenField(token, 'decimals'), token, erc20Abi, 'decimals', [], 'static'),
     read(readKeys.tokenField(token, 'is1155'), token, erc165Abi, 'supportsInterface', [ERC1155_INTERFACE_ID], 'static'),
   ]
+}
+
+/** An ERC-721 token's metadata URI (`tokenURI`), read before the transactions: a burn must not hide it. */
+export function tokenUriRead(token: Address, id: bigint): Read {
+  return read(readKeys.tokenUri(token, id), token, erc721Abi, 'tokenURI', [id], 'static')
+}
+
+/** An ERC-1155 token's metadata URI template (`uri`), read before the transactions. */
+export function erc1155UriRead(token: Address, id: bigint): Read {
+  return read(readKeys.erc1155Uri(token, id), token, erc1155Abi, 'uri', [id], 'static')
 }
 
 /** Owners, threshold, nonce, version and singleton of a (possible) Safe, read before the transactions. */

@@ -3,7 +3,7 @@
  * the wallet's execTransaction, token permits, Seaport orders and any other typed data — all on the transaction
  * scan's simulation, state changes and warnings.
  */
-import { type Address, getAddress, isAddressEqual, zeroAddress } from 'viem'
+import { type Address, getAddress, isAddress, isAddressEqual, zeroAddress } from 'viem'
 import { type AssetChange, computeAssetChanges } from './assetChanges.ts'
 import { cachedTokenMetadata, erc20Asset, nativeAsset, tokenMetadata } from './assets.ts'
 import { knownMalicious } from './blocklist.ts'
@@ -22,6 +22,7 @@ import {
 } from './permits.ts'
 import { perTransactionResults } from './perTransaction.ts'
 import { originWarnings } from './phishing.ts'
+import { contractProtocol, knownProtocol } from './protocols.ts'
 import { decodeRawMessage, rawMessageWarnings, readRawMessage } from './rawMessage.ts'
 import { type Read, readKeys } from './reads.ts'
 import { newRequestId } from './requestId.ts'
@@ -45,6 +46,7 @@ import {
   type MessageError,
   type MultisigContext,
   NATIVE_ASSET_ADDRESS,
+  type Protocol,
   type ScanMessageResponse,
   type ScanOptions,
   type ScanOutcome,
@@ -116,6 +118,16 @@ async function analyse(input: MessageScanInput, options: ScanOptions): Promise<S
     return done({ warnings: [], simulationResults: { ...results([]), error } })
   }
   const typedData = parsed.typedData
+  const scan = await analyseTypedData(typedData, input, options)
+  if (!scan.ok || scan.analysis.simulationResults.protocol !== null) return scan
+  const protocol = verifyingContractProtocol(typedData, options)
+  return protocol
+    ? done({ ...scan.analysis, simulationResults: { ...scan.analysis.simulationResults, protocol } }, scan.stats)
+    : scan
+}
+
+/** Routes typed data to the analysis of its kind: Safe transaction, permits, Seaport order, or anything else. */
+async function analyseTypedData(typedData: TypedData, input: MessageScanInput, options: ScanOptions): Promise<Scan> {
   const safeTx = findSafeTransaction(typedData)
   if (safeTx) return scanSafeTransaction(typedData, safeTx, input, options)
   const permits = findTokenPermits(typedData, input.userAccount)
@@ -201,7 +213,13 @@ async function scanSafeTransaction(
   return done(
     {
       warnings,
-      simulationResults: { ...results(expectedStateChanges, decodedMessage), error, multisig, perTransaction },
+      simulationResults: {
+        ...results(expectedStateChanges, decodedMessage),
+        error,
+        protocol: contractProtocol(result.chainId, wallet, result.safes),
+        multisig,
+        perTransaction,
+      },
     },
     stats,
   )
@@ -300,6 +318,15 @@ function runReads(userAccount: Address, extraReads: Read[], options: ScanOptions
     { txs: [], userAccount, blockNumber: null, balances: [], storage: [], multisigWallets: [], extraReads },
     options,
   )
+}
+
+/** The listed protocol of the domain's verifying contract (Permit2, Seaport, …) on the message's chain, or null. */
+function verifyingContractProtocol(typedData: TypedData, options: ScanOptions): Protocol {
+  const contract = typedData.domain.verifyingContract
+  // After a simulation the node's chain id is cached; a scan without one goes by the chain the domain names.
+  const chainId = knownChainId(options.rpcUrl, options.chainId) ?? domainChainId(typedData)
+  if (chainId === null || typeof contract !== 'string' || !isAddress(contract)) return null
+  return knownProtocol(chainId, contract)
 }
 
 /** KNOWN_MALICIOUS for any address the message names (verifying contract, spender, recipients…). */

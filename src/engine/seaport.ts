@@ -9,11 +9,13 @@ import type { MetadataNeeded } from './readPlan.ts'
 import {
   erc20BalanceRead,
   erc1155BalanceRead,
+  erc1155UriRead,
   nativeBalanceRead,
   type Read,
   type ReadResults,
   readKeys,
   tokenMetadataReads,
+  tokenUriRead,
 } from './reads.ts'
 import { structSignature, type TypedData, type TypedStruct } from './typedData.ts'
 import type { Address } from './types.ts'
@@ -82,15 +84,21 @@ export function isTradeForNothing(trade: SeaportTrade, decimals: (token: Address
   })
 }
 
-/** The reads that show the user's holdings of what the order moves: balances, and metadata not yet cached. */
+/** The reads that show the user's holdings of what the order moves: balances, NFT URIs, and metadata not yet cached. */
 export function seaportReads(trade: SeaportTrade, user: Address, metadataNeeded: MetadataNeeded): Read[] {
   return [...trade.gives, ...trade.receives].flatMap((item) => {
     const asset = assetOf(item)
     if (asset.standard === 'NATIVE') return [nativeBalanceRead(user)]
     const metadata = metadataNeeded(asset.token) ? tokenMetadataReads(asset.token) : []
     if (asset.standard === 'ERC20') return [erc20BalanceRead(asset.token, user), ...metadata]
-    if (asset.standard === 'ERC1155') return [erc1155BalanceRead(asset.token, user, asset.tokenId), ...metadata]
-    return metadata
+    if (asset.standard === 'ERC1155') {
+      return [
+        erc1155BalanceRead(asset.token, user, asset.tokenId),
+        erc1155UriRead(asset.token, asset.tokenId),
+        ...metadata,
+      ]
+    }
+    return [tokenUriRead(asset.token, asset.tokenId), ...metadata]
   })
 }
 

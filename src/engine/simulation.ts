@@ -86,7 +86,8 @@ export async function runSimulation(input: SimulationInput, options: RunOptions)
   const safes = unique([...input.multisigWallets, ...(input.safes ?? [])])
   let chainId = knownChainId(options.rpcUrl, options.chainId)
   const metadataNeeded = (token: Address) => cachedTokenMetadata(chainId, token) === undefined
-  const plan = predictReads(calls, [input.userAccount], safes, metadataNeeded)
+  const mayBeNft = (token: Address) => (cachedTokenMetadata(chainId, token)?.decimals ?? null) === null
+  const plan = predictReads(calls, [input.userAccount], safes, metadataNeeded, mayBeNft)
   for (const read of input.extraReads ?? []) plan.set(read.key, read)
   try {
     // Asked in the same JSON-RPC batch as the simulation, so an unknown chain costs no extra round trip.

@@ -9,6 +9,7 @@ import {
 } from './assetChanges.ts'
 import { erc20Asset, erc721Asset, erc1155Asset, nativeAsset, type TokenMetadata, tokenMetadata } from './assets.ts'
 import { formatAmount, isUnlimited, shortAddress } from './format.ts'
+import { nftMetadata } from './nftMetadata.ts'
 import type { ReadResults } from './reads.ts'
 import type { SimulationResult } from './simulation.ts'
 import type { AddressInfo, RawInfo, StateChange } from './types.ts'
@@ -33,8 +34,8 @@ export function renderStateChanges(
     const account = (change.type === 'transfer' ? change.account : change.owner).toLowerCase() as Address
     const rendered =
       change.type === 'transfer'
-        ? renderTransfer(change, chainId, metadataOf)
-        : renderApproval(change, chainId, metadataOf)
+        ? renderTransfer(change, chainId, metadataOf, reads)
+        : renderApproval(change, chainId, metadataOf, reads)
     byAccount[account] = [...(byAccount[account] ?? []), rendered]
   }
   return byAccount
@@ -45,7 +46,12 @@ export function addressInfo(address: Address): AddressInfo {
   return { address: address.toLowerCase() as Address, kind: 'ACCOUNT' }
 }
 
-function renderTransfer(change: TransferChange, chainId: number, metadataOf: MetadataLookup): StateChange {
+function renderTransfer(
+  change: TransferChange,
+  chainId: number,
+  metadataOf: MetadataLookup,
+  reads: ReadResults,
+): StateChange {
   const amount = { before: change.before.toString(), after: change.after.toString() }
   const sending = change.after < change.before
   const verb = sending ? 'Send' : 'Receive'
@@ -75,7 +81,13 @@ function renderTransfer(change: TransferChange, chainId: number, metadataOf: Met
       humanReadableDiff: `${verb} ${collection.name} #${tokenId}`,
       rawInfo: {
         kind: 'ERC721_TRANSFER',
-        data: { amount, ...counterparty, metadata: { rawImageUrl: '' }, tokenId, asset: collection },
+        data: {
+          amount,
+          ...counterparty,
+          metadata: nftMetadata('ERC721', asset.token, asset.tokenId, reads),
+          tokenId,
+          asset: collection,
+        },
       },
     }
   }
@@ -85,12 +97,23 @@ function renderTransfer(change: TransferChange, chainId: number, metadataOf: Met
     humanReadableDiff: `${verb} ${count} ${items.name} #${tokenId}`,
     rawInfo: {
       kind: 'ERC1155_TRANSFER',
-      data: { amount, metadata: { rawImageUrl: '' }, tokenId, ...counterparty, asset: items },
+      data: {
+        amount,
+        metadata: nftMetadata('ERC1155', asset.token, asset.tokenId, reads),
+        tokenId,
+        ...counterparty,
+        asset: items,
+      },
     },
   }
 }
 
-function renderApproval(change: ApprovalChange, chainId: number, metadataOf: MetadataLookup): StateChange {
+function renderApproval(
+  change: ApprovalChange,
+  chainId: number,
+  metadataOf: MetadataLookup,
+  reads: ReadResults,
+): StateChange {
   const amount = { before: change.before.toString(), after: change.after.toString() }
   const owner = addressInfo(change.owner)
   const spender = addressInfo(change.spender)
@@ -110,10 +133,11 @@ function renderApproval(change: ApprovalChange, chainId: number, metadataOf: Met
         : `Approve ${who} to spend ${formatAmount(granted, asset.decimals)} ${asset.symbol}`
   } else if (change.standard === 'ERC721') {
     const asset = erc721Asset(change.token, metadata)
-    const tokenId = (change.tokenId ?? 0n).toString()
+    const id = change.tokenId ?? 0n
+    const tokenId = id.toString()
     rawInfo = {
       kind: 'ERC721_APPROVAL',
-      data: { amount, metadata: { rawImageUrl: '' }, owner, spender, tokenId, asset },
+      data: { amount, metadata: nftMetadata('ERC721', change.token, id, reads), owner, spender, tokenId, asset },
     }
     diff = `Approve ${who} to transfer ${asset.name} #${tokenId}`
   } else if (metadata.is1155) {

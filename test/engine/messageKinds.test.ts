@@ -113,8 +113,10 @@ describe('scanMessage: orders, other typed data, raw messages, malformed input',
           tokenId: '1',
           amount: { before: '1', after: '0' },
           contract: { address: fixtures.erc721.address.toLowerCase() },
+          metadata: { rawImageUrl: 'https://example.invalid/dape/1' },
         },
       })
+      expect(response.simulationResults.protocol).toMatchObject({ name: 'Seaport', trustLevel: 'TRUSTED' })
       const received = changes[1]?.rawInfo.data as { amount: { before: string } } | undefined
       const balance = BigInt(received?.amount.before ?? '0')
       expect(balance).toBeGreaterThan(parseEther('9000'))

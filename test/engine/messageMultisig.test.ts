@@ -128,6 +128,9 @@ describe('scanMessage: Safe transaction messages', () => {
     expect(perTransaction?.error).toBeNull()
     expect(perTransaction?.decodedCalldata?.data.functionName).toBe('execTransaction')
     expect(response.simulationResults.decodedMessage?.primaryType).toBe('SafeTx')
+    const safe = { name: 'Safe', trustLevel: 'TRUSTED', imageUrl: null, websiteUrl: 'https://safe.global' }
+    expect(response.simulationResults.protocol).toMatchObject(safe)
+    expect(perTransaction?.protocol).toMatchObject(safe)
     expect(roundTrips).toBe(1)
   })
 
@@ -239,6 +242,7 @@ describe('scanMessage: Safe transaction messages', () => {
     expect(response.simulationResults.error?.humanReadableError).toContain('is not a Safe on this chain')
     expect(response.simulationResults.expectedStateChanges).toEqual([])
     expect(response.simulationResults.multisig).toBeUndefined()
+    expect(response.simulationResults.protocol).toBeNull()
   })
 
   it('explains a Safe transaction that would fail: more ETH than the wallet holds', async () => {

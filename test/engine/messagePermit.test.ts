@@ -125,6 +125,7 @@ describe('scanMessage: permits', () => {
     expect(response.warnings.map((w) => [w.kind, w.severity])).toEqual([['PERMIT_UNLIMITED_ALLOWANCE', 'WARNING']])
     expect(response.warnings[0]?.message).toContain('all of your USDC')
     expect(response.simulationResults.error).toBeNull()
+    expect(response.simulationResults.protocol).toMatchObject({ name: 'Permit2', trustLevel: 'TRUSTED' })
     expect(response.simulationResults.expectedStateChanges).toEqual([
       {
         humanReadableDiff: `Permit ${router.slice(0, 6).toLowerCase()}…${router.slice(-4).toLowerCase()} to spend unlimited USDC until ${new Date((now + 30 * DAY) * 1000).toISOString().slice(0, 16).replace('T', ' ')} UTC`,
@@ -368,6 +369,7 @@ describe('scanMessage: permits', () => {
           data: expect.objectContaining({
             amount: { before: '0', after: '1' },
             tokenId: '1',
+            metadata: { rawImageUrl: 'https://example.invalid/dape/1' },
             owner: { address: user.toLowerCase(), kind: 'ACCOUNT' },
             spender: { address: router.toLowerCase(), kind: 'ACCOUNT' },
             asset: expect.objectContaining({ address: fixtures.erc721.address.toLowerCase(), name: 'Devnet Apes' }),
