@@ -21,10 +21,8 @@ export const SAFE_TX_FIELDS =
 /** The domain the Safe contract (v1.3 and later) signs under. */
 export const SAFE_DOMAIN_FIELDS = 'uint256 chainId,address verifyingContract'
 
-/** A Safe transaction as signed: the wallet, the chain the domain names, the call and its hashes. */
-export type SafeTxMessage = {
-  wallet: Address
-  chainId: bigint
+/** The fields of a Safe transaction, as execTransaction and the SafeTx message carry them. */
+export type SafeTx = {
   to: Address
   value: bigint
   data: Hex
@@ -35,6 +33,12 @@ export type SafeTxMessage = {
   gasToken: Address
   refundReceiver: Address
   nonce: bigint
+}
+
+/** A Safe transaction as signed: the wallet, the chain the domain names, the call and its hashes. */
+export type SafeTxMessage = SafeTx & {
+  wallet: Address
+  chainId: bigint
   /** keccak256 of the EIP-712 encoding: the hash the owners sign and the Safe checks. */
   safeTxHash: Hex
   domainHash: Hex

@@ -14,16 +14,18 @@ import {
   parseUnits,
   zeroAddress,
 } from 'viem'
+import { safeAbi } from '../../src/devnet/dapp/requests.ts'
+import {
+  eip2612Permit,
+  permit2PermitSingle,
+  plainSafeTx,
+  safeTxTypedData,
+  type TypedData,
+} from '../../src/devnet/eip712.ts'
 import type { Fixtures } from '../../src/devnet/fixtures.ts'
 import type { ScanMessageRequest, ScanTransactionsRequest } from '../../src/engine/types.ts'
 
-const safeAbi = parseAbi([
-  'function execTransaction(address to, uint256 value, bytes data, uint8 operation, uint256 safeTxGas, uint256 baseGas, uint256 gasPrice, address gasToken, address refundReceiver, bytes signatures) payable returns (bool)',
-])
 const drainerAbi = parseAbi(['function claim() payable', 'function claimRewards(address token) payable'])
-
-/** Canonical Permit2 address (the same on every chain). */
-const PERMIT2: Address = '0x000000000022D473030F116dDEE9F6B43aC78BA3'
 
 /** Safe v1.4.1 keeps the threshold in storage slot 4. */
 const SAFE_THRESHOLD_SLOT = pad(numberToHex(4))
@@ -195,49 +197,15 @@ function transactionScenario(
   }
 }
 
+/** A typed-data scan request from `userAccount`, as the benchmark's dapp sends it. */
+function typedDataRequest(userAccount: Address, data: TypedData): ScanMessageRequest {
+  return { userAccount, metadata: origin, message: { kind: 'SIGN_TYPED_DATA', data } }
+}
+
 /** A Safe transaction message (seed §2.3) for the Safe fixture: 1 ETH to `recipient`, nonce 0, for `signer`. */
 export function safeTxMessage(fixtures: Fixtures, signer: Address, recipient: Address): ScanMessageRequest {
-  return {
-    userAccount: signer,
-    metadata: origin,
-    message: {
-      kind: 'SIGN_TYPED_DATA',
-      data: {
-        types: {
-          EIP712Domain: [
-            { name: 'chainId', type: 'uint256' },
-            { name: 'verifyingContract', type: 'address' },
-          ],
-          SafeTx: [
-            { name: 'to', type: 'address' },
-            { name: 'value', type: 'uint256' },
-            { name: 'data', type: 'bytes' },
-            { name: 'operation', type: 'uint8' },
-            { name: 'safeTxGas', type: 'uint256' },
-            { name: 'baseGas', type: 'uint256' },
-            { name: 'gasPrice', type: 'uint256' },
-            { name: 'gasToken', type: 'address' },
-            { name: 'refundReceiver', type: 'address' },
-            { name: 'nonce', type: 'uint256' },
-          ],
-        },
-        domain: { chainId: String(fixtures.chainId), verifyingContract: fixtures.safe.address },
-        primaryType: 'SafeTx',
-        message: {
-          to: recipient,
-          value: parseEther('1').toString(),
-          data: '0x',
-          operation: '0',
-          safeTxGas: '0',
-          baseGas: '0',
-          gasPrice: '0',
-          gasToken: zeroAddress,
-          refundReceiver: zeroAddress,
-          nonce: '0',
-        },
-      },
-    },
-  }
+  const tx = plainSafeTx(recipient, parseEther('1'), 0n)
+  return typedDataRequest(signer, safeTxTypedData(String(fixtures.chainId), fixtures.safe.address, tx))
 }
 
 /** An EIP-2612 permit of an unlimited allowance on `token` (a DevUSD deployment) to `spender`. */
@@ -247,38 +215,11 @@ export function permitMessage(
   token: Address,
   spender: Address,
 ): ScanMessageRequest {
-  return {
-    userAccount: owner,
-    metadata: origin,
-    message: {
-      kind: 'SIGN_TYPED_DATA',
-      data: {
-        types: {
-          EIP712Domain: [
-            { name: 'name', type: 'string' },
-            { name: 'version', type: 'string' },
-            { name: 'chainId', type: 'uint256' },
-            { name: 'verifyingContract', type: 'address' },
-          ],
-          Permit: [
-            { name: 'owner', type: 'address' },
-            { name: 'spender', type: 'address' },
-            { name: 'value', type: 'uint256' },
-            { name: 'nonce', type: 'uint256' },
-            { name: 'deadline', type: 'uint256' },
-          ],
-        },
-        domain: {
-          name: fixtures.erc20.name,
-          version: '1',
-          chainId: String(fixtures.chainId),
-          verifyingContract: token,
-        },
-        primaryType: 'Permit',
-        message: { owner, spender, value: maxUint256.toString(), nonce: '0', deadline: '4102444800' },
-      },
-    },
-  }
+  const permit = { owner, spender, value: maxUint256, nonce: 0n, deadline: 4102444800 }
+  return typedDataRequest(
+    owner,
+    eip2612Permit({ name: fixtures.erc20.name, chainId: String(fixtures.chainId), token, ...permit }),
+  )
 }
 
 /** The seed's Permit2 PermitSingle: an unlimited (max uint160) allowance on `token` to `spender`. */
@@ -288,38 +229,6 @@ export function permit2Message(
   token: Address,
   spender: Address,
 ): ScanMessageRequest {
-  return {
-    userAccount: owner,
-    metadata: origin,
-    message: {
-      kind: 'SIGN_TYPED_DATA',
-      data: {
-        types: {
-          EIP712Domain: [
-            { name: 'name', type: 'string' },
-            { name: 'chainId', type: 'uint256' },
-            { name: 'verifyingContract', type: 'address' },
-          ],
-          PermitSingle: [
-            { name: 'details', type: 'PermitDetails' },
-            { name: 'spender', type: 'address' },
-            { name: 'sigDeadline', type: 'uint256' },
-          ],
-          PermitDetails: [
-            { name: 'token', type: 'address' },
-            { name: 'amount', type: 'uint160' },
-            { name: 'expiration', type: 'uint48' },
-            { name: 'nonce', type: 'uint48' },
-          ],
-        },
-        domain: { name: 'Permit2', chainId: String(fixtures.chainId), verifyingContract: PERMIT2 },
-        primaryType: 'PermitSingle',
-        message: {
-          details: { token, amount: maxUint160.toString(), expiration: '1900000000', nonce: '0' },
-          spender,
-          sigDeadline: '1900000000',
-        },
-      },
-    },
-  }
+  const allowance = { token, amount: maxUint160, expiration: 1900000000, spender, sigDeadline: 1900000000 }
+  return typedDataRequest(owner, permit2PermitSingle({ chainId: String(fixtures.chainId), ...allowance }))
 }

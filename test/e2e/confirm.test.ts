@@ -4,26 +4,23 @@
  * request survives the service worker being stopped.
  */
 import type { BrowserContext, Page } from 'playwright-core'
-import { createPublicClient, type Hex, http, parseEther } from 'viem'
+import { createPublicClient, type Hex, http, maxUint48, maxUint160, parseEther } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../src/devnet/devnet.ts'
+import { permit2PermitSingle, plainSafeTx, safeTxTypedData } from '../../src/devnet/eip712.ts'
 import type { HistoryEntry } from '../../src/extension/shared/pending.ts'
 import { startTestDevnet } from '../support/devnet.ts'
 import { type Dapp, startDapp, walletPage } from './support/dapp.ts'
 import {
+  callThroughConfirmWindow,
   type Extension,
   launchExtension,
-  nextConfirmWindow,
   pendingOf,
   serviceWorker,
   shownAction,
-  startCall,
   stopServiceWorkers,
   writeSettings,
 } from './support/extension.ts'
-
-const MAX_UINT160 = ((1n << 160n) - 1n).toString()
-const PERMIT2 = '0x000000000022D473030F116dDEE9F6B43aC78BA3'
 
 describe('confirming requests in the extension window', () => {
   let devnet: Devnet
@@ -58,12 +55,11 @@ describe('confirming requests in the extension window', () => {
   it('shows −1 ETH for a transfer, and Continue sends it to the wallet, which mines it', async () => {
     const chain = createPublicClient({ transport: http(devnet.fixtures.rpcUrl) })
     const before = await chain.getBalance({ address: recipient })
-    const opened = nextConfirmWindow(context)
-    const result = await startCall(
+    const { confirm, result } = await callThroughConfirmWindow(
+      context,
       page,
       `ethereum.request({ method: 'eth_sendTransaction', params: [{ from: '${account}', to: '${recipient}', value: '0xde0b6b3a7640000' }] })`,
     )
-    const confirm = await opened
 
     expect(await shownAction(confirm)).toBe('NONE')
     const pending = await pendingOf(confirm)
@@ -86,45 +82,21 @@ describe('confirming requests in the extension window', () => {
   })
 
   it('warns about an unlimited Permit2 permit, and Reject gives the dapp 4001', async () => {
-    const typedData = {
-      types: {
-        EIP712Domain: [
-          { name: 'name', type: 'string' },
-          { name: 'chainId', type: 'uint256' },
-          { name: 'verifyingContract', type: 'address' },
-        ],
-        PermitSingle: [
-          { name: 'details', type: 'PermitDetails' },
-          { name: 'spender', type: 'address' },
-          { name: 'sigDeadline', type: 'uint256' },
-        ],
-        PermitDetails: [
-          { name: 'token', type: 'address' },
-          { name: 'amount', type: 'uint160' },
-          { name: 'expiration', type: 'uint48' },
-          { name: 'nonce', type: 'uint48' },
-        ],
-      },
-      domain: { name: 'Permit2', chainId: 31337, verifyingContract: PERMIT2 },
-      primaryType: 'PermitSingle',
-      message: {
-        details: {
-          token: devnet.fixtures.erc20.address,
-          amount: MAX_UINT160,
-          expiration: '281474976710655',
-          nonce: '0',
-        },
-        spender: devnet.fixtures.drainer.address,
-        sigDeadline: '281474976710655',
-      },
-    }
-    const opened = nextConfirmWindow(context)
+    const { fixtures } = devnet
+    const typedData = permit2PermitSingle({
+      chainId: fixtures.chainId,
+      token: fixtures.erc20.address,
+      amount: maxUint160,
+      expiration: maxUint48,
+      spender: fixtures.drainer.address,
+      sigDeadline: maxUint48,
+    })
     // Typed data as a JSON string, as most dapps send it.
-    const result = await startCall(
+    const { confirm, result } = await callThroughConfirmWindow(
+      context,
       page,
       `ethereum.request({ method: 'eth_signTypedData_v4', params: ['${account}', ${JSON.stringify(JSON.stringify(typedData))}] })`,
     )
-    const confirm = await opened
 
     expect(await shownAction(confirm)).toBe('WARN')
     await expect.poll(() => confirm.locator('[data-warning-kind="PERMIT_UNLIMITED_ALLOWANCE"]').count()).toBe(1)
@@ -135,46 +107,16 @@ describe('confirming requests in the extension window', () => {
 
   it("shows a Safe transaction message as the Safe's −1 ETH", async () => {
     const { safe } = devnet.fixtures
-    const typedData = {
-      types: {
-        EIP712Domain: [
-          { name: 'chainId', type: 'uint256' },
-          { name: 'verifyingContract', type: 'address' },
-        ],
-        SafeTx: [
-          { name: 'to', type: 'address' },
-          { name: 'value', type: 'uint256' },
-          { name: 'data', type: 'bytes' },
-          { name: 'operation', type: 'uint8' },
-          { name: 'safeTxGas', type: 'uint256' },
-          { name: 'baseGas', type: 'uint256' },
-          { name: 'gasPrice', type: 'uint256' },
-          { name: 'gasToken', type: 'address' },
-          { name: 'refundReceiver', type: 'address' },
-          { name: 'nonce', type: 'uint256' },
-        ],
-      },
-      domain: { chainId: 31337, verifyingContract: safe.address },
-      primaryType: 'SafeTx',
-      message: {
-        to: recipient,
-        value: parseEther('1').toString(),
-        data: '0x',
-        operation: 0,
-        safeTxGas: 0,
-        baseGas: 0,
-        gasPrice: 0,
-        gasToken: '0x0000000000000000000000000000000000000000',
-        refundReceiver: '0x0000000000000000000000000000000000000000',
-        nonce: 0,
-      },
-    }
-    const opened = nextConfirmWindow(context)
-    const result = await startCall(
+    const typedData = safeTxTypedData(
+      devnet.fixtures.chainId,
+      safe.address,
+      plainSafeTx(recipient, parseEther('1'), 0n),
+    )
+    const { confirm, result } = await callThroughConfirmWindow(
+      context,
       page,
       `ethereum.request({ method: 'eth_signTypedData_v4', params: ['${account}', ${JSON.stringify(typedData)}] })`,
     )
-    const confirm = await opened
 
     expect(await shownAction(confirm)).toBe('NONE')
     const rows = confirm.getByTestId('state-change')
@@ -190,12 +132,11 @@ describe('confirming requests in the extension window', () => {
   })
 
   it('still delivers Continue after the service worker was stopped while the window was open', async () => {
-    const opened = nextConfirmWindow(context)
-    const result = await startCall(
+    const { confirm, result } = await callThroughConfirmWindow(
+      context,
       page,
       `ethereum.request({ method: 'personal_sign', params: ['0x68656c6c6f', '${account}'] })`,
     )
-    const confirm = await opened
     await shownAction(confirm)
 
     const worker = await serviceWorker(context)
@@ -212,12 +153,11 @@ describe('confirming requests in the extension window', () => {
   })
 
   it('gives the dapp 4001 when the window is closed', async () => {
-    const opened = nextConfirmWindow(context)
-    const result = await startCall(
+    const { confirm, result } = await callThroughConfirmWindow(
+      context,
       page,
       `ethereum.request({ method: 'personal_sign', params: ['0x6279', '${account}'] })`,
     )
-    const confirm = await opened
     await shownAction(confirm)
     await confirm.close()
 

@@ -10,9 +10,9 @@ import { DEFAULT_SETTINGS } from '../../src/extension/shared/settings.ts'
 import { freePort, startTestDevnet } from '../support/devnet.ts'
 import { type Dapp, startDapp, walletPage } from './support/dapp.ts'
 import {
+  callThroughConfirmWindow,
   type Extension,
   launchExtension,
-  nextConfirmWindow,
   pendingOf,
   serviceWorker,
   shownAction,
@@ -82,9 +82,7 @@ describe('intercepting every route to the wallet', () => {
   it('intercepts a provider assigned to window.ethereum after the page loaded', async () => {
     const page = await open('/late')
     await page.waitForFunction(() => 'ethereum' in window && window.ethereum !== undefined)
-    const opened = nextConfirmWindow(context)
-    const result = await startCall(page, sign('ethereum'))
-    const confirm = await opened
+    const { confirm, result } = await callThroughConfirmWindow(context, page, sign('ethereum'))
     expect(await pendingOf(confirm)).toMatchObject({
       method: 'personal_sign',
       origin: dapp.url,
@@ -96,9 +94,8 @@ describe('intercepting every route to the wallet', () => {
 
   it('intercepts the wallets in window.ethereum.providers[]', async () => {
     const page = await open('/providers')
-    const opened = nextConfirmWindow(context)
-    const result = await startCall(page, sign('ethereum.providers[0]'))
-    await (await opened).getByRole('button', { name: 'Reject' }).click()
+    const { confirm, result } = await callThroughConfirmWindow(context, page, sign('ethereum.providers[0]'))
+    await confirm.getByRole('button', { name: 'Reject' }).click()
     expect(await result()).toEqual(REJECTED)
   })
 
@@ -117,9 +114,12 @@ describe('intercepting every route to the wallet', () => {
     expect(seen).toEqual({ names: ['Plain', 'Frozen'], plainIsSame: true, allFrozen: true, windowEthereum: false })
 
     for (const name of ['Plain', 'Frozen']) {
-      const opened = nextConfirmWindow(context)
-      const result = await startCall(page, sign(`announced.find((d) => d.info.name === '${name}').provider`))
-      await (await opened).getByRole('button', { name: 'Reject' }).click()
+      const { confirm, result } = await callThroughConfirmWindow(
+        context,
+        page,
+        sign(`announced.find((d) => d.info.name === '${name}').provider`),
+      )
+      await confirm.getByRole('button', { name: 'Reject' }).click()
       expect(await result()).toEqual(REJECTED)
     }
   })
@@ -130,27 +130,27 @@ describe('intercepting every route to the wallet', () => {
       ethereum.${fn}({ id: 7, jsonrpc: '2.0', method: 'personal_sign', params: ['0x6869', '${account}'] },
         (error, response) => resolve({ error: error && { code: error.code }, response })))`
 
-    let opened = nextConfirmWindow(context)
-    let result = await startCall(page, callbackForm('sendAsync'))
-    await (await opened).getByRole('button', { name: 'Reject' }).click()
-    expect((await result()).ok).toEqual({
+    const viaSendAsync = await callThroughConfirmWindow(context, page, callbackForm('sendAsync'))
+    await viaSendAsync.confirm.getByRole('button', { name: 'Reject' }).click()
+    expect((await viaSendAsync.result()).ok).toEqual({
       error: { code: 4001 },
       response: { id: 7, jsonrpc: '2.0', error: REJECTED },
     })
 
-    opened = nextConfirmWindow(context)
-    result = await startCall(page, callbackForm('send'))
-    const confirm = await opened
-    await shownAction(confirm)
-    await confirm.getByRole('button', { name: 'Continue' }).click()
-    const answered = (await result()).ok as { error: null; response: { id: number; result: string } }
+    const viaSend = await callThroughConfirmWindow(context, page, callbackForm('send'))
+    await shownAction(viaSend.confirm)
+    await viaSend.confirm.getByRole('button', { name: 'Continue' }).click()
+    const answered = (await viaSend.result()).ok as { error: null; response: { id: number; result: string } }
     expect(answered.error).toBeNull()
     expect(answered.response).toMatchObject({ id: 7, result: expect.stringMatching(SIGNATURE) })
 
-    opened = nextConfirmWindow(context)
-    result = await startCall(page, `ethereum.send('personal_sign', ['0x6869', '${account}'])`)
-    await (await opened).getByRole('button', { name: 'Reject' }).click()
-    expect(await result()).toEqual(REJECTED)
+    const legacySend = await callThroughConfirmWindow(
+      context,
+      page,
+      `ethereum.send('personal_sign', ['0x6869', '${account}'])`,
+    )
+    await legacySend.confirm.getByRole('button', { name: 'Reject' }).click()
+    expect(await legacySend.result()).toEqual(REJECTED)
   })
 
   it('intercepts a request from a cross-origin iframe and names both origins from the browser', async () => {
@@ -158,9 +158,7 @@ describe('intercepting every route to the wallet', () => {
     const frame = page.frames().find((candidate) => candidate.url().startsWith(dapp.otherOriginUrl))
     if (!frame) throw new Error('the iframe did not load')
     await frame.waitForFunction(() => 'ethereum' in window)
-    const opened = nextConfirmWindow(context)
-    const result = await startCall(frame, sign('ethereum'))
-    const confirm = await opened
+    const { confirm, result } = await callThroughConfirmWindow(context, frame, sign('ethereum'))
     expect(await pendingOf(confirm)).toMatchObject({ origin: dapp.otherOriginUrl, topOrigin: dapp.url })
     await shownAction(confirm)
     await confirm.getByRole('button', { name: 'Continue' }).click()
@@ -209,12 +207,11 @@ describe('intercepting every route to the wallet', () => {
     })
     try {
       const page = await open('/announced')
-      const opened = nextConfirmWindow(context)
-      const result = await startCall(
+      const { confirm, result } = await callThroughConfirmWindow(
+        context,
         page,
         `ethereum.request({ method: 'eth_sendTransaction', params: [{ from: '${account}', to: '${account}', value: '0x1' }] })`,
       )
-      const confirm = await opened
       expect(await shownAction(confirm)).toBe('ERROR')
       const pending = await pendingOf(confirm)
       expect(pending.scan).toMatchObject({ status: 'ERROR', error: { kind: 'RPC_ERROR' } })
@@ -227,12 +224,8 @@ describe('intercepting every route to the wallet', () => {
 
   it('settles concurrent requests separately, each exactly once', async () => {
     const page = await open('/announced')
-    const first = nextConfirmWindow(context)
-    const a = await startCall(page, sign('ethereum', '0x61'))
-    const windowA = await first
-    const second = nextConfirmWindow(context)
-    const b = await startCall(page, sign('ethereum', '0x62'))
-    const windowB = await second
+    const { confirm: windowA, result: a } = await callThroughConfirmWindow(context, page, sign('ethereum', '0x61'))
+    const { confirm: windowB, result: b } = await callThroughConfirmWindow(context, page, sign('ethereum', '0x62'))
     expect((await pendingOf(windowA)).id).not.toBe((await pendingOf(windowB)).id)
 
     await shownAction(windowB)
@@ -244,9 +237,7 @@ describe('intercepting every route to the wallet', () => {
 
   it('closes the window and forgets the request when the page that asked goes away', async () => {
     const page = await open('/announced')
-    const opened = nextConfirmWindow(context)
-    await startCall(page, sign('ethereum'))
-    const confirm = await opened
+    const { confirm } = await callThroughConfirmWindow(context, page, sign('ethereum'))
     const { id } = await pendingOf(confirm)
     const closed = new Promise((resolve) => confirm.once('close', resolve))
     await page.close()

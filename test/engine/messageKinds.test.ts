@@ -2,25 +2,18 @@
 import { type Address, keccak256, parseEther, stringToHex, toHex, zeroAddress } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../src/devnet/devnet.ts'
+import {
+  NAMED_DOMAIN_FIELDS,
+  permit2PermitSingle,
+  SEAPORT_ORDER_TYPES,
+  type TypedData,
+} from '../../src/devnet/eip712.ts'
 import type { Fixtures } from '../../src/devnet/fixtures.ts'
 import { scanMessage, scanMessageWithStats } from '../../src/engine/scanMessage.ts'
 import { NATIVE_ASSET_ADDRESS } from '../../src/engine/types.ts'
 import { startTestDevnet } from '../support/devnet.ts'
 import { messageResponseValidator, scanOk } from './messageSupport.ts'
 
-const eip712Domain = [
-  { name: 'name', type: 'string' },
-  { name: 'version', type: 'string' },
-  { name: 'chainId', type: 'uint256' },
-  { name: 'verifyingContract', type: 'address' },
-]
-const item = [
-  { name: 'itemType', type: 'uint8' },
-  { name: 'token', type: 'address' },
-  { name: 'identifierOrCriteria', type: 'uint256' },
-  { name: 'startAmount', type: 'uint256' },
-  { name: 'endAmount', type: 'uint256' },
-]
 const SEAPORT = '0x0000000000000068F116a894984e2DB1123eB395'
 
 describe('scanMessage: orders, other typed data, raw messages, malformed input', () => {
@@ -37,24 +30,7 @@ describe('scanMessage: orders, other typed data, raw messages, malformed input',
   const typed = (data: unknown) => request({ kind: 'SIGN_TYPED_DATA', data })
   const order = (offer: object[], consideration: object[]) =>
     typed({
-      types: {
-        EIP712Domain: eip712Domain,
-        OrderComponents: [
-          { name: 'offerer', type: 'address' },
-          { name: 'zone', type: 'address' },
-          { name: 'offer', type: 'OfferItem[]' },
-          { name: 'consideration', type: 'ConsiderationItem[]' },
-          { name: 'orderType', type: 'uint8' },
-          { name: 'startTime', type: 'uint256' },
-          { name: 'endTime', type: 'uint256' },
-          { name: 'zoneHash', type: 'bytes32' },
-          { name: 'salt', type: 'uint256' },
-          { name: 'conduitKey', type: 'bytes32' },
-          { name: 'counter', type: 'uint256' },
-        ],
-        OfferItem: item,
-        ConsiderationItem: [...item, { name: 'recipient', type: 'address' }],
-      },
+      types: SEAPORT_ORDER_TYPES,
       primaryType: 'OrderComponents',
       domain: { name: 'Seaport', version: '1.6', chainId: '31337', verifyingContract: SEAPORT },
       message: {
@@ -181,7 +157,7 @@ describe('scanMessage: orders, other typed data, raw messages, malformed input',
   it('unknown typed data: no state changes, action NONE, its fields decoded for display, no RPC traffic', async () => {
     const data = {
       types: {
-        EIP712Domain: eip712Domain,
+        EIP712Domain: NAMED_DOMAIN_FIELDS,
         Person: [
           { name: 'name', type: 'string' },
           { name: 'wallet', type: 'address' },
@@ -260,40 +236,16 @@ describe('scanMessage: orders, other typed data, raw messages, malformed input',
   })
 
   describe('malformed typed data: an error naming the field in the response, never a throw', () => {
-    const base = () => ({
-      types: {
-        EIP712Domain: [
-          { name: 'name', type: 'string' },
-          { name: 'chainId', type: 'uint256' },
-          { name: 'verifyingContract', type: 'address' },
-        ],
-        PermitSingle: [
-          { name: 'details', type: 'PermitDetails' },
-          { name: 'spender', type: 'address' },
-          { name: 'sigDeadline', type: 'uint256' },
-        ],
-        PermitDetails: [
-          { name: 'token', type: 'address' },
-          { name: 'amount', type: 'uint160' },
-          { name: 'expiration', type: 'uint48' },
-          { name: 'nonce', type: 'uint48' },
-        ],
-      } as Record<string, { name: string; type: string }[]>,
-      primaryType: 'PermitSingle',
-      domain: {
-        name: 'Permit2',
+    const base = () =>
+      permit2PermitSingle({
         chainId: '31337',
-        verifyingContract: '0x000000000022D473030F116dDEE9F6B43aC78BA3',
-      } as Record<string, unknown>,
-      message: {
-        details: { token: fixtures.erc20.address, amount: '1', expiration: '1900000000', nonce: '0' } as Record<
-          string,
-          unknown
-        >,
+        token: fixtures.erc20.address,
+        amount: 1n,
+        expiration: 1900000000,
         spender: fee,
-        sigDeadline: '1900000000',
-      },
-    })
+        sigDeadline: 1900000000,
+      })
+    const details = (data: TypedData) => data.message.details as Record<string, unknown>
     const cases: [string, () => unknown, RegExp][] = [
       [
         'no EIP712Domain',
@@ -313,7 +265,7 @@ describe('scanMessage: orders, other typed data, raw messages, malformed input',
         'wrong field type',
         () => {
           const data = base()
-          data.message.details.amount = 'abc'
+          details(data).amount = 'abc'
           return data
         },
         /^message\.data\.message\.details\.amount: expected uint160, got "abc"$/,
@@ -323,7 +275,7 @@ describe('scanMessage: orders, other typed data, raw messages, malformed input',
         'huge number',
         () => {
           const data = base()
-          data.message.details.amount = 2 ** 70
+          details(data).amount = 2 ** 70
           return data
         },
         /^message\.data\.message\.details\.amount: expected uint160, got the number .* beyond 2\^53/,
@@ -332,7 +284,7 @@ describe('scanMessage: orders, other typed data, raw messages, malformed input',
         'number out of range',
         () => {
           const data = base()
-          data.message.details.expiration = (2n ** 48n).toString()
+          details(data).expiration = (2n ** 48n).toString()
           return data
         },
         /^message\.data\.message\.details\.expiration: expected uint48, got "281474976710656" \(out of range/,

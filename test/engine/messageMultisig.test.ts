@@ -15,6 +15,7 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { foundry } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../src/devnet/devnet.ts'
+import { plainSafeTx, SAFE_TX_TYPES, safeTxTypedData } from '../../src/devnet/eip712.ts'
 import type { Fixtures } from '../../src/devnet/fixtures.ts'
 import { scanMessageWithStats } from '../../src/engine/scanMessage.ts'
 import { NATIVE_ASSET_ADDRESS } from '../../src/engine/types.ts'
@@ -29,25 +30,6 @@ const safeAbi = parseAbi([
   'function execTransaction(address to, uint256 value, bytes data, uint8 operation, uint256 safeTxGas, uint256 baseGas, uint256 gasPrice, address gasToken, address refundReceiver, bytes signatures) payable returns (bool)',
 ])
 
-const SAFE_TX_TYPES = {
-  EIP712Domain: [
-    { name: 'chainId', type: 'uint256' },
-    { name: 'verifyingContract', type: 'address' },
-  ],
-  SafeTx: [
-    { name: 'to', type: 'address' },
-    { name: 'value', type: 'uint256' },
-    { name: 'data', type: 'bytes' },
-    { name: 'operation', type: 'uint8' },
-    { name: 'safeTxGas', type: 'uint256' },
-    { name: 'baseGas', type: 'uint256' },
-    { name: 'gasPrice', type: 'uint256' },
-    { name: 'gasToken', type: 'address' },
-    { name: 'refundReceiver', type: 'address' },
-    { name: 'nonce', type: 'uint256' },
-  ],
-}
-
 describe('scanMessage: Safe transaction messages', () => {
   let devnet: Devnet
   let fixtures: Fixtures
@@ -56,28 +38,12 @@ describe('scanMessage: Safe transaction messages', () => {
   const client = () => createPublicClient({ chain: foundry, transport: http(fixtures.rpcUrl) })
 
   /** The seed's multisig message: the Safe sends `value` wei to the recipient, as dapps and Safe{Wallet} send it. */
-  const safeTx = (
-    overrides: { nonce?: number; chainId?: string; verifyingContract?: string; value?: bigint } = {},
-  ) => ({
-    types: SAFE_TX_TYPES,
-    primaryType: 'SafeTx',
-    domain: {
-      chainId: overrides.chainId ?? String(fixtures.chainId),
-      verifyingContract: overrides.verifyingContract ?? fixtures.safe.address,
-    },
-    message: {
-      to: recipient,
-      value: (overrides.value ?? parseEther('1')).toString(),
-      data: '0x',
-      operation: 0,
-      safeTxGas: '0',
-      baseGas: '0',
-      gasPrice: '0',
-      gasToken: zeroAddress,
-      refundReceiver: zeroAddress,
-      nonce: String(overrides.nonce ?? 0),
-    },
-  })
+  const safeTx = (overrides: { nonce?: number; chainId?: string; verifyingContract?: string; value?: bigint } = {}) =>
+    safeTxTypedData(
+      overrides.chainId ?? String(fixtures.chainId),
+      overrides.verifyingContract ?? fixtures.safe.address,
+      plainSafeTx(recipient, overrides.value ?? parseEther('1'), BigInt(overrides.nonce ?? 0)),
+    )
   const request = (data: unknown, userAccount: string) => ({
     message: { kind: 'SIGN_TYPED_DATA', data },
     userAccount,
@@ -164,13 +130,12 @@ describe('scanMessage: Safe transaction messages', () => {
     const signatures: Hex[] = []
     for (const { privateKey } of signers) {
       const account = privateKeyToAccount(privateKey)
-      const message = safeTx().message
       signatures.push(
         await account.signTypedData({
           domain: { chainId: fixtures.chainId, verifyingContract: safe },
           types: { SafeTx: SAFE_TX_TYPES.SafeTx },
           primaryType: 'SafeTx',
-          message: { ...message, value: BigInt(message.value), nonce: 0n, safeTxGas: 0n, baseGas: 0n, gasPrice: 0n },
+          message: plainSafeTx(recipient, parseEther('1'), 0n),
         }),
       )
     }

@@ -15,6 +15,15 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { foundry } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../src/devnet/devnet.ts'
+import {
+  DAI_PERMIT_FIELDS,
+  ERC721_PERMIT_FIELDS,
+  eip2612Permit,
+  NAMED_DOMAIN_FIELDS,
+  PERMIT2_TYPES,
+  permit2PermitSingle,
+  permit2TypedData,
+} from '../../src/devnet/eip712.ts'
 import type { Fixtures } from '../../src/devnet/fixtures.ts'
 import { scanMessageWithStats } from '../../src/engine/scanMessage.ts'
 import { startTestDevnet } from '../support/devnet.ts'
@@ -27,29 +36,6 @@ const tokenAbi = parseAbi([
 ])
 
 const DAY = 86_400
-const PERMIT2 = '0x000000000022D473030F116dDEE9F6B43aC78BA3'
-
-const domain2612 = [
-  { name: 'name', type: 'string' },
-  { name: 'version', type: 'string' },
-  { name: 'chainId', type: 'uint256' },
-  { name: 'verifyingContract', type: 'address' },
-]
-const permit2Domain = [
-  { name: 'name', type: 'string' },
-  { name: 'chainId', type: 'uint256' },
-  { name: 'verifyingContract', type: 'address' },
-]
-const permitDetails = [
-  { name: 'token', type: 'address' },
-  { name: 'amount', type: 'uint160' },
-  { name: 'expiration', type: 'uint48' },
-  { name: 'nonce', type: 'uint48' },
-]
-const tokenPermissions = [
-  { name: 'token', type: 'address' },
-  { name: 'amount', type: 'uint256' },
-]
 
 describe('scanMessage: permits', () => {
   let devnet: Devnet
@@ -65,50 +51,27 @@ describe('scanMessage: permits', () => {
     userAccount,
     metadata: { origin },
   })
-  const permit2 = (primaryType: string, types: object, message: object) => ({
-    types: { EIP712Domain: permit2Domain, ...types },
-    primaryType,
-    domain: { name: 'Permit2', chainId: String(fixtures.chainId), verifyingContract: PERMIT2 },
-    message,
-  })
   /** The seed's token-permit example (§2.3): Permit2 PermitSingle with a max uint160 amount. */
   const permitSingle = (amount: bigint) =>
-    permit2(
-      'PermitSingle',
-      {
-        PermitSingle: [
-          { name: 'details', type: 'PermitDetails' },
-          { name: 'spender', type: 'address' },
-          { name: 'sigDeadline', type: 'uint256' },
-        ],
-        PermitDetails: permitDetails,
-      },
-      {
-        details: {
-          token: fixtures.erc20.address,
-          amount: amount.toString(),
-          expiration: String(now + 30 * DAY),
-          nonce: '0',
-        },
-        spender: router,
-        sigDeadline: String(now + 1800),
-      },
-    )
-  const eip2612 = (owner: Address, spender: Address, value: bigint, nonce: bigint, deadline: number) => ({
-    types: {
-      EIP712Domain: domain2612,
-      Permit: [
-        { name: 'owner', type: 'address' },
-        { name: 'spender', type: 'address' },
-        { name: 'value', type: 'uint256' },
-        { name: 'nonce', type: 'uint256' },
-        { name: 'deadline', type: 'uint256' },
-      ],
-    },
-    primaryType: 'Permit',
-    domain: { name: 'USD Coin', version: '1', chainId: fixtures.chainId, verifyingContract: fixtures.erc20.address },
-    message: { owner, spender, value: value.toString(), nonce: nonce.toString(), deadline: String(deadline) },
-  })
+    permit2PermitSingle({
+      chainId: String(fixtures.chainId),
+      token: fixtures.erc20.address,
+      amount,
+      expiration: now + 30 * DAY,
+      spender: router,
+      sigDeadline: now + 1800,
+    })
+  const eip2612 = (owner: Address, spender: Address, value: bigint, nonce: bigint, deadline: number) =>
+    eip2612Permit({
+      name: 'USD Coin',
+      chainId: fixtures.chainId,
+      token: fixtures.erc20.address,
+      owner,
+      spender,
+      value,
+      nonce,
+      deadline,
+    })
 
   beforeAll(async () => {
     devnet = await startTestDevnet()
@@ -227,14 +190,8 @@ describe('scanMessage: permits', () => {
   it('a DAI-style permit with allowed=true and expiry 0: unlimited and never expiring', async () => {
     const data = {
       types: {
-        EIP712Domain: domain2612,
-        Permit: [
-          { name: 'holder', type: 'address' },
-          { name: 'spender', type: 'address' },
-          { name: 'nonce', type: 'uint256' },
-          { name: 'expiry', type: 'uint256' },
-          { name: 'allowed', type: 'bool' },
-        ],
+        EIP712Domain: NAMED_DOMAIN_FIELDS,
+        Permit: DAI_PERMIT_FIELDS,
       },
       primaryType: 'Permit',
       domain: { name: 'Dai Stablecoin', version: '1', chainId: '0x7a69', verifyingContract: fixtures.erc20.address },
@@ -254,16 +211,10 @@ describe('scanMessage: permits', () => {
   })
 
   it('a PermitBatch: one change per token; more than the whole supply counts as unlimited', async () => {
-    const data = permit2(
+    const data = permit2TypedData(
+      String(fixtures.chainId),
       'PermitBatch',
-      {
-        PermitBatch: [
-          { name: 'details', type: 'PermitDetails[]' },
-          { name: 'spender', type: 'address' },
-          { name: 'sigDeadline', type: 'uint256' },
-        ],
-        PermitDetails: permitDetails,
-      },
+      { PermitBatch: PERMIT2_TYPES.PermitBatch, PermitDetails: PERMIT2_TYPES.PermitDetails },
       {
         details: [
           { token: fixtures.erc20.address, amount: '1000000', expiration: now + DAY, nonce: 0 },
@@ -287,17 +238,11 @@ describe('scanMessage: permits', () => {
   })
 
   it('PermitTransferFrom and PermitWitnessTransferFrom: a one-time transfer permission', async () => {
-    const fields = [
-      { name: 'spender', type: 'address' },
-      { name: 'nonce', type: 'uint256' },
-      { name: 'deadline', type: 'uint256' },
-    ]
-    const plain = permit2(
+    const { TokenPermissions, transferFields } = PERMIT2_TYPES
+    const plain = permit2TypedData(
+      String(fixtures.chainId),
       'PermitTransferFrom',
-      {
-        PermitTransferFrom: [{ name: 'permitted', type: 'TokenPermissions' }, ...fields],
-        TokenPermissions: tokenPermissions,
-      },
+      { PermitTransferFrom: [{ name: 'permitted', type: 'TokenPermissions' }, ...transferFields], TokenPermissions },
       {
         permitted: { token: fixtures.erc20.address, amount: '2500000' },
         spender: router,
@@ -305,15 +250,16 @@ describe('scanMessage: permits', () => {
         deadline: now + 600,
       },
     )
-    const witness = permit2(
+    const witness = permit2TypedData(
+      String(fixtures.chainId),
       'PermitWitnessTransferFrom',
       {
         PermitWitnessTransferFrom: [
           { name: 'permitted', type: 'TokenPermissions' },
-          ...fields,
+          ...transferFields,
           { name: 'witness', type: 'ExclusiveDutchOrder' },
         ],
-        TokenPermissions: tokenPermissions,
+        TokenPermissions,
         ExclusiveDutchOrder: [{ name: 'swapper', type: 'address' }],
       },
       {
@@ -341,13 +287,8 @@ describe('scanMessage: permits', () => {
   it('an ERC-721 permit (Uniswap V3 positions style) → an ERC721_APPROVAL state change', async () => {
     const data = {
       types: {
-        EIP712Domain: domain2612,
-        Permit: [
-          { name: 'spender', type: 'address' },
-          { name: 'tokenId', type: 'uint256' },
-          { name: 'nonce', type: 'uint256' },
-          { name: 'deadline', type: 'uint256' },
-        ],
+        EIP712Domain: NAMED_DOMAIN_FIELDS,
+        Permit: ERC721_PERMIT_FIELDS,
       },
       primaryType: 'Permit',
       domain: {

@@ -1,5 +1,5 @@
 /** NFT metadata URIs: read in the simulation's before-block of the same call (no extra round trip), never fetched. */
-import { type Address, encodeFunctionData, parseAbi, zeroAddress } from 'viem'
+import { type Address, encodeFunctionData, type Hex, parseAbi, zeroAddress } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../src/devnet/devnet.ts'
 import { safeAbi } from '../../src/engine/abis.ts'
@@ -88,21 +88,18 @@ describe('NFT metadata in devnet transaction scans', () => {
     validateTransactionsResponse(outcome.response)
     return { changes: outcome.response.simulationResults.aggregated.expectedStateChanges, stats }
   }
+  /** Scans one call from account 0. */
+  const scanCall = (to: Address, data: Hex) => scan({ txObjects: [{ from: owner(0), to, data }] })
   const imageOf = (change: StateChange | undefined) =>
     (change?.rawInfo.data as { metadata?: { rawImageUrl: string } } | undefined)?.metadata?.rawImageUrl
   const of = (changes: Record<Address, StateChange[]>, account: Address) =>
     changes[account.toLowerCase() as Address] ?? []
 
   it('an ERC-721 transfer: both sides carry the DevNFT tokenURI, in 1 round trip of 1 request', async () => {
-    const { changes, stats } = await scan({
-      txObjects: [
-        {
-          from: owner(0),
-          to: fx().erc721.address,
-          data: encodeFunctionData({ abi: erc721, functionName: 'transferFrom', args: [owner(0), RECIPIENT, 2n] }),
-        },
-      ],
-    })
+    const { changes, stats } = await scanCall(
+      fx().erc721.address,
+      encodeFunctionData({ abi: erc721, functionName: 'transferFrom', args: [owner(0), RECIPIENT, 2n] }),
+    )
     expect(of(changes, owner(0))[0]?.rawInfo.kind).toBe('ERC721_TRANSFER')
     expect(imageOf(of(changes, owner(0))[0])).toBe('https://example.invalid/dape/2')
     expect(imageOf(of(changes, RECIPIENT)[0])).toBe('https://example.invalid/dape/2')
@@ -110,19 +107,14 @@ describe('NFT metadata in devnet transaction scans', () => {
   })
 
   it('an ERC-1155 transfer: the URI template with {id} substituted, in 1 round trip of 1 request', async () => {
-    const { changes, stats } = await scan({
-      txObjects: [
-        {
-          from: owner(0),
-          to: fx().erc1155.address,
-          data: encodeFunctionData({
-            abi: erc1155,
-            functionName: 'safeTransferFrom',
-            args: [owner(0), RECIPIENT, 1n, 3n, '0x'],
-          }),
-        },
-      ],
-    })
+    const { changes, stats } = await scanCall(
+      fx().erc1155.address,
+      encodeFunctionData({
+        abi: erc1155,
+        functionName: 'safeTransferFrom',
+        args: [owner(0), RECIPIENT, 1n, 3n, '0x'],
+      }),
+    )
     const expected = `https://example.invalid/items/${'0'.repeat(63)}1.json`
     expect(of(changes, owner(0))[0]?.rawInfo.kind).toBe('ERC1155_TRANSFER')
     expect(imageOf(of(changes, owner(0))[0])).toBe(expected)
@@ -131,15 +123,10 @@ describe('NFT metadata in devnet transaction scans', () => {
   })
 
   it('an ERC-721 approval of one token carries its URI too', async () => {
-    const { changes, stats } = await scan({
-      txObjects: [
-        {
-          from: owner(0),
-          to: fx().erc721.address,
-          data: encodeFunctionData({ abi: erc721, functionName: 'approve', args: [RECIPIENT, 3n] }),
-        },
-      ],
-    })
+    const { changes, stats } = await scanCall(
+      fx().erc721.address,
+      encodeFunctionData({ abi: erc721, functionName: 'approve', args: [RECIPIENT, 3n] }),
+    )
     const [approval] = of(changes, owner(0))
     expect(approval?.rawInfo.kind).toBe('ERC721_APPROVAL')
     expect(imageOf(approval)).toBe('https://example.invalid/dape/3')
@@ -172,19 +159,14 @@ describe('NFT metadata in devnet transaction scans', () => {
   })
 
   it('NFTs only the logs reveal (a batch) go without a URI rather than cost another round trip', async () => {
-    const { changes, stats } = await scan({
-      txObjects: [
-        {
-          from: owner(0),
-          to: fx().erc1155.address,
-          data: encodeFunctionData({
-            abi: erc1155,
-            functionName: 'safeBatchTransferFrom',
-            args: [owner(0), RECIPIENT, [1n, 2n], [1n, 1n], '0x'],
-          }),
-        },
-      ],
-    })
+    const { changes, stats } = await scanCall(
+      fx().erc1155.address,
+      encodeFunctionData({
+        abi: erc1155,
+        functionName: 'safeBatchTransferFrom',
+        args: [owner(0), RECIPIENT, [1n, 2n], [1n, 1n], '0x'],
+      }),
+    )
     const mine = of(changes, owner(0))
     expect(mine.map((change) => change.rawInfo.kind)).toEqual(['ERC1155_TRANSFER', 'ERC1155_TRANSFER'])
     expect(mine.map(imageOf)).toEqual(['', ''])

@@ -1,6 +1,13 @@
 import { maxUint160, maxUint256 } from 'viem'
 import { describe, expect, it } from 'vitest'
 import {
+  DAI_PERMIT_FIELDS,
+  EIP2612_PERMIT_FIELDS,
+  ERC721_PERMIT_FIELDS,
+  PERMIT2_DOMAIN_FIELDS,
+  PERMIT2_TYPES,
+} from '../../src/devnet/eip712.ts'
+import {
   findNftPermit,
   findTokenPermits,
   isPracticallyPermanent,
@@ -17,11 +24,7 @@ const SPENDER = '0x68b3465833fb72a70ecdf485e0e4c7bd8665fc45' as Address
 const NOW = 1_700_000_000
 
 const domain = (verifyingContract: string) => ({
-  types: [
-    { name: 'name', type: 'string' },
-    { name: 'chainId', type: 'uint256' },
-    { name: 'verifyingContract', type: 'address' },
-  ],
+  types: PERMIT2_DOMAIN_FIELDS,
   values: { name: 'Token', chainId: '1', verifyingContract },
 })
 
@@ -36,21 +39,7 @@ function typed(
   return result.typedData
 }
 
-const permitDetails = [
-  { name: 'token', type: 'address' },
-  { name: 'amount', type: 'uint160' },
-  { name: 'expiration', type: 'uint48' },
-  { name: 'nonce', type: 'uint48' },
-]
-const tokenPermissions = [
-  { name: 'token', type: 'address' },
-  { name: 'amount', type: 'uint256' },
-]
-const transferFields = [
-  { name: 'spender', type: 'address' },
-  { name: 'nonce', type: 'uint256' },
-  { name: 'deadline', type: 'uint256' },
-]
+const { PermitDetails, PermitSingle, PermitBatch, TokenPermissions, transferFields } = PERMIT2_TYPES
 
 const context = (overrides: Partial<PermitContext> = {}): PermitContext => ({
   now: NOW,
@@ -64,15 +53,7 @@ describe('findTokenPermits', () => {
   it('reads an EIP-2612 permit: the token is the verifying contract', () => {
     const td = typed(
       'Permit',
-      {
-        Permit: [
-          { name: 'owner', type: 'address' },
-          { name: 'spender', type: 'address' },
-          { name: 'value', type: 'uint256' },
-          { name: 'nonce', type: 'uint256' },
-          { name: 'deadline', type: 'uint256' },
-        ],
-      },
+      { Permit: EIP2612_PERMIT_FIELDS },
       { owner: USER, spender: SPENDER, value: '123000000', nonce: '7', deadline: NOW + 3600 },
     )
     expect(findTokenPermits(td, USER)).toEqual([
@@ -91,15 +72,7 @@ describe('findTokenPermits', () => {
   it('reads a DAI-style permit: allowed=true is max uint256, expiry 0 never expires', () => {
     const td = typed(
       'Permit',
-      {
-        Permit: [
-          { name: 'holder', type: 'address' },
-          { name: 'spender', type: 'address' },
-          { name: 'nonce', type: 'uint256' },
-          { name: 'expiry', type: 'uint256' },
-          { name: 'allowed', type: 'bool' },
-        ],
-      },
+      { Permit: DAI_PERMIT_FIELDS },
       { holder: USER, spender: SPENDER, nonce: 0, expiry: 0, allowed: true },
     )
     const [permit] = findTokenPermits(td, USER)
@@ -110,14 +83,7 @@ describe('findTokenPermits', () => {
     const other = '0x1111111111111111111111111111111111111111'
     const single = typed(
       'PermitSingle',
-      {
-        PermitSingle: [
-          { name: 'details', type: 'PermitDetails' },
-          { name: 'spender', type: 'address' },
-          { name: 'sigDeadline', type: 'uint256' },
-        ],
-        PermitDetails: permitDetails,
-      },
+      { PermitSingle, PermitDetails },
       {
         details: { token: TOKEN, amount: maxUint160.toString(), expiration: '281474976710655', nonce: '0' },
         spender: SPENDER,
@@ -137,14 +103,7 @@ describe('findTokenPermits', () => {
     ])
     const batch = typed(
       'PermitBatch',
-      {
-        PermitBatch: [
-          { name: 'details', type: 'PermitDetails[]' },
-          { name: 'spender', type: 'address' },
-          { name: 'sigDeadline', type: 'uint256' },
-        ],
-        PermitDetails: permitDetails,
-      },
+      { PermitBatch, PermitDetails },
       {
         details: [
           { token: TOKEN, amount: '5', expiration: NOW + 60, nonce: 1 },
@@ -167,7 +126,7 @@ describe('findTokenPermits', () => {
       'PermitTransferFrom',
       {
         PermitTransferFrom: [{ name: 'permitted', type: 'TokenPermissions' }, ...transferFields],
-        TokenPermissions: tokenPermissions,
+        TokenPermissions,
       },
       { permitted: { token: TOKEN, amount: '13675000000' }, spender: SPENDER, nonce: '0', deadline: '281474976710655' },
     )
@@ -182,7 +141,7 @@ describe('findTokenPermits', () => {
           ...transferFields,
           { name: 'witness', type: 'MockWitness' },
         ],
-        TokenPermissions: tokenPermissions,
+        TokenPermissions,
         MockWitness: [{ name: 'mock', type: 'uint256' }],
       },
       {
@@ -199,14 +158,7 @@ describe('findTokenPermits', () => {
   it('finds nothing in typed data of another shape, and an ERC-721 permit only where it is one', () => {
     const nft = typed(
       'Permit',
-      {
-        Permit: [
-          { name: 'spender', type: 'address' },
-          { name: 'tokenId', type: 'uint256' },
-          { name: 'nonce', type: 'uint256' },
-          { name: 'deadline', type: 'uint256' },
-        ],
-      },
+      { Permit: ERC721_PERMIT_FIELDS },
       { spender: SPENDER, tokenId: '42', nonce: '0', deadline: NOW },
     )
     expect(findTokenPermits(nft, USER)).toEqual([])

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { SEAPORT_ORDER_TYPES } from '../../src/devnet/eip712.ts'
 import { findSeaportOrder, hasUnsupportedItems, isTradeForNothing } from '../../src/engine/seaport.ts'
 import { parseTypedData } from '../../src/engine/typedData.ts'
 import type { Address } from '../../src/engine/types.ts'
@@ -8,40 +9,10 @@ const NFT = '0xbc4ca0eda7647a8ab7c2061c2e118a18a936f13d'
 const ZERO = '0x0000000000000000000000000000000000000000'
 const FEE = '0x0000a26b00c1f0df003000390027140000faa719'
 
-const item = [
-  { name: 'itemType', type: 'uint8' },
-  { name: 'token', type: 'address' },
-  { name: 'identifierOrCriteria', type: 'uint256' },
-  { name: 'startAmount', type: 'uint256' },
-  { name: 'endAmount', type: 'uint256' },
-]
-
 /** The shape of the reference's Seaport example: sell one NFT, paid in ETH minus fees. */
 function order(offer: object[], consideration: object[]) {
   const result = parseTypedData({
-    types: {
-      EIP712Domain: [
-        { name: 'name', type: 'string' },
-        { name: 'version', type: 'string' },
-        { name: 'chainId', type: 'uint256' },
-        { name: 'verifyingContract', type: 'address' },
-      ],
-      OrderComponents: [
-        { name: 'offerer', type: 'address' },
-        { name: 'zone', type: 'address' },
-        { name: 'offer', type: 'OfferItem[]' },
-        { name: 'consideration', type: 'ConsiderationItem[]' },
-        { name: 'orderType', type: 'uint8' },
-        { name: 'startTime', type: 'uint256' },
-        { name: 'endTime', type: 'uint256' },
-        { name: 'zoneHash', type: 'bytes32' },
-        { name: 'salt', type: 'uint256' },
-        { name: 'conduitKey', type: 'bytes32' },
-        { name: 'counter', type: 'uint256' },
-      ],
-      OfferItem: item,
-      ConsiderationItem: [...item, { name: 'recipient', type: 'address' }],
-    },
+    types: SEAPORT_ORDER_TYPES,
     primaryType: 'OrderComponents',
     domain: {
       name: 'Seaport',

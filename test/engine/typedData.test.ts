@@ -1,15 +1,11 @@
 import { describe, expect, it } from 'vitest'
+import { NAMED_DOMAIN_FIELDS } from '../../src/devnet/eip712.ts'
 import { decodeTypedMessage, hashTypedPayload, parseTypedData, structSignature } from '../../src/engine/typedData.ts'
 
 /** The example of the EIP-712 specification, whose digest the specification publishes. */
 const mail = () => ({
   types: {
-    EIP712Domain: [
-      { name: 'name', type: 'string' },
-      { name: 'version', type: 'string' },
-      { name: 'chainId', type: 'uint256' },
-      { name: 'verifyingContract', type: 'address' },
-    ],
+    EIP712Domain: NAMED_DOMAIN_FIELDS,
     Person: [
       { name: 'name', type: 'string' },
       { name: 'wallet', type: 'address' },

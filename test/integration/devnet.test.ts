@@ -21,6 +21,7 @@ import { foundry } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { artifactsPath, compileFixtures, formatArtifacts } from '../../src/devnet/compile.ts'
 import type { Devnet } from '../../src/devnet/devnet.ts'
+import { EIP2612_PERMIT_FIELDS } from '../../src/devnet/eip712.ts'
 import type { Fixtures } from '../../src/devnet/fixtures.ts'
 import { freePort, startTestDevnet } from '../support/devnet.ts'
 
@@ -137,15 +138,7 @@ describe('preflight devnet', () => {
     const deadline = BigInt(Math.floor(Date.now() / 1000) + 3600)
     const signature = await signer.signTypedData({
       domain: { name: fixtures.erc20.name, version: '1', chainId: fixtures.chainId, verifyingContract: token },
-      types: {
-        Permit: [
-          { name: 'owner', type: 'address' },
-          { name: 'spender', type: 'address' },
-          { name: 'value', type: 'uint256' },
-          { name: 'nonce', type: 'uint256' },
-          { name: 'deadline', type: 'uint256' },
-        ],
-      },
+      types: { Permit: EIP2612_PERMIT_FIELDS },
       primaryType: 'Permit',
       message: { owner: signer.address, spender, value: maxUint256, nonce, deadline },
     })

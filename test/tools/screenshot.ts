@@ -7,7 +7,8 @@
 import { mkdirSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import type { Address } from 'viem'
-import { permit2Single, safeTransfer, safeTxTypedData, type TypedData } from '../../src/devnet/dapp/requests.ts'
+import { permit2Single, safeTransfer } from '../../src/devnet/dapp/requests.ts'
+import { safeTxTypedData, type TypedData } from '../../src/devnet/eip712.ts'
 import { scanMessage } from '../../src/engine/index.ts'
 import type { PendingRequest } from '../../src/extension/shared/pending.ts'
 import { launchChromium } from '../support/chromium.ts'
@@ -24,7 +25,7 @@ try {
   const me = fixtures.accounts[0]?.address as Address
   const scenes: Record<string, TypedData> = {
     confirm: permit2Single(fixtures, Math.floor(Date.now() / 1000)),
-    'confirm-safe': safeTxTypedData(fixtures, safeTransfer(fixtures, 0n)),
+    'confirm-safe': safeTxTypedData(fixtures.chainId, fixtures.safe.address, safeTransfer(fixtures, 0n)),
   }
   const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'))
   const base = `chrome-extension://${new URL(worker.url()).host}/src/extension/ui/confirm.html`

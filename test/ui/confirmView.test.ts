@@ -7,19 +7,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   approveErc20,
   execSafeTransaction,
-  PERMIT2_ADDRESS,
   permit2Single,
   ROUTER_ADDRESS,
   safeTransfer,
-  safeTxTypedData,
   sendEth,
   setApprovalForAll,
   type TxRequest,
-  type TypedData,
   transferErc20,
   unlimitedPermit,
 } from '../../src/devnet/dapp/requests.ts'
 import type { Devnet } from '../../src/devnet/devnet.ts'
+import { PERMIT2_ADDRESS, safeTxTypedData, type TypedData } from '../../src/devnet/eip712.ts'
 import { scanMessage, scanTransactions } from '../../src/engine/index.ts'
 import type { PendingRequest, ScanState } from '../../src/extension/shared/pending.ts'
 import { confirmView } from '../../src/extension/ui/lib/confirmView.ts'
@@ -104,7 +102,9 @@ describe('the confirmation view of real scans', () => {
   it('labels the Safe an owner executes a transaction for, and lists it before other accounts', async () => {
     const { fixtures } = devnet
     const safeTx = safeTransfer(fixtures, 0n)
-    const typed = safeTxTypedData(fixtures, safeTx) as Parameters<WalletClient['signTypedData']>[0]
+    const typed = safeTxTypedData(fixtures.chainId, fixtures.safe.address, safeTx) as Parameters<
+      WalletClient['signTypedData']
+    >[0]
     const owners = fixtures.safe.owners.slice(0, 2)
     const wallet = createWalletClient({ transport: http(fixtures.rpcUrl) })
     const signatures = await Promise.all(
@@ -136,7 +136,10 @@ describe('the confirmation view of real scans', () => {
 
   it("shows a Safe transaction message from the Safe's side, with its nonce and hashes", async () => {
     const { fixtures } = devnet
-    const view = await viewOfMessage(me, safeTxTypedData(fixtures, safeTransfer(fixtures, 0n)))
+    const view = await viewOfMessage(
+      me,
+      safeTxTypedData(fixtures.chainId, fixtures.safe.address, safeTransfer(fixtures, 0n)),
+    )
     expect(view.groups.map((group) => [group.label, group.account.toLowerCase()])).toEqual([
       ['Safe', fixtures.safe.address.toLowerCase()],
     ])

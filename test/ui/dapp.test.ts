@@ -5,9 +5,10 @@
 import type { BrowserContext, Page } from 'playwright-core'
 import { type Address, createPublicClient, erc20Abi, type Hex, http, parseEther, recoverTypedDataAddress } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { safeAbi, safeTransfer, safeTxTypedData } from '../../src/devnet/dapp/requests.ts'
+import { safeAbi, safeTransfer } from '../../src/devnet/dapp/requests.ts'
 import { type DappServer, serveDapp } from '../../src/devnet/dapp/server.ts'
 import type { Devnet } from '../../src/devnet/devnet.ts'
+import { safeTxTypedData } from '../../src/devnet/eip712.ts'
 import { launchChromium } from '../support/chromium.ts'
 import { freePort, startTestDevnet } from '../support/devnet.ts'
 
@@ -78,7 +79,7 @@ describe('the demo dapp', () => {
     expect(result.status).toBe('ok')
     const signature = result.text.split('signature ')[1] as Hex
     const nonce = await chain().readContract({ address: fixtures.safe.address, abi: safeAbi, functionName: 'nonce' })
-    const typed = safeTxTypedData(fixtures, safeTransfer(fixtures, nonce))
+    const typed = safeTxTypedData(fixtures.chainId, fixtures.safe.address, safeTransfer(fixtures, nonce))
     const signer = await recoverTypedDataAddress({ ...typed, signature } as Parameters<
       typeof recoverTypedDataAddress
     >[0])

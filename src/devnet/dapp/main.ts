@@ -1,5 +1,7 @@
 /** The demo dapp: a dev wallet as account 0 and one button per kind of request Preflight should catch. */
 import { type Address, createPublicClient, custom, type Hex } from 'viem'
+import type { SafeTx } from '../../engine/safeTx.ts'
+import { safeTxTypedData, type TypedData } from '../eip712.ts'
 import type { Fixtures } from '../fixtures.ts'
 import { announceDevWallet, createDevWallet } from './devWallet.ts'
 import {
@@ -8,14 +10,11 @@ import {
   execSafeTransaction,
   permit2Single,
   permitNoncesAbi,
-  type SafeTx,
   safeAbi,
   safeTransfer,
-  safeTxTypedData,
   sendEth,
   setApprovalForAll,
   type TxRequest,
-  type TypedData,
   transferErc20,
   unlimitedPermit,
 } from './requests.ts'
@@ -83,7 +82,7 @@ function actions(fixtures: Fixtures, me: Address): Record<string, () => Promise<
     'sign-permit2': async () => `signature ${await signTypedData(me, permit2Single(fixtures, nowSeconds()))}`,
     'propose-safe-tx': async () => {
       const safeTx = await safeTxForCurrentNonce(fixtures)
-      return `signature ${await signTypedData(pickedOwner(), safeTxTypedData(fixtures, safeTx))}`
+      return `signature ${await signTypedData(pickedOwner(), safeTxTypedData(fixtures.chainId, fixtures.safe.address, safeTx))}`
     },
     'execute-safe-tx': async () => {
       const executor = pickedOwner()
@@ -91,7 +90,7 @@ function actions(fixtures: Fixtures, me: Address): Record<string, () => Promise<
       const safeTx = await safeTxForCurrentNonce(fixtures)
       const signatures = []
       for (const owner of [executor, cosigner]) {
-        const signature = await signTypedData(owner, safeTxTypedData(fixtures, safeTx))
+        const signature = await signTypedData(owner, safeTxTypedData(fixtures.chainId, fixtures.safe.address, safeTx))
         log(`execute-safe-tx: signed by ${owner}: ${signature}`)
         signatures.push({ owner, signature })
       }

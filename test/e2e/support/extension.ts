@@ -84,3 +84,10 @@ export async function startCall(page: Page | Frame, expression: string) {
   return (): Promise<Settled> =>
     page.evaluate((name) => (window as unknown as Record<string, Promise<Settled>>)[name] as Promise<Settled>, slot)
 }
+
+/** Starts `expression` in `page` (see startCall) and waits for the confirmation window it opens. */
+export async function callThroughConfirmWindow(context: BrowserContext, page: Page | Frame, expression: string) {
+  const opened = nextConfirmWindow(context)
+  const result = await startCall(page, expression)
+  return { confirm: await opened, result }
+}

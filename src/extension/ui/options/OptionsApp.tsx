@@ -11,7 +11,22 @@ import {
 } from '../lib/settingsForm.ts'
 import { settingsStore } from '../stores/settingsStore.ts'
 
-const FAILURE_CHOICES: { value: OnScanFailure; title: string; detail: string }[] = [
+type ChoiceText = { title: string; detail: string }
+
+const BACKEND_CHOICES: (ChoiceText & { value: SettingsForm['backendKind'] })[] = [
+  {
+    value: 'local',
+    title: 'Simulate locally',
+    detail: 'The extension simulates on the RPC node set for the chain below.',
+  },
+  {
+    value: 'remote',
+    title: 'Use a scan API',
+    detail: 'Requests are sent to a Preflight scan server (or a compatible API).',
+  },
+]
+
+const FAILURE_CHOICES: (ChoiceText & { value: OnScanFailure })[] = [
   {
     value: 'ask',
     title: 'Ask me',
@@ -30,6 +45,62 @@ function FieldError({ id, text }: { id: string; text: string | undefined }) {
       {text}
     </span>
   ) : null
+}
+
+/** One radio option with its title and a line saying what it means. */
+function Choice({
+  name,
+  choice,
+  checked,
+  onSelect,
+}: {
+  name: string
+  choice: ChoiceText
+  checked: boolean
+  onSelect: () => void
+}) {
+  return (
+    <label className="choice">
+      <input type="radio" name={name} checked={checked} onChange={onSelect} />
+      <span>
+        <strong>{choice.title}</strong>
+        <br />
+        <span className="muted">{choice.detail}</span>
+      </span>
+    </label>
+  )
+}
+
+/** A labelled input whose validation error is announced with it. */
+function TextField({
+  id,
+  label,
+  error,
+  onChange,
+  ...input
+}: {
+  id: string
+  label: string
+  type: 'url' | 'password'
+  value: string
+  error: string | undefined
+  onChange: (value: string) => void
+  placeholder?: string
+  autoComplete?: string
+}) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        {...input}
+        aria-invalid={!!error}
+        aria-describedby={error ? `${id}-error` : undefined}
+        onChange={(event) => onChange(event.target.value)}
+      />
+      <FieldError id={`${id}-error`} text={error} />
+    </div>
+  )
 }
 
 function RpcRows({
@@ -135,60 +206,35 @@ function Editor({ settings }: { settings: Settings }) {
         <legend>
           <h2>Scan backend</h2>
         </legend>
-        <label className="choice">
-          <input
-            type="radio"
+        {BACKEND_CHOICES.map((choice) => (
+          <Choice
+            key={choice.value}
             name="backend"
-            checked={form.backendKind === 'local'}
-            onChange={() => patch({ backendKind: 'local' })}
+            choice={choice}
+            checked={form.backendKind === choice.value}
+            onSelect={() => patch({ backendKind: choice.value })}
           />
-          <span>
-            <strong>Simulate locally</strong>
-            <br />
-            <span className="muted">The extension simulates on the RPC node set for the chain below.</span>
-          </span>
-        </label>
-        <label className="choice">
-          <input
-            type="radio"
-            name="backend"
-            checked={form.backendKind === 'remote'}
-            onChange={() => patch({ backendKind: 'remote' })}
-          />
-          <span>
-            <strong>Use a scan API</strong>
-            <br />
-            <span className="muted">Requests are sent to a Preflight scan server (or a compatible API).</span>
-          </span>
-        </label>
+        ))}
         {form.backendKind === 'remote' && (
           <>
-            <div className="field">
-              <label htmlFor="api-url">Scan API URL</label>
-              <input
-                id="api-url"
-                type="url"
-                placeholder="https://scan.example.org"
-                value={form.apiUrl}
-                aria-invalid={!!errors.apiUrl}
-                aria-describedby={errors.apiUrl ? 'api-url-error' : undefined}
-                onChange={(event) => patch({ apiUrl: event.target.value })}
-              />
-              <FieldError id="api-url-error" text={errors.apiUrl} />
-            </div>
-            <div className="field">
-              <label htmlFor="api-key">API key</label>
-              <input
-                id="api-key"
-                type="password"
-                autoComplete="off"
-                value={form.apiKey}
-                aria-invalid={!!errors.apiKey}
-                aria-describedby={errors.apiKey ? 'api-key-error' : undefined}
-                onChange={(event) => patch({ apiKey: event.target.value })}
-              />
-              <FieldError id="api-key-error" text={errors.apiKey} />
-            </div>
+            <TextField
+              id="api-url"
+              label="Scan API URL"
+              type="url"
+              placeholder="https://scan.example.org"
+              value={form.apiUrl}
+              error={errors.apiUrl}
+              onChange={(apiUrl) => patch({ apiUrl })}
+            />
+            <TextField
+              id="api-key"
+              label="API key"
+              type="password"
+              autoComplete="off"
+              value={form.apiKey}
+              error={errors.apiKey}
+              onChange={(apiKey) => patch({ apiKey })}
+            />
           </>
         )}
       </fieldset>
@@ -211,19 +257,13 @@ function Editor({ settings }: { settings: Settings }) {
           A failed scan never approves anything by itself: you always decide.
         </p>
         {FAILURE_CHOICES.map((choice) => (
-          <label className="choice" key={choice.value}>
-            <input
-              type="radio"
-              name="onScanFailure"
-              checked={form.onScanFailure === choice.value}
-              onChange={() => patch({ onScanFailure: choice.value })}
-            />
-            <span>
-              <strong>{choice.title}</strong>
-              <br />
-              <span className="muted">{choice.detail}</span>
-            </span>
-          </label>
+          <Choice
+            key={choice.value}
+            name="onScanFailure"
+            choice={choice}
+            checked={form.onScanFailure === choice.value}
+            onSelect={() => patch({ onScanFailure: choice.value })}
+          />
         ))}
       </fieldset>
 

@@ -1,0 +1,247 @@
+/**
+ * The EIP-712 payloads Preflight is built to read (EIP-2612 and Permit2 permits, Safe transactions, Seaport orders),
+ * written once so the demo dapp, the tests and the benchmark sign and scan exactly the same shapes. Plain data: no
+ * DOM, no node:*.
+ */
+import { type Address, type Hex, zeroAddress } from 'viem'
+import type { SafeTx } from '../engine/safeTx.ts'
+
+/** Uniswap's Permit2: the same address on every chain; it need not be deployed for a signature request. */
+export const PERMIT2_ADDRESS: Address = '0x000000000022D473030F116dDEE9F6B43aC78BA3'
+
+export type TypedDataField = { name: string; type: string }
+
+/** An EIP-712 payload as eth_signTypedData_v4 takes it (after JSON.stringify); integers as decimal strings. */
+export type TypedData = {
+  types: Record<string, TypedDataField[]>
+  domain: Record<string, string | number>
+  primaryType: string
+  message: Record<string, unknown>
+}
+
+/** A chain id as a domain carries it: dapps send a number, a decimal string or hex. */
+type ChainId = number | string
+
+/** The EIP712Domain of tokens and most dapps: name, version, chain and contract. */
+export const NAMED_DOMAIN_FIELDS: TypedDataField[] = [
+  { name: 'name', type: 'string' },
+  { name: 'version', type: 'string' },
+  { name: 'chainId', type: 'uint256' },
+  { name: 'verifyingContract', type: 'address' },
+]
+
+/** Permit2's EIP712Domain, which has no version. */
+export const PERMIT2_DOMAIN_FIELDS: TypedDataField[] = [
+  { name: 'name', type: 'string' },
+  { name: 'chainId', type: 'uint256' },
+  { name: 'verifyingContract', type: 'address' },
+]
+
+/** EIP-2612's Permit struct. */
+export const EIP2612_PERMIT_FIELDS: TypedDataField[] = [
+  { name: 'owner', type: 'address' },
+  { name: 'spender', type: 'address' },
+  { name: 'value', type: 'uint256' },
+  { name: 'nonce', type: 'uint256' },
+  { name: 'deadline', type: 'uint256' },
+]
+
+/** DAI's permit: all or nothing (`allowed`), with an expiry where 0 means never. */
+export const DAI_PERMIT_FIELDS: TypedDataField[] = [
+  { name: 'holder', type: 'address' },
+  { name: 'spender', type: 'address' },
+  { name: 'nonce', type: 'uint256' },
+  { name: 'expiry', type: 'uint256' },
+  { name: 'allowed', type: 'bool' },
+]
+
+/** The ERC-721 permit of Uniswap V3 positions (ERC-4494): one token id to one spender. */
+export const ERC721_PERMIT_FIELDS: TypedDataField[] = [
+  { name: 'spender', type: 'address' },
+  { name: 'tokenId', type: 'uint256' },
+  { name: 'nonce', type: 'uint256' },
+  { name: 'deadline', type: 'uint256' },
+]
+
+/** The struct types of Permit2's allowance and signature-transfer permits. */
+export const PERMIT2_TYPES = {
+  PermitDetails: [
+    { name: 'token', type: 'address' },
+    { name: 'amount', type: 'uint160' },
+    { name: 'expiration', type: 'uint48' },
+    { name: 'nonce', type: 'uint48' },
+  ],
+  PermitSingle: [
+    { name: 'details', type: 'PermitDetails' },
+    { name: 'spender', type: 'address' },
+    { name: 'sigDeadline', type: 'uint256' },
+  ],
+  PermitBatch: [
+    { name: 'details', type: 'PermitDetails[]' },
+    { name: 'spender', type: 'address' },
+    { name: 'sigDeadline', type: 'uint256' },
+  ],
+  TokenPermissions: [
+    { name: 'token', type: 'address' },
+    { name: 'amount', type: 'uint256' },
+  ],
+  /** What PermitTransferFrom and PermitWitnessTransferFrom add after `permitted`. */
+  transferFields: [
+    { name: 'spender', type: 'address' },
+    { name: 'nonce', type: 'uint256' },
+    { name: 'deadline', type: 'uint256' },
+  ],
+} satisfies Record<string, TypedDataField[]>
+
+/** The types of a Safe (v1.3+) transaction message: the domain is only the chain and the Safe. */
+export const SAFE_TX_TYPES = {
+  EIP712Domain: [
+    { name: 'chainId', type: 'uint256' },
+    { name: 'verifyingContract', type: 'address' },
+  ],
+  SafeTx: [
+    { name: 'to', type: 'address' },
+    { name: 'value', type: 'uint256' },
+    { name: 'data', type: 'bytes' },
+    { name: 'operation', type: 'uint8' },
+    { name: 'safeTxGas', type: 'uint256' },
+    { name: 'baseGas', type: 'uint256' },
+    { name: 'gasPrice', type: 'uint256' },
+    { name: 'gasToken', type: 'address' },
+    { name: 'refundReceiver', type: 'address' },
+    { name: 'nonce', type: 'uint256' },
+  ],
+} satisfies Record<string, TypedDataField[]>
+
+const seaportItem: TypedDataField[] = [
+  { name: 'itemType', type: 'uint8' },
+  { name: 'token', type: 'address' },
+  { name: 'identifierOrCriteria', type: 'uint256' },
+  { name: 'startAmount', type: 'uint256' },
+  { name: 'endAmount', type: 'uint256' },
+]
+
+/** The types of a Seaport (1.1 to 1.6) OrderComponents message. */
+export const SEAPORT_ORDER_TYPES: Record<string, TypedDataField[]> = {
+  EIP712Domain: NAMED_DOMAIN_FIELDS,
+  OrderComponents: [
+    { name: 'offerer', type: 'address' },
+    { name: 'zone', type: 'address' },
+    { name: 'offer', type: 'OfferItem[]' },
+    { name: 'consideration', type: 'ConsiderationItem[]' },
+    { name: 'orderType', type: 'uint8' },
+    { name: 'startTime', type: 'uint256' },
+    { name: 'endTime', type: 'uint256' },
+    { name: 'zoneHash', type: 'bytes32' },
+    { name: 'salt', type: 'uint256' },
+    { name: 'conduitKey', type: 'bytes32' },
+    { name: 'counter', type: 'uint256' },
+  ],
+  OfferItem: seaportItem,
+  ConsiderationItem: [...seaportItem, { name: 'recipient', type: 'address' }],
+}
+
+/** An EIP-2612 permit of `value` of `token` (whose EIP-712 name is `name`) from `owner` to `spender`. */
+export function eip2612Permit(permit: {
+  name: string
+  chainId: ChainId
+  token: Address
+  owner: Address
+  spender: Address
+  value: bigint
+  nonce: bigint
+  deadline: number | bigint
+}): TypedData {
+  return {
+    types: { EIP712Domain: NAMED_DOMAIN_FIELDS, Permit: EIP2612_PERMIT_FIELDS },
+    domain: { name: permit.name, version: '1', chainId: permit.chainId, verifyingContract: permit.token },
+    primaryType: 'Permit',
+    message: {
+      owner: permit.owner,
+      spender: permit.spender,
+      value: permit.value.toString(),
+      nonce: permit.nonce.toString(),
+      deadline: permit.deadline.toString(),
+    },
+  }
+}
+
+/** A Permit2 message of `primaryType` with its struct `types`, in Permit2's domain on `chainId`. */
+export function permit2TypedData(
+  chainId: ChainId,
+  primaryType: string,
+  types: Record<string, TypedDataField[]>,
+  message: Record<string, unknown>,
+): TypedData {
+  return {
+    types: { EIP712Domain: PERMIT2_DOMAIN_FIELDS, ...types },
+    domain: { name: 'Permit2', chainId, verifyingContract: PERMIT2_ADDRESS },
+    primaryType,
+    message,
+  }
+}
+
+/** A Permit2 PermitSingle: `spender` may spend `amount` of `token` until `expiration`, if signed by `sigDeadline`. */
+export function permit2PermitSingle(permit: {
+  chainId: ChainId
+  token: Address
+  amount: bigint
+  expiration: number | bigint
+  spender: Address
+  sigDeadline: number | bigint
+  nonce?: bigint
+}): TypedData {
+  const { PermitSingle, PermitDetails } = PERMIT2_TYPES
+  return permit2TypedData(
+    permit.chainId,
+    'PermitSingle',
+    { PermitSingle, PermitDetails },
+    {
+      details: {
+        token: permit.token,
+        amount: permit.amount.toString(),
+        expiration: permit.expiration.toString(),
+        nonce: (permit.nonce ?? 0n).toString(),
+      },
+      spender: permit.spender,
+      sigDeadline: permit.sigDeadline.toString(),
+    },
+  )
+}
+
+/** A Safe transaction that calls `to` with `value` and `data`: no delegatecall, no gas refund. */
+export function plainSafeTx(to: Address, value: bigint, nonce: bigint, data: Hex = '0x'): SafeTx {
+  return {
+    to,
+    value,
+    data,
+    operation: 0,
+    safeTxGas: 0n,
+    baseGas: 0n,
+    gasPrice: 0n,
+    gasToken: zeroAddress,
+    refundReceiver: zeroAddress,
+    nonce,
+  }
+}
+
+/** The SafeTx message an owner of `safe` on `chainId` signs for `tx`. */
+export function safeTxTypedData(chainId: ChainId, safe: string, tx: SafeTx): TypedData {
+  return {
+    types: { ...SAFE_TX_TYPES },
+    domain: { chainId, verifyingContract: safe },
+    primaryType: 'SafeTx',
+    message: {
+      to: tx.to,
+      value: tx.value.toString(),
+      data: tx.data,
+      operation: tx.operation,
+      safeTxGas: tx.safeTxGas.toString(),
+      baseGas: tx.baseGas.toString(),
+      gasPrice: tx.gasPrice.toString(),
+      gasToken: tx.gasToken,
+      refundReceiver: tx.refundReceiver,
+      nonce: tx.nonce.toString(),
+    },
+  }
+}
