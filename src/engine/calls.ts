@@ -6,6 +6,7 @@ import {
   getAddress,
   type Hex,
   hexToBigInt,
+  hexToNumber,
   isAddress,
   size,
   slice,
@@ -13,8 +14,11 @@ import {
 import { decodingAbis, multiSendAbi } from './abis.ts'
 import { decodeExecTransaction } from './safe.ts'
 
-/** One call: who calls whom with what; `depth` 0 is the transaction itself. */
-export type Call = { from: Address; to: Address | null; value: bigint; data: Hex; depth: number }
+/**
+ * One call: who calls whom with what; `depth` 0 is the transaction itself. `delegate` marks a delegate call: the
+ * callee's code runs as the caller, with the power to rewrite the caller's storage (a Safe's owners and modules).
+ */
+export type Call = { from: Address; to: Address | null; value: bigint; data: Hex; depth: number; delegate?: boolean }
 
 /** A function call decoded with one of the known ABIs. */
 export type DecodedFunction = { abi: Abi; functionName: string; args: readonly unknown[] }
@@ -40,7 +44,14 @@ export function expandCalls(call: Call): Call[] {
   const exec = decodeExecTransaction(call.data)
   if (exec) {
     calls.push(
-      ...expandCalls({ from: call.to, to: exec.to, value: exec.value, data: exec.data, depth: call.depth + 1 }),
+      ...expandCalls({
+        from: call.to,
+        to: exec.to,
+        value: exec.value,
+        data: exec.data,
+        depth: call.depth + 1,
+        delegate: exec.operation === 1,
+      }),
     )
     return calls
   }
@@ -61,11 +72,12 @@ export function decodeMultiSend(data: Hex): Omit<Call, 'from' | 'depth'>[] | nul
     let offset = 0
     const total = size(packed)
     while (offset < total) {
+      const operation = hexToNumber(slice(packed, offset, offset + 1))
       const to = getAddress(slice(packed, offset + 1, offset + 21))
       const value = hexToBigInt(slice(packed, offset + 21, offset + 53))
       const length = Number(hexToBigInt(slice(packed, offset + 53, offset + 85)))
       const innerData = length === 0 ? '0x' : slice(packed, offset + 85, offset + 85 + length)
-      calls.push({ to, value, data: innerData })
+      calls.push({ to, value, data: innerData, delegate: operation === 1 })
       offset += 85 + length
     }
     return calls

@@ -1,6 +1,7 @@
 /** Which chain a node serves (asked once per RPC URL) and what that chain's native currency is called. */
+import { isHex } from 'viem'
 import { arbitrum, avalanche, base, bsc, foundry, gnosis, mainnet, optimism, polygon, sepolia } from 'viem/chains'
-import type { RpcClient } from './rpc.ts'
+import { type RpcClient, RpcFailure } from './rpc.ts'
 
 const chainIdByRpcUrl = new Map<string, number>()
 
@@ -13,7 +14,13 @@ export function knownChainId(rpcUrl: string, given: number | undefined): number 
 
 /** Asks the node for its chain id (meant to share a JSON-RPC batch with the simulation) and caches it. */
 export async function fetchChainId(client: RpcClient, rpcUrl: string): Promise<number> {
-  const chainId = Number(BigInt((await client.request('eth_chainId', [])) as string))
+  const answer = await client.request('eth_chainId', [])
+  if (typeof answer !== 'string' || !isHex(answer, { strict: true }) || answer === '0x') {
+    // Only the start of the answer: a hostile endpoint could send megabytes.
+    const shown = String(JSON.stringify(answer)).slice(0, 40)
+    throw new RpcFailure(`The node at ${rpcUrl} answered eth_chainId with ${shown}, not a chain id.`, null)
+  }
+  const chainId = Number(BigInt(answer))
   chainIdByRpcUrl.set(rpcUrl, chainId)
   return chainId
 }

@@ -67,6 +67,12 @@ function toRpcFailure(error: unknown, rpcUrl: string, method: string): RpcFailur
       null,
     )
   }
+  if (error instanceof HttpRequestError && error.cause instanceof SyntaxError) {
+    return new RpcFailure(
+      `The server at ${rpcUrl} answered ${method} with something that is not JSON-RPC; check that the RPC URL is a node's JSON-RPC endpoint.`,
+      null,
+    )
+  }
   if (error instanceof HttpRequestError) {
     const status = error.status ? ` (HTTP ${error.status})` : ''
     return new RpcFailure(

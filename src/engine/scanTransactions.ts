@@ -72,17 +72,19 @@ export function aggregatedError(input: SimulationInput, result: SimulationResult
       reason: result.failure,
     }
   }
+  // The preset overrides the wallet's threshold slot: on anything but a Safe that corrupts the simulated state.
+  for (const wallet of input.multisigWallets) {
+    if (result.safes.get(wallet.toLowerCase())) continue
+    return {
+      kind: 'SIMULATION_FAILED',
+      humanReadableError: 'The multisig preset does not apply: the wallet is not a Safe.',
+      reason: `${wallet.toLowerCase()} does not answer as a Safe multisig wallet (no owners or threshold), so its signatures cannot be simulated away.`,
+    }
+  }
   for (const tx of input.txs) {
     const wallet = input.multisigWallets.find((address) => tx.to && isAddressEqual(address, tx.to))
-    if (!wallet || !decodeExecTransaction(tx.data)) continue
-    const safe = result.safes.get(wallet.toLowerCase())
-    if (!safe) {
-      return {
-        kind: 'SIMULATION_FAILED',
-        humanReadableError: 'The multisig preset does not apply: the wallet is not a Safe.',
-        reason: `${wallet.toLowerCase()} does not answer as a Safe multisig wallet (no owners or threshold), so its signatures cannot be simulated away.`,
-      }
-    }
+    const safe = wallet && result.safes.get(wallet.toLowerCase())
+    if (!wallet || !safe || !decodeExecTransaction(tx.data)) continue
     if (!isSafeOwner(safe, tx.from)) {
       return {
         kind: 'SIMULATION_FAILED',

@@ -18,6 +18,7 @@ import {
   safeContextFromReads,
   withPrevalidatedSignature,
 } from './safe.ts'
+import { checkSimulateResult, type RpcCallResult } from './simulateResponse.ts'
 import type { EngineError } from './types.ts'
 
 /** One transaction to simulate, normalised. */
@@ -147,15 +148,6 @@ function applyMultisigPreset(tx: SimulationTx, wallets: Address[]): SimulationTx
 
 type Phase = { ok: true; outcomes: TxOutcome[]; reads: ReadResults } | { ok: false; failure: string }
 
-type RpcCallResult = {
-  status: Hex
-  returnData: Hex
-  gasUsed: Hex
-  logs?: SimulatedLog[]
-  error?: { code?: number; message?: string }
-}
-type RpcBlockResult = { calls: RpcCallResult[] }
-
 async function simulate(
   client: RpcClient,
   input: SimulationInput,
@@ -175,10 +167,10 @@ async function simulate(
       { calls: stateReads.map(readCall) },
     ],
   }
-  let blocks: RpcBlockResult[]
+  let answer: unknown
   try {
     const tag = blockNumber === null ? 'latest' : numberToHex(blockNumber)
-    blocks = (await client.request('eth_simulateV1', [payload, tag])) as RpcBlockResult[]
+    answer = await client.request('eth_simulateV1', [payload, tag])
   } catch (error) {
     // The node answered but refused the whole simulation (e.g. a gas limit below the intrinsic cost): report it.
     if (error instanceof RpcFailure && error.code !== null && error.code !== -32601) {
@@ -186,9 +178,15 @@ async function simulate(
     }
     throw error
   }
-  const [before, transactions, after] = blocks
-  if (!before || !transactions || !after)
-    throw new RpcFailure('The node returned an incomplete eth_simulateV1 result.', null)
+  const checked = checkSimulateResult(answer, [reads.length, txs.length, stateReads.length])
+  if (!checked.ok) {
+    throw new RpcFailure(
+      `The node returned a malformed eth_simulateV1 result: ${checked.problem}. Use a node that implements ` +
+        'eth_simulateV1 (anvil, geth ≥ 1.14.9, reth, Nethermind).',
+      null,
+    )
+  }
+  const [before, transactions, after] = checked.blocks
   return {
     ok: true,
     outcomes: transactions.calls.map((call, index) => toOutcome(call, txs[index] as SimulationTx)),

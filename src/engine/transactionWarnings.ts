@@ -1,4 +1,7 @@
-/** Warnings derived from what a simulation did: risky approvals, known and suspected theft, odd gas, long bundles. */
+/**
+ * Warnings derived from what a simulation did: risky approvals, known and suspected theft, changes to a Safe's control,
+ * odd gas, long bundles.
+ */
 import { type Address, getAddress, isAddressEqual, zeroAddress } from 'viem'
 import { type AssetChange, grantedAmount, type TransferChange } from './assetChanges.ts'
 import type { AssetRef } from './assetEvents.ts'
@@ -8,6 +11,7 @@ import { addressesInArguments, type Call, decodeKnownFunction, expandCalls } fro
 import { nativeCurrency } from './chain.ts'
 import { shortAddress } from './format.ts'
 import { readKeys } from './reads.ts'
+import { safeControlWarnings } from './safeControl.ts'
 import type { SimulationResult, SimulationTx } from './simulation.ts'
 import type { Warning } from './types.ts'
 import { makeWarning } from './warnings.ts'
@@ -30,6 +34,7 @@ export function simulationWarnings(
     ...knownMaliciousWarnings(result.chainId, calls, changes),
     ...drainWarnings(result.chainId, calls, changes, userAccount, metadataOf),
     ...approvalWarnings(result, changes, metadataOf),
+    ...safeControlWarnings(calls),
     ...ownContractWarnings(result, metadataOf),
     ...gasWarnings(result),
     ...(txs.length > MAX_USUAL_TRANSACTIONS

@@ -1,5 +1,5 @@
 /** Validates a transaction scan request (seed §2.1, §2.2) into the engine's normalised simulation input. */
-import { type Address, type Hex, numberToHex, pad } from 'viem'
+import { type Address, type Hex, maxUint64, numberToHex, pad } from 'viem'
 import type { SimulationInput, SimulationTx } from './simulation.ts'
 import type { InvalidRequest } from './types.ts'
 import { invalid, isRecord, type Parsed, parseAddress, parseAmount, parseBytes, parseOrigin } from './validate.ts'
@@ -73,6 +73,8 @@ function parseTxObject(value: unknown, field: string): Parsed<SimulationTx> {
     const parsed = parseAmount(value.gas, `${field}.gas`)
     if (!parsed.ok) return parsed
     if (parsed.value < 21_000n) return invalid(`${field}.gas`, 'is below 21000, the cost of the simplest transaction')
+    if (parsed.value > maxUint64)
+      return invalid(`${field}.gas`, 'is larger than 2^64-1, the most gas a transaction can carry')
     gas = parsed.value
   }
   return { ok: true, value: { from: from.value, to, data, value: amount, gas } }

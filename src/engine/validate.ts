@@ -14,11 +14,24 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
-/** A 20-byte hex address in any letter case (checksums are not enforced: wallets send lowercase too). */
+/**
+ * A 20-byte hex address, all lowercase, all uppercase or EIP-55 checksummed. A mixed-case address whose checksum is
+ * wrong is refused: the capitals claim a checksum, so a mismatch means a typo or an edited address, and wallets
+ * refuse it too.
+ */
 export function parseAddress(value: unknown, field: string): Parsed<Address> {
   if (typeof value !== 'string') return invalid(field, 'must be a 0x-prefixed 20-byte hex address string')
   if (!isAddress(value, { strict: false })) {
     return invalid(field, `"${value.slice(0, 60)}" is not a 20-byte hex address (0x followed by 40 hex digits)`)
+  }
+  const digits = value.slice(2)
+  const mixedCase = digits !== digits.toLowerCase() && digits !== digits.toUpperCase()
+  if (mixedCase && !isAddress(value, { strict: true })) {
+    return invalid(
+      field,
+      `"${value}" has a wrong EIP-55 checksum (its capital letters do not match the address): check it for a typo, ` +
+        'or send it all-lowercase',
+    )
   }
   return { ok: true, value: getAddress(value) }
 }

@@ -18,7 +18,8 @@ import { formatAmount, isUnlimited, shortAddress } from '../../src/engine/format
 import { checkDomain, editDistance, originWarnings } from '../../src/engine/phishing.ts'
 import { decodeRevert } from '../../src/engine/revert.ts'
 import { explainSafeCode, prevalidatedSignature } from '../../src/engine/safe.ts'
-import { parseAmount } from '../../src/engine/validate.ts'
+import { MAX_TX_OBJECTS, parseTransactionsRequest } from '../../src/engine/transactionsRequest.ts'
+import { parseAddress, parseAmount } from '../../src/engine/validate.ts'
 import { actionFor, makeWarning, sortWarnings } from '../../src/engine/warnings.ts'
 
 const ALICE = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
@@ -114,19 +115,19 @@ describe('Safe helpers', () => {
       encodePacked(['uint8', 'address', 'uint256', 'uint256'], [0, BOB, parseEther('1'), 0n]),
       encodePacked(
         ['uint8', 'address', 'uint256', 'uint256', 'bytes'],
-        [0, ALICE, 0n, BigInt(size(transfer)), transfer],
+        [1, ALICE, 0n, BigInt(size(transfer)), transfer],
       ),
     ])
     const data = encodeFunctionData({ abi: multiSendAbi, functionName: 'multiSend', args: [packed] })
     expect(decodeMultiSend(data)).toEqual([
-      { to: BOB, value: parseEther('1'), data: '0x' },
-      { to: ALICE, value: 0n, data: transfer },
+      { to: BOB, value: parseEther('1'), data: '0x', delegate: false },
+      { to: ALICE, value: 0n, data: transfer, delegate: true },
     ])
     const calls = expandCalls({ from: ALICE, to: BOB, value: 0n, data, depth: 0 })
-    expect(calls.map((call) => [call.from, call.to, call.depth])).toEqual([
-      [ALICE, BOB, 0],
-      [ALICE, BOB, 1],
-      [ALICE, ALICE, 1],
+    expect(calls.map((call) => [call.from, call.to, call.depth, call.delegate])).toEqual([
+      [ALICE, BOB, 0, undefined],
+      [ALICE, BOB, 1, false],
+      [ALICE, ALICE, 1, true],
     ])
   })
 })
@@ -172,5 +173,47 @@ describe('parseAmount', () => {
         error: { field: 'txObjects[0].value' },
       })
     }
+  })
+})
+
+describe('addresses: EIP-55 checksums', () => {
+  const lower = ALICE.toLowerCase()
+  const badChecksum = ALICE.replace('C51812', 'c51812')
+
+  it('accepts lowercase, uppercase and correctly checksummed addresses, all normalised to the checksum form', () => {
+    for (const address of [lower, `0x${lower.slice(2).toUpperCase()}`, ALICE]) {
+      expect(parseAddress(address, 'to')).toEqual({ ok: true, value: ALICE })
+    }
+  })
+
+  it('refuses a mixed-case address whose checksum is wrong, naming the field and the reason', () => {
+    expect(parseAddress(badChecksum, 'txObjects[0].to')).toMatchObject({
+      ok: false,
+      error: { kind: 'INVALID_REQUEST', field: 'txObjects[0].to', message: expect.stringContaining('EIP-55 checksum') },
+    })
+  })
+})
+
+describe('transaction request bounds', () => {
+  const request = (tx: Record<string, unknown>, count = 1) => ({
+    txObjects: Array.from({ length: count }, () => ({ from: ALICE, to: BOB, ...tx })),
+    userAccount: ALICE,
+    metadata: { origin: 'https://app.example.org' },
+  })
+
+  it('gas above 2^64-1 is a request error, not a node error', () => {
+    expect(parseTransactionsRequest(request({ gas: (2n ** 64n).toString() }))).toMatchObject({
+      ok: false,
+      error: { field: 'txObjects[0].gas', message: expect.stringContaining('2^64-1') },
+    })
+    expect(parseTransactionsRequest(request({ gas: (2n ** 64n - 1n).toString() })).ok).toBe(true)
+  })
+
+  it(`more than ${MAX_TX_OBJECTS} transactions is refused before any work`, () => {
+    expect(parseTransactionsRequest(request({}, MAX_TX_OBJECTS)).ok).toBe(true)
+    expect(parseTransactionsRequest(request({}, MAX_TX_OBJECTS + 1))).toMatchObject({
+      ok: false,
+      error: { field: 'txObjects' },
+    })
   })
 })

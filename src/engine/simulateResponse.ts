@@ -1,0 +1,66 @@
+/**
+ * Checks a node's eth_simulateV1 answer has the shape the engine reads — three blocks, one result per call, hex
+ * fields, well-formed logs — so a broken or impostor node becomes an RPC error that says so, never a TypeError or a
+ * result that silently lacks transactions.
+ */
+import { type Hex, isAddress, isHex } from 'viem'
+import type { SimulatedLog } from './assetEvents.ts'
+
+/** One call's result as the node reports it. */
+export type RpcCallResult = {
+  status: Hex
+  returnData: Hex
+  gasUsed: Hex
+  logs?: SimulatedLog[]
+  error?: { code?: number; message?: string }
+}
+
+export type RpcBlockResult = { calls: RpcCallResult[] }
+
+/** The three blocks of a scan (before-reads, transactions, after-reads), or a sentence saying what is malformed. */
+export function checkSimulateResult(
+  value: unknown,
+  callCounts: [number, number, number],
+): { ok: true; blocks: [RpcBlockResult, RpcBlockResult, RpcBlockResult] } | { ok: false; problem: string } {
+  if (!Array.isArray(value)) return { ok: false, problem: 'the result is not a list of blocks' }
+  if (value.length !== callCounts.length) {
+    return { ok: false, problem: `it returned ${value.length} blocks for the ${callCounts.length} sent` }
+  }
+  for (const [index, block] of value.entries()) {
+    const calls = (block as { calls?: unknown } | null)?.calls
+    const expected = callCounts[index]
+    if (!Array.isArray(calls)) return { ok: false, problem: `block ${index + 1} has no list of call results` }
+    if (calls.length !== expected) {
+      return {
+        ok: false,
+        problem: `block ${index + 1} has ${calls.length} call results for the ${expected} calls sent`,
+      }
+    }
+    const bad = calls.findIndex((call) => !isCallResult(call))
+    if (bad !== -1) return { ok: false, problem: `call ${bad + 1} of block ${index + 1} is malformed` }
+  }
+  return { ok: true, blocks: value as [RpcBlockResult, RpcBlockResult, RpcBlockResult] }
+}
+
+function isCallResult(value: unknown): value is RpcCallResult {
+  if (typeof value !== 'object' || value === null) return false
+  const call = value as Record<string, unknown>
+  if (!isHexText(call.status) || !isHexText(call.returnData) || !isHexText(call.gasUsed)) return false
+  return call.logs === undefined || (Array.isArray(call.logs) && call.logs.every(isLog))
+}
+
+function isLog(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false
+  const log = value as Record<string, unknown>
+  return (
+    typeof log.address === 'string' &&
+    isAddress(log.address, { strict: false }) &&
+    Array.isArray(log.topics) &&
+    log.topics.every(isHexText) &&
+    isHexText(log.data)
+  )
+}
+
+function isHexText(value: unknown): value is Hex {
+  return typeof value === 'string' && isHex(value, { strict: true })
+}
