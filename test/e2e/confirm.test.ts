@@ -8,8 +8,10 @@ import { createPublicClient, type Hex, http, maxUint48, maxUint160, parseEther }
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../src/devnet/devnet.ts'
 import { permit2PermitSingle, plainSafeTx, safeTxTypedData } from '../../src/devnet/eip712.ts'
+import { safeAbi } from '../../src/engine/abis.ts'
 import type { HistoryEntry } from '../../src/extension/shared/pending.ts'
-import { startTestDevnet } from '../support/devnet.ts'
+import { startScanServer } from '../../src/server/server.ts'
+import { freePort, startTestDevnet } from '../support/devnet.ts'
 import { type Dapp, startDapp, walletPage } from './support/dapp.ts'
 import {
   callThroughConfirmWindow,
@@ -53,7 +55,7 @@ describe('confirming requests in the extension window', () => {
   })
 
   it('shows −1 ETH for a transfer, and Continue sends it to the wallet, which mines it', async () => {
-    const chain = createPublicClient({ transport: http(devnet.fixtures.rpcUrl) })
+    const chain = createPublicClient({ transport: http(devnet.fixtures.rpcUrl), pollingInterval: 50 })
     const before = await chain.getBalance({ address: recipient })
     const { confirm, result } = await callThroughConfirmWindow(
       context,
@@ -72,7 +74,8 @@ describe('confirming requests in the extension window', () => {
 
     const settled = await result()
     expect(settled.ok).toMatch(/^0x[0-9a-f]{64}$/)
-    const receipt = await chain.getTransactionReceipt({ hash: settled.ok as Hex })
+    // anvil may answer with the hash before the block is mined.
+    const receipt = await chain.waitForTransactionReceipt({ hash: settled.ok as Hex })
     expect(receipt.status).toBe('success')
     expect(await chain.getBalance({ address: recipient })).toBe(before + parseEther('1'))
     const history = (await (
@@ -105,13 +108,10 @@ describe('confirming requests in the extension window', () => {
     expect(await result()).toEqual({ code: 4001, message: 'User rejected the request.' })
   })
 
-  it("shows a Safe transaction message as the Safe's −1 ETH", async () => {
+  it("shows a Safe transaction message as the Safe's −1 ETH, with the safeTxHash the Safe itself computes", async () => {
     const { safe } = devnet.fixtures
-    const typedData = safeTxTypedData(
-      devnet.fixtures.chainId,
-      safe.address,
-      plainSafeTx(recipient, parseEther('1'), 0n),
-    )
+    const safeTx = plainSafeTx(recipient, parseEther('1'), 0n)
+    const typedData = safeTxTypedData(devnet.fixtures.chainId, safe.address, safeTx)
     const { confirm, result } = await callThroughConfirmWindow(
       context,
       page,
@@ -119,16 +119,82 @@ describe('confirming requests in the extension window', () => {
     )
 
     expect(await shownAction(confirm)).toBe('NONE')
-    const rows = confirm.getByTestId('state-change')
-    await expect.poll(() => rows.allInnerTexts()).toContainEqual(expect.stringContaining('−1 ETH'))
+    const safeGroup = confirm.locator(`[data-account="${safe.address.toLowerCase()}"]`)
+    await expect
+      .poll(() => safeGroup.getByTestId('state-change').allInnerTexts())
+      .toEqual([expect.stringContaining('−1 ETH')])
+    expect(await safeGroup.locator('.tag').textContent()).toBe('Safe')
+    expect(await confirm.locator(`[data-account="${account.toLowerCase()}"]`).count()).toBe(0)
+
+    const chain = createPublicClient({ transport: http(devnet.fixtures.rpcUrl), pollingInterval: 50 })
+    const onChain = await chain.readContract({
+      address: safe.address,
+      abi: safeAbi,
+      functionName: 'getTransactionHash',
+      args: [
+        safeTx.to,
+        safeTx.value,
+        safeTx.data,
+        safeTx.operation,
+        safeTx.safeTxGas,
+        safeTx.baseGas,
+        safeTx.gasPrice,
+        safeTx.gasToken,
+        safeTx.refundReceiver,
+        safeTx.nonce,
+      ],
+    })
+    const panel = confirm.getByRole('region', { name: 'Safe transaction' })
+    expect(await panel.locator('.hash-row', { hasText: 'safeTxHash' }).locator('.hash').textContent()).toBe(onChain)
     const pending = await pendingOf(confirm)
     expect(pending.scan.status === 'DONE' && pending.scan.kind === 'message').toBe(true)
     if (pending.scan.status === 'DONE' && pending.scan.kind === 'message') {
-      expect(pending.scan.response.simulationResults.multisig?.wallet).toBe(safe.address.toLowerCase())
+      expect(pending.scan.response.simulationResults.multisig).toMatchObject({
+        wallet: safe.address.toLowerCase(),
+        safeTxHash: onChain,
+      })
     }
     await confirm.getByRole('button', { name: 'Continue' }).click()
     // anvil signs for its unlocked dev account: a 65-byte signature.
     expect((await result()).ok).toMatch(/^0x[0-9a-f]{130}$/)
+  })
+
+  it('scans through the real scan API server, and shows a refused API key as an ERROR the user decides on', async () => {
+    const { fixtures } = devnet
+    const server = await startScanServer({
+      port: 0,
+      networks: new Map([['ethereum/devnet', fixtures.rpcUrl]]),
+      apiKeys: ['e2e-key'],
+    })
+    // A local scan would fail here: what the window shows can only have come from the server.
+    const unreachableRpc = { '31337': `http://127.0.0.1:${await freePort()}` }
+    const sendEth = `ethereum.request({ method: 'eth_sendTransaction', params: [{ from: '${account}', to: '${recipient}', value: '0xde0b6b3a7640000' }] })`
+    try {
+      await writeSettings(context, {
+        rpcUrls: unreachableRpc,
+        backend: { kind: 'remote', apiUrl: server.url, apiKey: 'e2e-key' },
+      })
+      const accepted = await callThroughConfirmWindow(context, page, sendEth)
+      expect(await shownAction(accepted.confirm)).toBe('NONE')
+      await expect
+        .poll(() => accepted.confirm.getByTestId('state-change').allInnerTexts())
+        .toContainEqual(expect.stringContaining('−1 ETH'))
+      await accepted.confirm.getByRole('button', { name: 'Continue' }).click()
+      expect((await accepted.result()).ok).toMatch(/^0x[0-9a-f]{64}$/)
+
+      await writeSettings(context, {
+        rpcUrls: unreachableRpc,
+        backend: { kind: 'remote', apiUrl: server.url, apiKey: 'not-the-key' },
+      })
+      const refused = await callThroughConfirmWindow(context, page, sendEth)
+      expect(await shownAction(refused.confirm)).toBe('ERROR')
+      expect(await refused.confirm.getByRole('alert').textContent()).toContain('refused the API key (401')
+      await refused.confirm.getByRole('button', { name: 'Reject' }).click()
+      expect(await refused.result()).toEqual({ code: 4001, message: 'User rejected the request.' })
+    } finally {
+      await writeSettings(context, { rpcUrls: { '31337': fixtures.rpcUrl } })
+      await server.close()
+    }
   })
 
   it('still delivers Continue after the service worker was stopped while the window was open', async () => {

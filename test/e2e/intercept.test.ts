@@ -4,8 +4,19 @@
  * scan that cannot run leaves the decision to the user.
  */
 import type { BrowserContext, Page } from 'playwright-core'
+import {
+  encodeFunctionData,
+  erc20Abi,
+  type Hex,
+  keccak256,
+  maxUint48,
+  maxUint256,
+  stringToHex,
+  verifyMessage,
+} from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../src/devnet/devnet.ts'
+import { eip2612Permit } from '../../src/devnet/eip712.ts'
 import { DEFAULT_SETTINGS } from '../../src/extension/shared/settings.ts'
 import { freePort, startTestDevnet } from '../support/devnet.ts'
 import { type Dapp, startDapp, walletPage } from './support/dapp.ts'
@@ -124,7 +135,7 @@ describe('intercepting every route to the wallet', () => {
     }
   })
 
-  it('intercepts the legacy sendAsync and send(payload, callback) forms and forwards the original call', async () => {
+  it('intercepts the legacy sendAsync, send(payload, callback), send(method, params) and send(payload) forms', async () => {
     const page = await open('/announced')
     const callbackForm = (fn: string) => `new Promise((resolve) =>
       ethereum.${fn}({ id: 7, jsonrpc: '2.0', method: 'personal_sign', params: ['0x6869', '${account}'] },
@@ -151,6 +162,122 @@ describe('intercepting every route to the wallet', () => {
     )
     await legacySend.confirm.getByRole('button', { name: 'Reject' }).click()
     expect(await legacySend.result()).toEqual(REJECTED)
+
+    const payloadOnly = await callThroughConfirmWindow(
+      context,
+      page,
+      `ethereum.send({ id: 8, jsonrpc: '2.0', method: 'personal_sign', params: ['0x6869', '${account}'] })`,
+    )
+    await payloadOnly.confirm.getByRole('button', { name: 'Reject' }).click()
+    expect(await payloadOnly.result()).toEqual(REJECTED)
+  })
+
+  it('intercepts eth_signTypedData_v3, scans it, and forwards the original request on Continue', async () => {
+    const { fixtures } = devnet
+    const permit = eip2612Permit({
+      name: fixtures.erc20.name,
+      chainId: fixtures.chainId,
+      token: fixtures.erc20.address,
+      owner: account as Hex,
+      spender: fixtures.drainer.address,
+      value: maxUint256,
+      nonce: 0n,
+      deadline: maxUint48,
+    })
+    const page = await open('/announced')
+    const { confirm, result } = await callThroughConfirmWindow(
+      context,
+      page,
+      `ethereum.request({ method: 'eth_signTypedData_v3', params: ['${account}', ${JSON.stringify(JSON.stringify(permit))}] })`,
+    )
+    expect(await shownAction(confirm)).toBe('WARN')
+    expect(await pendingOf(confirm)).toMatchObject({ method: 'eth_signTypedData_v3', params: [account, permit] })
+    await expect
+      .poll(() => confirm.getByTestId('state-change').allInnerTexts())
+      .toContainEqual(expect.stringContaining(`unlimited ${fixtures.erc20.symbol}`))
+    await confirm.getByRole('button', { name: 'Continue' }).click()
+    // The dev wallet forwards to anvil, which does not implement v3: its own answer proves the request reached it.
+    expect(await result()).toEqual({ code: -32603, message: 'Not implemented' })
+  })
+
+  it('intercepts personal_sign in either parameter order and shows the decoded text', async () => {
+    const text = 'Sign in to the Preflight test dapp'
+    const message = stringToHex(text)
+    const page = await open('/announced')
+    /** Opens the decoded message and says whether the text reads there. */
+    const showsText = async (confirm: Page) => {
+      await shownAction(confirm)
+      const details = confirm.locator('details', { hasText: 'Message:' })
+      await details.locator('summary').click()
+      return details.getByText(text).isVisible()
+    }
+
+    const standard = await callThroughConfirmWindow(
+      context,
+      page,
+      `ethereum.request({ method: 'personal_sign', params: ['${message}', '${account}'] })`,
+    )
+    expect(await showsText(standard.confirm)).toBe(true)
+    await standard.confirm.getByRole('button', { name: 'Continue' }).click()
+    const signature = (await standard.result()).ok as Hex
+    expect(await verifyMessage({ address: account as Hex, message: text, signature })).toBe(true)
+
+    const swapped = await callThroughConfirmWindow(
+      context,
+      page,
+      `ethereum.request({ method: 'personal_sign', params: ['${account}', '${message}'] })`,
+    )
+    expect(await pendingOf(swapped.confirm)).toMatchObject({ params: [message, account] })
+    expect(await showsText(swapped.confirm)).toBe(true)
+    await swapped.confirm.getByRole('button', { name: 'Reject' }).click()
+    expect(await swapped.result()).toEqual(REJECTED)
+  })
+
+  it('blocks eth_sign of a bare 32-byte hash as blind signing', async () => {
+    const page = await open('/announced')
+    const { confirm, result } = await callThroughConfirmWindow(
+      context,
+      page,
+      `ethereum.request({ method: 'eth_sign', params: ['${account}', '${keccak256(stringToHex('any transaction'))}'] })`,
+    )
+    expect(await shownAction(confirm)).toBe('BLOCK')
+    expect(await confirm.locator('[data-warning-kind="ETH_SIGN_TX_HASH"]').count()).toBe(1)
+    await confirm.getByRole('button', { name: 'Reject' }).click()
+    expect(await result()).toEqual(REJECTED)
+  })
+
+  it('intercepts wallet_sendCalls and scans the whole batch', async () => {
+    const { fixtures } = devnet
+    const recipient = fixtures.accounts[6]?.address as Hex
+    const transfer = encodeFunctionData({
+      abi: erc20Abi,
+      functionName: 'transfer',
+      args: [recipient, 5n * 10n ** BigInt(fixtures.erc20.decimals)],
+    })
+    const batch = {
+      version: '2.0.0',
+      chainId: '0x7a69',
+      from: account,
+      atomicRequired: true,
+      calls: [
+        { to: recipient, value: '0xde0b6b3a7640000' },
+        { to: fixtures.erc20.address, data: transfer },
+      ],
+    }
+    const page = await open('/announced')
+    const { confirm, result } = await callThroughConfirmWindow(
+      context,
+      page,
+      `ethereum.request({ method: 'wallet_sendCalls', params: [${JSON.stringify(batch)}] })`,
+    )
+    expect(await shownAction(confirm)).toBe('NONE')
+    const mine = confirm.locator(`[data-account="${account.toLowerCase()}"]`).getByTestId('state-change')
+    await expect
+      .poll(() => mine.allInnerTexts())
+      .toEqual([expect.stringContaining('−1 ETH'), expect.stringContaining(`−5 ${fixtures.erc20.symbol}`)])
+    // anvil has no wallet_sendCalls, so this batch is rejected here rather than forwarded.
+    await confirm.getByRole('button', { name: 'Reject' }).click()
+    expect(await result()).toEqual(REJECTED)
   })
 
   it('intercepts a request from a cross-origin iframe and names both origins from the browser', async () => {

@@ -30,6 +30,11 @@ const NO_WINDOW = (why: string): Outcome => ({
   error: { code: 4900, message: `Preflight could not open its confirmation window (${why}).` },
 })
 
+const NOT_KEPT = (why: string): Outcome => ({
+  kind: 'error',
+  error: { code: -32603, message: `Preflight could not keep this request for review (${why}); try again.` },
+})
+
 /** Whether Preflight checks requests from this frame (on, and not paused for its origin or its page's origin). */
 export function isChecking(settings: Settings, sender: RequestSender): boolean {
   if (!settings.enabled) return false
@@ -57,22 +62,38 @@ export function createRequests(browser: Browser, store: PendingStore) {
     const state = built.ok
       ? await runScan(built.scan, record.chainId, settings)
       : { status: 'ERROR' as const, error: built.error }
-    await store.update(record.id, (current) => ({ ...current, scan: state }))
+    await store
+      .update(record.id, (current) => ({ ...current, scan: state }))
+      .catch((error: Error) =>
+        // A result too large for session storage must still end the wait, so the user can decide.
+        store.update(record.id, (current) => ({
+          ...current,
+          scan: {
+            status: 'ERROR',
+            error: { kind: 'BACKEND_ERROR', message: `The scan result could not be kept: ${error.message}` },
+          },
+        })),
+      )
   }
 
   /**
    * Settles request `id` once: records it and tells the frame; later calls do nothing. The window closes itself after
    * a decision; when the request ends another way (its page went away), the worker closes it.
    */
-  async function settle(id: string, decision: Decision | 'closed', outcome: Outcome = outcomeOf(decision)) {
+  async function settle(
+    id: string,
+    decision: Decision | 'closed',
+    outcome: Outcome = outcomeOf(decision),
+  ): Promise<boolean> {
     const record = await store.take(id, decision)
-    if (!record) return
+    if (!record) return false
     await history.add(historyEntry(record, decision, Date.now())).catch(() => undefined)
     const delivery: DecisionDelivery = { type: 'preflight/decided', id, outcome }
     await browser.tabs.sendMessage(record.tabId, delivery, { frameId: record.frameId }).catch(() => undefined)
     if (decision === 'closed' && record.windowId !== undefined) {
       await browser.windows.remove(record.windowId).catch(() => undefined)
     }
+    return true
   }
 
   async function accept(port: Runtime.Port, rid: number, raw: ScanCall) {
@@ -84,26 +105,46 @@ export function createRequests(browser: Browser, store: PendingStore) {
         : checked.error
       return post(port, { type: 'settle', rid, outcome: { kind: 'error', error } })
     }
-    const settings = await loadSettings()
-    if (!isChecking(settings, sender)) return post(port, { type: 'settle', rid, outcome: { kind: 'forward' } })
-
     const { call } = checked
-    const record: PendingRequest = {
-      id: crypto.randomUUID(),
-      ...sender,
-      chainId: call.chainId,
-      account: call.account,
-      method: call.method,
-      params: call.params,
-      createdAt: Date.now(),
-      scan: { status: 'PENDING' },
+    let settings: Settings
+    let record: PendingRequest
+    try {
+      settings = await loadSettings()
+      if (!isChecking(settings, sender)) return post(port, { type: 'settle', rid, outcome: { kind: 'forward' } })
+      record = {
+        id: crypto.randomUUID(),
+        ...sender,
+        chainId: call.chainId,
+        account: call.account,
+        method: call.method,
+        params: call.params,
+        createdAt: Date.now(),
+        scan: { status: 'PENDING' },
+      }
+      await store.put(record)
+    } catch (error) {
+      // Nothing was stored (e.g. session storage is full): the dapp must still get an answer, never an endless wait.
+      return post(port, {
+        type: 'settle',
+        rid,
+        outcome: NOT_KEPT(error instanceof Error ? error.message : String(error)),
+      })
     }
-    await store.put(record)
-    byPort.get(port)?.add(record.id)
+    const requestsOfPort = byPort.get(port)
+    // The page went away while the request was being stored: nobody is waiting for a window.
+    if (!requestsOfPort) {
+      await settle(record.id, 'closed')
+      return
+    }
+    requestsOfPort.add(record.id)
     post(port, { type: 'accepted', rid, id: record.id })
 
     const windowOpened = openConfirmWindow(browser, record.id).then(
-      (windowId) => store.update(record.id, (current) => ({ ...current, windowId })),
+      async (windowId) => {
+        await store.update(record.id, (current) => ({ ...current, windowId }))
+        // Closed before its id was recorded, onWindowRemoved could not match it: settle it here instead.
+        await browser.windows.get(windowId).catch(() => settle(record.id, 'closed'))
+      },
       (error: Error) => settle(record.id, 'closed', NO_WINDOW(error.message)),
     )
     await Promise.all([scan(record, settings), windowOpened])
@@ -133,7 +174,7 @@ export function createRequests(browser: Browser, store: PendingStore) {
         for (const id of ids) void settle(id, 'closed')
       })
     },
-    /** The user's decision from the confirmation window. */
+    /** The user's decision from the confirmation window; false when the request had already settled or never existed. */
     decide: (id: string, decision: Decision) => settle(id, decision),
     /** A window was closed: reject whatever it was showing. */
     async onWindowRemoved(windowId: number) {

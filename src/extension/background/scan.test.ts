@@ -67,7 +67,10 @@ describe('runScan', () => {
   it('reports an API error with its status and reason, and a chain the API has no path for', async () => {
     expect(await runScan(SCAN, 1, remote('bad'))).toEqual({
       status: 'ERROR',
-      error: { kind: 'BACKEND_ERROR', message: 'The scan API answered 401: Invalid API key' },
+      error: {
+        kind: 'BACKEND_ERROR',
+        message: "The scan API refused the API key (401: Invalid API key). Check the key in Preflight's options.",
+      },
     })
     expect(await runScan(SCAN, 5, remote('good'))).toMatchObject({
       status: 'ERROR',

@@ -63,6 +63,12 @@ async function remote(
   if (!response.ok) {
     const reason = (body as { error?: unknown } | undefined)?.error
     const detail = typeof reason === 'string' ? reason : text.slice(0, 200) || response.statusText
+    if (response.status === 401 || response.status === 403) {
+      return failed({
+        kind: 'BACKEND_ERROR',
+        message: `The scan API refused the API key (${response.status}: ${detail}). Check the key in Preflight's options.`,
+      })
+    }
     return failed({ kind: 'BACKEND_ERROR', message: `The scan API answered ${response.status}: ${detail}` })
   }
   if (typeof (body as { action?: unknown } | undefined)?.action !== 'string') {

@@ -18,7 +18,8 @@ browser.runtime.onMessage.addListener((message: unknown, sender: Runtime.Message
   if (decision.decision !== 'continue' && decision.decision !== 'reject') return undefined
   // Decisions count only from the extension's own pages, never from a content script or a web page.
   if (!isExtensionPage(sender, browser.runtime.id, browser.runtime.getURL(''))) return undefined
-  return requests.decide(decision.id, decision.decision).then(() => ({ ok: true }))
+  // `ok: false` tells the sender its decision changed nothing: the request had already settled or never existed.
+  return requests.decide(decision.id, decision.decision).then((settled) => ({ ok: settled }))
 })
 
 browser.windows.onRemoved.addListener((windowId) => {

@@ -68,6 +68,47 @@ describe('patchProvider', () => {
     expect(seen).toEqual([])
   })
 
+  it('gates send(payload) without a callback too, so that form cannot skip the check', async () => {
+    const seen: unknown[] = []
+    const wallet = {
+      request: () => Promise.resolve('unused'),
+      send(payload: unknown) {
+        seen.push(payload)
+        return Promise.resolve('sent')
+      },
+    }
+    patchProvider(wallet, reject)
+    await expect(wallet.send({ method: 'eth_sendTransaction', params: [{}] })).rejects.toMatchObject({ code: 4001 })
+    expect(seen).toEqual([])
+    patchProvider(wallet, allow)
+    await expect(wallet.send({ method: 'eth_chainId' })).resolves.toBe('sent')
+    expect(seen).toEqual([{ method: 'eth_chainId' }])
+  })
+
+  it('answers the callback with an error when the wallet throws instead of calling back', async () => {
+    const wallet = {
+      request: () => Promise.resolve('unused'),
+      sendAsync(_payload: unknown, _callback: (error: unknown, reply: unknown) => void) {
+        throw Object.assign(new Error('wallet is locked'), { code: 4100 })
+      },
+    }
+    patchProvider(wallet, allow)
+    const answers: unknown[] = []
+    await new Promise<void>((resolve) =>
+      wallet.sendAsync.call(
+        wallet,
+        { id: 1, method: 'personal_sign', params: [] },
+        (error: unknown, reply: unknown) => {
+          answers.push({ code: (error as { code: number }).code, reply })
+          resolve()
+        },
+      ),
+    )
+    expect(answers).toEqual([
+      { code: 4100, reply: { id: 1, jsonrpc: '2.0', error: { code: 4100, message: 'wallet is locked' } } },
+    ])
+  })
+
   it('patches once, and keeps a method the wallet reassigns later hooked', async () => {
     const { wallet } = recordingWallet()
     let gated = 0

@@ -39,39 +39,47 @@ function snapshot<T>(value: T): T {
 
 function wrap(name: MethodName, provider: object, original: AnyFunction, gate: Gate): AnyFunction {
   const target = (self: unknown) => (self && typeof self === 'object' ? self : provider)
-  const wrappers: Record<MethodName, AnyFunction> = {
-    request(this: unknown, ...args: unknown[]) {
-      const request = args[0] as Payload | undefined
-      const method = request?.method
-      if (!isIntercepted(method)) return apply(original, this, args)
-      const copy = snapshot(request) as Payload
-      return gate(target(this), method, copy.params).then(() => apply(original, this, [copy, ...args.slice(1)]))
-    },
-    send(this: unknown, ...args: unknown[]) {
-      const [first, second] = args
-      if (typeof first === 'string') {
-        if (!isIntercepted(first)) return apply(original, this, args)
-        const params = snapshot(second)
-        return gate(target(this), first, params).then(() => apply(original, this, [first, params]))
-      }
-      const method = (first as Payload | undefined)?.method
-      if (!isIntercepted(method) || typeof second !== 'function') return apply(original, this, args)
-      return callbackForm(this, method, first as Payload, second as Callback)
-    },
-    sendAsync(this: unknown, ...args: unknown[]) {
-      const [first, second] = args
-      const method = (first as Payload | undefined)?.method
-      if (!isIntercepted(method) || typeof second !== 'function') return apply(original, this, args)
-      return callbackForm(this, method, first as Payload, second as Callback)
-    },
+  /** request(payload), and send/sendAsync(payload) without a callback (which some providers answer with a promise). */
+  function promiseForm(self: unknown, method: InterceptedMethod, args: unknown[]): Promise<unknown> {
+    const copy = snapshot(args[0]) as Payload
+    return gate(target(self), method, copy.params).then(() => apply(original, self, [copy, ...args.slice(1)]))
+  }
+  function payloadForm(self: unknown, args: unknown[]): unknown {
+    const [first, second] = args
+    const method = (first as Payload | undefined)?.method
+    if (!isIntercepted(method)) return apply(original, self, args)
+    if (typeof second === 'function') return callbackForm(self, method, first as Payload, second as Callback)
+    return promiseForm(self, method, args)
   }
   function callbackForm(self: unknown, method: InterceptedMethod, payload: Payload, callback: Callback): void {
     const copy = snapshot(payload)
-    gate(target(self), method, copy.params).then(
-      () => apply(original, self, [copy, callback]),
-      (error: Error & { code: number }) =>
-        callback(error, { id: copy.id, jsonrpc: '2.0', error: { code: error.code, message: error.message } }),
-    )
+    const fail = (error: Error & { code?: number }) =>
+      callback(error, { id: copy.id, jsonrpc: '2.0', error: { code: error.code ?? -32603, message: error.message } })
+    gate(target(self), method, copy.params).then(() => {
+      // A wallet that throws instead of calling back must still answer the dapp, which is waiting on the callback.
+      try {
+        apply(original, self, [copy, callback])
+      } catch (error) {
+        fail(error instanceof Error ? error : new Error(String(error)))
+      }
+    }, fail)
+  }
+  const wrappers: Record<MethodName, AnyFunction> = {
+    request(this: unknown, ...args: unknown[]) {
+      const method = (args[0] as Payload | undefined)?.method
+      if (!isIntercepted(method)) return apply(original, this, args)
+      return promiseForm(this, method, args)
+    },
+    send(this: unknown, ...args: unknown[]) {
+      const [first, second] = args
+      if (typeof first !== 'string') return payloadForm(this, args)
+      if (!isIntercepted(first)) return apply(original, this, args)
+      const params = snapshot(second)
+      return gate(target(this), first, params).then(() => apply(original, this, [first, params]))
+    },
+    sendAsync(this: unknown, ...args: unknown[]) {
+      return payloadForm(this, args)
+    },
   }
   const wrapper = wrappers[name]
   ourWrappers.add(wrapper)

@@ -20,16 +20,43 @@ const unreachable = (why: string): Outcome => ({
   error: { code: 4900, message: `Preflight could not check this request: ${why}. Reload the page and try again.` },
 })
 
+/** How often a relay with open requests checks that its extension is still there. */
+export const ORPHAN_CHECK_MS = 1000
+
 /** Connects requests from the hook to the worker; `settle` is called once per request id. */
 export function createWorkerLink(browser: Browser, settle: Settle) {
   /** rid → worker id, once the worker accepted it (undefined before). */
   const open = new Map<number, string | undefined>()
   let port: Runtime.Port | undefined
+  let watchdog: ReturnType<typeof setInterval> | undefined
 
   const finish = (rid: number, outcome: Outcome) => {
     if (!open.has(rid)) return
     open.delete(rid)
     settle(rid, outcome)
+  }
+  const finishAll = (outcome: Outcome) => {
+    for (const rid of [...open.keys()]) finish(rid, outcome)
+  }
+
+  const extensionAlive = () => {
+    try {
+      return Boolean(browser.runtime.id)
+    } catch {
+      return false
+    }
+  }
+  /**
+   * A reloaded or removed extension orphans this script, and the port's disconnect can come while the old context
+   * still looks alive (so the reconnect seems to work) with no later event: only checking tells the two apart.
+   */
+  const watchForOrphaning = () => {
+    watchdog ??= setInterval(() => {
+      if (open.size > 0 && extensionAlive()) return
+      clearInterval(watchdog)
+      watchdog = undefined
+      finishAll(unreachable('the extension was reloaded or removed'))
+    }, ORPHAN_CHECK_MS)
   }
   const finishById = (id: string, outcome: Outcome) => {
     for (const [rid, known] of open) if (known === id) finish(rid, outcome)
@@ -51,7 +78,9 @@ export function createWorkerLink(browser: Browser, settle: Settle) {
         port = undefined
         // Requests the worker never acknowledged cannot be found again; the others are looked up after reconnecting.
         for (const [rid, id] of open) if (id === undefined) finish(rid, unreachable('the extension restarted'))
-        if (open.size > 0) send({ type: 'resume', ids: [...open.values()] as string[] })
+        if (open.size === 0 || send({ type: 'resume', ids: [...open.values()] as string[] })) return
+        // The extension was reloaded or removed: nothing can decide these requests any more.
+        finishAll(unreachable('the extension was reloaded or removed'))
       })
       port = opened
       return port
@@ -82,7 +111,8 @@ export function createWorkerLink(browser: Browser, settle: Settle) {
     /** Sends one intercepted call to the worker. */
     request(rid: number, call: ScanCall) {
       open.set(rid, undefined)
-      if (!send({ type: 'request', rid, call })) finish(rid, unreachable('the extension is not reachable'))
+      if (!send({ type: 'request', rid, call })) return finish(rid, unreachable('the extension is not reachable'))
+      watchForOrphaning()
     },
   }
 }

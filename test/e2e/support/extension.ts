@@ -91,3 +91,29 @@ export async function callThroughConfirmWindow(context: BrowserContext, page: Pa
   const result = await startCall(page, expression)
   return { confirm: await opened, result }
 }
+
+/**
+ * Evaluates `expression` in the extension's content-script (ISOLATED) world of the page's main frame: what a page
+ * that compromised its renderer could run, and the closest a web page gets to the extension's messaging.
+ */
+export async function evaluateInContentScript(page: Page, expression: string): Promise<unknown> {
+  type Context = { id: number; name: string; auxData?: { type?: string } }
+  const cdp = await page.context().newCDPSession(page)
+  const contexts: Context[] = []
+  cdp.on('Runtime.executionContextCreated', ({ context }: { context: Context }) => contexts.push(context))
+  try {
+    await cdp.send('Runtime.enable')
+    const world = contexts.find((context) => context.auxData?.type === 'isolated' && context.name === 'Preflight')
+    if (!world) throw new Error(`no Preflight content-script world in ${page.url()}`)
+    const { result, exceptionDetails } = await cdp.send('Runtime.evaluate', {
+      expression,
+      contextId: world.id,
+      awaitPromise: true,
+      returnByValue: true,
+    })
+    if (exceptionDetails) throw new Error(exceptionDetails.exception?.description ?? exceptionDetails.text)
+    return result.value
+  } finally {
+    await cdp.detach()
+  }
+}

@@ -10,7 +10,7 @@ export function StateChanges({ groups, pending }: { groups: AccountGroup[]; pend
       {pending && <p className="muted">Waiting for the simulation…</p>}
       {!pending && !groups.length && <p className="muted">No asset changes were found.</p>}
       {groups.map((group) => (
-        <div className="group" key={group.account}>
+        <div className="group" key={group.account} data-account={group.account.toLowerCase()}>
           <div className="group-head">
             <span className="tag">{group.label}</span>
             <AddressText address={group.account} what="account address" />

@@ -1,0 +1,221 @@
+/**
+ * Every request settles exactly once, end to end: a repeated or forged decision changes nothing, and a request still
+ * ends — never hangs — when its window is closed mid-scan, the worker is stopped mid-scan, session storage is full, or
+ * the extension is reloaded. The dapp's wallet counts what reaches it; the devnet's nonce says what was mined.
+ */
+import type { BrowserContext, Page } from 'playwright-core'
+import { createPublicClient, type Hex, http, type PublicClient } from 'viem'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Devnet } from '../../src/devnet/devnet.ts'
+import { startTestDevnet } from '../support/devnet.ts'
+import { type Dapp, startDapp, walletPage } from './support/dapp.ts'
+import {
+  callThroughConfirmWindow,
+  type Extension,
+  evaluateInContentScript,
+  launchExtension,
+  pendingOf,
+  serviceWorker,
+  shownAction,
+  startCall,
+  stopServiceWorkers,
+  writeSettings,
+} from './support/extension.ts'
+import { type HeldRpc, startHeldRpc } from './support/heldRpc.ts'
+
+const REJECTED = { code: 4001, message: 'User rejected the request.' }
+const TX_HASH = /^0x[0-9a-f]{64}$/
+
+describe('each request settles exactly once', () => {
+  let devnet: Devnet
+  let dapp: Dapp
+  let extension: Extension
+  let context: BrowserContext
+  let rpc: HeldRpc
+  let chain: PublicClient
+  let account: Hex
+  let sendTx: string
+
+  const open = async (): Promise<Page> => {
+    const page = await context.newPage()
+    await page.goto(`${dapp.url}/counted`)
+    return page
+  }
+  const forwarded = (page: Page) => page.evaluate(() => (window as unknown as { forwarded: number }).forwarded)
+  const sessionValue = async (key: string) =>
+    (await serviceWorker(context)).evaluate(async (name) => (await chrome.storage.session.get(name))[name], key)
+  const sign = (text: string) => `ethereum.request({ method: 'personal_sign', params: ['${text}', '${account}'] })`
+
+  beforeAll(async () => {
+    ;[devnet, dapp, extension] = await Promise.all([startTestDevnet(), startDapp(), launchExtension()])
+    context = extension.context
+    const { fixtures } = devnet
+    account = fixtures.accounts[0]?.address as Hex
+    const recipient = fixtures.accounts[5]?.address as Hex
+    sendTx = `{ method: 'eth_sendTransaction', params: [{ from: '${account}', to: '${recipient}', value: '0x1' }] }`
+    chain = createPublicClient({ transport: http(fixtures.rpcUrl), pollingInterval: 50 })
+    // Scans go through the pass-through (so a test can hold them); the dapp's wallet talks to the devnet directly.
+    rpc = await startHeldRpc(fixtures.rpcUrl)
+    await writeSettings(context, { rpcUrls: { '31337': rpc.url } })
+    // The wallet counts the transactions that reach it, below the hook.
+    dapp.page(
+      '/counted',
+      walletPage(`
+        const wallet = DevWallet.createDevWallet(${JSON.stringify({ rpcUrl: fixtures.rpcUrl, account })})
+        window.forwarded = 0
+        const count = (method) => { if (method === 'eth_sendTransaction') forwarded++ }
+        const request = wallet.request
+        const sendAsync = wallet.sendAsync
+        wallet.request = (args) => (count(args.method), request(args))
+        wallet.sendAsync = (payload, callback) => (count(payload.method), sendAsync(payload, callback))
+        DevWallet.announceDevWallet(wallet)
+      `),
+    )
+  })
+  afterAll(async () => {
+    await extension?.close()
+    await Promise.all([dapp?.close(), devnet?.stop(), rpc?.close()])
+  })
+
+  it('forwards once when the decision arrives twice, and ignores decisions for settled or unknown requests', async () => {
+    const page = await open()
+    const nonce = await chain.getTransactionCount({ address: account })
+    // The callback form: a callback, unlike a promise, could be called twice.
+    const { confirm, result } = await callThroughConfirmWindow(
+      context,
+      page,
+      `new Promise((resolve) => {
+        window.answers = []
+        ethereum.sendAsync({ id: 1, jsonrpc: '2.0', ...${sendTx} }, (error, response) => {
+          answers.push(response)
+          resolve(response)
+        })
+      })`,
+    )
+    await shownAction(confirm)
+    const { id } = await pendingOf(confirm)
+
+    const replies = await confirm.evaluate(async (requestId) => {
+      const decide = (target: string, decision: string) =>
+        chrome.runtime.sendMessage({ type: 'preflight/decision', id: target, decision })
+      const racing = await Promise.all([decide(requestId, 'continue'), decide(requestId, 'continue')])
+      return { racing, late: await decide(requestId, 'reject'), unknown: await decide(crypto.randomUUID(), 'continue') }
+    }, id)
+    expect(replies.racing).toEqual(expect.arrayContaining([{ ok: true }, { ok: false }]))
+    expect(replies).toMatchObject({ late: { ok: false }, unknown: { ok: false } })
+    const { result: hash } = (await result()).ok as { result: Hex }
+    expect(hash).toMatch(TX_HASH)
+    await confirm.close()
+    await chain.waitForTransactionReceipt({ hash })
+
+    // Decisions reach the page in order: once a later request has settled, no second answer to the first can follow.
+    const later = await callThroughConfirmWindow(context, page, sign('0x6c61746572'))
+    await later.confirm.getByRole('button', { name: 'Reject' }).click()
+    expect(await later.result()).toEqual(REJECTED)
+    expect(await page.evaluate(() => (window as unknown as { answers: unknown[] }).answers.length)).toBe(1)
+    expect(await forwarded(page)).toBe(1)
+    expect(await chain.getTransactionCount({ address: account })).toBe(nonce + 1)
+  })
+
+  it("refuses a decision that does not come from the extension's own pages, for a real or a forged id", async () => {
+    const page = await open()
+    const { confirm, result } = await callThroughConfirmWindow(context, page, `ethereum.request(${sendTx})`)
+    await shownAction(confirm)
+    const { id } = await pendingOf(confirm)
+
+    // A web page cannot even address the extension (it declares no externally_connectable).
+    const pageRuntime = await page.evaluate(
+      () => typeof (globalThis as { chrome?: { runtime?: { sendMessage?: unknown } } }).chrome?.runtime?.sendMessage,
+    )
+    expect(pageRuntime).toBe('undefined')
+    // A content script can send runtime messages; the worker does not answer decisions from it.
+    const answers = await evaluateInContentScript(
+      page,
+      `Promise.all([${JSON.stringify(id)}, crypto.randomUUID()].map((id) =>
+        chrome.runtime.sendMessage({ type: 'preflight/decision', id, decision: 'continue' })
+          .then((reply) => reply ?? 'no answer')))`,
+    )
+    expect(answers).toEqual(['no answer', 'no answer'])
+
+    expect((await pendingOf(confirm)).id).toBe(id)
+    await confirm.getByRole('button', { name: 'Reject' }).click()
+    expect(await result()).toEqual(REJECTED)
+    expect(await forwarded(page)).toBe(0)
+  })
+
+  it('gives the dapp 4001 when the window is closed while the scan is still running', async () => {
+    rpc.hold()
+    try {
+      const page = await open()
+      const { confirm, result } = await callThroughConfirmWindow(context, page, `ethereum.request(${sendTx})`)
+      await rpc.holding()
+      const { id } = await pendingOf(confirm)
+      expect(await confirm.locator('[data-action]').getAttribute('data-action')).toBe('PENDING')
+      await confirm.close()
+
+      expect(await result()).toEqual(REJECTED)
+      expect(await sessionValue(`pending:${id}`)).toBeUndefined()
+      expect(await forwarded(page)).toBe(0)
+    } finally {
+      rpc.release()
+    }
+  })
+
+  it('finishes a scan the stopped worker left running, and Continue still forwards once', async () => {
+    const nonce = await chain.getTransactionCount({ address: account })
+    rpc.hold()
+    const page = await open()
+    const { confirm, result } = await callThroughConfirmWindow(context, page, `ethereum.request(${sendTx})`)
+    try {
+      await rpc.holding()
+      await stopServiceWorkers(confirm)
+    } finally {
+      rpc.release()
+    }
+    // The stopped worker can no longer write a result: only the restarted worker's scan can end the PENDING state.
+    expect(await shownAction(confirm)).toBe('NONE')
+    await confirm.getByRole('button', { name: 'Continue' }).click()
+
+    const hash = (await result()).ok as Hex
+    expect(hash).toMatch(TX_HASH)
+    // anvil may answer with the hash before the block is mined.
+    await chain.waitForTransactionReceipt({ hash })
+    expect(await forwarded(page)).toBe(1)
+    expect(await chain.getTransactionCount({ address: account })).toBe(nonce + 1)
+  })
+
+  it('answers the dapp with an error, instead of leaving it waiting, when the request cannot be stored', async () => {
+    const worker = await serviceWorker(context)
+    // Session storage is capped (10 MB in Chrome): leave too little room for one more large request.
+    await worker.evaluate(async () => {
+      const quota = chrome.storage.session.QUOTA_BYTES
+      await chrome.storage.session.set({ filler: 'x'.repeat(quota - 200_000) })
+    })
+    let windows = 0
+    const count = () => windows++
+    context.on('page', count)
+    try {
+      const page = await open()
+      windows = 0
+      const big = `0x${'61'.repeat(150_000)}`
+      const settled = await (await startCall(page, sign(big)))()
+      expect(settled).toMatchObject({ code: -32603, message: expect.stringContaining('could not keep this request') })
+      expect(await forwarded(page)).toBe(0)
+    } finally {
+      context.off('page', count)
+      await worker.evaluate(() => chrome.storage.session.remove('filler'))
+    }
+    expect(windows).toBe(0)
+  })
+
+  // Last: the reload replaces this file's extension instance.
+  it('answers an open request with an error when the extension is reloaded under it', async () => {
+    const page = await open()
+    const { confirm, result } = await callThroughConfirmWindow(context, page, `ethereum.request(${sendTx})`)
+    await shownAction(confirm)
+    await (await serviceWorker(context)).evaluate(() => chrome.runtime.reload())
+
+    expect(await result()).toMatchObject({ code: 4900, message: expect.stringContaining('reloaded or removed') })
+    expect(await forwarded(page)).toBe(0)
+  })
+})

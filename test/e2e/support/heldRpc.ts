@@ -1,0 +1,86 @@
+/**
+ * A JSON-RPC pass-through to the devnet that can hold requests: with it, a test keeps a scan running for as long as
+ * it needs (to close the window or stop the worker mid-scan) and then lets it finish against the real node.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+
+export type HeldRpc = {
+  url: string
+  /** Holds every request from now on until release(). */
+  hold(): void
+  /** Resolves once at least `count` requests are being held. */
+  holding(count?: number): Promise<void>
+  /** Forwards the held requests and every later one. */
+  release(): void
+  close(): Promise<void>
+}
+
+const readBody = (req: IncomingMessage) =>
+  new Promise<string>((resolve, reject) => {
+    let body = ''
+    req.on('data', (chunk) => {
+      body += chunk
+    })
+    req.on('end', () => resolve(body))
+    req.on('error', reject)
+  })
+
+/** Starts the pass-through to `upstream` on a free port. */
+export async function startHeldRpc(upstream: string): Promise<HeldRpc> {
+  let held: (() => void)[] | undefined
+  let waiting: { count: number; resolve: () => void }[] = []
+  const notify = () => {
+    const ready = waiting.filter((wait) => (held?.length ?? 0) >= wait.count)
+    waiting = waiting.filter((wait) => !ready.includes(wait))
+    for (const wait of ready) wait.resolve()
+  }
+
+  const forward = async (body: string, res: ServerResponse) => {
+    try {
+      const answer = await fetch(upstream, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+      res.writeHead(answer.status, { 'content-type': 'application/json' }).end(await answer.text())
+    } catch {
+      // The caller (a stopped service worker) may have gone away while the request was held.
+      res.destroy()
+    }
+  }
+
+  const server = createServer(async (req, res) => {
+    // The extension's worker fetches cross-origin; answer its preflight the way a node does.
+    res.setHeader('access-control-allow-origin', '*')
+    res.setHeader('access-control-allow-headers', 'content-type')
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204).end()
+      return
+    }
+    const body = await readBody(req)
+    if (!held) return void (await forward(body, res))
+    held.push(() => void forward(body, res))
+    notify()
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const address = server.address()
+  const port = typeof address === 'object' && address ? address.port : 0
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    hold: () => {
+      held = held ?? []
+    },
+    holding: (count = 1) =>
+      new Promise<void>((resolve) => {
+        waiting.push({ count, resolve })
+        notify()
+      }),
+    release: () => {
+      const queued = held ?? []
+      held = undefined
+      for (const go of queued) go()
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}
