@@ -1,9 +1,8 @@
 /** `preflight scan transactions|message --rpc URL`: one request on stdin, the response (2023-06-05 shape) on stdout. */
 import { parseArgs } from 'node:util'
-import { createPublicClient, http } from 'viem'
-import { CHAIN_PATHS, chainIdOf } from '../engine/chainPaths.ts'
 import { scanMessage, scanTransactions } from '../engine/index.ts'
 import type { EngineError, ScanOutcome } from '../engine/types.ts'
+import { checkChain } from './chainCheck.ts'
 
 const USAGE = 'usage: preflight scan transactions|message --rpc URL [--chain CHAIN/NETWORK] < request.json\n'
 
@@ -17,26 +16,6 @@ async function readStdin(): Promise<string> {
 /** One line a person can act on, naming the field when the request was at fault. */
 export function describeEngineError(error: EngineError): string {
   return error.kind === 'INVALID_REQUEST' ? `invalid request: ${error.field}: ${error.message}` : error.message
-}
-
-/**
- * Resolves `--chain CHAIN/NETWORK` to its chain id and checks the node serves that chain, so a scan meant for
- * mainnet never silently runs on another network. Returns the id, or a sentence saying what is wrong.
- */
-async function checkChain(pair: string, rpcUrl: string): Promise<number | string> {
-  const expected = chainIdOf(pair)
-  if (expected === undefined) {
-    const known = Object.values(CHAIN_PATHS).map((p) => `${p.chain}/${p.network}`)
-    return `--chain "${pair}" is not a known CHAIN/NETWORK (known: ${known.join(', ')})`
-  }
-  try {
-    const actual = await createPublicClient({ transport: http(rpcUrl, { retryCount: 0 }) }).getChainId()
-    if (actual !== expected)
-      return `the node at ${rpcUrl} serves chain ${actual}, but --chain ${pair} is chain ${expected}`
-    return expected
-  } catch (error) {
-    return `could not ask ${rpcUrl} for its chain id: ${(error as Error).message.split('\n')[0]}`
-  }
 }
 
 /** Runs the scan command; exit 0 with the response on stdout, 1 when the scan could not run, 2 on bad usage or input. */
@@ -70,10 +49,14 @@ export async function runScan(argv: string[]): Promise<number> {
     process.stderr.write(`preflight scan: the request on stdin is not valid JSON: ${why}\n`)
     return 2
   }
-  const chainId = values.chain === undefined ? undefined : await checkChain(values.chain, values.rpc)
-  if (typeof chainId === 'string') {
-    process.stderr.write(`preflight scan: ${chainId}\n`)
-    return chainId.startsWith('--chain') ? 2 : 1
+  let chainId: number | undefined
+  if (values.chain !== undefined) {
+    const check = await checkChain(values.chain, values.rpc)
+    if (!check.ok) {
+      process.stderr.write(`preflight scan: ${check.kind === 'UNKNOWN_NAME' ? '--chain ' : ''}${check.message}\n`)
+      return check.kind === 'UNKNOWN_NAME' ? 2 : 1
+    }
+    chainId = check.chainId
   }
   const options = { rpcUrl: values.rpc, chainId }
   const outcome: ScanOutcome<unknown> =

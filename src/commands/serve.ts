@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util'
 import { parseNetworks } from '../server/routes.ts'
 import { startScanServer } from '../server/server.ts'
+import { checkChain } from './chainCheck.ts'
 import { portOption, stopSignal } from './options.ts'
 
 const USAGE = `preflight serve --port Q --rpc CHAIN/NETWORK=URL … --api-key KEY …
@@ -47,6 +48,12 @@ export async function runServe(argv: string[]): Promise<number> {
   if (apiKeys.length === 0) {
     process.stderr.write(`preflight serve: give at least one --api-key KEY (or PREFLIGHT_API_KEYS)\n\n${USAGE}`)
     return 2
+  }
+
+  // A wrong node is a mistake worth shouting about, but not fatal: the node may just be down for now.
+  const checks = await Promise.all([...networks].map(([pair, url]) => checkChain(pair, url, true)))
+  for (const check of checks) {
+    if (!check.ok) process.stderr.write(`preflight serve: warning: ${check.message}\n`)
   }
 
   const server = await startScanServer({

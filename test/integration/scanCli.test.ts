@@ -106,7 +106,7 @@ describe('preflight scan', () => {
     expect(devnetChain.code).toBe(0)
     const wrongChain = await preflightScan(['message', '--rpc', rpc, '--chain', 'ethereum/mainnet'], request)
     expect(wrongChain.code).toBe(1)
-    expect(wrongChain.stderr).toContain('serves chain 31337, but --chain ethereum/mainnet is chain 1')
+    expect(wrongChain.stderr).toContain('serves chain 31337, but ethereum/mainnet is chain 1')
     const unknown = await preflightScan(['message', '--rpc', rpc, '--chain', 'nowhere/land'], request)
     expect(unknown.code).toBe(2)
     expect(unknown.stderr).toContain('--chain "nowhere/land" is not a known CHAIN/NETWORK')

@@ -91,4 +91,16 @@ describe('preflight serve', () => {
       stop(running.child)
     }
   })
+
+  it('warns at start when a node serves another chain than its name says, and still serves', async () => {
+    const running = serve(['--port', '0', '--rpc', `ethereum/mainnet=${devnet.fixtures.rpcUrl}`, '--api-key', 'k'])
+    try {
+      expect(await running.ready).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+      expect(running.output().stderr).toContain(
+        `warning: the node at ${devnet.fixtures.rpcUrl} serves chain 31337, but ethereum/mainnet is chain 1`,
+      )
+    } finally {
+      stop(running.child)
+    }
+  })
 })
