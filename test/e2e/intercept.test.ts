@@ -25,8 +25,10 @@ import {
   type Extension,
   launchExtension,
   pendingOf,
+  queuedIds,
   serviceWorker,
   shownAction,
+  shownId,
   startCall,
   writeSettings,
 } from './support/extension.ts'
@@ -349,17 +351,30 @@ describe('intercepting every route to the wallet', () => {
     }
   })
 
-  it('settles concurrent requests separately, each exactly once', async () => {
+  it('queues concurrent requests in one window and settles each separately, exactly once', async () => {
     const page = await open('/announced')
-    const { confirm: windowA, result: a } = await callThroughConfirmWindow(context, page, sign('ethereum', '0x61'))
-    const { confirm: windowB, result: b } = await callThroughConfirmWindow(context, page, sign('ethereum', '0x62'))
-    expect((await pendingOf(windowA)).id).not.toBe((await pendingOf(windowB)).id)
+    const { confirm, result: a } = await callThroughConfirmWindow(context, page, sign('ethereum', '0x61'))
+    let windows = 0
+    const count = () => windows++
+    context.on('page', count)
+    try {
+      const b = await startCall(page, sign('ethereum', '0x62'))
+      await expect.poll(() => confirm.getByTestId('queue-position').textContent()).toContain('Request 1 of 2')
+      const [first, second] = await queuedIds(context)
+      expect(shownId(confirm)).toBe(first)
 
-    await shownAction(windowB)
-    await windowB.getByRole('button', { name: 'Continue' }).click()
-    expect((await b()).ok).toMatch(SIGNATURE)
-    await windowA.getByRole('button', { name: 'Reject' }).click()
-    expect(await a()).toEqual(REJECTED)
+      await shownAction(confirm)
+      await confirm.getByRole('button', { name: 'Continue' }).click()
+      expect((await a()).ok).toMatch(SIGNATURE)
+      // The same window moves on to the second request.
+      await expect.poll(() => shownId(confirm)).toBe(second)
+      expect(await pendingOf(confirm)).toMatchObject({ params: ['0x62', account] })
+      await confirm.getByRole('button', { name: 'Reject' }).click()
+      expect(await b()).toEqual(REJECTED)
+    } finally {
+      context.off('page', count)
+    }
+    expect(windows).toBe(0)
   })
 
   it('closes the window and forgets the request when the page that asked goes away', async () => {

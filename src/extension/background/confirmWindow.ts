@@ -1,4 +1,4 @@
-/** The confirmation window: one small popup window per pending request. */
+/** The confirmation window: one small popup window that shows the pending requests one at a time. */
 import type { Browser } from 'webextension-polyfill'
 
 export const CONFIRM_PAGE = 'src/extension/ui/confirm.html'
@@ -21,4 +21,12 @@ export async function openConfirmWindow(browser: Browser, id: string): Promise<n
   })
   if (created.id === undefined) throw new Error('the browser opened no window')
   return created.id
+}
+
+/** Whether window `windowId` is still open (the user may have closed it while the worker was stopped). */
+export async function windowExists(browser: Browser, windowId: number): Promise<boolean> {
+  return browser.windows.get(windowId).then(
+    () => true,
+    () => false,
+  )
 }

@@ -1,6 +1,6 @@
 /**
- * The life of an intercepted request in the worker: accept it from a relay, store it, open the window, scan, and
- * settle it exactly once on the user's decision, the window closing, or the page going away.
+ * The life of an intercepted request in the worker: accept it from a relay, store it, queue it in the confirmation
+ * window, scan, and settle it exactly once on the user's decision, the window closing, or the page going away.
  */
 import type { Browser, Runtime } from 'webextension-polyfill'
 import {
@@ -11,9 +11,9 @@ import {
   type ScanCall,
   type WorkerToRelay,
 } from '../relay/protocol.ts'
-import type { Decision, PendingRequest } from '../shared/pending.ts'
+import type { Decision, DecisionReply, PendingRequest } from '../shared/pending.ts'
 import { SETTINGS_KEY, type Settings, withDefaults } from '../shared/settings.ts'
-import { openConfirmWindow } from './confirmWindow.ts'
+import { type QueueChange, serially, syncConfirmWindow } from './confirmQueue.ts'
 import { createHistory, historyEntry } from './history.ts'
 import type { PendingStore } from './pendingStore.ts'
 import { runScan } from './scan.ts'
@@ -25,11 +25,6 @@ const LOST: Outcome = {
   kind: 'error',
   error: { code: 4900, message: 'Preflight lost this request while restarting; send it again.' },
 }
-const NO_WINDOW = (why: string): Outcome => ({
-  kind: 'error',
-  error: { code: 4900, message: `Preflight could not open its confirmation window (${why}).` },
-})
-
 const NOT_KEPT = (why: string): Outcome => ({
   kind: 'error',
   error: { code: -32603, message: `Preflight could not keep this request for review (${why}); try again.` },
@@ -76,25 +71,32 @@ export function createRequests(browser: Browser, store: PendingStore) {
       )
   }
 
-  /**
-   * Settles request `id` once: records it and tells the frame; later calls do nothing. The window closes itself after
-   * a decision; when the request ends another way (its page went away), the worker closes it.
-   */
+  /** Settles request `id` once: records it and tells the frame; returns the request the first time only. */
   async function settle(
     id: string,
     decision: Decision | 'closed',
     outcome: Outcome = outcomeOf(decision),
-  ): Promise<boolean> {
+  ): Promise<PendingRequest | undefined> {
     const record = await store.take(id, decision)
-    if (!record) return false
+    if (!record) return undefined
     await history.add(historyEntry(record, decision, Date.now())).catch(() => undefined)
     const delivery: DecisionDelivery = { type: 'preflight/decided', id, outcome }
     await browser.tabs.sendMessage(record.tabId, delivery, { frameId: record.frameId }).catch(() => undefined)
-    if (decision === 'closed' && record.windowId !== undefined) {
-      await browser.windows.remove(record.windowId).catch(() => undefined)
-    }
-    return true
+    return record
   }
+
+  // Every change to the queue runs in turn, so requests arriving together share one window.
+  const queued = serially()
+  const syncWindow = (change: QueueChange) =>
+    syncConfirmWindow(browser, store, (id, outcome) => settle(id, 'closed', outcome), change)
+
+  /** Rejects requests whose page went away, and closes their window when nothing else waits in it. */
+  const dropRequests = (ids: Iterable<string>) =>
+    queued(async () => {
+      let windowId: number | undefined
+      for (const id of ids) windowId = (await settle(id, 'closed'))?.windowId ?? windowId
+      await syncWindow({ open: false, windowId, closeWhenEmpty: true })
+    })
 
   async function accept(port: Runtime.Port, rid: number, raw: ScanCall) {
     const sender = requestSender(port.sender)
@@ -132,22 +134,11 @@ export function createRequests(browser: Browser, store: PendingStore) {
     }
     const requestsOfPort = byPort.get(port)
     // The page went away while the request was being stored: nobody is waiting for a window.
-    if (!requestsOfPort) {
-      await settle(record.id, 'closed')
-      return
-    }
+    if (!requestsOfPort) return dropRequests([record.id])
     requestsOfPort.add(record.id)
     post(port, { type: 'accepted', rid, id: record.id })
-
-    const windowOpened = openConfirmWindow(browser, record.id).then(
-      async (windowId) => {
-        await store.update(record.id, (current) => ({ ...current, windowId }))
-        // Closed before its id was recorded, onWindowRemoved could not match it: settle it here instead.
-        await browser.windows.get(windowId).catch(() => settle(record.id, 'closed'))
-      },
-      (error: Error) => settle(record.id, 'closed', NO_WINDOW(error.message)),
-    )
-    await Promise.all([scan(record, settings), windowOpened])
+    // The scan starts at once, also for a request that waits its turn, so its result is ready when shown.
+    await Promise.all([scan(record, settings), queued(() => syncWindow({ open: true }))])
   }
 
   async function resume(port: Runtime.Port, ids: string[]) {
@@ -171,16 +162,21 @@ export function createRequests(browser: Browser, store: PendingStore) {
       port.onDisconnect.addListener(() => {
         const ids = byPort.get(port) ?? new Set()
         byPort.delete(port)
-        for (const id of ids) void settle(id, 'closed')
+        if (ids.size > 0) void dropRequests(ids)
       })
     },
-    /** The user's decision from the confirmation window; false when the request had already settled or never existed. */
-    decide: (id: string, decision: Decision) => settle(id, decision),
-    /** A window was closed: reject whatever it was showing. */
-    async onWindowRemoved(windowId: number) {
-      for (const record of await store.all()) if (record.windowId === windowId) await settle(record.id, 'closed')
-    },
-    /** After a restart: finish scans the stopped worker left running, and forget old settled records. */
+    /** The user's decision from the confirmation window, and the request that window shows next. */
+    decide: (id: string, decision: Decision): Promise<DecisionReply> =>
+      queued(async () => {
+        const record = await settle(id, decision)
+        return { ok: record !== undefined, next: await syncWindow({ open: false, windowId: record?.windowId }) }
+      }),
+    /** A window was closed: if it was the confirmation window, reject every request waiting in it. */
+    onWindowRemoved: () => queued(() => syncWindow({ open: false })),
+    /**
+     * After a restart: finish scans the stopped worker left running, give requests it stored but never showed a
+     * window, and forget old settled records.
+     */
     async recover() {
       const startedAt = Date.now()
       await store.prune(startedAt)
@@ -189,6 +185,7 @@ export function createRequests(browser: Browser, store: PendingStore) {
         // Requests accepted by this worker instance are already being scanned.
         if (record.scan.status === 'PENDING' && record.createdAt < startedAt) void scan(record, settings)
       }
+      await queued(() => syncWindow({ open: true }))
     },
   }
 }

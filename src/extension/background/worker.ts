@@ -18,12 +18,12 @@ browser.runtime.onMessage.addListener((message: unknown, sender: Runtime.Message
   if (decision.decision !== 'continue' && decision.decision !== 'reject') return undefined
   // Decisions count only from the extension's own pages, never from a content script or a web page.
   if (!isExtensionPage(sender, browser.runtime.id, browser.runtime.getURL(''))) return undefined
-  // `ok: false` tells the sender its decision changed nothing: the request had already settled or never existed.
-  return requests.decide(decision.id, decision.decision).then((settled) => ({ ok: settled }))
+  // The reply (a DecisionReply) says whether the decision counted and which request the window shows next.
+  return requests.decide(decision.id, decision.decision)
 })
 
-browser.windows.onRemoved.addListener((windowId) => {
-  void requests.onWindowRemoved(windowId)
+browser.windows.onRemoved.addListener(() => {
+  void requests.onWindowRemoved()
 })
 
 void requests.recover()

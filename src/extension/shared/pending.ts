@@ -37,16 +37,30 @@ export type PendingRequest = {
   params: unknown[]
   createdAt: number
   scan: ScanState
-  /** Window showing this request, so closing it can reject. */
+  /** The one confirmation window this request waits in (shown or queued), so closing it can reject. */
   windowId?: number
 }
 
 export const pendingKey = (id: string) => `pending:${id}`
 
+/**
+ * The review queue: pending requests oldest first (ties broken by id), derived from storage on every read so it can
+ * never disagree with what is actually pending.
+ */
+export function inQueueOrder(records: PendingRequest[]): PendingRequest[] {
+  return [...records].sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+}
+
 export type Decision = 'continue' | 'reject'
 
 /** Page → worker: the user's decision on a pending request. */
 export type DecisionMessage = { type: 'preflight/decision'; id: string; decision: Decision }
+
+/**
+ * Worker → page, the answer to a DecisionMessage: `ok` is false when the decision changed nothing (the request had
+ * already settled or never existed); `next` is the request the same window shows now, or null when it can close.
+ */
+export type DecisionReply = { ok: boolean; next: string | null }
 
 /** The last scans kept locally for the popup (chrome.storage.local key `history`, newest first, at most 50). */
 export type HistoryEntry = {

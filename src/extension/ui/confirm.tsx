@@ -1,8 +1,8 @@
 import { createRoot } from 'react-dom/client'
 import { ConfirmApp, Settled } from './confirm/ConfirmApp.tsx'
-import { createPendingStore, requestIdFromUrl } from './stores/pendingStore.ts'
+import { createQueueStore, requestIdFromUrl } from './stores/pendingStore.ts'
 import './styles.css'
 
 const id = requestIdFromUrl(location.search)
 const root = document.getElementById('root')
-if (root) createRoot(root).render(id ? <ConfirmApp id={id} pending={createPendingStore(id)} /> : <Settled />)
+if (root) createRoot(root).render(id ? <ConfirmApp initialId={id} queue={createQueueStore()} /> : <Settled />)

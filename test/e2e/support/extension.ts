@@ -1,7 +1,7 @@
 /** Drives the built extension in Chromium: its worker, its settings, and the confirmation windows it opens. */
 import { join } from 'node:path'
 import type { BrowserContext, Frame, Page, Worker } from 'playwright-core'
-import type { PendingRequest } from '../../../src/extension/shared/pending.ts'
+import { inQueueOrder, type PendingRequest } from '../../../src/extension/shared/pending.ts'
 import type { Settings } from '../../../src/extension/shared/settings.ts'
 import { launchChromium } from '../../support/chromium.ts'
 
@@ -35,9 +35,25 @@ export function nextConfirmWindow(context: BrowserContext): Promise<Page> {
 
 /** The request a confirmation window shows, read from chrome.storage.session as the window does. */
 export async function pendingOf(confirm: Page): Promise<PendingRequest> {
-  const id = new URL(confirm.url()).searchParams.get('id') ?? ''
+  const id = shownId(confirm)
   const stored = await confirm.evaluate(async (key) => (await chrome.storage.session.get(key))[key], `pending:${id}`)
   return stored as PendingRequest
+}
+
+/** The id of the request a confirmation window shows now (its URL follows the queue). */
+export function shownId(confirm: Page): string {
+  return new URL(confirm.url()).searchParams.get('id') ?? ''
+}
+
+/** The ids of the pending requests in queue order, as the worker derives it from chrome.storage.session. */
+export async function queuedIds(context: BrowserContext): Promise<string[]> {
+  const worker = await serviceWorker(context)
+  const records = (await worker.evaluate(async () =>
+    Object.entries(await chrome.storage.session.get(null))
+      .filter(([key]) => key.startsWith('pending:'))
+      .map(([, value]) => value),
+  )) as PendingRequest[]
+  return inQueueOrder(records).map((record) => record.id)
 }
 
 /** Waits for the window to show results (or the scan error) and returns its data-action. */

@@ -6,34 +6,52 @@ type Props = {
   action: ShownAction
   /** Continue only after ticking "I understand the risk" (BLOCK, and ERROR when the settings ask for it). */
   needsAcknowledgement: boolean
-  sending: Decision | null
+  /** A decision is on its way (or made): neither button does anything. */
+  busy: boolean
+  /** Both buttons stay disabled this long after mounting (a request that replaced another in the same window). */
+  armAfterMs: number
   onDecide: (decision: Decision) => void
+}
+
+/** False for `ms` after mounting, then true. */
+function useArmed(ms: number): boolean {
+  const [armed, setArmed] = useState(ms <= 0)
+  useEffect(() => {
+    if (ms <= 0) return
+    const timer = setTimeout(() => setArmed(true), ms)
+    return () => clearTimeout(timer)
+  }, [ms])
+  return armed
 }
 
 /**
  * Continue and Reject. Reject has focus by default unless the scan found nothing, so a stray Enter never approves a
- * risky request; Escape rejects.
+ * risky request; Escape rejects. A request that follows another in the same window arms its buttons only after a
+ * moment, so a double click or a repeated key meant for the previous request cannot decide it.
  */
-export function DecisionBar({ action, needsAcknowledgement, sending, onDecide }: Props) {
+export function DecisionBar({ action, needsAcknowledgement, busy, armAfterMs, onDecide }: Props) {
   const [acknowledged, setAcknowledged] = useState(false)
+  const armed = useArmed(armAfterMs)
   const reject = useRef<HTMLButtonElement>(null)
   const proceed = useRef<HTMLButtonElement>(null)
 
   useEffect(() => {
-    if (action === 'PENDING') return
+    if (action === 'PENDING' || !armed) return
     ;(action === 'NONE' ? proceed : reject).current?.focus()
-  }, [action])
+  }, [action, armed])
 
   useEffect(() => {
+    if (!armed) return
     const onKey = (event: KeyboardEvent) => {
       if (event.key === 'Escape') onDecide('reject')
     }
     document.addEventListener('keydown', onKey)
     return () => document.removeEventListener('keydown', onKey)
-  }, [onDecide])
+  }, [onDecide, armed])
 
   const risky = needsAcknowledgement
-  const canContinue = action !== 'PENDING' && !sending && (!risky || acknowledged)
+  const idle = armed && !busy
+  const canContinue = action !== 'PENDING' && idle && (!risky || acknowledged)
   return (
     <footer className="decision">
       {risky && (
@@ -47,7 +65,7 @@ export function DecisionBar({ action, needsAcknowledgement, sending, onDecide }:
           ref={reject}
           type="button"
           className={risky || action !== 'NONE' ? 'primary' : ''}
-          disabled={!!sending}
+          disabled={!idle}
           onClick={() => onDecide('reject')}
         >
           Reject

@@ -1,17 +1,17 @@
-import { useCallback, useEffect } from 'react'
+import { useCallback, useEffect, useState } from 'react'
 import type { Decision, PendingRequest } from '../../shared/pending.ts'
 import { ActionBanner } from '../components/ActionBanner.tsx'
 import { AddressText } from '../components/AddressText.tsx'
 import { DecisionBar } from '../components/DecisionBar.tsx'
 import { Details } from '../components/Details.tsx'
 import { MultisigPanel } from '../components/MultisigPanel.tsx'
+import { QueueBar } from '../components/QueueBar.tsx'
 import { StateChanges } from '../components/StateChanges.tsx'
 import { WarningList } from '../components/WarningList.tsx'
 import { confirmView, methodWords } from '../lib/confirmView.ts'
 import { chainName } from '../lib/format.ts'
-import { decide, useDecision } from '../stores/pendingStore.ts'
+import { currentWindowId, decide, type QueueStore, useDecision } from '../stores/pendingStore.ts'
 import { settingsStore } from '../stores/settingsStore.ts'
-import type { StorageStore } from '../stores/storageStore.ts'
 
 function Header({ request }: { request: PendingRequest }) {
   return (
@@ -44,47 +44,134 @@ function Header({ request }: { request: PendingRequest }) {
   )
 }
 
-/** Shown when there is no pending request for this window's id. */
-export function Settled() {
+type SettledProps = {
+  /** The request this window was showing, when it ended without a decision made here. */
+  gone?: PendingRequest
+  /** How many other requests wait in this window. */
+  waiting?: number
+  /** Shows the next waiting request. */
+  onNext?: () => void
+}
+
+/**
+ * Shown when the request for this window's id is no longer pending. When others wait, the next one is shown only on
+ * request: switching by itself would put a request the user has not read under a click meant for the last one.
+ */
+export function Settled({ gone, waiting = 0, onNext }: SettledProps) {
   return (
     <main className="page" data-state="settled">
       <section className="card">
-        <p>This request is no longer waiting for a decision: it was answered, or the page that asked has gone.</p>
+        <p>
+          {gone ? (
+            <>
+              The request from <span className="origin">{gone.origin}</span> is no longer waiting for a decision: the
+              page that asked has gone, or it was answered elsewhere.
+            </>
+          ) : (
+            'This request is no longer waiting for a decision: it was answered, or the page that asked has gone.'
+          )}
+        </p>
+        {onNext && waiting > 0 && (
+          <p className="muted">
+            {waiting === 1 ? '1 more request is waiting' : `${waiting} more requests are waiting`}; closing this window
+            rejects {waiting === 1 ? 'it' : 'them'}.
+          </p>
+        )}
         <div className="buttons">
-          <button type="button" className="small-button" onClick={() => window.close()}>
-            Close
-          </button>
+          {onNext && waiting > 0 ? (
+            <button type="button" className="small-button primary" onClick={onNext}>
+              Show the next request
+            </button>
+          ) : (
+            <button type="button" className="small-button" onClick={() => window.close()}>
+              Close
+            </button>
+          )}
         </div>
       </section>
     </main>
   )
 }
 
-/** The confirmation window for one pending request, live from chrome.storage.session. */
-export function ConfirmApp({ id, pending }: { id: string; pending: StorageStore<PendingRequest | null> }) {
-  const request = pending.use((state) => state.value)
-  const readError = pending.use((state) => state.error)
+/** Pause before a request that replaced another can be decided, so a double click cannot approve it unread. */
+const NEXT_REQUEST_ARM_MS = 600
+
+/** The browser window this page is in: requests queued in it carry its id. */
+function useCurrentWindowId(): number | undefined {
+  const [windowId, setWindowId] = useState<number>()
+  useEffect(() => {
+    currentWindowId().then(setWindowId, () => undefined)
+  }, [])
+  return windowId
+}
+
+type Props = {
+  /** The request named in the window's URL when it opened. */
+  initialId: string
+  queue: QueueStore
+}
+
+/**
+ * The confirmation window: shows one pending request, live from chrome.storage.session, with the others queued in
+ * the same window; after each decision it moves on to the request the worker names next, and closes when none is left.
+ */
+export function ConfirmApp({ initialId, queue }: Props) {
+  const [shownId, setShownId] = useState(initialId)
+  /** The request decided in this window and still on screen until the worker names the next one. */
+  const [decidedId, setDecidedId] = useState<string | null>(null)
+  const requests = queue((state) => state.requests)
+  const ended = queue((state) => state.ended)
+  const readError = queue((state) => state.error)
+  const windowId = useCurrentWindowId()
   const onScanFailure = settingsStore.use((state) => state.value?.onScanFailure ?? 'ask')
   const { sending, error: sendError } = useDecision()
-  const onDecide = useCallback((decision: Decision) => decide(id, decision), [id])
+
+  const show = useCallback((id: string) => {
+    history.replaceState(null, '', `?id=${encodeURIComponent(id)}`)
+    setShownId(id)
+  }, [])
+  const onDecide = useCallback(
+    async (decision: Decision) => {
+      if (useDecision.getState().sending) return
+      setDecidedId(shownId)
+      const next = await decide(shownId, decision)
+      if (next === undefined) setDecidedId(null)
+      else if (next === null) window.close()
+      else show(next)
+    },
+    [shownId, show],
+  )
+
+  const inWindow = (requests ?? []).filter(
+    (candidate) => candidate.id === shownId || (windowId !== undefined && candidate.windowId === windowId),
+  )
+  const decidedHere = decidedId === shownId
+  const request = inWindow.find((candidate) => candidate.id === shownId) ?? (decidedHere ? ended[shownId] : undefined)
+  const position = inWindow.findIndex((candidate) => candidate.id === shownId) + 1
 
   useEffect(() => {
-    if (request) document.title = `Preflight · ${request.origin}`
-  }, [request])
+    if (!request) return
+    const place = inWindow.length > 1 ? ` (${position} of ${inWindow.length})` : ''
+    document.title = `Preflight${place} · ${request.origin}`
+  }, [request, position, inWindow.length])
 
-  if (request === null) return <Settled />
-  if (request === undefined) {
+  if (requests === undefined) {
     return (
       <main className="page" data-action="PENDING">
         <p className="muted">{readError ?? 'Loading…'}</p>
       </main>
     )
   }
+  if (!request) {
+    const next = inWindow[0]
+    return <Settled gone={ended[shownId]} waiting={inWindow.length} onNext={next && (() => show(next.id))} />
+  }
   const view = confirmView(request)
   const needsAcknowledgement =
     view.action === 'BLOCK' || (view.action === 'ERROR' && onScanFailure === 'ask-default-reject')
   return (
     <main className="page" data-action={view.action} aria-busy={view.action === 'PENDING'}>
+      <QueueBar queue={inWindow} shownId={shownId} />
       <Header request={request} />
       <ActionBanner action={view.action} failure={view.failure} />
       <WarningList warnings={view.warnings} />
@@ -107,9 +194,11 @@ export function ConfirmApp({ id, pending }: { id: string; pending: StorageStore<
         </p>
       )}
       <DecisionBar
+        key={request.id}
         action={view.action}
         needsAcknowledgement={needsAcknowledgement}
-        sending={sending}
+        busy={!!sending || decidedHere}
+        armAfterMs={shownId === initialId ? 0 : NEXT_REQUEST_ARM_MS}
         onDecide={onDecide}
       />
     </main>
