@@ -1,5 +1,5 @@
 /** Reads asset movements and approvals out of simulated logs: traceTransfers' native transfers and token events. */
-import { type Address, decodeEventLog, getAddress, type Hex, toEventSelector, zeroAddress } from 'viem'
+import { type Address, decodeEventLog, getAbiItem, getAddress, type Hex, toEventSelector, zeroAddress } from 'viem'
 import { erc20Abi, erc721Abi, erc1155Abi, wethAbi } from './abis.ts'
 import { NATIVE_ASSET_ADDRESS } from './types.ts'
 
@@ -28,6 +28,17 @@ const TRANSFER_BATCH = toEventSelector('TransferBatch(address,address,address,ui
 const DEPOSIT = toEventSelector('Deposit(address,uint256)')
 const WITHDRAWAL = toEventSelector('Withdrawal(address,uint256)')
 
+// One-event ABIs: decodeEventLog hashes every event of the ABI it is given, on every call.
+const erc20Transfer = [getAbiItem({ abi: erc20Abi, name: 'Transfer' })]
+const erc20Approval = [getAbiItem({ abi: erc20Abi, name: 'Approval' })]
+const erc721Transfer = [getAbiItem({ abi: erc721Abi, name: 'Transfer' })]
+const erc721Approval = [getAbiItem({ abi: erc721Abi, name: 'Approval' })]
+const erc721ApprovalForAll = [getAbiItem({ abi: erc721Abi, name: 'ApprovalForAll' })]
+const erc1155TransferSingle = [getAbiItem({ abi: erc1155Abi, name: 'TransferSingle' })]
+const erc1155TransferBatch = [getAbiItem({ abi: erc1155Abi, name: 'TransferBatch' })]
+const wethDeposit = [getAbiItem({ abi: wethAbi, name: 'Deposit' })]
+const wethWithdrawal = [getAbiItem({ abi: wethAbi, name: 'Withdrawal' })]
+
 /** Movements and approvals in log order; logs that are not asset events are skipped. */
 export function assetEventsFromLogs(logs: SimulatedLog[]): { movements: Movement[]; approvals: ApprovalEvent[] } {
   const movements: Movement[] = []
@@ -47,11 +58,11 @@ function collect(log: SimulatedLog, movements: Movement[], approvals: ApprovalEv
   const topic = log.topics[0]
   const native = log.address.toLowerCase() === NATIVE_ASSET_ADDRESS
   if (topic === TRANSFER && log.topics.length === 3) {
-    const { args } = decodeEventLog({ abi: erc20Abi, eventName: 'Transfer', ...log, topics: asTopics(log) })
+    const { args } = decodeEventLog({ abi: erc20Transfer, ...log, topics: asTopics(log) })
     const asset: AssetRef = native ? { standard: 'NATIVE' } : { standard: 'ERC20', token }
     movements.push({ asset, from: args.from, to: args.to, amount: args.value })
   } else if (topic === TRANSFER && log.topics.length === 4) {
-    const { args } = decodeEventLog({ abi: erc721Abi, eventName: 'Transfer', ...log, topics: asTopics(log) })
+    const { args } = decodeEventLog({ abi: erc721Transfer, ...log, topics: asTopics(log) })
     movements.push({
       asset: { standard: 'ERC721', token, tokenId: args.tokenId },
       from: args.from,
@@ -59,7 +70,7 @@ function collect(log: SimulatedLog, movements: Movement[], approvals: ApprovalEv
       amount: 1n,
     })
   } else if (topic === TRANSFER_SINGLE) {
-    const { args } = decodeEventLog({ abi: erc1155Abi, eventName: 'TransferSingle', ...log, topics: asTopics(log) })
+    const { args } = decodeEventLog({ abi: erc1155TransferSingle, ...log, topics: asTopics(log) })
     movements.push({
       asset: { standard: 'ERC1155', token, tokenId: args.id },
       from: args.from,
@@ -67,26 +78,26 @@ function collect(log: SimulatedLog, movements: Movement[], approvals: ApprovalEv
       amount: args.value,
     })
   } else if (topic === TRANSFER_BATCH) {
-    const { args } = decodeEventLog({ abi: erc1155Abi, eventName: 'TransferBatch', ...log, topics: asTopics(log) })
+    const { args } = decodeEventLog({ abi: erc1155TransferBatch, ...log, topics: asTopics(log) })
     args.ids.forEach((id, index) => {
       const amount = args.values[index] ?? 0n
       movements.push({ asset: { standard: 'ERC1155', token, tokenId: id }, from: args.from, to: args.to, amount })
     })
   } else if (topic === DEPOSIT && log.topics.length === 2) {
     // WETH-style wrappers mint on Deposit without a Transfer event.
-    const { args } = decodeEventLog({ abi: wethAbi, eventName: 'Deposit', ...log, topics: asTopics(log) })
+    const { args } = decodeEventLog({ abi: wethDeposit, ...log, topics: asTopics(log) })
     movements.push({ asset: { standard: 'ERC20', token }, from: zeroAddress, to: args.dst, amount: args.wad })
   } else if (topic === WITHDRAWAL && log.topics.length === 2) {
-    const { args } = decodeEventLog({ abi: wethAbi, eventName: 'Withdrawal', ...log, topics: asTopics(log) })
+    const { args } = decodeEventLog({ abi: wethWithdrawal, ...log, topics: asTopics(log) })
     movements.push({ asset: { standard: 'ERC20', token }, from: args.src, to: zeroAddress, amount: args.wad })
   } else if (topic === APPROVAL && log.topics.length === 3) {
-    const { args } = decodeEventLog({ abi: erc20Abi, eventName: 'Approval', ...log, topics: asTopics(log) })
+    const { args } = decodeEventLog({ abi: erc20Approval, ...log, topics: asTopics(log) })
     approvals.push({ kind: 'ERC20', token, owner: args.owner, spender: args.spender, amount: args.value })
   } else if (topic === APPROVAL && log.topics.length === 4) {
-    const { args } = decodeEventLog({ abi: erc721Abi, eventName: 'Approval', ...log, topics: asTopics(log) })
+    const { args } = decodeEventLog({ abi: erc721Approval, ...log, topics: asTopics(log) })
     approvals.push({ kind: 'ERC721', token, owner: args.owner, spender: args.approved, tokenId: args.tokenId })
   } else if (topic === APPROVAL_FOR_ALL) {
-    const { args } = decodeEventLog({ abi: erc721Abi, eventName: 'ApprovalForAll', ...log, topics: asTopics(log) })
+    const { args } = decodeEventLog({ abi: erc721ApprovalForAll, ...log, topics: asTopics(log) })
     approvals.push({ kind: 'FOR_ALL', token, owner: args.owner, spender: args.operator, approved: args.approved })
   }
 }

@@ -2,7 +2,7 @@
 import {
   type Abi,
   type Address,
-  decodeFunctionData,
+  getAbiItem,
   getAddress,
   type Hex,
   hexToBigInt,
@@ -11,7 +11,8 @@ import {
   size,
   slice,
 } from 'viem'
-import { decodingAbis, multiSendAbi } from './abis.ts'
+import { decodeArguments, functionDecoder, functionsForCalldata } from './abiIndex.ts'
+import { multiSendAbi } from './abis.ts'
 import { decodeExecTransaction } from './safe.ts'
 
 /**
@@ -26,10 +27,9 @@ export type DecodedFunction = { abi: Abi; functionName: string; args: readonly u
 /** Decodes calldata with the known ABIs; null when no known function matches. */
 export function decodeKnownFunction(data: Hex): DecodedFunction | null {
   if (size(data) < 4) return null
-  for (const abi of decodingAbis) {
+  for (const { abi, item } of functionsForCalldata(data)) {
     try {
-      const decoded = decodeFunctionData({ abi: abi as Abi, data })
-      return { abi: abi as Abi, functionName: decoded.functionName, args: decoded.args ?? [] }
+      return { abi, functionName: item.name, args: decodeArguments(item, data) }
     } catch {
       // not this ABI; try the next
     }
@@ -63,11 +63,14 @@ export function expandCalls(call: Call): Call[] {
   return calls
 }
 
+const decodeMultiSendCall = functionDecoder(getAbiItem({ abi: multiSendAbi, name: 'multiSend' }))
+
 /** The packed transactions inside multiSend(bytes); null when `data` is not a well-formed multiSend call. */
 export function decodeMultiSend(data: Hex): Omit<Call, 'from' | 'depth'>[] | null {
   try {
-    const decoded = decodeFunctionData({ abi: multiSendAbi, data })
-    const packed = decoded.args[0]
+    const args = decodeMultiSendCall(data)
+    if (!args) return null
+    const packed = args[0]
     const calls: Omit<Call, 'from' | 'depth'>[] = []
     let offset = 0
     const total = size(packed)

@@ -1,42 +1,21 @@
 /** decodedCalldata and decodedLogs in the reference shapes, with the ABIs the engine knows. */
-import {
-  type Abi,
-  type AbiEvent,
-  type AbiFunction,
-  type AbiParameter,
-  type Address,
-  decodeEventLog,
-  decodeFunctionData,
-  type Hex,
-  size,
-  toEventSelector,
-  toFunctionSelector,
-} from 'viem'
-import { decodingAbis } from './abis.ts'
+import { type AbiParameter, type Address, decodeEventLog, type Hex, size } from 'viem'
+import { decodeArguments, eventsForTopic, functionsForCalldata } from './abiIndex.ts'
 import type { SimulatedLog } from './assetEvents.ts'
 import type { DecodedCalldata, DecodedLog, SerializedValue } from './types.ts'
-
-const functions = decodingAbis.flatMap((abi) =>
-  (abi as Abi).filter((item): item is AbiFunction => item.type === 'function').map((item) => ({ abi, item })),
-)
-const events = decodingAbis.flatMap((abi) =>
-  (abi as Abi).filter((item): item is AbiEvent => item.type === 'event').map((item) => ({ abi, item })),
-)
 
 /** The called function and its arguments, or null when no known ABI matches the calldata. */
 export function decodeCalldata(to: Address | null, data: Hex): DecodedCalldata {
   if (!to || size(data) < 4) return null
-  const selector = data.slice(0, 10).toLowerCase()
-  for (const { item } of functions) {
-    if (toFunctionSelector(item) !== selector) continue
+  for (const { item } of functionsForCalldata(data)) {
     try {
-      const { args } = decodeFunctionData({ abi: [item], data })
+      const args = decodeArguments(item, data)
       return {
         kind: 'FUNCTION',
         data: {
           contract: to.toLowerCase() as Address,
           functionName: item.name,
-          arguments: namedValues(item.inputs, args ?? []).map(({ name, type, value }) => ({
+          arguments: namedValues(item.inputs, args).map(({ name, type, value }) => ({
             name,
             paramType: type,
             value,
@@ -54,8 +33,7 @@ export function decodeCalldata(to: Address | null, data: Hex): DecodedCalldata {
 export function decodeLog(log: SimulatedLog): DecodedLog {
   const topic = log.topics[0]
   if (!topic) return null
-  for (const { item } of events) {
-    if (toEventSelector(item) !== topic) continue
+  for (const { item } of eventsForTopic(topic)) {
     try {
       const decoded = decodeEventLog({ abi: [item], data: log.data, topics: log.topics as [Hex, ...Hex[]] })
       const args = decoded.args as Record<string, unknown> | readonly unknown[]

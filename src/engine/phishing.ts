@@ -29,7 +29,13 @@ export function checkDomain(hostname: string): DomainVerdict {
   if (blocked) return { kind: 'BLOCKED', match: blocked }
   const root = host.split('.').slice(-2).join('.')
   if (!root.includes('.') || /^[0-9.]+$/.test(host)) return { kind: 'UNKNOWN' }
-  const target = fuzzylist.find((domain) => domain !== root && editDistance(root, domain) <= config.tolerance)
+  // Lengths further apart than the tolerance already need more edits than it allows: skip the full comparison.
+  const target = fuzzylist.find(
+    (domain) =>
+      domain !== root &&
+      Math.abs(domain.length - root.length) <= config.tolerance &&
+      editDistance(root, domain) <= config.tolerance,
+  )
   return target ? { kind: 'LOOKALIKE', target } : { kind: 'UNKNOWN' }
 }
 
@@ -65,14 +71,23 @@ export function originWarnings(origin: string): Warning[] {
 
 /** Levenshtein distance between two short strings (domain names). */
 export function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index)
+  // Two reused rows of the dynamic-programming table: this runs for every scan's origin against the fuzzy list.
+  let previous = new Uint32Array(b.length + 1)
+  let current = new Uint32Array(b.length + 1)
+  for (let j = 0; j <= b.length; j++) previous[j] = j
   for (let i = 1; i <= a.length; i++) {
-    const current = [i]
+    current[0] = i
     for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1
-      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost)
+      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1
+      current[j] = Math.min(
+        (previous[j] as number) + 1,
+        (current[j - 1] as number) + 1,
+        (previous[j - 1] as number) + cost,
+      )
     }
-    previous = current
+    const finished = current
+    current = previous
+    previous = finished
   }
-  return previous[b.length] ?? 0
+  return previous[b.length] as number
 }

@@ -2,7 +2,15 @@
  * State reads that ride along in the simulation's before/after blocks: balances, allowances, metadata, NFT URIs, Safe
  * state.
  */
-import { type Abi, type Address, decodeFunctionResult, encodeFunctionData, type Hex, parseAbi } from 'viem'
+import {
+  type Abi,
+  type Address,
+  decodeFunctionResult,
+  encodeFunctionData,
+  type Hex,
+  parseAbi,
+  prepareEncodeFunctionData,
+} from 'viem'
 import { erc20Abi, erc721Abi, erc1155Abi, safeAbi } from './abis.ts'
 
 /**
@@ -29,21 +37,45 @@ const ERC1155_INTERFACE_ID: Hex = '0xd9b67a26'
 /** One eth_call-style read; `state` reads run before and after the transactions, `static` ones only before. */
 export type Read = { key: string; to: Address; data: Hex; timing: 'state' | 'static'; decode: (data: Hex) => unknown }
 
-function read(
-  key: string,
-  to: Address,
-  abi: Abi,
-  functionName: string,
-  args: readonly unknown[],
-  timing: Read['timing'],
-): Read {
-  const data = encodeFunctionData({ abi, functionName, args } as never)
+/**
+ * A read's function, looked up and its selector hashed once: given a one-item ABI and the selector, viem's
+ * encodeFunctionData and decodeFunctionResult skip the ABI search and the hashing they would do on every read.
+ */
+type ReadFunction = { abi: Abi; functionName: Hex }
+
+function readFunction(abi: Abi, functionName: string): ReadFunction {
+  return prepareEncodeFunctionData({ abi, functionName } as never)
+}
+
+const readFunctions = {
+  nativeBalance: readFunction(readerAbi, 'balanceOf'),
+  codeSize: readFunction(readerAbi, 'codeSize'),
+  totalSupply: readFunction(erc20Abi, 'totalSupply'),
+  erc20Balance: readFunction(erc20Abi, 'balanceOf'),
+  erc1155Balance: readFunction(erc1155Abi, 'balanceOf'),
+  allowance: readFunction(erc20Abi, 'allowance'),
+  approvedForAll: readFunction(erc721Abi, 'isApprovedForAll'),
+  name: readFunction(erc20Abi, 'name'),
+  symbol: readFunction(erc20Abi, 'symbol'),
+  decimals: readFunction(erc20Abi, 'decimals'),
+  supportsInterface: readFunction(erc165Abi, 'supportsInterface'),
+  tokenUri: readFunction(erc721Abi, 'tokenURI'),
+  erc1155Uri: readFunction(erc1155Abi, 'uri'),
+  safeOwners: readFunction(safeAbi, 'getOwners'),
+  safeThreshold: readFunction(safeAbi, 'getThreshold'),
+  safeNonce: readFunction(safeAbi, 'nonce'),
+  safeVersion: readFunction(safeAbi, 'VERSION'),
+  safeSingleton: readFunction(safeAbi, 'masterCopy'),
+}
+
+function read(key: string, to: Address, func: ReadFunction, args: readonly unknown[], timing: Read['timing']): Read {
+  const data = encodeFunctionData({ ...func, args } as never)
   return {
     key,
     to,
     data,
     timing,
-    decode: (result) => decodeFunctionResult({ abi, functionName, data: result } as never),
+    decode: (result) => decodeFunctionResult({ abi: func.abi, data: result } as never),
   }
 }
 
@@ -69,68 +101,74 @@ export const readKeys = {
 
 /** Native balance of an account, through the injected reader. */
 export function nativeBalanceRead(account: Address): Read {
-  return read(readKeys.native(account), READER_ADDRESS, readerAbi, 'balanceOf', [account], 'state')
+  return read(readKeys.native(account), READER_ADDRESS, readFunctions.nativeBalance, [account], 'state')
 }
 
 /** A token's total supply, read once before the transactions (permits judge "more than the whole supply"). */
 export function totalSupplyRead(token: Address): Read {
-  return read(readKeys.totalSupply(token), token, erc20Abi, 'totalSupply', [], 'static')
+  return read(readKeys.totalSupply(token), token, readFunctions.totalSupply, [], 'static')
 }
 
 /** ERC-20 (or ERC-721 count) balance of an account. */
 export function erc20BalanceRead(token: Address, account: Address): Read {
-  return read(readKeys.erc20Balance(token, account), token, erc20Abi, 'balanceOf', [account], 'state')
+  return read(readKeys.erc20Balance(token, account), token, readFunctions.erc20Balance, [account], 'state')
 }
 
 /** ERC-1155 balance of one token id. */
 export function erc1155BalanceRead(token: Address, account: Address, id: bigint): Read {
-  return read(readKeys.erc1155Balance(token, account, id), token, erc1155Abi, 'balanceOf', [account, id], 'state')
+  return read(readKeys.erc1155Balance(token, account, id), token, readFunctions.erc1155Balance, [account, id], 'state')
 }
 
 /** ERC-20 allowance of owner to spender. */
 export function allowanceRead(token: Address, owner: Address, spender: Address): Read {
-  return read(readKeys.allowance(token, owner, spender), token, erc20Abi, 'allowance', [owner, spender], 'state')
+  return read(readKeys.allowance(token, owner, spender), token, readFunctions.allowance, [owner, spender], 'state')
 }
 
 /** Whether the operator may move all of the owner's tokens of a collection (ERC-721 and ERC-1155 alike). */
 export function approvedForAllRead(token: Address, owner: Address, operator: Address): Read {
   const key = readKeys.approvedForAll(token, owner, operator)
-  return read(key, token, erc721Abi, 'isApprovedForAll', [owner, operator], 'state')
+  return read(key, token, readFunctions.approvedForAll, [owner, operator], 'state')
 }
 
 /** Code size of an account before the transactions: zero means an externally owned account. */
 export function codeSizeRead(account: Address): Read {
-  return read(readKeys.codeSize(account), READER_ADDRESS, readerAbi, 'codeSize', [account], 'static')
+  return read(readKeys.codeSize(account), READER_ADDRESS, readFunctions.codeSize, [account], 'static')
 }
 
 /** name, symbol, decimals and the ERC-1155 interface flag of a token contract. */
 export function tokenMetadataReads(token: Address): Read[] {
   return [
-    read(readKeys.tokenField(token, 'name'), token, erc20Abi, 'name', [], 'static'),
-    read(readKeys.tokenField(token, 'symbol'), token, erc20Abi, 'symbol', [], 'static'),
-    read(readKeys.tokenField(token, 'decimals'), token, erc20Abi, 'decimals', [], 'static'),
-    read(readKeys.tokenField(token, 'is1155'), token, erc165Abi, 'supportsInterface', [ERC1155_INTERFACE_ID], 'static'),
+    read(readKeys.tokenField(token, 'name'), token, readFunctions.name, [], 'static'),
+    read(readKeys.tokenField(token, 'symbol'), token, readFunctions.symbol, [], 'static'),
+    read(readKeys.tokenField(token, 'decimals'), token, readFunctions.decimals, [], 'static'),
+    read(
+      readKeys.tokenField(token, 'is1155'),
+      token,
+      readFunctions.supportsInterface,
+      [ERC1155_INTERFACE_ID],
+      'static',
+    ),
   ]
 }
 
 /** An ERC-721 token's metadata URI (`tokenURI`), read before the transactions: a burn must not hide it. */
 export function tokenUriRead(token: Address, id: bigint): Read {
-  return read(readKeys.tokenUri(token, id), token, erc721Abi, 'tokenURI', [id], 'static')
+  return read(readKeys.tokenUri(token, id), token, readFunctions.tokenUri, [id], 'static')
 }
 
 /** An ERC-1155 token's metadata URI template (`uri`), read before the transactions. */
 export function erc1155UriRead(token: Address, id: bigint): Read {
-  return read(readKeys.erc1155Uri(token, id), token, erc1155Abi, 'uri', [id], 'static')
+  return read(readKeys.erc1155Uri(token, id), token, readFunctions.erc1155Uri, [id], 'static')
 }
 
 /** Owners, threshold, nonce, version and singleton of a (possible) Safe, read before the transactions. */
 export function safeReads(wallet: Address): Read[] {
   return [
-    read(readKeys.safeField(wallet, 'owners'), wallet, safeAbi, 'getOwners', [], 'static'),
-    read(readKeys.safeField(wallet, 'threshold'), wallet, safeAbi, 'getThreshold', [], 'static'),
-    read(readKeys.safeField(wallet, 'nonce'), wallet, safeAbi, 'nonce', [], 'static'),
-    read(readKeys.safeField(wallet, 'version'), wallet, safeAbi, 'VERSION', [], 'static'),
-    read(readKeys.safeField(wallet, 'singleton'), wallet, safeAbi, 'masterCopy', [], 'static'),
+    read(readKeys.safeField(wallet, 'owners'), wallet, readFunctions.safeOwners, [], 'static'),
+    read(readKeys.safeField(wallet, 'threshold'), wallet, readFunctions.safeThreshold, [], 'static'),
+    read(readKeys.safeField(wallet, 'nonce'), wallet, readFunctions.safeNonce, [], 'static'),
+    read(readKeys.safeField(wallet, 'version'), wallet, readFunctions.safeVersion, [], 'static'),
+    read(readKeys.safeField(wallet, 'singleton'), wallet, readFunctions.safeSingleton, [], 'static'),
   ]
 }
 

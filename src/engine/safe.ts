@@ -1,14 +1,6 @@
 /** Safe (multisig) support: the MULTISIG_WALLET preset, the wallet's context, and Safe's GS0xx codes in plain English. */
-import {
-  type Address,
-  concat,
-  decodeFunctionData,
-  encodeFunctionData,
-  type Hex,
-  isAddressEqual,
-  pad,
-  toHex,
-} from 'viem'
+import { type Address, concat, encodeFunctionData, getAbiItem, type Hex, isAddressEqual, pad, toHex } from 'viem'
+import { functionDecoder } from './abiIndex.ts'
 import { safeAbi } from './abis.ts'
 import { type ReadResults, readKeys } from './reads.ts'
 
@@ -32,14 +24,52 @@ export function prevalidatedSignature(owner: Address): Hex {
   return concat([pad(owner.toLowerCase() as Hex, { size: 32 }), pad('0x0', { size: 32 }), toHex(1, { size: 1 })])
 }
 
+const decodeExecTransactionCall = functionDecoder(getAbiItem({ abi: safeAbi, name: 'execTransaction' }))
+
+/** The arguments of an execTransaction call, named. */
+export type ExecTransaction = Readonly<{
+  to: Address
+  value: bigint
+  data: Hex
+  operation: number
+  safeTxGas: bigint
+  baseGas: bigint
+  gasPrice: bigint
+  gasToken: Address
+  refundReceiver: Address
+  signatures: Hex
+}>
+
+/**
+ * The last few execTransaction calls decoded, by calldata: one scan decodes the same call in several places (the
+ * preset, the read plan, the warnings), and decoding its byte arguments is the costly part.
+ */
+const recentExecs = new Map<Hex, ExecTransaction>()
+const RECENT_EXECS = 8
+
 /** The decoded arguments of an execTransaction call, or null when `data` is something else. */
-export function decodeExecTransaction(data: Hex) {
+export function decodeExecTransaction(data: Hex): ExecTransaction | null {
+  const recent = recentExecs.get(data)
+  if (recent) return recent
   try {
-    const decoded = decodeFunctionData({ abi: safeAbi, data })
-    if (decoded.functionName !== 'execTransaction') return null
-    const [to, value, innerData, operation, safeTxGas, baseGas, gasPrice, gasToken, refundReceiver, signatures] =
-      decoded.args
-    return { to, value, data: innerData, operation, safeTxGas, baseGas, gasPrice, gasToken, refundReceiver, signatures }
+    const args = decodeExecTransactionCall(data)
+    if (!args) return null
+    const [to, value, innerData, operation, safeTxGas, baseGas, gasPrice, gasToken, refundReceiver, signatures] = args
+    const exec = Object.freeze({
+      to,
+      value,
+      data: innerData,
+      operation,
+      safeTxGas,
+      baseGas,
+      gasPrice,
+      gasToken,
+      refundReceiver,
+      signatures,
+    })
+    if (recentExecs.size >= RECENT_EXECS) recentExecs.delete(recentExecs.keys().next().value as Hex)
+    recentExecs.set(data, exec)
+    return exec
   } catch {
     return null
   }

@@ -3,7 +3,16 @@
  * bigint, addresses and bytes in lowercase hex) and hashing through viem. Everything downstream of `parseTypedData`
  * can rely on the values matching their declared types.
  */
-import { type Hex, hashDomain, hashStruct, hashTypedData, type TypedDataDomain } from 'viem'
+import {
+  concat,
+  getTypesForEIP712Domain,
+  type Hex,
+  hashDomain,
+  hashStruct,
+  keccak256,
+  type TypedDataDomain,
+  validateTypedData,
+} from 'viem'
 import { serialize } from './decode.ts'
 import type { Address, InvalidRequest, SerializedValue, TypedDataField } from './types.ts'
 import { isRecord } from './validate.ts'
@@ -70,16 +79,25 @@ export function parseTypedData(payload: unknown, path = 'message.data'): TypedDa
   }
 }
 
-/** Hashes a validated payload with viem: the EIP-712 digest, the domain separator and the primary type's struct hash. */
+/**
+ * Hashes a validated payload with viem: the EIP-712 digest, the domain separator and the primary type's struct hash.
+ * The digest is assembled from the other two as hashTypedData does (same validation, same parts) rather than by
+ * calling it, which would hash the domain and the message a second time.
+ */
 export function hashTypedPayload(typedData: TypedData): TypedDataHashes {
   const { types, primaryType } = typedData
   const domain = typedData.domain as TypedDataDomain
   const message = typedData.message as Record<string, unknown>
-  return {
-    hash: hashTypedData({ types, primaryType, domain, message }),
-    domainHash: hashDomain({ types, domain }),
-    messageHash: hashStruct({ types, primaryType, data: message }),
-  }
+  validateTypedData({
+    domain,
+    message,
+    primaryType,
+    types: { EIP712Domain: getTypesForEIP712Domain({ domain }), ...types },
+  } as never)
+  const domainHash = hashDomain({ types, domain })
+  const messageHash = hashStruct({ types, primaryType, data: message })
+  const parts: Hex[] = primaryType === 'EIP712Domain' ? ['0x1901', domainHash] : ['0x1901', domainHash, messageHash]
+  return { hash: keccak256(concat(parts)), domainHash, messageHash }
 }
 
 /** The struct's fields as EIP-712's encodeType writes them ("address to,uint256 value"), for matching known shapes. */
