@@ -2,8 +2,8 @@
  * A JSON-RPC proxy for benchmarks: delays every HTTP request by a fixed latency before forwarding it to the node, and
  * records each request's time span and how many JSON-RPC calls it carried (a batch counts each member).
  */
-import { createServer, type IncomingMessage } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { createServer } from 'node:http'
+import { listenOnFreePort, readBody } from '../support/net.ts'
 
 export type Span = { start: number; end: number; calls: number }
 
@@ -26,7 +26,7 @@ export async function startLatencyProxy(
   let spans: Span[] = []
   const server = createServer((request, response) => {
     const start = performance.now()
-    readAll(request)
+    readBody(request)
       .then(async (body) => {
         await new Promise((resolve) => setTimeout(resolve, delayMs))
         const upstream = await fetch(target, {
@@ -42,8 +42,7 @@ export async function startLatencyProxy(
         response.writeHead(502, { 'content-type': 'text/plain' }).end(String(error))
       })
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
+  const port = await listenOnFreePort(server)
   return {
     url: `http://127.0.0.1:${port}`,
     take: () => {
@@ -57,15 +56,6 @@ export async function startLatencyProxy(
         server.close(() => resolve())
       }),
   }
-}
-
-function readAll(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    request.on('data', (chunk: Buffer) => chunks.push(chunk))
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
-    request.on('error', reject)
-  })
 }
 
 function callCount(body: string): number {

@@ -11,7 +11,8 @@ import { permit2PermitSingle, plainSafeTx, safeTxTypedData } from '../../src/dev
 import { safeAbi } from '../../src/engine/abis.ts'
 import type { HistoryEntry } from '../../src/extension/shared/pending.ts'
 import { startScanServer } from '../../src/server/server.ts'
-import { freePort, startTestDevnet } from '../support/devnet.ts'
+import { startTestDevnet } from '../support/devnet.ts'
+import { startUnreachableEndpoint } from '../support/net.ts'
 import { type Dapp, startDapp, walletPage } from './support/dapp.ts'
 import {
   callThroughConfirmWindow,
@@ -167,7 +168,8 @@ describe('confirming requests in the extension window', () => {
       apiKeys: ['e2e-key'],
     })
     // A local scan would fail here: what the window shows can only have come from the server.
-    const unreachableRpc = { '31337': `http://127.0.0.1:${await freePort()}` }
+    const down = await startUnreachableEndpoint()
+    const unreachableRpc = { '31337': down.url }
     const sendEth = `ethereum.request({ method: 'eth_sendTransaction', params: [{ from: '${account}', to: '${recipient}', value: '0xde0b6b3a7640000' }] })`
     try {
       await writeSettings(context, {
@@ -194,6 +196,7 @@ describe('confirming requests in the extension window', () => {
     } finally {
       await writeSettings(context, { rpcUrls: { '31337': fixtures.rpcUrl } })
       await server.close()
+      await down.close()
     }
   })
 

@@ -18,7 +18,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../src/devnet/devnet.ts'
 import { eip2612Permit } from '../../src/devnet/eip712.ts'
 import { DEFAULT_SETTINGS } from '../../src/extension/shared/settings.ts'
-import { freePort, startTestDevnet } from '../support/devnet.ts'
+import { startTestDevnet } from '../support/devnet.ts'
+import { startUnreachableEndpoint } from '../support/net.ts'
 import { type Dapp, startDapp, walletPage } from './support/dapp.ts'
 import {
   callThroughConfirmWindow,
@@ -330,10 +331,8 @@ describe('intercepting every route to the wallet', () => {
   })
 
   it('shows ERROR when the scan backend is down, and lets the user decide', async () => {
-    const closedPort = await freePort()
-    await writeSettings(context, {
-      rpcUrls: { ...DEFAULT_SETTINGS.rpcUrls, '31337': `http://127.0.0.1:${closedPort}` },
-    })
+    const down = await startUnreachableEndpoint()
+    await writeSettings(context, { rpcUrls: { ...DEFAULT_SETTINGS.rpcUrls, '31337': down.url } })
     try {
       const page = await open('/announced')
       const { confirm, result } = await callThroughConfirmWindow(
@@ -348,6 +347,7 @@ describe('intercepting every route to the wallet', () => {
       expect((await result()).ok).toMatch(/^0x[0-9a-f]{64}$/)
     } finally {
       await writeSettings(context, rpcSettings)
+      await down.close()
     }
   })
 

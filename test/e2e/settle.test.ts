@@ -1,14 +1,14 @@
 /**
  * Every request settles exactly once, end to end: a repeated or forged decision changes nothing, and a request still
  * ends — never hangs — when its window is closed mid-scan, the worker is stopped mid-scan, session storage is full, or
- * the extension is reloaded. The dapp's wallet counts what reaches it; the devnet's nonce says what was mined.
+ * the extension is reloaded (reload.test.ts). The dapp's wallet counts what reaches it; the devnet's nonce says what was mined.
  */
 import type { BrowserContext, Page } from 'playwright-core'
 import { createPublicClient, type Hex, http, type PublicClient } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../src/devnet/devnet.ts'
 import { startTestDevnet } from '../support/devnet.ts'
-import { type Dapp, startDapp, walletPage } from './support/dapp.ts'
+import { countingWalletPage, type Dapp, forwardedCount, startDapp } from './support/dapp.ts'
 import {
   callThroughConfirmWindow,
   type Extension,
@@ -41,7 +41,6 @@ describe('each request settles exactly once', () => {
     await page.goto(`${dapp.url}/counted`)
     return page
   }
-  const forwarded = (page: Page) => page.evaluate(() => (window as unknown as { forwarded: number }).forwarded)
   const sessionValue = async (key: string) =>
     (await serviceWorker(context)).evaluate(async (name) => (await chrome.storage.session.get(name))[name], key)
   const sign = (text: string) => `ethereum.request({ method: 'personal_sign', params: ['${text}', '${account}'] })`
@@ -58,19 +57,7 @@ describe('each request settles exactly once', () => {
     rpc = await startHeldRpc(fixtures.rpcUrl)
     await writeSettings(context, { rpcUrls: { '31337': rpc.url } })
     // The wallet counts the transactions that reach it, below the hook.
-    dapp.page(
-      '/counted',
-      walletPage(`
-        const wallet = DevWallet.createDevWallet(${JSON.stringify({ rpcUrl: fixtures.rpcUrl, account })})
-        window.forwarded = 0
-        const count = (method) => { if (method === 'eth_sendTransaction') forwarded++ }
-        const request = wallet.request
-        const sendAsync = wallet.sendAsync
-        wallet.request = (args) => (count(args.method), request(args))
-        wallet.sendAsync = (payload, callback) => (count(payload.method), sendAsync(payload, callback))
-        DevWallet.announceDevWallet(wallet)
-      `),
-    )
+    dapp.page('/counted', countingWalletPage(fixtures.rpcUrl, account))
   })
   afterAll(async () => {
     await extension?.close()
@@ -119,7 +106,7 @@ describe('each request settles exactly once', () => {
     await later.confirm.getByRole('button', { name: 'Reject' }).click()
     expect(await later.result()).toEqual(REJECTED)
     expect(await page.evaluate(() => (window as unknown as { answers: unknown[] }).answers.length)).toBe(1)
-    expect(await forwarded(page)).toBe(1)
+    expect(await forwardedCount(page)).toBe(1)
     expect(await chain.getTransactionCount({ address: account })).toBe(nonce + 1)
   })
 
@@ -146,7 +133,7 @@ describe('each request settles exactly once', () => {
     expect((await pendingOf(confirm)).id).toBe(id)
     await confirm.getByRole('button', { name: 'Reject' }).click()
     expect(await result()).toEqual(REJECTED)
-    expect(await forwarded(page)).toBe(0)
+    expect(await forwardedCount(page)).toBe(0)
   })
 
   it('gives the dapp 4001 when the window is closed while the scan is still running', async () => {
@@ -161,7 +148,7 @@ describe('each request settles exactly once', () => {
 
       expect(await result()).toEqual(REJECTED)
       expect(await sessionValue(`pending:${id}`)).toBeUndefined()
-      expect(await forwarded(page)).toBe(0)
+      expect(await forwardedCount(page)).toBe(0)
     } finally {
       rpc.release()
     }
@@ -186,7 +173,7 @@ describe('each request settles exactly once', () => {
     expect(hash).toMatch(TX_HASH)
     // anvil may answer with the hash before the block is mined.
     await chain.waitForTransactionReceipt({ hash })
-    expect(await forwarded(page)).toBe(1)
+    expect(await forwardedCount(page)).toBe(1)
     expect(await chain.getTransactionCount({ address: account })).toBe(nonce + 1)
   })
 
@@ -206,22 +193,11 @@ describe('each request settles exactly once', () => {
       const big = `0x${'61'.repeat(150_000)}`
       const settled = await (await startCall(page, sign(big)))()
       expect(settled).toMatchObject({ code: -32603, message: expect.stringContaining('could not keep this request') })
-      expect(await forwarded(page)).toBe(0)
+      expect(await forwardedCount(page)).toBe(0)
     } finally {
       context.off('page', count)
       await worker.evaluate(() => chrome.storage.session.remove('filler'))
     }
     expect(windows).toBe(0)
-  })
-
-  // Last: the reload replaces this file's extension instance.
-  it('answers an open request with an error when the extension is reloaded under it', async () => {
-    const page = await open()
-    const { confirm, result } = await callThroughConfirmWindow(context, page, `ethereum.request(${sendTx})`)
-    await shownAction(confirm)
-    await (await serviceWorker(context)).evaluate(() => chrome.runtime.reload())
-
-    expect(await result()).toMatchObject({ code: 4900, message: expect.stringContaining('reloaded or removed') })
-    expect(await forwarded(page)).toBe(0)
   })
 })

@@ -4,9 +4,9 @@
  * The node is a stand-in JSON-RPC server: the boundary under test.
  */
 import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { scanTransactions } from '../../src/engine/index.ts'
+import { listenOnFreePort, readBody } from '../support/net.ts'
 
 type JsonRpcRequest = { id: number; method: string; params: unknown[] }
 type Block = { calls: unknown[] }
@@ -50,11 +50,7 @@ let base: string
 
 beforeAll(async () => {
   server = createServer((request, response) => {
-    let body = ''
-    request.on('data', (chunk) => {
-      body += chunk
-    })
-    request.on('end', () => {
+    void readBody(request).then((body) => {
       const behaviour = behaviours[(request.url ?? '').slice(1)]
       if (!behaviour) {
         response.statusCode = 404
@@ -72,8 +68,7 @@ beforeAll(async () => {
       response.end(JSON.stringify(Array.isArray(parsed) ? parsed.map(answer) : answer(parsed)))
     })
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  base = `http://127.0.0.1:${await listenOnFreePort(server)}`
 })
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
 

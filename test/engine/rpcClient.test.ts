@@ -3,9 +3,9 @@
  * same tick as one batch, and the stats count both. The node is a stand-in that records the bodies it receives.
  */
 import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createRpcClient } from '../../src/engine/rpc.ts'
+import { listenOnFreePort, readBody } from '../support/net.ts'
 
 type JsonRpcRequest = { id: number; method: string }
 
@@ -15,11 +15,7 @@ let bodies: unknown[] = []
 
 beforeAll(async () => {
   server = createServer((request, response) => {
-    let body = ''
-    request.on('data', (chunk) => {
-      body += chunk
-    })
-    request.on('end', () => {
+    void readBody(request).then((body) => {
       const parsed = JSON.parse(body) as JsonRpcRequest | JsonRpcRequest[]
       bodies.push(parsed)
       const answer = (one: JsonRpcRequest) =>
@@ -30,8 +26,7 @@ beforeAll(async () => {
       response.end(JSON.stringify(Array.isArray(parsed) ? parsed.map(answer) : answer(parsed)))
     })
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  url = `http://127.0.0.1:${await listenOnFreePort(server)}`
 })
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
 beforeEach(() => {

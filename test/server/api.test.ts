@@ -7,7 +7,8 @@ import { parseNetworks } from '../../src/server/routes.ts'
 import { type RunningServer, startScanServer } from '../../src/server/server.ts'
 import { API_VERSIONS } from '../../src/server/versions.ts'
 import { buildScenarios, permitMessage, safeTxMessage, type TransactionScenario } from '../bench/scenarios.ts'
-import { freePort, startTestDevnet } from '../support/devnet.ts'
+import { startTestDevnet } from '../support/devnet.ts'
+import { startUnreachableEndpoint, type UnreachableEndpoint } from '../support/net.ts'
 import { responseValidator } from '../support/openapi.ts'
 import { errorOf, post } from './client.ts'
 
@@ -21,14 +22,15 @@ let fixtures: Fixtures
 let server: RunningServer
 let base: string
 let scenarios: TransactionScenario[]
+let offline: UnreachableEndpoint
 
 beforeAll(async () => {
   devnet = await startTestDevnet()
   fixtures = devnet.fixtures
-  const offline = `http://127.0.0.1:${await freePort()}`
+  offline = await startUnreachableEndpoint()
   server = await startScanServer({
-    port: await freePort(),
-    networks: parseNetworks([`ethereum/devnet=${fixtures.rpcUrl}`, `ethereum/offline=${offline}`]),
+    port: 0,
+    networks: parseNetworks([`ethereum/devnet=${fixtures.rpcUrl}`, `ethereum/offline=${offline.url}`]),
     apiKeys: [KEY, OTHER_KEY],
     log: () => {},
   })
@@ -70,6 +72,7 @@ function nftScenarios(fixtures: Fixtures): TransactionScenario[] {
 
 afterAll(async () => {
   await server?.close()
+  await offline?.close()
   await devnet?.stop()
 })
 

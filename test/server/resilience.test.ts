@@ -1,12 +1,13 @@
 /** The server survives garbage and failures: a deterministic fuzz of bodies, and an engine that throws. */
-import { type AddressInfo, createServer as createNetServer, type Socket } from 'node:net'
+import { createServer as createNetServer, type Socket } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../src/devnet/devnet.ts'
 import { parseNetworks } from '../../src/server/routes.ts'
 import { type RunningServer, startScanServer } from '../../src/server/server.ts'
 import { API_VERSIONS } from '../../src/server/versions.ts'
 import { buildScenarios, permitMessage } from '../bench/scenarios.ts'
-import { freePort, startTestDevnet } from '../support/devnet.ts'
+import { startTestDevnet } from '../support/devnet.ts'
+import { listenOnFreePort } from '../support/net.ts'
 import { post } from './client.ts'
 
 const KEY = 'fuzz-key'
@@ -18,7 +19,7 @@ let server: RunningServer
 beforeAll(async () => {
   devnet = await startTestDevnet()
   server = await startScanServer({
-    port: await freePort(),
+    port: 0,
     networks: parseNetworks([`ethereum/devnet=${devnet.fixtures.rpcUrl}`]),
     apiKeys: [KEY],
     log: () => {},
@@ -116,10 +117,9 @@ describe('a node that never answers', () => {
     // A real TCP listener that accepts and then stays silent, as a stuck node would.
     const sockets = new Set<Socket>()
     const silent = createNetServer((socket) => sockets.add(socket))
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
-    const port = (silent.address() as AddressInfo).port
+    const port = await listenOnFreePort(silent)
     const slow = await startScanServer({
-      port: await freePort(),
+      port: 0,
       networks: parseNetworks([`ethereum/stuck=http://127.0.0.1:${port}`]),
       apiKeys: [KEY],
       scanTimeoutMs: 300,
@@ -145,7 +145,7 @@ describe('an engine that throws', () => {
     let calls = 0
     const logged: string[] = []
     const failing = await startScanServer({
-      port: await freePort(),
+      port: 0,
       networks: parseNetworks([`ethereum/devnet=${devnet.fixtures.rpcUrl}`]),
       apiKeys: [KEY],
       log: (line) => logged.push(line),

@@ -1,19 +1,14 @@
 /** `preflight serve` as a process: flags, keys from the environment, a real scan, and a clean stop on SIGTERM. */
 import { type ChildProcess, spawn } from 'node:child_process'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../src/devnet/devnet.ts'
 import { buildScenarios } from '../bench/scenarios.ts'
-import { freePort, startTestDevnet } from '../support/devnet.ts'
+import { startTestDevnet } from '../support/devnet.ts'
 import { post } from './client.ts'
 
-/** Runs runServe in its own Node process (the lead wires it into src/cli.ts; this needs no change there). */
-const SERVE = [
-  '--import',
-  'tsx',
-  '-e',
-  "import('./src/commands/serve.ts').then(async (m) => process.exit(await m.runServe(process.argv.slice(1))))",
-  '--',
-]
+/** The documented command: `node bin/preflight.mjs serve …`. */
+const SERVE = [join(import.meta.dirname, '../../bin/preflight.mjs'), 'serve']
 
 let devnet: Devnet
 
@@ -70,14 +65,13 @@ describe('preflight serve', () => {
   })
 
   it('serves scans with keys from flags and PREFLIGHT_API_KEYS, and exits 0 on SIGTERM', async () => {
-    const port = await freePort()
     const running = serve(
-      ['--port', String(port), '--rpc', `ethereum/devnet=${devnet.fixtures.rpcUrl}`, '--api-key', 'flag-key'],
+      ['--port', '0', '--rpc', `ethereum/devnet=${devnet.fixtures.rpcUrl}`, '--api-key', 'flag-key'],
       { PREFLIGHT_API_KEYS: 'env-key-1, env-key-2' },
     )
     try {
       const url = await running.ready
-      expect(url, running.output().stderr).toBe(`http://127.0.0.1:${port}`)
+      expect(url, running.output().stderr).toMatch(/^http:\/\/127\.0\.0\.1:[1-9]\d*$/)
       const request = buildScenarios(devnet.fixtures, []).find((s) => s.kind === 'transactions')?.request
       for (const key of ['flag-key', 'env-key-2']) {
         const answer = await post(`${url}/ethereum/v0/devnet/scan/transactions`, request, { 'X-Api-Key': key })

@@ -7,11 +7,11 @@
 import { mkdirSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import type { Address } from 'viem'
+import { launchChromium } from '../../src/devnet/chromium.ts'
 import { permit2Single, safeTransfer } from '../../src/devnet/dapp/requests.ts'
 import { safeTxTypedData, type TypedData } from '../../src/devnet/eip712.ts'
 import { scanMessage } from '../../src/engine/index.ts'
 import type { PendingRequest } from '../../src/extension/shared/pending.ts'
-import { launchChromium } from '../support/chromium.ts'
 import { startTestDevnet } from '../support/devnet.ts'
 
 const extensionDir = resolve(process.argv[2] ?? 'dist')
@@ -19,7 +19,8 @@ const outDir = resolve(process.argv[3] ?? join(import.meta.dirname, '../screensh
 const ORIGIN = 'http://localhost:5173'
 
 const devnet = await startTestDevnet()
-const { context } = await launchChromium({ extensionDir })
+const browser = await launchChromium({ extensionDir })
+const { context } = browser
 try {
   const { fixtures } = devnet
   const me = fixtures.accounts[0]?.address as Address
@@ -65,6 +66,6 @@ try {
     }
   }
 } finally {
-  await context.close()
+  await browser.close()
   await devnet.stop()
 }

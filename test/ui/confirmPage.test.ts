@@ -7,11 +7,11 @@ import { join } from 'node:path'
 import type { BrowserContext, Page } from 'playwright-core'
 import type { Address } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type LaunchedChromium, launchChromium } from '../../src/devnet/chromium.ts'
 import { permit2Single, sendEth } from '../../src/devnet/dapp/requests.ts'
 import type { Devnet } from '../../src/devnet/devnet.ts'
 import { scanMessage, scanTransactions } from '../../src/engine/index.ts'
 import type { PendingRequest, ScanState } from '../../src/extension/shared/pending.ts'
-import { launchChromium } from '../support/chromium.ts'
 import { startTestDevnet } from '../support/devnet.ts'
 
 const extensionDir = process.env.PREFLIGHT_EXTENSION_DIR ?? join(import.meta.dirname, '../../dist')
@@ -19,6 +19,7 @@ const BLOCKLISTED_ORIGIN = 'https://moonbirds.tv'
 
 describe('the confirmation window', () => {
   let devnet: Devnet
+  let browser: LaunchedChromium
   let context: BrowserContext
   let base: string
   /** An extension page used to seed storage and to watch the messages the window sends. */
@@ -30,7 +31,8 @@ describe('the confirmation window', () => {
 
   beforeAll(async () => {
     devnet = await startTestDevnet()
-    ;({ context } = await launchChromium({ extensionDir }))
+    browser = await launchChromium({ extensionDir })
+    context = browser.context
     const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'))
     base = `chrome-extension://${new URL(worker.url()).host}/src/extension/ui/`
     control = await context.newPage()
@@ -64,7 +66,7 @@ describe('the confirmation window', () => {
     blockScan = { status: 'DONE', kind: 'transactions', response: blocked.response }
   })
   afterAll(async () => {
-    await context?.close()
+    await browser?.close()
     await devnet?.stop()
   })
 

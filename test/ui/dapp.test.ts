@@ -2,20 +2,20 @@
  * The demo dapp in Chromium, without the extension: every button reaches the devnet through the dev wallet and does
  * what it says on chain, and each result (or error) shows in data-testid="result".
  */
-import type { BrowserContext, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { type Address, createPublicClient, erc20Abi, type Hex, http, parseEther, recoverTypedDataAddress } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type LaunchedChromium, launchChromium } from '../../src/devnet/chromium.ts'
 import { safeAbi, safeTransfer } from '../../src/devnet/dapp/requests.ts'
 import { type DappServer, serveDapp } from '../../src/devnet/dapp/server.ts'
 import type { Devnet } from '../../src/devnet/devnet.ts'
 import { safeTxTypedData } from '../../src/devnet/eip712.ts'
-import { launchChromium } from '../support/chromium.ts'
-import { freePort, startTestDevnet } from '../support/devnet.ts'
+import { startTestDevnet } from '../support/devnet.ts'
 
 describe('the demo dapp', () => {
   let devnet: Devnet
   let dapp: DappServer
-  let context: BrowserContext
+  let browser: LaunchedChromium
   let page: Page
 
   const chain = () => createPublicClient({ transport: http(devnet.fixtures.rpcUrl) })
@@ -23,16 +23,13 @@ describe('the demo dapp', () => {
 
   beforeAll(async () => {
     devnet = await startTestDevnet()
-    ;[dapp, { context }] = await Promise.all([
-      serveDapp({ port: await freePort(), fixtures: devnet.fixtures }),
-      launchChromium(),
-    ])
-    page = await context.newPage()
+    ;[dapp, browser] = await Promise.all([serveDapp({ port: 0, fixtures: devnet.fixtures }), launchChromium()])
+    page = await browser.context.newPage()
     await page.goto(dapp.url)
     await page.waitForSelector('html[data-dapp-ready="true"]', { timeout: 30_000 })
   })
   afterAll(async () => {
-    await context?.close()
+    await browser?.close()
     await dapp?.close()
     await devnet?.stop()
   })
@@ -46,17 +43,15 @@ describe('the demo dapp', () => {
   }
 
   it('announces the dev wallet as window.ethereum and through EIP-6963', async () => {
-    const seen = await page.evaluate(
-      () =>
-        new Promise<string[]>((resolve) => {
-          const names: string[] = []
-          window.addEventListener('eip6963:announceProvider', (event) =>
-            names.push((event as CustomEvent).detail.info.name),
-          )
-          window.dispatchEvent(new Event('eip6963:requestProvider'))
-          setTimeout(() => resolve(names), 50)
-        }),
-    )
+    const seen = await page.evaluate(() => {
+      // EIP-6963 announces synchronously in answer to the request event, so the names are in once dispatch returns.
+      const names: string[] = []
+      window.addEventListener('eip6963:announceProvider', (event) =>
+        names.push((event as CustomEvent).detail.info.name),
+      )
+      window.dispatchEvent(new Event('eip6963:requestProvider'))
+      return names
+    })
     expect(seen).toEqual(['Devnet Wallet'])
     expect(
       await page.evaluate(

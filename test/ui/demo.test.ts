@@ -3,12 +3,28 @@
  * Ctrl+C stops everything; a port in use is refused with a clear message before anything starts.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it, vi } from 'vitest'
 import { runDemo } from '../../src/commands/demo.ts'
 import { isPortInUse } from '../../src/devnet/anvil.ts'
-import { freePort, startTestDevnet } from '../support/devnet.ts'
+import { freePort } from '../support/devnet.ts'
+import { listenOnFreePort } from '../support/net.ts'
+
+/** Runs the demo with `argv` and returns its exit code and what it wrote to stderr. */
+async function runDemoCapturingStderr(argv: string[]): Promise<{ code: number; stderr: string }> {
+  let stderr = ''
+  const write = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    stderr += chunk
+    return true
+  })
+  try {
+    return { code: await runDemo(argv), stderr }
+  } finally {
+    write.mockRestore()
+  }
+}
 
 describe('preflight demo', () => {
   const outDir = mkdtempSync(join(tmpdir(), 'preflight-demo-'))
@@ -61,17 +77,28 @@ describe('preflight demo', () => {
   })
 
   it('refuses a port in use, naming the option, before building anything', async () => {
-    const busy = await startTestDevnet()
+    const busy = createServer()
+    const port = await listenOnFreePort(busy)
     try {
-      const port = new URL(busy.fixtures.rpcUrl).port
-      expect(await runDemo(['--port', port, '--out-dir', join(outDir, 'never')])).toBe(1)
+      // The demo checks --port first, so the --dapp-port case needs a free --port.
+      for (const [flag, other] of [
+        ['--port', '--dapp-port'],
+        ['--dapp-port', '--port'],
+      ] as const) {
+        const argv = [flag, String(port), other, String(await freePort()), '--out-dir', join(outDir, 'never')]
+        const { code, stderr } = await runDemoCapturingStderr(argv)
+        expect(code).toBe(1)
+        expect(stderr).toContain(`port ${port} on 127.0.0.1 is already in use; choose another with ${flag}\n`)
+      }
       expect(existsSync(join(outDir, 'never'))).toBe(false)
     } finally {
-      await busy.stop()
+      busy.close()
     }
   })
 
-  it('rejects a bad option value with exit code 2', async () => {
-    expect(await runDemo(['--dapp-port', '70000'])).toBe(2)
+  it('rejects a bad option value with exit code 2, naming the option', async () => {
+    const { code, stderr } = await runDemoCapturingStderr(['--dapp-port', '70000'])
+    expect(code).toBe(2)
+    expect(stderr).toMatch(/--dapp-port/)
   })
 })

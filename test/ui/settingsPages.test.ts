@@ -5,21 +5,23 @@
 import { join } from 'node:path'
 import type { BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type LaunchedChromium, launchChromium } from '../../src/devnet/chromium.ts'
 import type { HistoryEntry } from '../../src/extension/shared/pending.ts'
-import { launchChromium } from '../support/chromium.ts'
 
 const extensionDir = process.env.PREFLIGHT_EXTENSION_DIR ?? join(import.meta.dirname, '../../dist')
 
 describe('the popup and the options page', () => {
+  let browser: LaunchedChromium
   let context: BrowserContext
   let base: string
 
   beforeAll(async () => {
-    ;({ context } = await launchChromium({ extensionDir }))
+    browser = await launchChromium({ extensionDir })
+    context = browser.context
     const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'))
     base = `chrome-extension://${new URL(worker.url()).host}/src/extension/ui/`
   })
-  afterAll(() => context?.close())
+  afterAll(() => browser?.close())
 
   const stored = (page: Page, key: string) =>
     page.evaluate((name) => chrome.storage.local.get(name).then((items) => items[name]), key)

@@ -4,7 +4,9 @@
  */
 import { createServer, type Server } from 'node:http'
 import { join } from 'node:path'
+import type { Page } from 'playwright-core'
 import { build, type Rolldown } from 'vite'
+import { listenOnFreePort } from '../../support/net.ts'
 
 const WALLET_ENTRY = join(import.meta.dirname, '../../../src/devnet/dapp/devWallet.ts')
 
@@ -40,6 +42,28 @@ export function walletPage(setup: string): string {
   return `<!doctype html><meta charset="utf-8"><title>dapp</title><script src="/wallet.js"></script><script>${setup}</script>`
 }
 
+/**
+ * A page whose dev wallet (on `rpcUrl`, signing as `account`) counts in `window.forwarded` the eth_sendTransaction
+ * requests that reach it, below the extension's hook: what the extension really let through.
+ */
+export function countingWalletPage(rpcUrl: string, account: string): string {
+  return walletPage(`
+    const wallet = DevWallet.createDevWallet(${JSON.stringify({ rpcUrl, account })})
+    window.forwarded = 0
+    const count = (method) => { if (method === 'eth_sendTransaction') forwarded++ }
+    const request = wallet.request
+    const sendAsync = wallet.sendAsync
+    wallet.request = (args) => (count(args.method), request(args))
+    wallet.sendAsync = (payload, callback) => (count(payload.method), sendAsync(payload, callback))
+    DevWallet.announceDevWallet(wallet)
+  `)
+}
+
+/** How many eth_sendTransaction requests reached the wallet of a countingWalletPage. */
+export function forwardedCount(page: Page): Promise<number> {
+  return page.evaluate(() => (window as unknown as { forwarded: number }).forwarded)
+}
+
 /** Starts the server on a free port with the wallet bundle at /wallet.js. */
 export async function startDapp(): Promise<Dapp> {
   const wallet = await bundleDevWallet()
@@ -54,9 +78,7 @@ export async function startDapp(): Promise<Dapp> {
     res.writeHead(200, { 'content-type': path.endsWith('.js') ? 'text/javascript' : 'text/html' })
     res.end(body)
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const address = server.address()
-  const port = typeof address === 'object' && address ? address.port : 0
+  const port = await listenOnFreePort(server)
   return {
     url: `http://localhost:${port}`,
     otherOriginUrl: `http://127.0.0.1:${port}`,

@@ -1,9 +1,9 @@
 /** Drives the built extension in Chromium: its worker, its settings, and the confirmation windows it opens. */
 import { join } from 'node:path'
 import type { BrowserContext, Frame, Page, Worker } from 'playwright-core'
+import { launchChromium } from '../../../src/devnet/chromium.ts'
 import { inQueueOrder, type PendingRequest } from '../../../src/extension/shared/pending.ts'
 import type { Settings } from '../../../src/extension/shared/settings.ts'
-import { launchChromium } from '../../support/chromium.ts'
 
 export const DIST = join(import.meta.dirname, '../../../dist')
 
@@ -11,10 +11,10 @@ export type Extension = { context: BrowserContext; id: string; close(): Promise<
 
 /** Launches Chromium with dist/ loaded and waits for the service worker. */
 export async function launchExtension(): Promise<Extension> {
-  const { context } = await launchChromium({ extensionDir: DIST })
+  const { context, close } = await launchChromium({ extensionDir: DIST })
   const worker = await serviceWorker(context)
   const id = new URL(worker.url()).host
-  return { context, id, close: () => context.close() }
+  return { context, id, close }
 }
 
 /** The running service worker (waking it if Chromium reports none). */
@@ -63,19 +63,39 @@ export async function shownAction(confirm: Page): Promise<string> {
   return (await root.getAttribute('data-action')) ?? ''
 }
 
-/** Stops every service worker in the browser (as Chrome does when a worker is idle) and waits until they are. */
-export async function stopServiceWorkers(page: Page): Promise<void> {
+/**
+ * Stops every service worker in the browser (as Chrome does when a worker is idle) and waits until none runs; returns
+ * at once when none was running, and fails with the workers' states if they have not stopped within `timeoutMs`.
+ */
+export async function stopServiceWorkers(page: Page, timeoutMs = 10_000): Promise<void> {
+  type Version = { versionId: string; runningStatus: string }
   const cdp = await page.context().newCDPSession(page)
-  type Versions = { versions: { runningStatus: string }[] }
-  const stopped = new Promise<void>((resolve) =>
-    cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }: Versions) => {
-      if (versions.length > 0 && versions.every((version) => version.runningStatus === 'stopped')) resolve()
-    }),
-  )
-  await cdp.send('ServiceWorker.enable')
-  await cdp.send('ServiceWorker.stopAllWorkers')
-  await stopped
-  await cdp.detach()
+  const statuses = new Map<string, string>()
+  const allStopped = () => [...statuses.values()].every((status) => status === 'stopped')
+  let onUpdate = () => {}
+  cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }: { versions: Version[] }) => {
+    for (const version of versions) statuses.set(version.versionId, version.runningStatus)
+    onUpdate()
+  })
+  try {
+    // enable reports every known version before it returns, so `statuses` starts out complete.
+    await cdp.send('ServiceWorker.enable')
+    await cdp.send('ServiceWorker.stopAllWorkers')
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        const states = JSON.stringify(Object.fromEntries(statuses))
+        reject(new Error(`service workers did not stop within ${timeoutMs} ms (versions: ${states})`))
+      }, timeoutMs)
+      onUpdate = () => {
+        if (!allStopped()) return
+        clearTimeout(timer)
+        resolve()
+      }
+      onUpdate()
+    })
+  } finally {
+    await cdp.detach()
+  }
 }
 
 /**

@@ -2,7 +2,8 @@
  * A JSON-RPC pass-through to the devnet that can hold requests: with it, a test keeps a scan running for as long as
  * it needs (to close the window or stop the worker mid-scan) and then lets it finish against the real node.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { createServer, type ServerResponse } from 'node:http'
+import { listenOnFreePort, readBody } from '../../support/net.ts'
 
 export type HeldRpc = {
   url: string
@@ -14,16 +15,6 @@ export type HeldRpc = {
   release(): void
   close(): Promise<void>
 }
-
-const readBody = (req: IncomingMessage) =>
-  new Promise<string>((resolve, reject) => {
-    let body = ''
-    req.on('data', (chunk) => {
-      body += chunk
-    })
-    req.on('end', () => resolve(body))
-    req.on('error', reject)
-  })
 
 /** Starts the pass-through to `upstream` on a free port. */
 export async function startHeldRpc(upstream: string): Promise<HeldRpc> {
@@ -58,9 +49,7 @@ export async function startHeldRpc(upstream: string): Promise<HeldRpc> {
     held.push(() => void forward(body, res))
     notify()
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const address = server.address()
-  const port = typeof address === 'object' && address ? address.port : 0
+  const port = await listenOnFreePort(server)
 
   return {
     url: `http://127.0.0.1:${port}`,

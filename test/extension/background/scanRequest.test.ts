@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { scanEndpoint } from '../../engine/chainPaths.ts'
-import { buildScanRequest } from './scanRequest.ts'
-import { validateCall } from './validateCall.ts'
+import { scanEndpoint } from '../../../src/engine/chainPaths.ts'
+import { buildScanRequest } from '../../../src/extension/background/scanRequest.ts'
+import { validateCall } from '../../../src/extension/background/validateCall.ts'
 
 const ACCOUNT = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'
 const TO = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8'

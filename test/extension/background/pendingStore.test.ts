@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Storage } from 'webextension-polyfill'
-import type { PendingRequest } from '../shared/pending.ts'
-import { createPendingStore, SETTLED_TTL_MS } from './pendingStore.ts'
+import { createPendingStore, SETTLED_TTL_MS } from '../../../src/extension/background/pendingStore.ts'
+import type { PendingRequest } from '../../../src/extension/shared/pending.ts'
 
 /** chrome.storage.session is the boundary: an in-memory area with the same get/set/remove contract. */
 function memoryArea(): Storage.StorageArea {

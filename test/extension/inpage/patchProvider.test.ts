@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { Gate } from './patchProvider.ts'
-import { patchProvider } from './patchProvider.ts'
+import type { Gate } from '../../../src/extension/inpage/patchProvider.ts'
+import { patchProvider } from '../../../src/extension/inpage/patchProvider.ts'
 
 type Provider = {
   request(args: { method: string; params?: unknown[] }): Promise<unknown>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { parseJsonLossless } from './losslessJson.ts'
-import { NoAccountError, normalizeParams, toData, toQuantity } from './normalize.ts'
+import { parseJsonLossless } from '../../../src/extension/inpage/losslessJson.ts'
+import { NoAccountError, normalizeParams, toData, toQuantity } from '../../../src/extension/inpage/normalize.ts'
 
 const ACCOUNT = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'
 const OTHER = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8'

@@ -1,9 +1,9 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { freePort } from '../../../test/support/devnet.ts'
-import { DEFAULT_SETTINGS, type Settings } from '../shared/settings.ts'
-import { runScan } from './scan.ts'
-import type { ScanRequest } from './scanRequest.ts'
+import { runScan } from '../../../src/extension/background/scan.ts'
+import type { ScanRequest } from '../../../src/extension/background/scanRequest.ts'
+import { DEFAULT_SETTINGS, type Settings } from '../../../src/extension/shared/settings.ts'
+import { listenOnFreePort, readBody, startUnreachableEndpoint, type UnreachableEndpoint } from '../../support/net.ts'
 
 const ACCOUNT = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'
 const SCAN: ScanRequest = {
@@ -20,31 +20,26 @@ const RESPONSE = { requestId: 'r', action: 'NONE', warnings: [], simulationResul
 describe('runScan', () => {
   let server: Server
   let apiUrl: string
+  let down: UnreachableEndpoint
   const received: { url?: string; headers: IncomingHttpHeaders; body: string }[] = []
 
   beforeAll(async () => {
-    server = createServer((req, res) => {
-      let body = ''
-      req.on('data', (chunk) => {
-        body += chunk
-      })
-      req.on('end', () => {
-        received.push({ url: req.url, headers: req.headers, body })
-        if (req.url?.includes('/slow/')) return
-        if (req.headers['x-api-key'] !== 'good') {
-          res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"Invalid API key"}')
-          return
-        }
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(RESPONSE))
-      })
+    server = createServer(async (req, res) => {
+      received.push({ url: req.url, headers: req.headers, body: await readBody(req) })
+      if (req.url?.includes('/slow/')) return
+      if (req.headers['x-api-key'] !== 'good') {
+        res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"Invalid API key"}')
+        return
+      }
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(RESPONSE))
     })
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-    const address = server.address()
-    apiUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`
+    apiUrl = `http://127.0.0.1:${await listenOnFreePort(server)}`
+    down = await startUnreachableEndpoint()
   })
-  afterAll(() => {
+  afterAll(async () => {
     server.closeAllConnections()
     server.close()
+    await down?.close()
   })
 
   const remote = (apiKey: string, path = ''): Settings => ({
@@ -90,7 +85,7 @@ describe('runScan', () => {
       status: 'ERROR',
       error: { kind: 'UNSUPPORTED_CHAIN' },
     })
-    const down = { ...DEFAULT_SETTINGS, rpcUrls: { '31337': `http://127.0.0.1:${await freePort()}` } }
-    expect(await runScan(SCAN, 31337, down)).toMatchObject({ status: 'ERROR', error: { kind: 'RPC_ERROR' } })
+    const rpcDown = { ...DEFAULT_SETTINGS, rpcUrls: { '31337': down.url } }
+    expect(await runScan(SCAN, 31337, rpcDown)).toMatchObject({ status: 'ERROR', error: { kind: 'RPC_ERROR' } })
   })
 })

@@ -1,0 +1,80 @@
+/** Finds and launches the system Chromium (for the demo, tests and tools), with the flags this machine needs. */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { type BrowserContext, chromium } from 'playwright-core'
+
+const CANDIDATES = [
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+  '/usr/bin/google-chrome',
+  '/usr/bin/google-chrome-stable',
+  '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
+]
+
+const BASE_FLAGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+]
+
+/** The browser binary: CHROME_PATH when set, else the first usual path that exists; throws a clear error when none. */
+function findChromium(): string {
+  const fromEnv = process.env.CHROME_PATH
+  if (fromEnv) {
+    if (!existsSync(fromEnv)) throw new Error(`CHROME_PATH is set to ${fromEnv}, which does not exist`)
+    return fromEnv
+  }
+  const found = CANDIDATES.find((path) => existsSync(path))
+  if (!found) {
+    throw new Error(
+      `no Chromium found (looked at ${CANDIDATES.join(', ')}). Install it (Debian: apt-get install -y chromium) or set CHROME_PATH.`,
+    )
+  }
+  return found
+}
+
+export type LaunchedChromium = {
+  context: BrowserContext
+  /** Closes the browser and deletes its profile directory. */
+  close(): Promise<void>
+}
+
+/**
+ * Launches Chromium with a fresh temporary profile, optionally with the unpacked extension in `extensionDir` loaded.
+ * Close it with `close()`, which also deletes the profile.
+ */
+export async function launchChromium(
+  options: { extensionDir?: string; headless?: boolean } = {},
+): Promise<LaunchedChromium> {
+  const userDataDir = mkdtempSync(join(tmpdir(), 'preflight-chromium-'))
+  const removeProfile = () => rmSync(userDataDir, { recursive: true, force: true, maxRetries: 10 })
+  const args = BASE_FLAGS.filter((flag) => options.headless !== false || flag !== '--headless=new')
+  if (options.extensionDir) {
+    args.push(`--disable-extensions-except=${options.extensionDir}`, `--load-extension=${options.extensionDir}`)
+  }
+  let context: BrowserContext
+  try {
+    context = await chromium.launchPersistentContext(userDataDir, {
+      executablePath: findChromium(),
+      headless: false,
+      args,
+      ignoreDefaultArgs: ['--disable-extensions', '--headless'],
+    })
+  } catch (error) {
+    removeProfile()
+    throw error
+  }
+  return {
+    context,
+    close: async () => {
+      await context.close()
+      removeProfile()
+    },
+  }
+}
