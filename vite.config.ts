@@ -14,5 +14,4 @@ export default defineConfig({
       input: { confirm: 'src/extension/ui/confirm.html' },
     },
   },
-  server: { cors: { origin: [/chrome-extension:\/\//] } },
 })

@@ -2,7 +2,7 @@
 import { createPublicClient, http } from 'viem'
 import { CHAIN_PATHS, chainIdOf } from '../engine/chainPaths.ts'
 
-export type ChainCheck =
+type ChainCheck =
   | { ok: true; chainId: number | undefined }
   | { ok: false; kind: 'UNKNOWN_NAME' | 'MISMATCH' | 'UNREACHABLE'; message: string }
 

@@ -2,11 +2,10 @@
 
 import { mkdirSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
-import { parseArgs } from 'node:util'
 import { isPortInUse } from '../devnet/anvil.ts'
 import { serveDapp } from '../devnet/dapp/server.ts'
 import { startDevnet } from '../devnet/devnet.ts'
-import { portOption, stopSignal } from './options.ts'
+import { parseCommandLine, portOption, stopSignal, UsageError, withUsageErrors } from './options.ts'
 
 const USAGE = `preflight demo [--port P] [--dapp-port Q] [--open] [--out-dir DIR] [--fixtures FILE]
   --port P        devnet RPC port on 127.0.0.1 (default 8545, the extension's default RPC for chain 31337)
@@ -21,7 +20,7 @@ const REPO_ROOT = join(import.meta.dirname, '../..')
 type DemoOptions = { port: number; dappPort: number; open: boolean; outDir: string; fixturesFile: string }
 
 function parseDemoArgs(argv: string[]): DemoOptions | 'help' {
-  const { values } = parseArgs({
+  const { values } = parseCommandLine({
     args: argv,
     options: {
       port: { type: 'string' },
@@ -40,7 +39,7 @@ function parseDemoArgs(argv: string[]): DemoOptions | 'help' {
     outDir: resolve(values['out-dir'] ?? 'dist'),
     fixturesFile: values.fixtures ?? join('.preflight', 'fixtures.json'),
   }
-  if (options.port === options.dappPort) throw new Error('--port and --dapp-port must differ')
+  if (options.port === options.dappPort) throw new UsageError('--port and --dapp-port must differ')
   return options
 }
 
@@ -58,7 +57,7 @@ async function buildExtension(outDir: string): Promise<void> {
 
 async function openBrowser(extensionDir: string, url: string): Promise<() => Promise<void>> {
   // playwright-core is a development dependency: load it only when asked to open a browser.
-  const { launchChromium } = await import('../../test/support/chromium.ts')
+  const { launchChromium } = await import('../devnet/chromium.ts')
   const { context } = await launchChromium({ extensionDir, headless: false })
   const page = context.pages()[0] ?? (await context.newPage())
   await page.goto(url)
@@ -66,14 +65,12 @@ async function openBrowser(extensionDir: string, url: string): Promise<() => Pro
 }
 
 /** Runs the demo; returns the exit code (0 after Ctrl+C, 1 when something could not start, 2 for bad arguments). */
-export async function runDemo(argv: string[]): Promise<number> {
-  let options: DemoOptions | 'help'
-  try {
-    options = parseDemoArgs(argv)
-  } catch (error) {
-    process.stderr.write(`preflight demo: ${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`)
-    return 2
-  }
+export function runDemo(argv: string[]): Promise<number> {
+  return withUsageErrors('demo', USAGE, () => demo(argv))
+}
+
+async function demo(argv: string[]): Promise<number> {
+  const options = parseDemoArgs(argv)
   if (options === 'help') {
     process.stdout.write(USAGE)
     return 0

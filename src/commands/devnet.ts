@@ -1,29 +1,34 @@
 /** `preflight devnet --port P --fixtures FILE`: anvil with the fixtures deployed, until SIGINT/SIGTERM. */
-import { parseArgs } from 'node:util'
 import { DevnetError } from '../devnet/anvil.ts'
 import { startDevnet } from '../devnet/devnet.ts'
-import { portOption, stopSignal } from './options.ts'
+import { parseCommandLine, portOption, stopSignal, withUsageErrors } from './options.ts'
 
-/** Runs the devnet command; 0 after a clean stop, 1 when the devnet cannot start (port in use, no anvil). */
-export async function runDevnet(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
+const USAGE = 'preflight devnet [--port P (default 8545)] [--fixtures FILE]\n'
+
+/** Runs the devnet command; 0 after a clean stop, 1 when the devnet cannot start (port in use, no anvil), 2 on bad usage. */
+export function runDevnet(argv: string[]): Promise<number> {
+  return withUsageErrors('devnet', USAGE, () => devnet(argv))
+}
+
+async function devnet(argv: string[]): Promise<number> {
+  const { values } = parseCommandLine({
     args: argv,
     options: { port: { type: 'string' }, fixtures: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
   })
   if (values.help) {
-    process.stdout.write('preflight devnet [--port P (default 8545)] [--fixtures FILE]\n')
+    process.stdout.write(USAGE)
     return 0
   }
   const port = portOption('port', values.port, 8545)
-  let devnet: Awaited<ReturnType<typeof startDevnet>>
+  let running: Awaited<ReturnType<typeof startDevnet>>
   try {
-    devnet = await startDevnet({ port, fixturesFile: values.fixtures })
+    running = await startDevnet({ port, fixturesFile: values.fixtures })
   } catch (error) {
     if (!(error instanceof DevnetError)) throw error
     process.stderr.write(`preflight devnet: ${error.message}\n`)
     return 1
   }
-  const { fixtures } = devnet
+  const { fixtures } = running
   process.stdout.write(
     [
       `devnet ready in ${fixtures.startupMs} ms on ${fixtures.rpcUrl} (chain ${fixtures.chainId})`,
@@ -37,6 +42,6 @@ export async function runDevnet(argv: string[]): Promise<number> {
     ].join('\n'),
   )
   await stopSignal()
-  await devnet.stop()
+  await running.stop()
   return 0
 }

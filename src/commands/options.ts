@@ -1,4 +1,28 @@
-/** Option parsing and lifetime helpers shared by the long-running `preflight` commands. */
+/** Option parsing, usage errors and lifetime helpers shared by the `preflight` commands. */
+import { type ParseArgsConfig, parseArgs } from 'node:util'
+
+/** A mistake on the command line (unknown flag, bad value): every command answers it on stderr with exit code 2. */
+export class UsageError extends Error {}
+
+/** node:util parseArgs with its errors as UsageError, so an unknown flag is bad usage (2), not a failure (1). */
+export function parseCommandLine<T extends ParseArgsConfig>(config: T): ReturnType<typeof parseArgs<T>> {
+  try {
+    return parseArgs(config)
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error))
+  }
+}
+
+/** Runs a command, answering a UsageError with the message and usage on stderr and exit code 2. */
+export async function withUsageErrors(command: string, usage: string, run: () => Promise<number>): Promise<number> {
+  try {
+    return await run()
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error
+    process.stderr.write(`preflight ${command}: ${error.message}\n\n${usage}`)
+    return 2
+  }
+}
 
 /**
  * Parses a port option, rejecting anything that is not a TCP port number; `name` is the flag without dashes.
@@ -8,7 +32,7 @@ export function portOption(name: string, value: string | undefined, fallback: nu
   if (value === undefined) return fallback
   const port = Number(value)
   if (!Number.isInteger(port) || port < lowest || port > 65535) {
-    throw new Error(`--${name} must be an integer between ${lowest} and 65535, got "${value}"`)
+    throw new UsageError(`--${name} must be an integer between ${lowest} and 65535, got "${value}"`)
   }
   return port
 }

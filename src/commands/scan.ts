@@ -1,8 +1,8 @@
 /** `preflight scan transactions|message --rpc URL`: one request on stdin, the response (2023-06-05 shape) on stdout. */
-import { parseArgs } from 'node:util'
 import { scanMessage, scanTransactions } from '../engine/index.ts'
 import type { EngineError, ScanOutcome } from '../engine/types.ts'
 import { checkChain } from './chainCheck.ts'
+import { parseCommandLine, withUsageErrors } from './options.ts'
 
 const USAGE = 'usage: preflight scan transactions|message --rpc URL [--chain CHAIN/NETWORK] < request.json\n'
 
@@ -14,16 +14,20 @@ async function readStdin(): Promise<string> {
 }
 
 /** One line a person can act on, naming the field when the request was at fault. */
-export function describeEngineError(error: EngineError): string {
+function describeEngineError(error: EngineError): string {
   return error.kind === 'INVALID_REQUEST' ? `invalid request: ${error.field}: ${error.message}` : error.message
 }
 
 /** Runs the scan command; exit 0 with the response on stdout, 1 when the scan could not run, 2 on bad usage or input. */
-export async function runScan(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
+export function runScan(argv: string[]): Promise<number> {
+  return withUsageErrors('scan', USAGE, () => scan(argv))
+}
+
+async function scan(argv: string[]): Promise<number> {
+  const { values, positionals } = parseCommandLine({
     args: argv,
     allowPositionals: true,
-    options: { rpc: { type: 'string' }, chain: { type: 'string' }, help: { type: 'boolean' } },
+    options: { rpc: { type: 'string' }, chain: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
   })
   const [kind] = positionals
   if (values.help) {

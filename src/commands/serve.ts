@@ -1,9 +1,8 @@
 /** `preflight serve`: the HTTP scan API on a port, until SIGINT or SIGTERM. */
-import { parseArgs } from 'node:util'
 import { parseNetworks } from '../server/routes.ts'
 import { startScanServer } from '../server/server.ts'
 import { checkChain } from './chainCheck.ts'
-import { portOption, stopSignal } from './options.ts'
+import { parseCommandLine, portOption, stopSignal, UsageError, withUsageErrors } from './options.ts'
 
 const USAGE = `preflight serve --port Q --rpc CHAIN/NETWORK=URL … --api-key KEY …
 
@@ -13,30 +12,32 @@ const USAGE = `preflight serve --port Q --rpc CHAIN/NETWORK=URL … --api-key KE
   --api-key KEY                an accepted X-Api-Key value (repeatable); PREFLIGHT_API_KEYS adds a comma list
 `
 
-/** Parses argv, starts the server and blocks until a stop signal; returns the exit code. */
-export async function runServe(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
+/** Parses argv, starts the server and blocks until a stop signal; 0 after a clean stop, 2 on bad usage. */
+export function runServe(argv: string[]): Promise<number> {
+  return withUsageErrors('serve', USAGE, () => serve(argv))
+}
+
+async function serve(argv: string[]): Promise<number> {
+  const { values } = parseCommandLine({
     args: argv,
     options: {
       port: { type: 'string' },
       host: { type: 'string' },
       rpc: { type: 'string', multiple: true },
       'api-key': { type: 'string', multiple: true },
-      help: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
     },
   })
   if (values.help) {
     process.stdout.write(USAGE)
     return 0
   }
-  let port: number
+  const port = portOption('port', values.port, 8080, 0)
   let networks: Map<string, string>
   try {
-    port = portOption('port', values.port, 8080, 0)
     networks = parseNetworks(values.rpc ?? [])
   } catch (error) {
-    process.stderr.write(`preflight serve: ${(error as Error).message}\n`)
-    return 2
+    throw new UsageError((error as Error).message)
   }
   if (networks.size === 0) {
     process.stderr.write(`preflight serve: give at least one --rpc CHAIN/NETWORK=URL\n\n${USAGE}`)

@@ -2,7 +2,7 @@
 import { type Address, bytesToHex, type Hex } from 'viem'
 import { mnemonicToAccount } from 'viem/accounts'
 
-export const DEV_MNEMONIC = 'test test test test test test test test test test test junk'
+const DEV_MNEMONIC = 'test test test test test test test test test test test junk'
 
 /** Returns the first `count` dev accounts with their private keys (public test keys: never use them on a real network). */
 export function devAccounts(count = 10): { address: Address; privateKey: Hex }[] {

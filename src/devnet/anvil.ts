@@ -10,7 +10,6 @@ const require = createRequire(import.meta.url)
 export type Anvil = {
   rpcUrl: string
   port: number
-  process: ChildProcess
   stop: () => Promise<void>
 }
 
@@ -25,7 +24,7 @@ export class DevnetError extends Error {
 }
 
 /** Finds the anvil binary inside the platform package that @foundry-rs/anvil installs as an optional dependency. */
-export function anvilBinaryPath(): string {
+function anvilBinaryPath(): string {
   if (process.env.ANVIL_PATH) return process.env.ANVIL_PATH
   const platform = { linux: 'linux', darwin: 'darwin', win32: 'win32' }[process.platform as string]
   const arch = { x64: 'amd64', arm64: 'arm64' }[process.arch as string]
@@ -53,52 +52,70 @@ export function isPortInUse(port: number): Promise<boolean> {
   })
 }
 
-/** Starts anvil on 127.0.0.1:port with chain id 31337 and the default dev accounts; resolves once it answers RPC. */
-export async function startAnvil(options: { port: number; blockTime?: number }): Promise<Anvil> {
+/** Starts anvil on 127.0.0.1:port with chain id 31337 and the default dev accounts; resolves once it listens. */
+export async function startAnvil(options: { port: number }): Promise<Anvil> {
   const { port } = options
   if (await isPortInUse(port)) {
     throw new DevnetError('PORT_IN_USE', `port ${port} on 127.0.0.1 is already in use; choose another with --port`)
   }
-  const args = ['--host', '127.0.0.1', '--port', String(port), '--chain-id', '31337', '--silent']
-  const child = spawn(anvilBinaryPath(), args, { stdio: ['ignore', 'ignore', 'pipe'] })
+  // Not --silent: anvil's own "Listening on" line is the only proof that the node on the port is this child, not
+  // another process that took the port between the check above and anvil's bind.
+  const args = ['--host', '127.0.0.1', '--port', String(port), '--chain-id', '31337']
+  const child = spawn(anvilBinaryPath(), args, { stdio: ['ignore', 'pipe', 'pipe'] })
+  // Kill anvil with us: an orphaned node would hold the port after the parent crashes or exits without stop().
+  const killWithParent = () => child.kill('SIGKILL')
+  process.once('exit', killWithParent)
   let stderr = ''
   child.stderr?.on('data', (chunk) => {
     stderr += chunk
   })
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      process.off('exit', killWithParent)
+      resolve(code)
+    }),
+  )
   const rpcUrl = `http://127.0.0.1:${port}`
-  const deadline = Date.now() + 10_000
-  for (;;) {
-    const outcome = await Promise.race([exited.then((code) => ({ code })), ping(rpcUrl).then((ok) => ({ ok }))])
-    if ('code' in outcome) {
-      throw new DevnetError('ANVIL_FAILED', `anvil exited with code ${outcome.code}: ${stderr.trim() || 'no output'}`)
-    }
-    if (outcome.ok) break
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL')
-      throw new DevnetError('ANVIL_FAILED', `anvil did not answer on ${rpcUrl} within 10 s`)
-    }
-    await new Promise((r) => setTimeout(r, 25))
+  let timer: NodeJS.Timeout | undefined
+  const ready = await Promise.race([
+    listening(child, new RegExp(`Listening on 127\\.0\\.0\\.1:${port}\\r?\\n`)).then(() => ({ ok: true as const })),
+    exited.then((code) => ({
+      ok: false as const,
+      why: `anvil exited with code ${code}: ${stderr.trim() || 'no output'}`,
+    })),
+    new Promise<{ ok: false; why: string }>((resolve) => {
+      timer = setTimeout(() => resolve({ ok: false, why: `anvil did not listen on ${rpcUrl} within 10 s` }), 10_000)
+    }),
+  ])
+  clearTimeout(timer)
+  if (!ready.ok) {
+    child.kill('SIGKILL')
+    throw new DevnetError('ANVIL_FAILED', ready.why)
   }
   const stop = async () => {
+    process.off('exit', killWithParent)
     if (child.exitCode !== null || child.signalCode !== null) return
     child.kill('SIGTERM')
-    const timer = setTimeout(() => child.kill('SIGKILL'), 3000)
+    const forceKill = setTimeout(() => child.kill('SIGKILL'), 3000)
     await exited
-    clearTimeout(timer)
+    clearTimeout(forceKill)
   }
-  return { rpcUrl, port, process: child, stop }
+  return { rpcUrl, port, stop }
 }
 
-async function ping(rpcUrl: string): Promise<boolean> {
-  try {
-    const res = await fetch(rpcUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
-    })
-    return res.ok
-  } catch {
-    return false
-  }
+/** Resolves when the child prints `line` on stdout; its later output (one line per RPC call) is drained unread. */
+function listening(child: ChildProcess, line: RegExp): Promise<void> {
+  return new Promise((resolve) => {
+    let seen = ''
+    const onData = (chunk: Buffer) => {
+      // Only the tail can hold a line split across chunks; the banner before it is not needed.
+      seen = (seen + chunk.toString('utf8')).slice(-4096)
+      if (!line.test(seen)) return
+      child.stdout?.off('data', onData)
+      // Keep reading: a full pipe would block anvil, and a closed one would make it fail on its next log line.
+      child.stdout?.resume()
+      resolve()
+    }
+    child.stdout?.on('data', onData)
+  })
 }

@@ -35,7 +35,7 @@ function fixtureArtifact(name: string): Artifact {
   return artifact as Artifact
 }
 
-export const SAFE_VERSION = '1.4.1'
+const SAFE_VERSION = '1.4.1'
 
 /** Deploys Safe v1.4.1, a 2-of-3 Safe, the fixture tokens and the drainer; returns the fixtures file content. */
 export async function deployFixtures(rpcUrl: string): Promise<Omit<Fixtures, 'startupMs'>> {

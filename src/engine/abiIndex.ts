@@ -17,9 +17,9 @@ import {
 import { decodingAbis } from './abis.ts'
 
 /** A function of one of the known ABIs. */
-export type KnownFunction = { abi: Abi; item: AbiFunction }
+type KnownFunction = { abi: Abi; item: AbiFunction }
 /** An event of one of the known ABIs. */
-export type KnownEvent = { abi: Abi; item: AbiEvent }
+type KnownEvent = { abi: Abi; item: AbiEvent }
 
 const NONE: readonly never[] = []
 

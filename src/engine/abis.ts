@@ -81,7 +81,7 @@ export const safeAbi = parseAbi([
 
 export const multiSendAbi = parseAbi(['function multiSend(bytes transactions) payable'])
 
-export const permit2Abi = parseAbi([
+const permit2Abi = parseAbi([
   'struct PermitDetails { address token; uint160 amount; uint48 expiration; uint48 nonce; }',
   'struct PermitSingle { PermitDetails details; address spender; uint256 sigDeadline; }',
   'struct AllowanceTransferDetails { address from; address to; uint160 amount; address token; }',

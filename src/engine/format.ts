@@ -3,7 +3,10 @@ import { type Address, formatUnits, maxUint160, maxUint256 } from 'viem'
 
 const MAX_FRACTION_DIGITS = 6
 
-/** "1,234.5" for 1234.5 tokens: thousands separators, at most 6 decimals (truncated), "<0.000001" for dust. */
+/**
+ * "1,234.5" for 1234.5 tokens: thousands separators, at most 6 decimals (truncated), "<0.000001" for dust.
+ * The extension window has its own (ui/lib/format.ts: "−"/"+", "~" dust digits); this one is pinned wire text.
+ */
 export function formatAmount(amount: bigint, decimals: number): string {
   const negative = amount < 0n
   const exact = formatUnits(negative ? -amount : amount, decimals)
@@ -14,7 +17,7 @@ export function formatAmount(amount: bigint, decimals: number): string {
   return `${negative ? '-' : ''}${grouped}${shown ? `.${shown}` : ''}`
 }
 
-/** "0x1234…abcd": enough of an address to recognise it, short enough for one line. */
+/** "0x1234…abcd": enough of an address to recognise it; lowercase like every address on the wire (UI checksums). */
 export function shortAddress(address: Address | string): string {
   const lower = address.toLowerCase()
   return `${lower.slice(0, 6)}…${lower.slice(-4)}`

@@ -6,7 +6,7 @@ import type { Address, InvalidRequest } from './types.ts'
 import { invalid, isRecord, parseAddress, parseOrigin } from './validate.ts'
 
 /** Raw messages longer than this are refused: no wallet shows a megabyte of text to sign. */
-export const MAX_RAW_MESSAGE_CHARS = 1_000_000
+const MAX_RAW_MESSAGE_CHARS = 1_000_000
 
 export type MessageScanInput = {
   userAccount: Address

@@ -53,7 +53,7 @@ export function gasLimit(outcome: TxOutcome): bigint {
 }
 
 /** Reverted (with the decoded reason), failed for another reason, or null on success. */
-export function transactionError(outcome: TxOutcome): PerTransactionError | null {
+function transactionError(outcome: TxOutcome): PerTransactionError | null {
   if (outcome.status === 'success') {
     // Safe's execTransaction succeeds even when its inner call fails (with safeTxGas or gasPrice set).
     if (outcome.logs.some((log) => log.topics[0] === EXECUTION_FAILURE)) {

@@ -13,7 +13,7 @@ import { structSignature, type TypedData, type TypedStruct } from './typedData.t
 import type { Address, Erc20Asset, StateChange, Warning } from './types.ts'
 import { makeWarning, uniqueWarnings } from './warnings.ts'
 
-export type PermitStandard = 'EIP2612' | 'DAI' | 'PERMIT2_ALLOWANCE' | 'PERMIT2_TRANSFER'
+type PermitStandard = 'EIP2612' | 'DAI' | 'PERMIT2_ALLOWANCE' | 'PERMIT2_TRANSFER'
 
 /** What one signed token permit lets `spender` do with `owner`'s `token`. */
 export type TokenPermit = {
@@ -50,7 +50,7 @@ export type PermitContext = {
 }
 
 /** A permit valid for more than ten years is, for the user, a permit that never expires. */
-export const NO_EXPIRATION_SECONDS = 10n * 365n * 24n * 60n * 60n
+const NO_EXPIRATION_SECONDS = 10n * 365n * 24n * 60n * 60n
 
 const EIP2612 = 'address owner,address spender,uint256 value,uint256 nonce,uint256 deadline'
 const DAI = 'address holder,address spender,uint256 nonce,uint256 expiry,bool allowed'

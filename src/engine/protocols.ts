@@ -46,7 +46,7 @@ export function nativeTransferProtocol(chainId: number): Protocol {
 }
 
 /** The Safe multisig wallet protocol, for an address whose Safe reads answered in the simulation. */
-export function safeProtocol(): KnownProtocol {
+function safeProtocol(): KnownProtocol {
   return { ...(protocols.safe as KnownProtocol) }
 }
 

@@ -16,7 +16,7 @@ const PANIC_REASONS: Record<number, string> = {
 }
 
 /** The revert reason (raw, for `revertReason`) and an explanation (for `humanReadableError`). */
-export type DecodedRevert = { reason: string; explanation: string }
+type DecodedRevert = { reason: string; explanation: string }
 
 /** Decodes revert data; unknown data is reported by its selector so a person can look it up. */
 export function decodeRevert(data: Hex): DecodedRevert {

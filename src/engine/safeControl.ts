@@ -27,7 +27,7 @@ const SAFE_LIBRARIES = new Set(
 )
 
 /** True for a delegate-call target that is one of Safe's own libraries. */
-export function isSafeLibrary(address: Address): boolean {
+function isSafeLibrary(address: Address): boolean {
   return SAFE_LIBRARIES.has(address.toLowerCase())
 }
 

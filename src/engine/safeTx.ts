@@ -6,7 +6,7 @@
 import { encodeFunctionData } from 'viem'
 import { safeAbi } from './abis.ts'
 import { shortAddress } from './format.ts'
-import { isSafeOwner, SAFE_NONCE_SLOT, type SafeContext } from './safe.ts'
+import { type ExecTransaction, isSafeOwner, SAFE_NONCE_SLOT, type SafeContext } from './safe.ts'
 import type { SimulationInput, SimulationTx } from './simulation.ts'
 import { toWord } from './transactionsRequest.ts'
 import { hashTypedPayload, structSignature, type TypedData } from './typedData.ts'
@@ -19,21 +19,10 @@ export const SAFE_TX_FIELDS =
   'address gasToken,address refundReceiver,uint256 nonce'
 
 /** The domain the Safe contract (v1.3 and later) signs under. */
-export const SAFE_DOMAIN_FIELDS = 'uint256 chainId,address verifyingContract'
+const SAFE_DOMAIN_FIELDS = 'uint256 chainId,address verifyingContract'
 
-/** The fields of a Safe transaction, as execTransaction and the SafeTx message carry them. */
-export type SafeTx = {
-  to: Address
-  value: bigint
-  data: Hex
-  operation: number
-  safeTxGas: bigint
-  baseGas: bigint
-  gasPrice: bigint
-  gasToken: Address
-  refundReceiver: Address
-  nonce: bigint
-}
+/** The fields of a Safe transaction as the SafeTx message carries them: execTransaction's, with the nonce to sign. */
+export type SafeTx = Omit<ExecTransaction, 'signatures'> & { readonly nonce: bigint }
 
 /** A Safe transaction as signed: the wallet, the chain the domain names, the call and its hashes. */
 export type SafeTxMessage = SafeTx & {

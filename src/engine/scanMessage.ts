@@ -8,6 +8,7 @@ import { type AssetChange, computeAssetChanges } from './assetChanges.ts'
 import { cachedTokenMetadata, erc20Asset, nativeAsset, tokenMetadata } from './assets.ts'
 import { knownMalicious } from './blocklist.ts'
 import { knownChainId } from './chain.ts'
+import { internalError } from './internalError.ts'
 import { type MessageScanInput, parseMessageRequest } from './messageRequest.ts'
 import {
   findNftPermit,
@@ -91,12 +92,8 @@ export async function scanMessageWithStats(
     }
     return { outcome: { ok: true, response }, stats: scan.stats }
   } catch (error) {
-    // A bug must not take down the service worker or the server: report it as a value.
-    const message = error instanceof Error ? error.message : String(error)
-    return {
-      outcome: { ok: false, error: { kind: 'RPC_ERROR', message: `The scan failed unexpectedly: ${message}` } },
-      stats: NO_TRAFFIC,
-    }
+    // Node failures are values by now (RPC_ERROR); anything thrown here is a bug in Preflight.
+    return { outcome: { ok: false, error: internalError(error) }, stats: NO_TRAFFIC }
   }
 }
 

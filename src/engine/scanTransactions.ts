@@ -1,6 +1,7 @@
 /** Transaction scans (seed §2.1, §2.2, §2.4, §2.6, §2.7, §2.8.1, §7): validate, simulate once, explain. */
 import { type Address, isAddressEqual } from 'viem'
 import { computeAssetChanges } from './assetChanges.ts'
+import { internalError } from './internalError.ts'
 import { perTransactionResults } from './perTransaction.ts'
 import { originWarnings } from './phishing.ts'
 import { newRequestId } from './requestId.ts'
@@ -34,12 +35,8 @@ export async function scanTransactionsWithStats(
     if (!run.ok) return { outcome: run, stats: { roundTrips: 0, requests: 0 } }
     return { outcome: { ok: true, response: renderResponse(input, origin, run.result) }, stats: run.result.stats }
   } catch (error) {
-    // A bug must not take down the service worker or the server: report it as a value.
-    const message = error instanceof Error ? error.message : String(error)
-    return {
-      outcome: { ok: false, error: { kind: 'RPC_ERROR', message: `The scan failed unexpectedly: ${message}` } },
-      stats: { roundTrips: 0, requests: 0 },
-    }
+    // Node failures are values by now (RPC_ERROR); anything thrown here is a bug in Preflight.
+    return { outcome: { ok: false, error: internalError(error) }, stats: { roundTrips: 0, requests: 0 } }
   }
 }
 
@@ -64,7 +61,7 @@ function renderResponse(input: SimulationInput, origin: string, result: Simulati
 }
 
 /** Why the simulation as a whole cannot be trusted: the node refused it, or the multisig preset cannot apply. */
-export function aggregatedError(input: SimulationInput, result: SimulationResult): AggregatedError | null {
+function aggregatedError(input: SimulationInput, result: SimulationResult): AggregatedError | null {
   if (result.failure) {
     return {
       kind: 'SIMULATION_FAILED',

@@ -15,7 +15,7 @@ export type RpcCallResult = {
   error?: { code?: number; message?: string }
 }
 
-export type RpcBlockResult = { calls: RpcCallResult[] }
+type RpcBlockResult = { calls: RpcCallResult[] }
 
 /** The three blocks of a scan (before-reads, transactions, after-reads), or a sentence saying what is malformed. */
 export function checkSimulateResult(

@@ -24,7 +24,7 @@ import type { EngineError } from './types.ts'
 /** One transaction to simulate, normalised. */
 export type SimulationTx = { from: Address; to: Address | null; data: Hex; value: bigint; gas: bigint | null }
 
-export type StorageOverride = { address: Address; slot: Hex; value: Hex }
+type StorageOverride = { address: Address; slot: Hex; value: Hex }
 
 /** Everything one simulation needs, already validated. */
 export type SimulationInput = {
@@ -72,7 +72,7 @@ export type SimulationResult = {
   stats: RpcStats
 }
 
-export type RunOptions = { rpcUrl: string; chainId?: number; fetch?: typeof fetch }
+type RunOptions = { rpcUrl: string; chainId?: number; fetch?: typeof fetch }
 
 export type RunOutcome = { ok: true; result: SimulationResult } | { ok: false; error: EngineError }
 
@@ -134,8 +134,9 @@ export async function runSimulation(input: SimulationInput, options: RunOptions)
       },
     }
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error)
-    return { ok: false, error: { kind: 'RPC_ERROR', message } }
+    // Only the node's failures are RPC errors; anything else is a bug and reaches the scan's INTERNAL handler.
+    if (!(error instanceof RpcFailure)) throw error
+    return { ok: false, error: { kind: 'RPC_ERROR', message: error.message } }
   }
 }
 

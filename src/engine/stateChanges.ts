@@ -1,28 +1,16 @@
 /** Renders the internal asset changes as seed §2.6 state changes, keyed by lowercase account, with plain-English diffs. */
 import type { Address } from 'viem'
-import {
-  type ApprovalChange,
-  type AssetChange,
-  computeAssetChanges,
-  grantedAmount,
-  type TransferChange,
-} from './assetChanges.ts'
+import { type ApprovalChange, type AssetChange, grantedAmount, type TransferChange } from './assetChanges.ts'
 import { erc20Asset, erc721Asset, erc1155Asset, nativeAsset, type TokenMetadata, tokenMetadata } from './assets.ts'
 import { formatAmount, isUnlimited, shortAddress } from './format.ts'
 import { nftMetadata } from './nftMetadata.ts'
 import type { ReadResults } from './reads.ts'
-import type { SimulationResult } from './simulation.ts'
 import type { AddressInfo, RawInfo, StateChange } from './types.ts'
 
 /** Looks up token metadata (cached or read in the simulation). */
-export type MetadataLookup = (token: Address) => TokenMetadata
+type MetadataLookup = (token: Address) => TokenMetadata
 
 /** The state changes of every affected account, keyed by lowercase address (seed §2.4 expectedStateChanges). */
-export function buildStateChanges(result: SimulationResult): Record<Address, StateChange[]> {
-  return renderStateChanges(computeAssetChanges(result), result.chainId, result.reads)
-}
-
-/** Renders already computed changes; use when the same changes also feed warnings. */
 export function renderStateChanges(
   changes: AssetChange[],
   chainId: number,

@@ -17,9 +17,9 @@ import type { Warning } from './types.ts'
 import { makeWarning } from './warnings.ts'
 
 /** More transactions than this in one request is unusual for a person to approve knowingly. */
-export const MAX_USUAL_TRANSACTIONS = 10
+const MAX_USUAL_TRANSACTIONS = 10
 /** Gas above this (a third of a 30M block) is far beyond transfers, swaps and mints: gas-token minting or griefing. */
-export const UNUSUAL_GAS_USED = 10_000_000n
+const UNUSUAL_GAS_USED = 10_000_000n
 
 /** Every warning the simulated effects justify, unsorted. */
 export function simulationWarnings(

@@ -7,7 +7,7 @@ import { invalid, isRecord, type Parsed, parseAddress, parseAmount, parseBytes, 
 /** The most transactions one scan accepts; more is a request error, not a slow scan. */
 export const MAX_TX_OBJECTS = 100
 
-export type TransactionsScanInput = { simulation: SimulationInput; origin: string }
+type TransactionsScanInput = { simulation: SimulationInput; origin: string }
 
 type Result = { ok: true; value: TransactionsScanInput } | { ok: false; error: InvalidRequest }
 

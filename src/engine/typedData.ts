@@ -30,10 +30,10 @@ export type TypedData = {
   message: TypedStruct
 }
 
-export type TypedDataResult = { ok: true; typedData: TypedData } | { ok: false; error: InvalidRequest }
+type TypedDataResult = { ok: true; typedData: TypedData } | { ok: false; error: InvalidRequest }
 
 /** The three hashes a signer can compare with a hardware wallet: the digest signed, the domain and the struct hash. */
-export type TypedDataHashes = { hash: Hex; domainHash: Hex; messageHash: Hex }
+type TypedDataHashes = { hash: Hex; domainHash: Hex; messageHash: Hex }
 
 /** Domain fields EIP-712 defines, with the only type each may have. */
 const DOMAIN_FIELD_TYPES: Record<string, string> = {

@@ -246,8 +246,6 @@ export type RawInfo =
   | Erc1155TransferChange
   | Erc1155ApprovalForAllChange
 
-export type StateChangeKind = RawInfo['kind']
-
 export type StateChange = { humanReadableDiff: string; rawInfo: RawInfo }
 
 // ── Transaction scan response (seed §2.4, §7) ──────────────────────────────────────────────────────────────────
@@ -354,11 +352,12 @@ export type ScanMessageResponse = {
 /** A request the engine cannot scan: which field is wrong and why. */
 export type InvalidRequest = { kind: 'INVALID_REQUEST'; field: string; message: string }
 
-/** Why a scan could not run at all: bad input (which field, why) or an unreachable/failed node. */
+/** Why a scan could not run at all: bad input (which field, why), an unreachable/failed node, or a bug in Preflight. */
 export type EngineError =
   | InvalidRequest
   | { kind: 'RPC_ERROR'; message: string }
   | { kind: 'UNSUPPORTED_CHAIN'; message: string }
+  | { kind: 'INTERNAL'; message: string }
 
 /** What every scan returns: the response, or an error value — never a thrown exception for bad input. */
 export type ScanOutcome<T> = { ok: true; response: T } | { ok: false; error: EngineError }

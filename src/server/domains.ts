@@ -3,10 +3,10 @@ import { checkDomain, type DomainVerdict, originWarnings } from '../engine/phish
 import type { Warning } from '../engine/types.ts'
 import type { ApiVersion } from './versions.ts'
 
-export const MAX_DOMAINS = 100
+const MAX_DOMAINS = 100
 const MAX_DOMAIN_LENGTH = 2048
 
-export type DomainsRequest = { ok: true; domains: string[] } | { ok: false; error: string }
+type DomainsRequest = { ok: true; domains: string[] } | { ok: false; error: string }
 
 /**
  * Reads the request body: `{domains: string[]}`; a plain array of strings only before 2023-03-08 (seed §9, breaking).
@@ -42,7 +42,7 @@ export function parseDomainsRequest(body: unknown, version: ApiVersion): Domains
 }
 
 /** The hostname of a URL or bare domain ("https://app.example.org/x" and "app.example.org" give the same); null if none. */
-export function hostnameOf(domain: string): string | null {
+function hostnameOf(domain: string): string | null {
   const text = domain.trim()
   try {
     const url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `https://${text}`)

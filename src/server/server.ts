@@ -19,7 +19,7 @@ import { ENDPOINTS, matchRoute, type Route } from './routes.ts'
 import { type ApiVersion, chooseVersion } from './versions.ts'
 
 /** The two engine entry points the server calls; they validate the request themselves. */
-export type ScanEngine = {
+type ScanEngine = {
   scanTransactions: (request: unknown, options: ScanOptions) => Promise<ScanOutcome<ScanTransactionsResponse>>
   scanMessage: (request: unknown, options: ScanOptions) => Promise<ScanOutcome<ScanMessageResponse>>
 }
@@ -59,7 +59,7 @@ class Refusal {
 }
 
 /** Creates the server (not yet listening). Every request is answered; none can bring the process down. */
-export function createScanServer(config: ServerConfig): Server {
+function createScanServer(config: ServerConfig): Server {
   if (config.apiKeys.length === 0) throw new Error('the scan API needs at least one API key')
   const isValidKey = apiKeyChecker(config.apiKeys)
   const engine = config.engine ?? { scanTransactions, scanMessage }
@@ -117,9 +117,14 @@ export function createScanServer(config: ServerConfig): Server {
       return refuse(400, 'body: expected a JSON object')
     }
     const options: ScanOptions = { rpcUrl, language: CONTENT_LANGUAGE }
+    const refuseEngineError = (error: EngineError): never => {
+      // A bug's detail goes to the log only: it helps the operator and would only confuse (or inform) the client.
+      if (error.kind === 'INTERNAL') log(`scan API: request ${requestId} failed: ${error.message}`)
+      return refuse(...failure(error))
+    }
     if (route.kind === 'message') {
       const outcome = await withDeadline(engine.scanMessage(body.value, options), requestId)
-      if (!outcome.ok) return refuse(...failure(outcome.error))
+      if (!outcome.ok) return refuseEngineError(outcome.error)
       return { status: 200, body: renderMessage(outcome.response, version, requestId) }
     }
     const txRequest = transactionRequestFor(body.value as Record<string, unknown>, version)
@@ -130,7 +135,7 @@ export function createScanServer(config: ServerConfig): Server {
         outcome.error.kind === 'INVALID_REQUEST'
           ? { ...outcome.error, field: txRequest.fieldName(outcome.error.field) }
           : outcome.error
-      return refuse(...failure(error))
+      return refuseEngineError(error)
     }
     return { status: 200, body: renderTransactions(outcome.response, version, requestId) }
   }
@@ -179,7 +184,7 @@ function headerText(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value.join(',') : value
 }
 
-/** Engine errors as HTTP: bad input is the client's (400); a node that fails is a bad gateway (502). */
+/** Engine errors as HTTP: bad input is the client's (400); a node that fails is a bad gateway (502); a bug is ours. */
 function failure(error: EngineError): [number, string] {
   switch (error.kind) {
     case 'INVALID_REQUEST':
@@ -188,6 +193,8 @@ function failure(error: EngineError): [number, string] {
       return [502, `the node behind this chain/network failed: ${error.message}`]
     case 'UNSUPPORTED_CHAIN':
       return [502, error.message]
+    case 'INTERNAL':
+      return [500, 'Internal Server Error']
   }
 }
 

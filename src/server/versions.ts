@@ -8,9 +8,9 @@ export type ApiVersion = (typeof API_VERSIONS)[number]
  * Used when `X-Api-Version` is absent. The seed leaves this open; the reference files give 2023-06-05 as the header's
  * default and the seed's examples use it, so a client that sends no header gets the newest shape.
  */
-export const DEFAULT_API_VERSION: ApiVersion = '2023-06-05'
+const DEFAULT_API_VERSION: ApiVersion = '2023-06-05'
 
-export type VersionChoice = { ok: true; version: ApiVersion } | { ok: false; error: string }
+type VersionChoice = { ok: true; version: ApiVersion } | { ok: false; error: string }
 
 /** Picks the version named by the `X-Api-Version` header value; unknown values are refused, naming the supported ones. */
 export function chooseVersion(header: string | undefined): VersionChoice {
@@ -22,9 +22,4 @@ export function chooseVersion(header: string | undefined): VersionChoice {
     ok: false,
     error: `X-Api-Version: unsupported value "${value.slice(0, 40)}"; supported: ${API_VERSIONS.join(', ')}`,
   }
-}
-
-/** True when `version` is older than `than` (version strings are ISO dates, so they order as text). */
-export function isBefore(version: ApiVersion, than: ApiVersion): boolean {
-  return version < than
 }

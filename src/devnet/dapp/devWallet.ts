@@ -6,7 +6,7 @@ import { getHttpRpcClient } from 'viem/utils'
 
 export type RpcRequest = { method: string; params?: unknown[] | Record<string, unknown> }
 export type JsonRpcPayload = { jsonrpc?: '2.0'; id?: number | string; method: string; params?: unknown[] }
-export type JsonRpcResponse = {
+type JsonRpcResponse = {
   jsonrpc: '2.0'
   id: number | string | undefined
   result?: unknown
@@ -41,7 +41,7 @@ export type DevWallet = {
   sendAsync(payload: JsonRpcPayload, callback: JsonRpcCallback): void
 }
 
-export type DevWalletOptions = { rpcUrl: string; account: string }
+type DevWalletOptions = { rpcUrl: string; account: string }
 
 /** Creates the provider; `account` answers eth_accounts / eth_requestAccounts and must be unlocked on the node. */
 export function createDevWallet({ rpcUrl, account }: DevWalletOptions): DevWallet {
@@ -96,7 +96,7 @@ export function createDevWallet({ rpcUrl, account }: DevWalletOptions): DevWalle
   return wallet
 }
 
-export type DevWalletInfo = { uuid: string; name: string; icon: string; rdns: string }
+type DevWalletInfo = { uuid: string; name: string; icon: string; rdns: string }
 
 const ICON =
   'data:image/svg+xml;base64,' +

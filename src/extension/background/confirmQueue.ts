@@ -27,16 +27,6 @@ export type QueueChange = {
 /** Ends a request without the user deciding on it (4001 unless another outcome says why). */
 export type Reject = (id: string, outcome?: Outcome) => Promise<unknown>
 
-/** Runs tasks one after another, so two requests arriving together cannot open two windows. */
-export function serially() {
-  let tail: Promise<unknown> = Promise.resolve()
-  return <T>(task: () => Promise<T>): Promise<T> => {
-    const run = tail.then(task, task)
-    tail = run.catch(() => undefined)
-    return run
-  }
-}
-
 /**
  * Brings the window in line with the queue: rejects requests whose window is gone, puts new requests in the open
  * window (or opens one), and returns the request the window should show now, or null when it holds none.

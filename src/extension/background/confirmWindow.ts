@@ -1,12 +1,12 @@
 /** The confirmation window: one small popup window that shows the pending requests one at a time. */
 import type { Browser } from 'webextension-polyfill'
 
-export const CONFIRM_PAGE = 'src/extension/ui/confirm.html'
+const CONFIRM_PAGE = 'src/extension/ui/confirm.html'
 const WIDTH = 420
 const HEIGHT = 640
 
 /** The page URL the window shows for request `id`. */
-export function confirmUrl(browser: Browser, id: string): string {
+function confirmUrl(browser: Browser, id: string): string {
   return `${browser.runtime.getURL(CONFIRM_PAGE)}?id=${encodeURIComponent(id)}`
 }
 

@@ -1,9 +1,10 @@
 /** The last scans, newest first, kept locally for the toolbar popup (chrome.storage.local `history`). */
 import type { Storage } from 'webextension-polyfill'
 import { type Decision, HISTORY_KEY, HISTORY_LIMIT, type HistoryEntry, type PendingRequest } from '../shared/pending.ts'
+import { serially } from './serially.ts'
 
 /** One line saying what the request was about: the first change to the user's assets, else the first warning. */
-export function summarize(record: PendingRequest): string {
+function summarize(record: PendingRequest): string {
   const scan = record.scan
   if (scan.status === 'ERROR') return `Could not simulate: ${scan.error.message}`
   if (scan.status === 'PENDING') return `${record.method} (decided before the scan finished)`
@@ -34,16 +35,13 @@ export function historyEntry(record: PendingRequest, decision: Decision | 'close
 
 /** Appends entries one at a time (newest first, at most HISTORY_LIMIT). */
 export function createHistory(area: Storage.StorageArea) {
-  let queue: Promise<unknown> = Promise.resolve()
+  const inOrder = serially()
   return {
-    add(entry: HistoryEntry): Promise<void> {
-      const run = queue.then(async () => {
+    add: (entry: HistoryEntry): Promise<void> =>
+      inOrder(async () => {
         const stored = (await area.get(HISTORY_KEY))[HISTORY_KEY]
         const list = Array.isArray(stored) ? (stored as HistoryEntry[]) : []
         await area.set({ [HISTORY_KEY]: [entry, ...list].slice(0, HISTORY_LIMIT) })
-      })
-      queue = run.catch(() => undefined)
-      return run
-    },
+      }),
   }
 }

@@ -5,6 +5,7 @@
  */
 import type { Storage } from 'webextension-polyfill'
 import { type Decision, type PendingRequest, pendingKey } from '../shared/pending.ts'
+import { seriallyPerKey } from './serially.ts'
 
 export type Settled = { decision: Decision | 'closed'; at: number }
 
@@ -14,14 +15,7 @@ export const SETTLED_TTL_MS = 10 * 60_000
 
 /** A store over one storage area (chrome.storage.session in the worker). */
 export function createPendingStore(area: Storage.StorageArea) {
-  const queues = new Map<string, Promise<unknown>>()
-  const inOrder = <T>(id: string, task: () => Promise<T>): Promise<T> => {
-    const run = (queues.get(id) ?? Promise.resolve()).then(task, task)
-    const tail = run.catch(() => undefined)
-    queues.set(id, tail)
-    tail.then(() => queues.get(id) === tail && queues.delete(id))
-    return run
-  }
+  const inOrder = seriallyPerKey()
   const read = async (id: string) => (await area.get(pendingKey(id)))[pendingKey(id)] as PendingRequest | undefined
 
   return {

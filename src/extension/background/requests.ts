@@ -13,12 +13,13 @@ import {
 } from '../relay/protocol.ts'
 import type { Decision, DecisionReply, PendingRequest } from '../shared/pending.ts'
 import { SETTINGS_KEY, type Settings, withDefaults } from '../shared/settings.ts'
-import { type QueueChange, serially, syncConfirmWindow } from './confirmQueue.ts'
+import { type QueueChange, syncConfirmWindow } from './confirmQueue.ts'
 import { createHistory, historyEntry } from './history.ts'
 import type { PendingStore } from './pendingStore.ts'
 import { runScan } from './scan.ts'
 import { buildScanRequest } from './scanRequest.ts'
 import { type RequestSender, requestSender } from './sender.ts'
+import { serially } from './serially.ts'
 import { validateCall } from './validateCall.ts'
 
 const LOST: Outcome = {
@@ -31,7 +32,7 @@ const NOT_KEPT = (why: string): Outcome => ({
 })
 
 /** Whether Preflight checks requests from this frame (on, and not paused for its origin or its page's origin). */
-export function isChecking(settings: Settings, sender: RequestSender): boolean {
+function isChecking(settings: Settings, sender: RequestSender): boolean {
   if (!settings.enabled) return false
   const paused = new Set(settings.pausedOrigins)
   return !paused.has(sender.origin) && !(sender.topOrigin && paused.has(sender.topOrigin))

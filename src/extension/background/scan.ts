@@ -10,8 +10,8 @@ import type { ScanState } from '../shared/pending.ts'
 import type { Settings } from '../shared/settings.ts'
 import type { ScanRequest } from './scanRequest.ts'
 
-export const SCAN_TIMEOUT_MS = 20_000
-export const API_VERSION = '2023-06-05'
+const SCAN_TIMEOUT_MS = 20_000
+const API_VERSION = '2023-06-05'
 
 type Failure = Extract<ScanState, { status: 'ERROR' }>['error']
 const failed = (error: Failure): ScanState => ({ status: 'ERROR', error })
@@ -28,10 +28,25 @@ function unsupportedChain(chainId: number, where: string): ScanState {
   return failed({ kind: 'UNSUPPORTED_CHAIN', message })
 }
 
-async function local(scan: ScanRequest, chainId: number, settings: Settings): Promise<ScanState> {
+/** A fetch that also stops when `signal` aborts, so a timed-out local scan stops talking to the node at once. */
+function fetchUntil(signal: AbortSignal): typeof fetch {
+  return (input, init) => {
+    const own = init?.signal
+    if (!own) return fetch(input, { ...init, signal })
+    // AbortSignal.any needs Chrome 116; the manifest allows 111.
+    const both = new AbortController()
+    for (const source of [own, signal]) {
+      if (source.aborted) both.abort(source.reason)
+      else source.addEventListener('abort', () => both.abort(source.reason), { once: true })
+    }
+    return fetch(input, { ...init, signal: both.signal })
+  }
+}
+
+async function local(scan: ScanRequest, chainId: number, settings: Settings, signal: AbortSignal): Promise<ScanState> {
   const rpcUrl = settings.rpcUrls[String(chainId)]
   if (!rpcUrl || chainId === 0) return unsupportedChain(chainId, 'RPC configured')
-  const options = { rpcUrl, chainId }
+  const options = { rpcUrl, chainId, fetch: fetchUntil(signal) }
   const outcome: ScanOutcome<unknown> =
     scan.kind === 'transactions'
       ? await scanTransactions(scan.request, options)
@@ -94,7 +109,9 @@ export async function runScan(
   })
   const backend = settings.backend
   const work = (
-    backend.kind === 'remote' ? remote(scan, chainId, backend, abort.signal) : local(scan, chainId, settings)
+    backend.kind === 'remote'
+      ? remote(scan, chainId, backend, abort.signal)
+      : local(scan, chainId, settings, abort.signal)
   ).catch((error: unknown) => {
     const where = backend.kind === 'remote' ? 'The scan API could not be reached' : 'The scan failed'
     return failed({

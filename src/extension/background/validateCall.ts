@@ -3,9 +3,9 @@ import { isAddress } from 'viem'
 import { INTERCEPTED_METHODS, type ProviderError, type ScanCall } from '../relay/protocol.ts'
 
 /** Large enough for any real typed data or batch; keeps a page from filling session storage. */
-export const MAX_CALL_BYTES = 512 * 1024
+const MAX_CALL_BYTES = 512 * 1024
 
-export type Checked = { ok: true; call: ScanCall } | { ok: false; error: ProviderError }
+type Checked = { ok: true; call: ScanCall } | { ok: false; error: ProviderError }
 
 const bad = (message: string): Checked => ({ ok: false, error: { code: -32602, message } })
 

@@ -50,7 +50,7 @@ export function exactNumbers(value: unknown): unknown {
 }
 
 /** Typed data as an object: parses a JSON string losslessly; an unparsable string is kept for the scan to reject. */
-export function toTypedData(value: unknown): unknown {
+function toTypedData(value: unknown): unknown {
   if (typeof value !== 'string') return exactNumbers(value)
   try {
     return parseJsonLossless(value)

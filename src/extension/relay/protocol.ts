@@ -19,7 +19,7 @@ export type ScanCall = { method: InterceptedMethod; params: unknown[]; account: 
 /** An EIP-1193 error the hook throws to the dapp. */
 export type ProviderError = { code: number; message: string }
 
-export const USER_REJECTED: ProviderError = { code: 4001, message: 'User rejected the request.' }
+const USER_REJECTED: ProviderError = { code: 4001, message: 'User rejected the request.' }
 
 /** How a request ends for the hook: forward to the wallet, pass through unscanned, or throw an error. */
 export type Outcome = { kind: 'forward' } | { kind: 'error'; error: ProviderError }

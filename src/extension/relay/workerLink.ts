@@ -21,7 +21,7 @@ const unreachable = (why: string): Outcome => ({
 })
 
 /** How often a relay with open requests checks that its extension is still there. */
-export const ORPHAN_CHECK_MS = 1000
+const ORPHAN_CHECK_MS = 1000
 
 /** Connects requests from the hook to the worker; `settle` is called once per request id. */
 export function createWorkerLink(browser: Browser, settle: Settle) {

@@ -1,6 +1,6 @@
 /** Extension settings, stored in chrome.storage.local under `settings` (DESIGN.md). */
 
-export type ScanBackend =
+type ScanBackend =
   | { kind: 'local' } // simulate in the service worker through the RPC configured for the chain
   | { kind: 'remote'; apiUrl: string; apiKey: string } // a Preflight (or compatible) scan API
 
@@ -41,7 +41,19 @@ export function withDefaults(stored: unknown): Settings {
   return {
     ...DEFAULT_SETTINGS,
     ...s,
+    backend: validBackend(s.backend) ?? DEFAULT_SETTINGS.backend,
     rpcUrls: { ...DEFAULT_SETTINGS.rpcUrls, ...(s.rpcUrls ?? {}) },
     pausedOrigins: Array.isArray(s.pausedOrigins) ? s.pausedOrigins : [],
   }
+}
+
+/** The stored backend when it is complete; a malformed one (e.g. remote without apiUrl) falls back to the default. */
+function validBackend(value: unknown): ScanBackend | null {
+  if (!value || typeof value !== 'object') return null
+  const backend = value as Record<string, unknown>
+  if (backend.kind === 'local') return { kind: 'local' }
+  if (backend.kind === 'remote' && typeof backend.apiUrl === 'string' && backend.apiUrl !== '') {
+    return { kind: 'remote', apiUrl: backend.apiUrl, apiKey: typeof backend.apiKey === 'string' ? backend.apiKey : '' }
+  }
+  return null
 }

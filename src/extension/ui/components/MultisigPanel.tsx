@@ -3,7 +3,7 @@ import { AddressText } from './AddressText.tsx'
 import { CopyButton } from './CopyButton.tsx'
 
 /** What the nonce comparison means for the signer: next in line, queued behind others, or already used. */
-export function nonceStatus(current: string, message: string): { text: string; alert: boolean } {
+function nonceStatus(current: string, message: string): { text: string; alert: boolean } {
   const now = BigInt(current)
   const asked = BigInt(message)
   if (asked === now) return { text: 'next to execute', alert: false }

@@ -51,7 +51,7 @@ export function urlProblem(value: string, options: { secret?: boolean } = {}): s
 }
 
 /** Why `value` is not a chain id, or null when it is a positive decimal integer. */
-export function chainIdProblem(value: string): string | null {
+function chainIdProblem(value: string): string | null {
   const text = value.trim()
   if (!text) return 'is required'
   if (!/^[0-9]+$/.test(text) || !Number.isSafeInteger(Number(text)) || Number(text) < 1) {

@@ -1,4 +1,5 @@
 /** Turns the engine's state changes into rows a person can read: signed amounts, approvals in words, dollar values. */
+import { isUnlimited } from '../../../engine/format.ts'
 import type { AssetPrice, RawInfo, StateChange } from '../../../engine/types.ts'
 import { formatAmount, formatUsd, shortAddress } from './format.ts'
 
@@ -21,13 +22,15 @@ export type ChangeRow = {
 /** `label` says whose account it is: "You", "Safe" or "Other account". */
 export type AccountGroup = { account: string; isUser: boolean; label: string; rows: ChangeRow[] }
 
-/** At or above this an allowance is shown as "unlimited": Permit2's maximum (uint160) and anything larger. */
-export const UNLIMITED_THRESHOLD = 2n ** 160n - 1n
-
 const delta = (amount: { before: string; after: string }) => BigInt(amount.after) - BigInt(amount.before)
 
-const allowanceText = (value: bigint, decimals: number, symbol: string) =>
-  value >= UNLIMITED_THRESHOLD ? `unlimited ${symbol}` : `${formatAmount(value, decimals)} ${symbol}`
+/**
+ * "unlimited" by the engine's own rule, so the window and humanReadableDiff agree: permits (EIP-2612 and Permit2) are
+ * judged against uint160 as the engine does, approvals against uint256. (The engine also calls a permit above the
+ * token's total supply unlimited; the wire shape carries no supply, so such a permit shows its number here.)
+ */
+const allowanceText = (value: bigint, decimals: number, symbol: string, bits: 160 | 256) =>
+  isUnlimited(value, bits) ? `unlimited ${symbol}` : `${formatAmount(value, decimals)} ${symbol}`
 
 const priceOf = (price: AssetPrice | null) => price?.dollarValuePerToken ?? null
 
@@ -72,7 +75,7 @@ export function describeChange(change: StateChange): ChangeRow {
         icon: { address: asset.address, label: asset.symbol, imageUrl: asset.imageUrl },
         text: revoke
           ? `Remove ${who}'s permission to spend your ${asset.symbol}`
-          : `Allow ${who} to spend ${allowanceText(value, asset.decimals, asset.symbol)}`,
+          : `Allow ${who} to spend ${allowanceText(value, asset.decimals, asset.symbol, raw.kind === 'ERC20_PERMIT' ? 160 : 256)}`,
         party: { label: 'spender', address: spender.address },
         note,
         usd: null,

@@ -9,7 +9,7 @@ export type StorageSlice<T> = {
   error: string | null
 }
 
-export type StorageStore<T> = {
+type StorageStore<T> = {
   use: UseBoundStore<StoreApi<StorageSlice<T>>>
   /** Writes a new value; the store updates from the change event, so every open page sees the same state. */
   write: (value: T) => Promise<void>

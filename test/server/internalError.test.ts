@@ -1,0 +1,66 @@
+/** A bug inside the real engine is the server's fault (500, detail logged), never blamed on the node (502). */
+import type { Address } from 'viem'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Devnet } from '../../src/devnet/devnet.ts'
+import { scanMessage, scanTransactions } from '../../src/engine/index.ts'
+import type { ScanOptions } from '../../src/engine/types.ts'
+import { parseNetworks } from '../../src/server/routes.ts'
+import { type RunningServer, startScanServer } from '../../src/server/server.ts'
+import { permitMessage } from '../bench/scenarios.ts'
+import { freePort, startTestDevnet } from '../support/devnet.ts'
+import { post } from './client.ts'
+
+const KEY = 'internal-key'
+
+/** The clock is an engine input; one that throws makes the real engine hit an unexpected exception mid-scan. */
+const brokenClock = (options: ScanOptions): ScanOptions => ({
+  ...options,
+  now: () => {
+    throw new Error('clock exploded at permits.ts')
+  },
+})
+
+let devnet: Devnet
+let server: RunningServer
+const logged: string[] = []
+
+beforeAll(async () => {
+  devnet = await startTestDevnet()
+  server = await startScanServer({
+    port: await freePort(),
+    networks: parseNetworks([`ethereum/devnet=${devnet.fixtures.rpcUrl}`]),
+    apiKeys: [KEY],
+    log: (line) => logged.push(line),
+    engine: {
+      scanTransactions: (request, options) => scanTransactions(request, brokenClock(options)),
+      scanMessage: (request, options) => scanMessage(request, brokenClock(options)),
+    },
+  })
+})
+
+afterAll(async () => {
+  await server?.close()
+  await devnet?.stop()
+})
+
+describe('an engine bug', () => {
+  it('is an INTERNAL error value from the engine, not an RPC error', async () => {
+    const { fixtures } = devnet
+    const [owner, spender] = fixtures.accounts.map((account) => account.address) as [Address, Address]
+    const request = permitMessage(fixtures, owner, fixtures.erc20.address, spender)
+    const outcome = await scanMessage(request, brokenClock({ rpcUrl: fixtures.rpcUrl }))
+    expect(outcome).toMatchObject({ ok: false, error: { kind: 'INTERNAL' } })
+  })
+
+  it('answers 500 Internal Server Error, logs the detail and does not leak it', async () => {
+    const { fixtures } = devnet
+    const [owner, spender] = fixtures.accounts.map((account) => account.address) as [Address, Address]
+    const request = permitMessage(fixtures, owner, fixtures.erc20.address, spender)
+    const answer = await post(`${server.url}/ethereum/v0/devnet/scan/message`, request, { 'X-Api-Key': KEY })
+    expect(answer.status).toBe(500)
+    const body = answer.body as { error: string; requestId: string }
+    expect(body).toEqual({ error: 'Internal Server Error', requestId: expect.stringMatching(/^[0-9a-f]{32}$/) })
+    const line = logged.find((entry) => entry.includes(body.requestId))
+    expect(line).toContain('clock exploded at permits.ts')
+  })
+})
