@@ -58,10 +58,10 @@ async function buildExtension(outDir: string): Promise<void> {
 async function openBrowser(extensionDir: string, url: string): Promise<() => Promise<void>> {
   // playwright-core is a development dependency: load it only when asked to open a browser.
   const { launchChromium } = await import('../devnet/chromium.ts')
-  const { context } = await launchChromium({ extensionDir, headless: false })
+  const { context, close } = await launchChromium({ extensionDir, headless: false })
   const page = context.pages()[0] ?? (await context.newPage())
   await page.goto(url)
-  return () => context.close()
+  return close
 }
 
 /** Runs the demo; returns the exit code (0 after Ctrl+C, 1 when something could not start, 2 for bad arguments). */
