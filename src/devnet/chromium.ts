@@ -46,17 +46,19 @@ export type LaunchedChromium = {
 }
 
 /**
- * Launches Chromium with a fresh temporary profile, optionally with the unpacked extension in `extensionDir` loaded.
- * Close it with `close()`, which also deletes the profile.
+ * Launches Chromium with a fresh temporary profile, optionally with the unpacked extension in `extensionDir` (and
+ * any in `otherExtensionDirs`, such as a wallet) loaded. Close it with `close()`, which also deletes the profile.
  */
 export async function launchChromium(
-  options: { extensionDir?: string; headless?: boolean } = {},
+  options: { extensionDir?: string; otherExtensionDirs?: string[]; headless?: boolean } = {},
 ): Promise<LaunchedChromium> {
   const userDataDir = mkdtempSync(join(tmpdir(), 'preflight-chromium-'))
   const removeProfile = () => rmSync(userDataDir, { recursive: true, force: true, maxRetries: 10 })
   const args = BASE_FLAGS.filter((flag) => options.headless !== false || flag !== '--headless=new')
-  if (options.extensionDir) {
-    args.push(`--disable-extensions-except=${options.extensionDir}`, `--load-extension=${options.extensionDir}`)
+  const extensions = [...(options.extensionDir ? [options.extensionDir] : []), ...(options.otherExtensionDirs ?? [])]
+  if (extensions.length > 0) {
+    const list = extensions.join(',')
+    args.push(`--disable-extensions-except=${list}`, `--load-extension=${list}`)
   }
   let context: BrowserContext
   try {

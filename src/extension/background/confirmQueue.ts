@@ -1,76 +1,134 @@
 /**
- * At most one confirmation window, holding every undecided request: it shows the oldest, the others wait in it. The
- * queue is derived from the pending requests in chrome.storage.session (inQueueOrder), never kept as a list of its
- * own; each request records the window it waits in, so closing that window rejects exactly the requests it held,
- * and a restarted worker finds the window again.
+ * At most one confirmation window, holding every undecided request: it shows the oldest, the others wait in it.
+ * Each request records the window it waits in (so a restarted worker finds the window again, and closing the window
+ * rejects exactly what it held); the worker also keeps the queue in memory, so an arrival costs one storage write and
+ * a decision never waits for a read of the whole queue. A flood of requests therefore stays as fast as one.
  */
 import type { Browser } from 'webextension-polyfill'
 import type { Outcome } from '../relay/protocol.ts'
 import { inQueueOrder, type PendingRequest } from '../shared/pending.ts'
 import { openConfirmWindow, windowExists } from './confirmWindow.ts'
 import type { PendingStore } from './pendingStore.ts'
+import { serially } from './serially.ts'
 
 const NO_WINDOW = (why: string): Outcome => ({
   kind: 'error',
   error: { code: 4900, message: `Preflight could not open its confirmation window (${why}).` },
 })
 
-export type QueueChange = {
-  /** Open a window when none holds the queue (a new request arrived); otherwise only keep the existing one. */
-  open: boolean
-  /** The window a request that just settled waited in: the remaining requests stay in it. */
-  windowId?: number
-  /** Close `windowId` when nothing is left in it (its last request ended without a decision made in it). */
-  closeWhenEmpty?: boolean
-}
-
 /** Ends a request without the user deciding on it (4001 unless another outcome says why). */
 export type Reject = (id: string, outcome?: Outcome) => Promise<unknown>
 
-/**
- * Brings the window in line with the queue: rejects requests whose window is gone, puts new requests in the open
- * window (or opens one), and returns the request the window should show now, or null when it holds none.
- */
-export async function syncConfirmWindow(
-  browser: Browser,
-  store: PendingStore,
-  reject: Reject,
-  change: QueueChange,
-): Promise<string | null> {
-  const queue = inQueueOrder(await store.all())
-  const known = new Set(queue.flatMap((record) => (record.windowId === undefined ? [] : [record.windowId])))
-  if (change.windowId !== undefined) known.add(change.windowId)
-  const alive = new Set<number>()
-  await Promise.all([...known].map(async (windowId) => (await windowExists(browser, windowId)) && alive.add(windowId)))
+/** The queue over `store`; `reject` settles a request whose window went away. */
+export function createConfirmQueue(browser: Browser, store: PendingStore, reject: Reject) {
+  /** Pending request ids → arrival time, oldest first when sorted; mirrors storage (restored after a restart). */
+  const waiting = new Map<string, number>()
+  let windowId: number | undefined
+  // Opening and closing the window, and adding to it, happen one at a time; decisions do not wait for them.
+  const inTurn = serially()
 
-  const waiting: PendingRequest[] = []
-  for (const record of queue) {
-    // Its window was closed, possibly while the worker was stopped: closing the window means rejecting its requests.
-    if (record.windowId !== undefined && !alive.has(record.windowId)) await reject(record.id)
-    else waiting.push(record)
+  const oldest = (): string | null => {
+    let best: string | null = null
+    let bestAt = Number.POSITIVE_INFINITY
+    for (const [id, at] of waiting) {
+      if (at < bestAt || (at === bestAt && best !== null && id < best)) {
+        best = id
+        bestAt = at
+      }
+    }
+    return best
   }
-  const hint = change.windowId !== undefined && alive.has(change.windowId) ? change.windowId : undefined
-  let windowId = waiting.find((record) => record.windowId !== undefined)?.windowId ?? hint
-  if (change.closeWhenEmpty && hint !== undefined && hint !== windowId) {
-    await browser.windows.remove(hint).catch(() => undefined)
-  }
-  const head = waiting[0]
-  if (!head) {
-    if (change.closeWhenEmpty && hint !== undefined) await browser.windows.remove(hint).catch(() => undefined)
-    return null
-  }
-  if (windowId === undefined) {
-    if (!change.open) return null
-    try {
-      windowId = await openConfirmWindow(browser, head.id)
-    } catch (error) {
-      for (const record of waiting) await reject(record.id, NO_WINDOW((error as Error).message))
-      return null
+
+  /** Rejects everything that waited in a window that is gone. */
+  async function windowGone(gone: number) {
+    if (windowId === gone) windowId = undefined
+    const held = (await store.all()).filter((record) => record.windowId === gone)
+    for (const record of held) {
+      waiting.delete(record.id)
+      await reject(record.id)
     }
   }
-  const holder = windowId
-  for (const record of waiting) {
-    if (record.windowId === undefined) await store.update(record.id, (current) => ({ ...current, windowId: holder }))
+
+  return {
+    /**
+     * Stores a new request in the window, opening one when none is open (the record is stored first, so the window
+     * never loads before its request exists). Throws when the request cannot be stored.
+     */
+    add: (record: PendingRequest): Promise<void> =>
+      inTurn(async () => {
+        if (windowId !== undefined) {
+          await store.put({ ...record, windowId })
+          waiting.set(record.id, record.createdAt)
+          return
+        }
+        await store.put(record)
+        waiting.set(record.id, record.createdAt)
+        try {
+          windowId = await openConfirmWindow(browser, record.id)
+        } catch (error) {
+          waiting.delete(record.id)
+          await reject(record.id, NO_WINDOW((error as Error).message))
+          return
+        }
+        const holder = windowId
+        await store.update(record.id, (current) => ({ ...current, windowId: holder }))
+      }),
+    /** A request settled: it leaves the queue. Returns the request the window shows next, or null when none. */
+    settled(id: string): string | null {
+      waiting.delete(id)
+      return oldest()
+    },
+    /** Whether request `id` still waits for a decision. */
+    has: (id: string) => waiting.has(id),
+    /** The waiting request ids, oldest first. */
+    ids: () => [...waiting.entries()].sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1)).map(([id]) => id),
+    /** Closes the window when nothing waits in it any more (the last request ended without a decision made in it). */
+    closeIfEmpty: () =>
+      inTurn(async () => {
+        if (waiting.size > 0 || windowId === undefined) return
+        const closing = windowId
+        windowId = undefined
+        await browser.windows.remove(closing).catch(() => undefined)
+      }),
+    /** A browser window closed: if it was the confirmation window, every request in it is rejected. */
+    windowRemoved: (removed: number) =>
+      inTurn(async () => {
+        if (removed === windowId) await windowGone(removed)
+      }),
+    /**
+     * After the worker restarted: rebuilds the queue from storage, rejects requests whose window was closed meanwhile,
+     * and shows the rest (opening a window when they have none).
+     */
+    restore: () =>
+      inTurn(async () => {
+        const records = inQueueOrder(await store.all())
+        const windows = new Set(records.flatMap((record) => (record.windowId === undefined ? [] : [record.windowId])))
+        let alive: number | undefined
+        for (const candidate of windows) if (await windowExists(browser, candidate)) alive = candidate
+        for (const record of records) {
+          if (record.windowId !== undefined && record.windowId !== alive) await reject(record.id)
+          else waiting.set(record.id, record.createdAt)
+        }
+        windowId = alive
+        const head = oldest()
+        if (head === null) return
+        if (windowId === undefined) {
+          try {
+            windowId = await openConfirmWindow(browser, head)
+          } catch (error) {
+            for (const id of [...waiting.keys()]) await reject(id, NO_WINDOW((error as Error).message))
+            waiting.clear()
+            return
+          }
+        }
+        const holder = windowId
+        for (const record of records) {
+          if (waiting.has(record.id) && record.windowId !== holder) {
+            await store.update(record.id, (current) => ({ ...current, windowId: holder }))
+          }
+        }
+      }),
   }
-  return head.id
 }
+
+export type ConfirmQueue = ReturnType<typeof createConfirmQueue>

@@ -4,10 +4,12 @@
  * request runs in order, so a decision and a late scan result cannot overwrite each other.
  */
 import type { Storage } from 'webextension-polyfill'
+import type { Outcome } from '../relay/protocol.ts'
 import { type Decision, type PendingRequest, pendingKey } from '../shared/pending.ts'
 import { seriallyPerKey } from './serially.ts'
 
-export type Settled = { decision: Decision | 'closed'; at: number }
+/** How a request ended, and what its frame was told (the forwarded params on Continue). */
+export type Settled = { decision: Decision | 'closed'; at: number; outcome: Outcome }
 
 const settledKey = (id: string) => `settled:${id}`
 /** How long a settled record is kept for relays that reconnect late. */
@@ -27,12 +29,12 @@ export function createPendingStore(area: Storage.StorageArea) {
         const record = await read(id)
         if (record) await area.set({ [pendingKey(id)]: change(record) })
       }),
-    /** Settles a request: returns it the first time only, after recording the decision and removing it. */
-    take: (id: string, decision: Decision | 'closed') =>
+    /** Settles a request: returns it the first time only, after recording how it ended and removing it. */
+    take: (id: string, decision: Decision | 'closed', outcome: (record: PendingRequest) => Outcome) =>
       inOrder(id, async () => {
         const record = await read(id)
         if (!record) return undefined
-        const settled: Settled = { decision, at: Date.now() }
+        const settled: Settled = { decision, at: Date.now(), outcome: outcome(record) }
         await area.set({ [settledKey(id)]: settled })
         await area.remove(pendingKey(id))
         return record

@@ -1,25 +1,29 @@
 /**
- * The life of an intercepted request in the worker: accept it from a relay, store it, queue it in the confirmation
- * window, scan, and settle it exactly once on the user's decision, the window closing, or the page going away.
+ * The life of an intercepted request in the worker: accept it from a relay, normalise it into exactly what the wallet
+ * will receive, store it, queue it in the confirmation window, scan it, and settle it exactly once on the user's
+ * decision, the window closing, or the page going away. On Continue the frame is sent the stored params, which the
+ * hook forwards: what the window showed is what the wallet gets.
  */
 import type { Browser, Runtime } from 'webextension-polyfill'
 import {
   type DecisionDelivery,
+  type HookCall,
   type Outcome,
   outcomeOf,
   type RelayToWorker,
-  type ScanCall,
   type WorkerToRelay,
 } from '../relay/protocol.ts'
 import type { Decision, DecisionReply, PendingRequest } from '../shared/pending.ts'
 import { SETTINGS_KEY, type Settings, withDefaults } from '../shared/settings.ts'
-import { type QueueChange, syncConfirmWindow } from './confirmQueue.ts'
+import { createConfirmQueue } from './confirmQueue.ts'
 import { createHistory, historyEntry } from './history.ts'
+import { createLateWallets } from './lateWallets.ts'
+import { normalizeCall } from './normalizeCall.ts'
 import type { PendingStore } from './pendingStore.ts'
 import { runScan } from './scan.ts'
 import { buildScanRequest } from './scanRequest.ts'
 import { type RequestSender, requestSender } from './sender.ts'
-import { serially } from './serially.ts'
+import { limited } from './serially.ts'
 import { validateCall } from './validateCall.ts'
 
 const LOST: Outcome = {
@@ -30,6 +34,8 @@ const NOT_KEPT = (why: string): Outcome => ({
   kind: 'error',
   error: { code: -32603, message: `Preflight could not keep this request for review (${why}); try again.` },
 })
+/** Scans run a few at a time, oldest first, so a flood cannot starve the request on screen or swamp the node. */
+const SCAN_CONCURRENCY = 4
 
 /** Whether Preflight checks requests from this frame (on, and not paused for its origin or its page's origin). */
 function isChecking(settings: Settings, sender: RequestSender): boolean {
@@ -38,11 +44,17 @@ function isChecking(settings: Settings, sender: RequestSender): boolean {
   return !paused.has(sender.origin) && !(sender.topOrigin && paused.has(sender.topOrigin))
 }
 
+const reason = (error: unknown) => (error instanceof Error ? error.message : String(error))
+
 /** Wires request handling to the browser; returns the handlers worker.ts registers. */
 export function createRequests(browser: Browser, store: PendingStore) {
   const history = createHistory(browser.storage.local)
+  const lateWallets = createLateWallets(browser.storage.local)
   /** Requests accepted over each live relay port, so a page that goes away settles its requests. */
   const byPort = new Map<Runtime.Port, Set<string>>()
+  const scans = limited(SCAN_CONCURRENCY)
+  /** Resolves once a restarted worker has rebuilt its queue; new requests wait for it. */
+  let restored: Promise<unknown> = Promise.resolve()
 
   const loadSettings = async () => withDefaults((await browser.storage.local.get(SETTINGS_KEY))[SETTINGS_KEY])
   const post = (port: Runtime.Port, message: WorkerToRelay) => {
@@ -53,11 +65,32 @@ export function createRequests(browser: Browser, store: PendingStore) {
     }
   }
 
+  /** Settles request `id` once: records it, tells the frame, and returns it (the first time only). */
+  async function settle(id: string, decision: Decision | 'closed', outcome?: Outcome) {
+    const record = await store.take(id, decision, (current) => outcome ?? outcomeOf(decision, current.params))
+    queue.settled(id)
+    if (!record) return undefined
+    const delivery: DecisionDelivery = {
+      type: 'preflight/decided',
+      id,
+      outcome: outcome ?? outcomeOf(decision, record.params),
+    }
+    await browser.tabs.sendMessage(record.tabId, delivery, { frameId: record.frameId }).catch(() => undefined)
+    void history.add(historyEntry(record, decision, Date.now())).catch(() => undefined)
+    return record
+  }
+
+  const queue = createConfirmQueue(browser, store, (id, outcome) => settle(id, 'closed', outcome))
+
   async function scan(record: PendingRequest, settings: Settings) {
-    const built = buildScanRequest(record.method, record.params, record.account, record.origin)
-    const state = built.ok
-      ? await runScan(built.scan, record.chainId, settings)
-      : { status: 'ERROR' as const, error: built.error }
+    if (!queue.has(record.id)) return
+    let state: PendingRequest['scan']
+    try {
+      const request = await buildScanRequest(record.method, record.params, record.account, record.origin)
+      state = await runScan(request, record.chainId, settings)
+    } catch (error) {
+      state = { status: 'ERROR', error: { kind: 'BACKEND_ERROR', message: `The scan failed: ${reason(error)}` } }
+    }
     await store
       .update(record.id, (current) => ({ ...current, scan: state }))
       .catch((error: Error) =>
@@ -72,34 +105,14 @@ export function createRequests(browser: Browser, store: PendingStore) {
       )
   }
 
-  /** Settles request `id` once: records it and tells the frame; returns the request the first time only. */
-  async function settle(
-    id: string,
-    decision: Decision | 'closed',
-    outcome: Outcome = outcomeOf(decision),
-  ): Promise<PendingRequest | undefined> {
-    const record = await store.take(id, decision)
-    if (!record) return undefined
-    await history.add(historyEntry(record, decision, Date.now())).catch(() => undefined)
-    const delivery: DecisionDelivery = { type: 'preflight/decided', id, outcome }
-    await browser.tabs.sendMessage(record.tabId, delivery, { frameId: record.frameId }).catch(() => undefined)
-    return record
+  /** Rejects requests whose page went away, and closes their window when nothing else waits in it. */
+  async function dropRequests(ids: Iterable<string>) {
+    for (const id of ids) await settle(id, 'closed')
+    await queue.closeIfEmpty()
   }
 
-  // Every change to the queue runs in turn, so requests arriving together share one window.
-  const queued = serially()
-  const syncWindow = (change: QueueChange) =>
-    syncConfirmWindow(browser, store, (id, outcome) => settle(id, 'closed', outcome), change)
-
-  /** Rejects requests whose page went away, and closes their window when nothing else waits in it. */
-  const dropRequests = (ids: Iterable<string>) =>
-    queued(async () => {
-      let windowId: number | undefined
-      for (const id of ids) windowId = (await settle(id, 'closed'))?.windowId ?? windowId
-      await syncWindow({ open: false, windowId, closeWhenEmpty: true })
-    })
-
-  async function accept(port: Runtime.Port, rid: number, raw: ScanCall) {
+  async function accept(port: Runtime.Port, rid: number, raw: HookCall) {
+    await restored
     const sender = requestSender(port.sender)
     const checked = validateCall(raw)
     if (!sender || !checked.ok) {
@@ -110,43 +123,47 @@ export function createRequests(browser: Browser, store: PendingStore) {
     }
     const { call } = checked
     let settings: Settings
-    let record: PendingRequest
     try {
       settings = await loadSettings()
-      if (!isChecking(settings, sender)) return post(port, { type: 'settle', rid, outcome: { kind: 'forward' } })
-      record = {
-        id: crypto.randomUUID(),
-        ...sender,
-        chainId: call.chainId,
-        account: call.account,
-        method: call.method,
-        params: call.params,
-        createdAt: Date.now(),
-        scan: { status: 'PENDING' },
-      }
-      await store.put(record)
     } catch (error) {
-      // Nothing was stored (e.g. session storage is full): the dapp must still get an answer, never an endless wait.
-      return post(port, {
-        type: 'settle',
-        rid,
-        outcome: NOT_KEPT(error instanceof Error ? error.message : String(error)),
-      })
+      return post(port, { type: 'settle', rid, outcome: NOT_KEPT(reason(error)) })
+    }
+    // Switched off or paused here: the wallet gets the detached copy the hook sent, as the dapp passed it.
+    if (!isChecking(settings, sender))
+      return post(port, { type: 'settle', rid, outcome: { kind: 'forward', params: call.params } })
+    const normal = await normalizeCall(call)
+    if (!normal.ok) return post(port, { type: 'settle', rid, outcome: { kind: 'error', error: normal.error } })
+    const record: PendingRequest = {
+      id: crypto.randomUUID(),
+      ...sender,
+      ...normal.call,
+      wallet: call.wallet,
+      createdAt: Date.now(),
+      scan: { status: 'PENDING' },
     }
     const requestsOfPort = byPort.get(port)
-    // The page went away while the request was being stored: nobody is waiting for a window.
-    if (!requestsOfPort) return dropRequests([record.id])
+    // The page went away before its request could be kept: nobody is waiting for a window.
+    if (!requestsOfPort) return
+    // The frame learns the id before the window can show it, so a decision always finds its request.
     requestsOfPort.add(record.id)
     post(port, { type: 'accepted', rid, id: record.id })
-    // The scan starts at once, also for a request that waits its turn, so its result is ready when shown.
-    await Promise.all([scan(record, settings), queued(() => syncWindow({ open: true }))])
+    if (call.wallet.late) void lateWallets.note({ label: call.wallet.label, origin: sender.origin, at: Date.now() })
+    try {
+      await queue.add(record)
+    } catch (error) {
+      requestsOfPort.delete(record.id)
+      return post(port, { type: 'settle', rid, outcome: NOT_KEPT(reason(error)) })
+    }
+    // The scan starts at once (a few at a time), also for a request that waits its turn, so it is ready when shown.
+    await scans(() => scan(record, settings))
   }
 
   async function resume(port: Runtime.Port, ids: string[]) {
+    await restored
     for (const id of ids.filter((value) => typeof value === 'string')) {
       const [settled, pending] = await Promise.all([store.settled(id), store.get(id)])
       if (pending && pending.tabId === port.sender?.tab?.id) byPort.get(port)?.add(id)
-      else if (settled) post(port, { type: 'decided', id, outcome: outcomeOf(settled.decision) })
+      else if (settled) post(port, { type: 'decided', id, outcome: settled.outcome })
       else if (!pending) post(port, { type: 'decided', id, outcome: LOST })
     }
   }
@@ -167,26 +184,32 @@ export function createRequests(browser: Browser, store: PendingStore) {
       })
     },
     /** The user's decision from the confirmation window, and the request that window shows next. */
-    decide: (id: string, decision: Decision): Promise<DecisionReply> =>
-      queued(async () => {
-        const record = await settle(id, decision)
-        return { ok: record !== undefined, next: await syncWindow({ open: false, windowId: record?.windowId }) }
-      }),
+    async decide(id: string, decision: Decision): Promise<DecisionReply> {
+      const record = await settle(id, decision)
+      return { ok: record !== undefined, next: queue.settled(id) }
+    },
+    /** Rejects every waiting request at once (the window's "Reject all"). */
+    async rejectAll(): Promise<DecisionReply> {
+      for (const id of queue.ids()) await settle(id, 'reject')
+      return { ok: true, next: null }
+    },
     /** A window was closed: if it was the confirmation window, reject every request waiting in it. */
-    onWindowRemoved: () => queued(() => syncWindow({ open: false })),
+    onWindowRemoved: (windowId: number) => queue.windowRemoved(windowId),
     /**
-     * After a restart: finish scans the stopped worker left running, give requests it stored but never showed a
-     * window, and forget old settled records.
+     * After a restart: rebuild the queue (rejecting what waited in a window closed meanwhile), finish scans the
+     * stopped worker left running, and forget old settled records.
      */
-    async recover() {
-      const startedAt = Date.now()
-      await store.prune(startedAt)
-      const settings = await loadSettings()
-      for (const record of await store.all()) {
-        // Requests accepted by this worker instance are already being scanned.
-        if (record.scan.status === 'PENDING' && record.createdAt < startedAt) void scan(record, settings)
-      }
-      await queued(() => syncWindow({ open: true }))
+    recover() {
+      restored = (async () => {
+        const startedAt = Date.now()
+        await store.prune(startedAt)
+        await queue.restore()
+        const settings = await loadSettings()
+        for (const record of await store.all()) {
+          if (record.scan.status === 'PENDING' && record.createdAt < startedAt) void scans(() => scan(record, settings))
+        }
+      })().catch(() => undefined)
+      return restored
     },
   }
 }

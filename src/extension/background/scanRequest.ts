@@ -1,85 +1,84 @@
 /**
- * Builds the scan API request for an intercepted wallet call. The params come from the page, so nothing about their
- * shape is assumed: a call that cannot be turned into a request gets an INVALID_REQUEST naming the field.
+ * Builds the scan API request for a normalised call (normalizeCall.ts): the request the engine, or a remote scan API,
+ * is asked about is derived from exactly the params the wallet will receive.
  */
-import type {
-  InvalidRequest,
-  ScanMessageRequest,
-  ScanTransactionsRequest,
-  TxObject,
-  TypedDataPayload,
-} from '../../engine/types.ts'
+import type { ScanMessageRequest, ScanTransactionsRequest, TxObject, TypedDataPayload } from '../../engine/types.ts'
 import type { InterceptedMethod } from '../shared/pending.ts'
+import { parseJsonLossless } from './losslessJson.ts'
+import { decodeSignedTx } from './signedTx.ts'
+import { calldataOf, gasOf, type TxFields } from './txParams.ts'
 
 export type ScanRequest =
   | { kind: 'transactions'; request: ScanTransactionsRequest }
   | { kind: 'message'; request: ScanMessageRequest }
 
-export type Built = { ok: true; scan: ScanRequest } | { ok: false; error: InvalidRequest }
-
-const invalid = (field: string, message: string): Built => ({
-  ok: false,
-  error: { kind: 'INVALID_REQUEST', field, message },
-})
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
-const optionalString = (value: unknown) => (typeof value === 'string' ? value : undefined)
-
-function txObject(raw: unknown, from: string): TxObject | undefined {
-  if (!isObject(raw)) return undefined
-  const tx: TxObject = { from }
-  for (const key of ['to', 'data', 'value', 'gas'] as const) {
-    const value = optionalString(raw[key])
-    if (value !== undefined) tx[key] = value
-  }
-  return tx
+/** What the engine simulates of a transaction the wallet will execute. */
+export function txObject(tx: TxFields): TxObject {
+  const out: TxObject = { from: tx.from }
+  if (tx.to !== undefined) out.to = tx.to
+  const data = calldataOf(tx)
+  if (data !== undefined) out.data = data
+  if (tx.value !== undefined) out.value = tx.value
+  const gas = gasOf(tx)
+  if (gas !== undefined) out.gas = gas
+  return out
 }
 
-/** The request the engine (or a remote scan API) takes for `method` with the hook's normalised params. */
-export function buildScanRequest(method: InterceptedMethod, params: unknown[], account: string, origin: string): Built {
+/** A v1 typed-data list ([{ type, name, value }]) as the lines a person reads. */
+export function legacyTypedDataText(list: unknown[]): string {
+  const lines = list.map((entry) => {
+    const item = (entry ?? {}) as { type?: unknown; name?: unknown; value?: unknown }
+    const value = typeof item.value === 'string' ? item.value : JSON.stringify(item.value)
+    return `${String(item.name)} (${String(item.type)}): ${value}`
+  })
+  return ['Legacy typed data (eth_signTypedData v1):', ...lines].join('\n')
+}
+
+/** The typed-data param of a normalised call: the one that is not the signer. */
+function typedDataParam(method: InterceptedMethod, params: unknown[], account: string): unknown {
+  if (method === 'eth_signTypedData_v1') return params[0]
+  if (method === 'eth_signTypedData') return params[0] === account ? params[1] : params[0]
+  return params[1]
+}
+
+/** The scan request for a normalised call; `account` is its signer, `origin` the requesting frame's. */
+export async function buildScanRequest(
+  method: InterceptedMethod,
+  params: unknown[],
+  account: string,
+  origin: string,
+): Promise<ScanRequest> {
   const metadata = { origin }
-  const [first, second] = params
+  const transactions = (txObjects: TxObject[]): ScanRequest => ({
+    kind: 'transactions',
+    request: { txObjects, userAccount: account, metadata },
+  })
+  const message = (body: ScanMessageRequest['message']): ScanRequest => ({
+    kind: 'message',
+    request: { message: body, userAccount: account, metadata },
+  })
   switch (method) {
-    case 'eth_sendTransaction': {
-      const tx = txObject(first, account)
-      if (!tx) return invalid('params[0]', 'eth_sendTransaction needs a transaction object')
-      return { ok: true, scan: { kind: 'transactions', request: { txObjects: [tx], userAccount: account, metadata } } }
-    }
+    case 'eth_sendTransaction':
+    case 'eth_signTransaction':
+      return transactions([txObject(params[0] as TxFields)])
+    case 'eth_sendRawTransaction':
+      return transactions([txObject((await decodeSignedTx(params[0])).tx)])
     case 'wallet_sendCalls': {
-      const calls = isObject(first) ? first.calls : undefined
-      if (!Array.isArray(calls) || calls.length === 0) {
-        return invalid('params[0].calls', 'wallet_sendCalls needs a non-empty list of calls')
-      }
-      const txObjects: TxObject[] = []
-      for (const [index, call] of calls.entries()) {
-        const tx = txObject(call, account)
-        if (!tx) return invalid(`params[0].calls[${index}]`, 'each call must be an object')
-        txObjects.push(tx)
-      }
-      return { ok: true, scan: { kind: 'transactions', request: { txObjects, userAccount: account, metadata } } }
+      const batch = params[0] as { from: string; calls: { to?: string; data?: string; value?: string }[] }
+      return transactions(batch.calls.map((call) => ({ from: batch.from, ...call })))
     }
     case 'eth_signTypedData_v4':
-    case 'eth_signTypedData_v3': {
-      if (!isObject(second)) return invalid('params[1]', 'typed data must be a JSON object (or a string holding one)')
-      const data = second as TypedDataPayload
-      return {
-        ok: true,
-        scan: {
-          kind: 'message',
-          request: { message: { kind: 'SIGN_TYPED_DATA', data }, userAccount: account, metadata },
-        },
-      }
+    case 'eth_signTypedData_v3':
+    case 'eth_signTypedData_v1':
+    case 'eth_signTypedData': {
+      const raw = typedDataParam(method, params, account)
+      const data = typeof raw === 'string' ? parseJsonLossless(raw) : raw
+      if (Array.isArray(data)) return message({ kind: 'PERSONAL_SIGN', rawMessage: legacyTypedDataText(data) })
+      return message({ kind: 'SIGN_TYPED_DATA', data: data as TypedDataPayload })
     }
     case 'personal_sign':
-    case 'eth_sign': {
-      const rawMessage = method === 'personal_sign' ? first : second
-      const field = method === 'personal_sign' ? 'params[0]' : 'params[1]'
-      if (typeof rawMessage !== 'string') return invalid(field, 'the message to sign must be a string')
-      const kind = method === 'personal_sign' ? 'PERSONAL_SIGN' : 'SIGN_MESSAGE'
-      return {
-        ok: true,
-        scan: { kind: 'message', request: { message: { kind, rawMessage }, userAccount: account, metadata } },
-      }
-    }
+      return message({ kind: 'PERSONAL_SIGN', rawMessage: params[0] as string })
+    case 'eth_sign':
+      return message({ kind: 'SIGN_MESSAGE', rawMessage: params[1] as string })
   }
 }

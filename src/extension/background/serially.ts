@@ -23,3 +23,28 @@ export function seriallyPerKey(): <T>(key: string, task: Task<T>) => Promise<T> 
     return run
   }
 }
+
+/** Returns a runner that runs at most `concurrency` tasks at once, in the order they were given. */
+export function limited(concurrency: number): <T>(task: Task<T>) => Promise<T> {
+  let running = 0
+  const waiting: (() => void)[] = []
+  const next = () => {
+    if (running >= concurrency) return
+    const start = waiting.shift()
+    if (!start) return
+    running++
+    start()
+  }
+  return <T>(task: Task<T>): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      waiting.push(() => {
+        task()
+          .then(resolve, reject)
+          .finally(() => {
+            running--
+            next()
+          })
+      })
+      next()
+    })
+}

@@ -1,42 +1,47 @@
-/** Checks a call that came from the page before anything is stored or scanned: the page can send anything. */
-import { isAddress } from 'viem'
-import { INTERCEPTED_METHODS, type ProviderError, type ScanCall } from '../relay/protocol.ts'
+/** Checks a call that came from the page's frame before anything is stored or scanned: the page can send anything. */
+import { type HookCall, INTERCEPTED_METHODS, type ProviderError, type WalletInfo } from '../relay/protocol.ts'
 
 /** Large enough for any real typed data or batch; keeps a page from filling session storage. */
 const MAX_CALL_BYTES = 512 * 1024
+const MAX_LABEL = 80
 
-type Checked = { ok: true; call: ScanCall } | { ok: false; error: ProviderError }
+type Checked = { ok: true; call: HookCall } | { ok: false; error: ProviderError }
 
 const bad = (message: string): Checked => ({ ok: false, error: { code: -32602, message } })
 
-/** The call as ScanCall when its method, params, account and chain are well-formed; a -32602 error otherwise. */
+/** JSON size of the params, counting bigints as their digits; undefined when they cannot be measured. */
+function sizeOf(value: unknown): number | undefined {
+  try {
+    return JSON.stringify(value, (_, inner) => (typeof inner === 'bigint' ? inner.toString() : inner))?.length ?? 0
+  } catch {
+    return undefined
+  }
+}
+
+function walletInfo(raw: unknown): WalletInfo {
+  const info = (raw ?? {}) as { label?: unknown; late?: unknown }
+  const label = typeof info.label === 'string' && info.label.trim() ? info.label.trim().slice(0, MAX_LABEL) : 'wallet'
+  return { label, late: info.late === true }
+}
+
+/** The call as a HookCall when its method is one Preflight checks and its params are of a sane size. */
 export function validateCall(raw: unknown): Checked {
   if (!raw || typeof raw !== 'object') return bad('Preflight: the request is not an object.')
   const call = raw as Record<string, unknown>
-  if (!INTERCEPTED_METHODS.includes(call.method as ScanCall['method'])) {
+  if (!INTERCEPTED_METHODS.includes(call.method as HookCall['method'])) {
     return bad(`Preflight: method ${String(call.method)} is not one it checks.`)
   }
-  if (!Array.isArray(call.params)) return bad('Preflight: params must be an array.')
-  if (typeof call.account !== 'string' || !isAddress(call.account, { strict: false })) {
-    return bad('Preflight: the signing account is not an address.')
-  }
-  if (typeof call.chainId !== 'number' || !Number.isSafeInteger(call.chainId) || call.chainId < 0) {
-    return bad('Preflight: the chain id is not a non-negative integer.')
-  }
-  let size: number
-  try {
-    size = JSON.stringify(call.params).length
-  } catch {
-    return bad('Preflight: params cannot be serialised.')
-  }
+  const size = sizeOf(call.params)
+  if (size === undefined) return bad('Preflight: params cannot be serialised.')
   if (size > MAX_CALL_BYTES) return bad(`Preflight: params are larger than ${MAX_CALL_BYTES} bytes.`)
   return {
     ok: true,
     call: {
-      method: call.method as ScanCall['method'],
+      method: call.method as HookCall['method'],
       params: call.params,
-      account: call.account.toLowerCase(),
+      accounts: call.accounts,
       chainId: call.chainId,
+      wallet: walletInfo(call.wallet),
     },
   }
 }

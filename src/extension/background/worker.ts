@@ -14,16 +14,17 @@ browser.runtime.onConnect.addListener((port) => {
 
 browser.runtime.onMessage.addListener((message: unknown, sender: Runtime.MessageSender) => {
   const decision = message as DecisionMessage
-  if (decision?.type !== 'preflight/decision' || typeof decision.id !== 'string') return undefined
-  if (decision.decision !== 'continue' && decision.decision !== 'reject') return undefined
   // Decisions count only from the extension's own pages, never from a content script or a web page.
   if (!isExtensionPage(sender, browser.runtime.id, browser.runtime.getURL(''))) return undefined
   // The reply (a DecisionReply) says whether the decision counted and which request the window shows next.
+  if (decision?.type === 'preflight/reject-all') return requests.rejectAll()
+  if (decision?.type !== 'preflight/decision' || typeof decision.id !== 'string') return undefined
+  if (decision.decision !== 'continue' && decision.decision !== 'reject') return undefined
   return requests.decide(decision.id, decision.decision)
 })
 
-browser.windows.onRemoved.addListener(() => {
-  void requests.onWindowRemoved()
+browser.windows.onRemoved.addListener((windowId) => {
+  void requests.onWindowRemoved(windowId)
 })
 
 void requests.recover()

@@ -1,59 +1,113 @@
 /**
- * The hook's private channel to the relay. Both content scripts run at document_start, before any page script;
- * whichever runs second completes the handshake synchronously (DOM events dispatch synchronously across worlds), so
- * the relay's MessagePort is handed over before the page can listen, and the page cannot inject its own port later.
+ * The hook's private channel to the relay. Both content scripts run at document_start, before any page script; the
+ * relay is listed first, so when the hook starts it says "ready" and the relay hands over its MessagePort while the
+ * hook's dispatch is still running. A port offered any later could only come from the page, so the hook stops
+ * listening when it has one, or when the page's own scripts are about to run (see `closeHandshake`).
+ * Everything here uses captured intrinsics: the page can replace MessageEvent getters or EventTarget methods and
+ * still cannot forge a decision.
  */
-import type { HookMessage, Outcome, RelayToHook, ScanCall } from '../relay/protocol.ts'
+import { type HookCall, type Outcome, PORT_EVENT, READY_EVENT } from '../relay/protocol.ts'
+import {
+  addListener,
+  bare,
+  dispatch,
+  messageEventData,
+  messageEventPorts,
+  newEvent,
+  ownValue,
+  portPostMessage,
+  portStart,
+  preventDefault,
+  removeListener,
+  stopImmediatePropagation,
+  win,
+} from './intrinsics.ts'
 
-/** Relay → hook: a cancelable MessageEvent carrying the port; the hook cancels it to say "taken". */
-export const PORT_EVENT = 'preflight:relay-port'
-/** Hook → relay: "I am listening now", for when the relay ran first. */
-export const READY_EVENT = 'preflight:hook-ready'
-
-export type RelayChannel = { scan(call: ScanCall): Promise<Outcome> }
-
-const NOT_CONNECTED: Outcome = {
-  kind: 'error',
-  error: { code: 4900, message: 'Preflight cannot reach its extension; reload the page to check this request.' },
+export type RelayChannel = {
+  /** Sends one call to the worker; `done` is called once with its outcome. */
+  scan(call: HookCall, done: (outcome: Outcome) => void): void
+  /** Stops accepting a port: called when the page's own scripts are about to run. */
+  closeHandshake(): void
 }
 
-/** Takes the relay's port (once) and returns the request function the hook uses for every intercepted call. */
+const failure = (code: number, message: string): Outcome => ({ kind: 'error', error: { code, message } })
+
+const NOT_CONNECTED = failure(
+  4900,
+  'Preflight cannot reach its extension in this frame; reload the page to have this request checked.',
+)
+
+/** Reads an outcome the relay sent (a structured clone only this hook holds), refusing anything malformed. */
+function readOutcome(raw: unknown): Outcome {
+  const kind = ownValue(raw, 'kind')
+  if (kind === 'forward') return { kind: 'forward', params: ownValue(raw, 'params') }
+  const error = ownValue(raw, 'error')
+  const code = ownValue(error, 'code')
+  const message = ownValue(error, 'message')
+  if (kind === 'error' && typeof code === 'number' && typeof message === 'string') return failure(code, message)
+  return failure(-32603, 'Preflight received a malformed answer from its extension; the request was not forwarded.')
+}
+
+/** Takes the relay's port (once, while the hook starts) and returns the channel every intercepted call uses. */
 export function connectToRelay(): RelayChannel {
-  // Captured now, before page scripts run and could replace them.
-  const post = MessagePort.prototype.postMessage
-  const apply = Reflect.apply
-  const waiting = new Map<number, (outcome: Outcome) => void>()
+  const waiting = bare<Record<number, (outcome: Outcome) => void>>()
   let port: MessagePort | undefined
   let nextRid = 1
+  let listening = true
 
-  const onPort = (event: Event) => {
-    const offered = event instanceof MessageEvent ? event.ports[0] : undefined
-    if (port || !offered) return
-    port = offered
-    event.preventDefault()
-    event.stopImmediatePropagation()
-    window.removeEventListener(PORT_EVENT, onPort, true)
-    port.addEventListener('message', (message: MessageEvent<RelayToHook>) => {
-      const data = message.data
-      const settle = data?.type === 'settle' ? waiting.get(data.rid) : undefined
-      if (!settle) return
-      waiting.delete(data.rid)
-      settle(data.outcome)
-    })
-    port.start()
+  const onMessage = (event: Event) => {
+    let data: unknown
+    try {
+      data = messageEventData(event)
+    } catch {
+      return
+    }
+    const rid = ownValue(data, 'rid')
+    if (ownValue(data, 'type') !== 'settle' || typeof rid !== 'number') return
+    const done = waiting[rid]
+    if (!done) return
+    delete waiting[rid]
+    done(readOutcome(ownValue(data, 'outcome')))
   }
-  window.addEventListener(PORT_EVENT, onPort, true)
-  window.dispatchEvent(new Event(READY_EVENT))
+
+  const stopListening = () => {
+    if (!listening) return
+    listening = false
+    removeListener(win, PORT_EVENT, onPort, true)
+  }
+
+  function onPort(event: Event) {
+    if (port) return
+    let offered: MessagePort | undefined
+    try {
+      offered = messageEventPorts(event)[0]
+    } catch {
+      return
+    }
+    if (!offered) return
+    port = offered
+    preventDefault(event)
+    stopImmediatePropagation(event)
+    stopListening()
+    addListener(port, 'message', onMessage)
+    portStart(port)
+  }
+
+  addListener(win, PORT_EVENT, onPort, true)
+  dispatch(win, newEvent(READY_EVENT))
 
   return {
-    scan(call) {
-      if (!port) return Promise.resolve(NOT_CONNECTED)
+    scan(call, done) {
+      if (!port) return done(NOT_CONNECTED)
       const rid = nextRid++
-      const message: HookMessage = { type: 'scan', rid, call }
-      return new Promise<Outcome>((resolve) => {
-        waiting.set(rid, resolve)
-        apply(post, port, [message])
-      })
+      waiting[rid] = done
+      try {
+        portPostMessage(port, { type: 'scan', rid, call })
+      } catch {
+        delete waiting[rid]
+        done(failure(-32602, 'Preflight refused this request: its parameters cannot be copied.'))
+      }
     },
+    closeHandshake: stopListening,
   }
 }

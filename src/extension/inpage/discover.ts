@@ -1,67 +1,169 @@
 /**
- * Finds every provider a page can reach: `window.ethereum` (set before or after the hook), its `providers[]`, and
- * EIP-6963 announcements. Each is hooked with `hook`, which returns the object to expose (usually the same one).
+ * Finds every wallet a page can reach, the moment it appears: `window.ethereum` set before the hook, assigned after it
+ * (through the hook's accessor), or defined over it with Object.defineProperty (the hook wraps the three define
+ * functions, so a wallet that defines itself after the hook is hooked before the call returns, even in an about:blank
+ * frame the page reaches synchronously); EIP-6963 announcements (the hook listens first); and a last check just before
+ * the page's first script runs (a MutationObserver callback runs at that microtask checkpoint).
  */
+import {
+  addListener,
+  apply,
+  customEventDetail,
+  defineProperty,
+  dispatch,
+  doc,
+  getOwnPropertyDescriptor,
+  hasOwn,
+  mutationDisconnect,
+  mutationObserve,
+  newCustomEvent,
+  newEvent,
+  newMutationObserver,
+  objectFreeze,
+  originalObjectDefineProperties,
+  originalObjectDefineProperty,
+  originalReflectDefineProperty,
+  ownKeys,
+  ownValue,
+  stopImmediatePropagation,
+  win,
+} from './intrinsics.ts'
+import type { Patcher } from './patchProvider.ts'
 
-type Hook = (provider: unknown) => unknown
+type Register = Patcher['register']
 
 /**
- * Keeps `window.ethereum` hooked whatever is assigned to it later, through a configurable accessor (so other wallets
- * can still redefine it). A wallet that redefines the property itself is caught by the re-checks at load events.
+ * Keeps `window.ethereum` hooked: the hook's configurable accessor catches assignments (other wallets can still
+ * redefine the property, as they expect to), and a redefinition is caught by `checkWindowEthereum` at once.
  */
-export function watchWindowEthereum(hook: Hook): void {
-  const host = window as unknown as { ethereum?: unknown }
-  const recheck = () => {
-    const current = host.ethereum
-    const usable = hook(current)
-    if (usable !== current) {
-      try {
-        host.ethereum = usable
-      } catch {}
+export function watchWindowEthereum(register: Register): () => void {
+  let value: unknown
+  const ourGet = () => value
+  const ourSet = (next: unknown) => {
+    value = register(next)
+  }
+  const install = (initial: unknown, enumerable: boolean) => {
+    value = register(initial)
+    defineProperty(win, 'ethereum', {
+      __proto__: null,
+      get: ourGet,
+      set: ourSet,
+      configurable: true,
+      enumerable,
+    } as PropertyDescriptor)
+  }
+  /** Reads whatever window.ethereum is now (once) and hooks it; takes the property back when it can. */
+  const check = () => {
+    const descriptor = getOwnPropertyDescriptor(win, 'ethereum')
+    if (!descriptor) return install(undefined, true)
+    if (hasOwn(descriptor, 'get') && descriptor.get === ourGet) return void register(value)
+    const current = hasOwn(descriptor, 'value')
+      ? descriptor.value
+      : descriptor.get
+        ? apply(descriptor.get, win, [])
+        : undefined
+    const usable = register(current)
+    if (usable === current) return
+    // A stand-in is needed (a frozen provider): expose it where the property allows.
+    if (descriptor.configurable) install(current, descriptor.enumerable === true)
+    else if (hasOwn(descriptor, 'value') && descriptor.writable) {
+      defineProperty(win, 'ethereum', { __proto__: null, value: usable } as PropertyDescriptor)
     }
   }
-  const existing = Object.getOwnPropertyDescriptor(window, 'ethereum')
-  if (!existing || existing.configurable) {
-    let value = hook(existing ? host.ethereum : undefined)
-    Object.defineProperty(window, 'ethereum', {
-      configurable: true,
-      enumerable: existing?.enumerable ?? true,
-      get: () => value,
-      set: (next: unknown) => {
-        value = hook(next)
-      },
-    })
-  } else {
-    recheck()
-  }
-  for (const event of ['ethereum#initialized', 'DOMContentLoaded', 'load']) {
-    window.addEventListener(event, recheck, { capture: true })
-  }
-  for (const delay of [0, 500, 3000]) setTimeout(recheck, delay)
+  check()
+  return check
 }
 
-type Announcement = { info?: unknown; provider?: unknown }
+/**
+ * Wraps Object.defineProperty, Object.defineProperties and Reflect.defineProperty so that a definition of
+ * `window.ethereum`, or of an entry point on a held wallet, is hooked before the call returns. Everything else is the
+ * original behaviour, with the same receiver, arguments and result.
+ */
+export function watchDefinitions(onWindowEthereum: () => void, redefined: Patcher['redefined']): void {
+  const after = (target: unknown, key: PropertyKey) => {
+    if (target === win && key === 'ethereum') onWindowEthereum()
+    else if (target !== null && typeof target === 'object') redefined(target, key)
+  }
+  const wrappers = {
+    defineProperty(target: object, key: PropertyKey, attributes: PropertyDescriptor) {
+      const result = apply(originalObjectDefineProperty, undefined, [target, key, attributes])
+      after(target, key)
+      return result
+    },
+    defineProperties(target: object, properties: PropertyDescriptorMap) {
+      const result = apply(originalObjectDefineProperties, undefined, [target, properties])
+      const keys = ownKeys(properties)
+      for (let index = 0; index < keys.length; index++) after(target, keys[index] as PropertyKey)
+      return result
+    },
+    reflectDefineProperty(target: object, key: PropertyKey, attributes: PropertyDescriptor) {
+      const result = apply(originalReflectDefineProperty, undefined, [target, key, attributes])
+      if (result) after(target, key)
+      return result
+    },
+  }
+  const install = (host: object, key: string, value: unknown) =>
+    defineProperty(host, key, {
+      __proto__: null,
+      value,
+      writable: true,
+      enumerable: false,
+      configurable: true,
+    } as PropertyDescriptor)
+  install(Object, 'defineProperty', wrappers.defineProperty)
+  install(Object, 'defineProperties', wrappers.defineProperties)
+  install(Reflect, 'defineProperty', wrappers.reflectDefineProperty)
+}
+
+/**
+ * Runs `check` once just before the page's first script: the parser inserts the script element, and the microtask
+ * checkpoint that precedes running it delivers this observer's records first. `onPageStart` then marks the moment
+ * after which a wallet that appears counts as late.
+ */
+export function beforePageScripts(check: () => void, onPageStart: () => void): void {
+  const observer = newMutationObserver(() => {
+    mutationDisconnect(observer)
+    check()
+    onPageStart()
+  })
+  mutationObserve(observer, doc, { __proto__: null, childList: true, subtree: true } as MutationObserverInit)
+  const recheck = () => check()
+  addListener(win, 'ethereum#initialized', recheck, true)
+  addListener(win, 'DOMContentLoaded', recheck, true)
+  addListener(win, 'load', recheck, true)
+}
+
+const ANNOUNCE = 'eip6963:announceProvider'
 
 /**
  * Hooks providers announced through EIP-6963 before the dapp's listeners see them (the hook listens first, in the
- * capture phase). The detail is usually frozen, so the provider object itself is patched; a provider that cannot be
- * patched is re-announced as a Proxy in a new frozen detail and the original announcement is stopped.
+ * capture phase). The provider object itself is patched; one that cannot be patched is announced again as its
+ * stand-in, in a new frozen detail, and the original announcement is stopped.
  */
-export function watchEip6963(hook: Hook): void {
-  window.addEventListener(
-    'eip6963:announceProvider',
+export function watchEip6963(register: Register): void {
+  addListener(
+    win,
+    ANNOUNCE,
     (event) => {
-      const detail = (event as CustomEvent<Announcement>).detail
-      const provider = detail?.provider
-      if (!provider || typeof provider !== 'object') return
-      const usable = hook(provider)
+      let detail: unknown
+      try {
+        detail = customEventDetail(event)
+      } catch {
+        return
+      }
+      const provider = ownValue(detail, 'provider')
+      if (provider === null || typeof provider !== 'object') return
+      const info = ownValue(detail, 'info')
+      const name = ownValue(info, 'name')
+      const rdns = ownValue(info, 'rdns')
+      const label = typeof name === 'string' && name ? name : typeof rdns === 'string' && rdns ? rdns : undefined
+      const usable = register(provider, label)
       if (usable === provider) return
-      event.stopImmediatePropagation()
-      const replacement = Object.freeze({ info: detail.info, provider: usable })
-      window.dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail: replacement }))
+      stopImmediatePropagation(event)
+      dispatch(win, newCustomEvent(ANNOUNCE, objectFreeze({ info, provider: usable })))
     },
     true,
   )
   // Wallets that announced before the hook ran answer this again.
-  window.dispatchEvent(new Event('eip6963:requestProvider'))
+  dispatch(win, newEvent('eip6963:requestProvider'))
 }

@@ -1,159 +1,284 @@
 /**
- * Patches an EIP-1193 provider's `request`, `send` and `sendAsync` so intercepted methods wait for the user's decision.
- * Every other call goes straight to the original function with the same `this` and arguments, after one synchronous
- * method-name check. Patching is idempotent; a frozen provider is wrapped in a Proxy instead (the caller swaps it in).
+ * Hooks a wallet provider where its methods live: its own properties, every prototype up its chain, its internal
+ * JSON-RPC engine (`_rpcEngine.handle`), and the wallets in its `providers[]`, which are hooked as they are read.
+ * Entry points become accessors, so a wallet that assigns a new function later stays hooked (the wrapper forwards to
+ * the newest one). A provider that cannot be patched (frozen) is replaced by a stand-in Proxy that answers with the
+ * hook's wrappers; where it is reachable without the stand-in, README's threat model says so.
  */
-import { INTERCEPTED_METHODS, type ProviderError } from '../relay/protocol.ts'
-import type { InterceptedMethod } from '../shared/pending.ts'
 
-/** Resolves when the call may go to the wallet; rejects with the EIP-1193 error to give the dapp. */
-export type Gate = (provider: object, method: InterceptedMethod, params: unknown) => Promise<void>
+import { type Seat, type Shape, wrapEntryPoint } from './entryPoints.ts'
+import type { Gate } from './gate.ts'
+import {
+  apply,
+  bare,
+  construct,
+  defineProperty,
+  deleteProperty,
+  FunctionPrototype,
+  getOwnPropertyDescriptor,
+  getPrototypeOf,
+  hasOwn,
+  isArray,
+  newWeakMap,
+  newWeakSet,
+  ObjectPrototype,
+  objectCreate,
+  ownKeys,
+  ProxyConstructor,
+  reflectGet,
+  reflectHas,
+  reflectSet,
+  weakMapGet,
+  weakMapSet,
+  weakSetAdd,
+  weakSetHas,
+} from './intrinsics.ts'
+import { type Held, heldFor, holdAs, isWrapper } from './wallets.ts'
 
 type AnyFunction = (...args: unknown[]) => unknown
-type Payload = { id?: unknown; jsonrpc?: unknown; method?: unknown; params?: unknown }
-type Callback = (error: unknown, response?: unknown) => void
 
-const intercepted = new Set<unknown>(INTERCEPTED_METHODS)
-const isIntercepted = (method: unknown): method is InterceptedMethod => intercepted.has(method)
-const METHODS = ['request', 'send', 'sendAsync'] as const
-type MethodName = (typeof METHODS)[number]
+type Entry = readonly [name: string, shape: Shape]
 
-/** Each provider seen, mapped to the object to use for it (itself, or its Proxy). */
-const hooked = new WeakMap<object, object>()
-const ourWrappers = new WeakSet<AnyFunction>()
-const apply = Reflect.apply
+/** A provider's entry points and how each takes a call. */
+const PROVIDER_ENTRIES: readonly Entry[] = [
+  ['request', 'request'],
+  ['send', 'send'],
+  ['sendAsync', 'callback'],
+  ['_rpcRequest', 'callback'],
+]
+/** MetaMask-style providers keep a JSON-RPC engine whose `handle` reaches the wallet's transport directly. */
+const ENGINE_KEY = '_rpcEngine'
+const ENGINE_ENTRIES: readonly Entry[] = [['handle', 'handle']]
+/** Prototype chains are short; this bounds the walk for an adversarial chain of Proxies. */
+const MAX_PROTOTYPE_DEPTH = 8
 
-/** The dapp sees an Error with the EIP-1193 code, as wallets throw. */
-export function providerError({ code, message }: ProviderError): Error & { code: number } {
-  return Object.assign(new Error(message), { code })
+export type Patcher = {
+  /** Hooks a provider once and returns the object to expose for it (itself, or its stand-in). */
+  register(candidate: unknown, label?: string): unknown
+  /** Re-hooks a held object after a property of it was (re)defined: a new entry point, engine or providers list. */
+  redefined(target: object, key: PropertyKey): void
 }
 
-/** A snapshot of what the dapp asked for, so changing its objects during the review cannot change what is signed. */
-function snapshot<T>(value: T): T {
-  try {
-    return structuredClone(value)
-  } catch {
-    return value
-  }
-}
+type Outcome = 'patched' | 'absent' | 'failed'
 
-function wrap(name: MethodName, provider: object, original: AnyFunction, gate: Gate): AnyFunction {
-  const target = (self: unknown) => (self && typeof self === 'object' ? self : provider)
-  /** request(payload), and send/sendAsync(payload) without a callback (which some providers answer with a promise). */
-  function promiseForm(self: unknown, method: InterceptedMethod, args: unknown[]): Promise<unknown> {
-    const copy = snapshot(args[0]) as Payload
-    return gate(target(self), method, copy.params).then(() => apply(original, self, [copy, ...args.slice(1)]))
+/** Creates the patcher; `isLate` says whether the page's own scripts have started (for WalletInfo.late). */
+export function createPatcher(gate: Gate, isLate: () => boolean): Patcher {
+  /** Getters the hook installed, to tell its accessors from a wallet's. */
+  const ourGetters = newWeakSet<AnyFunction>()
+  const standIns = newWeakMap<object, object>()
+  const providerViews = newWeakMap<object, object>()
+  const entryNames = bare<Record<string, true>>()
+  for (let index = 0; index < PROVIDER_ENTRIES.length; index++) entryNames[(PROVIDER_ENTRIES[index] as Entry)[0]] = true
+  for (let index = 0; index < ENGINE_ENTRIES.length; index++) entryNames[(ENGINE_ENTRIES[index] as Entry)[0]] = true
+
+  /** Replaces `target[name]` by an accessor answering with the hook's wrapper; the wallet can still reassign it. */
+  function patchSlot(target: object, name: string, shape: Shape, seat: Seat): Outcome {
+    const descriptor = getOwnPropertyDescriptor(target, name)
+    if (!descriptor) return 'absent'
+    let current: unknown
+    if (hasOwn(descriptor, 'value')) current = descriptor.value
+    else {
+      const get = descriptor.get
+      if (get && weakSetHas(ourGetters, get)) return 'patched'
+      current = get ? apply(get, target, []) : undefined
+    }
+    if (typeof current !== 'function' || isWrapper(current)) return typeof current === 'function' ? 'patched' : 'absent'
+    const { wrapper, slot } = wrapEntryPoint(gate, shape, seat, current as AnyFunction)
+    const get = () => (typeof current === 'function' ? wrapper : current)
+    weakSetAdd(ourGetters, get)
+    const set = (value: unknown) => {
+      if (isWrapper(value)) return
+      current = value
+      if (typeof value === 'function') slot.raw = value as AnyFunction
+    }
+    const accessor = { __proto__: null, get, set, configurable: true, enumerable: descriptor.enumerable }
+    if (defineProperty(target, name, accessor as PropertyDescriptor)) return 'patched'
+    // A non-configurable but writable method can still hold the wrapper as its value.
+    if (hasOwn(descriptor, 'value') && descriptor.writable) {
+      const value = { __proto__: null, value: wrapper }
+      if (defineProperty(target, name, value as PropertyDescriptor)) return 'patched'
+    }
+    return 'failed'
   }
-  function payloadForm(self: unknown, args: unknown[]): unknown {
-    const [first, second] = args
-    const method = (first as Payload | undefined)?.method
-    if (!isIntercepted(method)) return apply(original, self, args)
-    if (typeof second === 'function') return callbackForm(self, method, first as Payload, second as Callback)
-    return promiseForm(self, method, args)
-  }
-  function callbackForm(self: unknown, method: InterceptedMethod, payload: Payload, callback: Callback): void {
-    const copy = snapshot(payload)
-    const fail = (error: Error & { code?: number }) =>
-      callback(error, { id: copy.id, jsonrpc: '2.0', error: { code: error.code ?? -32603, message: error.message } })
-    gate(target(self), method, copy.params).then(() => {
-      // A wallet that throws instead of calling back must still answer the dapp, which is waiting on the callback.
-      try {
-        apply(original, self, [copy, callback])
-      } catch (error) {
-        fail(error instanceof Error ? error : new Error(String(error)))
+
+  /** Patches `entries` on `target` itself (as the wallet's own seat) and on each prototype up its chain. */
+  function patchWhereTheyLive(target: object, entries: readonly Entry[]): boolean {
+    let ownPatched = true
+    for (let index = 0; index < entries.length; index++) {
+      const entry = entries[index] as Entry
+      if (patchSlot(target, entry[0], entry[1], { owner: target, onPrototype: false }) === 'failed') ownPatched = false
+    }
+    let prototype = getPrototypeOf(target)
+    for (let depth = 0; depth < MAX_PROTOTYPE_DEPTH; depth++) {
+      if (!prototype || prototype === ObjectPrototype || prototype === FunctionPrototype) break
+      for (let index = 0; index < entries.length; index++) {
+        const entry = entries[index] as Entry
+        patchSlot(prototype, entry[0], entry[1], { owner: prototype, onPrototype: true })
       }
-    }, fail)
+      prototype = getPrototypeOf(prototype)
+    }
+    return ownPatched
   }
-  const wrappers: Record<MethodName, AnyFunction> = {
-    request(this: unknown, ...args: unknown[]) {
-      const method = (args[0] as Payload | undefined)?.method
-      if (!isIntercepted(method)) return apply(original, this, args)
-      return promiseForm(this, method, args)
-    },
-    send(this: unknown, ...args: unknown[]) {
-      const [first, second] = args
-      if (typeof first !== 'string') return payloadForm(this, args)
-      if (!isIntercepted(first)) return apply(original, this, args)
-      const params = snapshot(second)
-      return gate(target(this), first, params).then(() => apply(original, this, [first, params]))
-    },
-    sendAsync(this: unknown, ...args: unknown[]) {
-      return payloadForm(this, args)
-    },
-  }
-  const wrapper = wrappers[name]
-  ourWrappers.add(wrapper)
-  return wrapper
-}
 
-/** Puts the wrapper on the object as an accessor, so a wallet that reassigns the method later stays hooked. */
-function patchInPlace(provider: Record<string, unknown>, name: MethodName, gate: Gate): boolean {
-  const original = provider[name]
-  if (typeof original !== 'function' || ourWrappers.has(original as AnyFunction)) return true
-  let current = original as AnyFunction
-  let wrapper = wrap(name, provider, current, gate)
-  const own = Object.getOwnPropertyDescriptor(provider, name)
-  try {
-    Object.defineProperty(provider, name, {
+  function patchEngine(engine: unknown, held: Held): void {
+    if (engine === null || typeof engine !== 'object') return
+    holdAs(engine, held)
+    patchWhereTheyLive(engine, ENGINE_ENTRIES)
+  }
+
+  /** Hooks the provider's engine, now and whenever the wallet assigns a new one. */
+  function hookEngine(provider: object, held: Held): void {
+    const descriptor = getOwnPropertyDescriptor(provider, ENGINE_KEY)
+    if (!descriptor) return
+    if (!hasOwn(descriptor, 'value')) {
+      if (descriptor.get && !weakSetHas(ourGetters, descriptor.get))
+        patchEngine(apply(descriptor.get, provider, []), held)
+      return
+    }
+    let engine = descriptor.value
+    patchEngine(engine, held)
+    if (!descriptor.configurable) return
+    const get = () => engine
+    weakSetAdd(ourGetters, get)
+    const set = (value: unknown) => {
+      engine = value
+      patchEngine(value, held)
+    }
+    defineProperty(provider, ENGINE_KEY, {
+      __proto__: null,
+      get,
+      set,
       configurable: true,
-      enumerable: own?.enumerable ?? false,
-      get: () => wrapper,
-      set(value: unknown) {
-        if (typeof value !== 'function' || ourWrappers.has(value as AnyFunction)) return
-        current = value as AnyFunction
-        wrapper = wrap(name, provider, current, gate)
-      },
-    })
-    return true
-  } catch {
-    return false
+      enumerable: descriptor.enumerable,
+    } as PropertyDescriptor)
   }
-}
 
-/** A stand-in for a provider that cannot be changed: our wrappers for the three methods, the rest forwarded. */
-function proxyFor(provider: Record<string, unknown>, gate: Gate): object {
-  const overrides = new Map<PropertyKey, AnyFunction>()
-  for (const name of METHODS) {
-    const original = provider[name]
-    if (typeof original === 'function' && !ourWrappers.has(original as AnyFunction)) {
-      overrides.set(name, wrap(name, provider, original as AnyFunction, gate))
+  /** A view of a `providers` array that hooks each wallet as it is read, including wallets added later. */
+  function viewOf(list: object): object {
+    const known = weakMapGet(providerViews, list) as object | undefined
+    if (known) return known
+    const handler = {
+      __proto__: null,
+      get(target: object, key: PropertyKey) {
+        const value = reflectGet(target, key)
+        return value !== null && typeof value === 'object' ? register(value) : value
+      },
+    }
+    const view = construct(ProxyConstructor, [list, handler]) as object
+    weakMapSet(providerViews, list, view)
+    return view
+  }
+
+  /**
+   * Hooks the wallets in `providers[]` now, and makes later reads of the list hook what it holds then. A provider
+   * without the list gets an empty (undefined, non-enumerable) accessor for it, so a wallet that joins later by
+   * assigning the list is seen at once.
+   */
+  function hookProviders(provider: object): void {
+    const descriptor = getOwnPropertyDescriptor(provider, 'providers')
+    if (descriptor && hasOwn(descriptor, 'get') && weakSetHas(ourGetters, descriptor.get as AnyFunction)) return
+    if (descriptor && (!hasOwn(descriptor, 'value') || !descriptor.configurable)) {
+      const list = descriptor && hasOwn(descriptor, 'value') ? descriptor.value : undefined
+      if (isArray(list)) registerAll(list)
+      return
+    }
+    let list: unknown = descriptor ? descriptor.value : undefined
+    if (isArray(list)) registerAll(list)
+    const get = () => (isArray(list) ? viewOf(list as object) : list)
+    weakSetAdd(ourGetters, get)
+    defineProperty(provider, 'providers', {
+      __proto__: null,
+      get,
+      set: (value: unknown) => {
+        list = value
+      },
+      configurable: true,
+      enumerable: descriptor ? descriptor.enumerable : false,
+    } as PropertyDescriptor)
+  }
+
+  /** Hooks every wallet in a providers list, putting a stand-in where one is needed. */
+  function registerAll(list: unknown[]): void {
+    const length = list.length
+    for (let index = 0; index < length; index++) {
+      const inner = list[index]
+      const usable = register(inner)
+      if (usable !== inner) reflectSet(list, index, usable)
     }
   }
-  const proxy: object = new Proxy(Object.create(Object.getPrototypeOf(provider)), {
-    get: (_, key) => overrides.get(key) ?? Reflect.get(provider, key, provider),
-    set: (_, key, value) => Reflect.set(provider, key, value),
-    has: (_, key) => Reflect.has(provider, key),
-    ownKeys: () => Reflect.ownKeys(provider),
-    getOwnPropertyDescriptor: (_, key) => {
-      const descriptor = Reflect.getOwnPropertyDescriptor(provider, key)
-      if (!descriptor) return undefined
-      const value = overrides.get(key)
-      return { ...descriptor, ...(value && 'value' in descriptor ? { value } : {}), configurable: true }
-    },
-  })
-  hooked.set(proxy, proxy)
-  return proxy
-}
 
-/**
- * Hooks a provider once and returns the object to use: the provider itself, or a Proxy when it is frozen.
- * Its `providers[]` (several wallets behind one window.ethereum) are hooked too.
- */
-export function patchProvider(candidate: unknown, gate: Gate): unknown {
-  if (!candidate || (typeof candidate !== 'object' && typeof candidate !== 'function')) return candidate
-  const provider = candidate as Record<string, unknown>
-  let result = hooked.get(provider)
-  if (!result) {
-    const inPlace = METHODS.map((name) => patchInPlace(provider, name, gate)).every(Boolean)
-    result = inPlace ? provider : proxyFor(provider, gate)
-    hooked.set(provider, result)
+  /** A stand-in for a provider whose own entry points cannot be replaced: the hook's wrappers, the rest forwarded. */
+  function standInFor(provider: Record<string, unknown>): object {
+    const overrides = bare<Record<PropertyKey, AnyFunction>>()
+    for (let index = 0; index < PROVIDER_ENTRIES.length; index++) {
+      const entry = PROVIDER_ENTRIES[index] as Entry
+      const value = getOwnPropertyDescriptor(provider, entry[0])
+      const raw = value && hasOwn(value, 'value') ? value.value : undefined
+      if (typeof raw === 'function' && !isWrapper(raw)) {
+        overrides[entry[0]] = wrapEntryPoint(
+          gate,
+          entry[1],
+          { owner: provider, onPrototype: false },
+          raw as AnyFunction,
+        ).wrapper
+      }
+    }
+    const handler = {
+      __proto__: null,
+      get: (_: object, key: PropertyKey) => {
+        const override = typeof key === 'string' ? overrides[key] : undefined
+        return override ?? reflectGet(provider, key, provider)
+      },
+      set: (_: object, key: PropertyKey, value: unknown) => reflectSet(provider, key, value),
+      has: (_: object, key: PropertyKey) => reflectHas(provider, key),
+      deleteProperty: (_: object, key: PropertyKey) => deleteProperty(provider, key),
+      ownKeys: () => ownKeys(provider),
+      getPrototypeOf: () => getPrototypeOf(provider),
+      getOwnPropertyDescriptor: (_: object, key: PropertyKey) => {
+        const descriptor = getOwnPropertyDescriptor(provider, key)
+        if (!descriptor) return undefined
+        const override = typeof key === 'string' ? overrides[key] : undefined
+        const out = { __proto__: null, enumerable: descriptor.enumerable, configurable: true } as PropertyDescriptor
+        if (hasOwn(descriptor, 'value')) {
+          out.value = override ?? descriptor.value
+          out.writable = descriptor.writable
+        } else {
+          out.get = descriptor.get
+          out.set = descriptor.set
+        }
+        return out
+      },
+    }
+    return construct(ProxyConstructor, [objectCreate(getPrototypeOf(provider)), handler]) as object
   }
-  const nested = provider.providers
-  if (Array.isArray(nested)) {
-    nested.forEach((inner, index) => {
-      const usable = patchProvider(inner, gate)
-      if (usable !== inner && !Object.isFrozen(nested)) nested[index] = usable
-    })
+
+  function register(candidate: unknown, label?: string): unknown {
+    if (candidate === null || (typeof candidate !== 'object' && typeof candidate !== 'function')) return candidate
+    const provider = candidate as Record<string, unknown>
+    const known = heldFor(provider)
+    if (known) {
+      if (label && known.provider === provider) known.info.label = label
+      return (weakMapGet(standIns, provider) as object | undefined) ?? provider
+    }
+    const held: Held = { provider, info: { label: label ?? 'window.ethereum', late: isLate() } }
+    holdAs(provider, held)
+    const patched = patchWhereTheyLive(provider, PROVIDER_ENTRIES)
+    hookEngine(provider, held)
+    hookProviders(provider)
+    if (patched) return provider
+    const standIn = standInFor(provider)
+    holdAs(standIn, held)
+    weakMapSet(standIns, provider, standIn)
+    return standIn
   }
-  return result
+
+  function redefined(target: object, key: PropertyKey): void {
+    const held = heldFor(target)
+    if (!held || typeof key !== 'string') return
+    if (key === ENGINE_KEY && held.provider === target) hookEngine(target, held)
+    else if (key === 'providers' && held.provider === target) hookProviders(target)
+    else if (entryNames[key]) patchWhereTheyLive(target, held.provider === target ? PROVIDER_ENTRIES : ENGINE_ENTRIES)
+  }
+
+  return { register, redefined }
 }

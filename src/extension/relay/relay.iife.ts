@@ -1,7 +1,6 @@
 // ISOLATED-world relay between the page hook and the service worker. Runs at document_start in every frame.
 import browser from 'webextension-polyfill'
-import { PORT_EVENT, READY_EVENT } from '../inpage/channel.ts'
-import type { HookMessage } from './protocol.ts'
+import { type HookMessage, PORT_EVENT, READY_EVENT } from './protocol.ts'
 import { createWorkerLink } from './workerLink.ts'
 
 const channel = new MessageChannel()

@@ -6,10 +6,10 @@
 import type { Browser, Runtime } from 'webextension-polyfill'
 import {
   type DecisionDelivery,
+  type HookCall,
   type Outcome,
   RELAY_PORT_NAME,
   type RelayToWorker,
-  type ScanCall,
   type WorkerToRelay,
 } from './protocol.ts'
 
@@ -109,7 +109,7 @@ export function createWorkerLink(browser: Browser, settle: Settle) {
 
   return {
     /** Sends one intercepted call to the worker. */
-    request(rid: number, call: ScanCall) {
+    request(rid: number, call: HookCall) {
       open.set(rid, undefined)
       if (!send({ type: 'request', rid, call })) return finish(rid, unreachable('the extension is not reachable'))
       watchForOrphaning()

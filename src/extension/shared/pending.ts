@@ -4,15 +4,20 @@
  * pages render from storage (and storage.onChanged) and send the user's decision as a runtime message.
  */
 import type { EngineError, ScanMessageResponse, ScanTransactionsResponse } from '../../engine/types.ts'
+import type { WalletInfo } from '../relay/protocol.ts'
 
-/** The wallet methods Preflight intercepts. */
+/** The wallet methods Preflight intercepts: every method that makes a wallet sign or send something. */
 export type InterceptedMethod =
   | 'eth_sendTransaction'
+  | 'eth_signTransaction'
+  | 'eth_sendRawTransaction'
+  | 'wallet_sendCalls'
   | 'eth_signTypedData_v4'
   | 'eth_signTypedData_v3'
+  | 'eth_signTypedData_v1'
+  | 'eth_signTypedData'
   | 'eth_sign'
   | 'personal_sign'
-  | 'wallet_sendCalls'
 
 export type ScanState =
   | { status: 'PENDING' }
@@ -33,8 +38,10 @@ export type PendingRequest = {
   /** The signing account (tx.from or the typed-data signer). */
   account: string
   method: InterceptedMethod
-  /** The original params as normalised by the hook, forwarded unchanged on Continue. */
+  /** The params exactly as the wallet receives them on Continue (normalised by the worker); the raw view shows them. */
   params: unknown[]
+  /** The wallet the request went to, as the page's objects describe it (display only). */
+  wallet?: WalletInfo
   createdAt: number
   scan: ScanState
   /** The one confirmation window this request waits in (shown or queued), so closing it can reject. */
@@ -53,8 +60,10 @@ export function inQueueOrder(records: PendingRequest[]): PendingRequest[] {
 
 export type Decision = 'continue' | 'reject'
 
-/** Page → worker: the user's decision on a pending request. */
-export type DecisionMessage = { type: 'preflight/decision'; id: string; decision: Decision }
+/** Page → worker: the user's decision on a pending request, or on every waiting request at once. */
+export type DecisionMessage =
+  | { type: 'preflight/decision'; id: string; decision: Decision }
+  | { type: 'preflight/reject-all' }
 
 /**
  * Worker → page, the answer to a DecisionMessage: `ok` is false when the decision changed nothing (the request had
@@ -76,3 +85,12 @@ export type HistoryEntry = {
 
 export const HISTORY_KEY = 'history'
 export const HISTORY_LIMIT = 50
+
+/**
+ * A wallet seen appearing after a page's own scripts had started (chrome.storage.local key `lateWallets`, newest
+ * first): such a page could reach the wallet before Preflight did, so the options page lists them.
+ */
+export type LateWallet = { label: string; origin: string; at: number }
+
+export const LATE_WALLETS_KEY = 'lateWallets'
+export const LATE_WALLETS_LIMIT = 20

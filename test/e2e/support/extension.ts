@@ -5,13 +5,14 @@ import { launchChromium } from '../../../src/devnet/chromium.ts'
 import { inQueueOrder, type PendingRequest } from '../../../src/extension/shared/pending.ts'
 import type { Settings } from '../../../src/extension/shared/settings.ts'
 
-export const DIST = join(import.meta.dirname, '../../../dist')
+/** The built extension under test (PREFLIGHT_EXTENSION_DIR runs the e2e tests against another build). */
+export const DIST = process.env.PREFLIGHT_EXTENSION_DIR ?? join(import.meta.dirname, '../../../dist')
 
 export type Extension = { context: BrowserContext; id: string; close(): Promise<void> }
 
-/** Launches Chromium with dist/ loaded and waits for the service worker. */
-export async function launchExtension(): Promise<Extension> {
-  const { context, close } = await launchChromium({ extensionDir: DIST })
+/** Launches Chromium with dist/ (and any other extensions, such as a test wallet) loaded and waits for the worker. */
+export async function launchExtension(otherExtensionDirs: string[] = []): Promise<Extension> {
+  const { context, close } = await launchChromium({ extensionDir: DIST, otherExtensionDirs })
   const worker = await serviceWorker(context)
   const id = new URL(worker.url()).host
   return { context, id, close }
@@ -107,12 +108,16 @@ export async function startCall(page: Page | Frame, expression: string) {
   await page.evaluate(
     ([name, code]) => {
       const run = new Function(`return (${code})`) as () => Promise<unknown>
-      ;(window as unknown as Record<string, unknown>)[name as string] = Promise.resolve()
-        .then(run)
-        .then(
-          (ok) => ({ ok }),
-          (error: { code?: number; message?: string }) => ({ code: error.code, message: error.message }),
-        )
+      // await, not .then: a hostile page may have replaced Promise.prototype.then, and the harness must still see
+      // how the call really settled.
+      ;(window as unknown as Record<string, unknown>)[name as string] = (async () => {
+        try {
+          return { ok: await run() }
+        } catch (error) {
+          const { code, message } = (error ?? {}) as { code?: number; message?: string }
+          return { code, message }
+        }
+      })()
     },
     [slot, expression],
   )

@@ -1,81 +1,76 @@
+import { privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
 import { scanEndpoint } from '../../../src/engine/chainPaths.ts'
 import { buildScanRequest } from '../../../src/extension/background/scanRequest.ts'
-import { validateCall } from '../../../src/extension/background/validateCall.ts'
 
 const ACCOUNT = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'
 const TO = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8'
 const ORIGIN = 'https://app.example'
+const DEV_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'
 
 describe('buildScanRequest', () => {
-  it('makes a transaction scan of eth_sendTransaction and one of each wallet_sendCalls call', () => {
-    expect(
-      buildScanRequest('eth_sendTransaction', [{ from: ACCOUNT, to: TO, value: '0x1', extra: 1 }], ACCOUNT, ORIGIN),
-    ).toEqual({
-      ok: true,
-      scan: {
-        kind: 'transactions',
-        request: {
-          txObjects: [{ from: ACCOUNT, to: TO, value: '0x1' }],
-          userAccount: ACCOUNT,
-          metadata: { origin: ORIGIN },
-        },
+  it('simulates the calldata and gas limit the wallet will use, whichever field names carry them', async () => {
+    const tx = { from: ACCOUNT, to: TO, input: '0x01', gasLimit: '0x5208', value: '0x1', chainId: '0x7a69' }
+    expect(await buildScanRequest('eth_sendTransaction', [tx], ACCOUNT, ORIGIN)).toEqual({
+      kind: 'transactions',
+      request: {
+        txObjects: [{ from: ACCOUNT, to: TO, data: '0x01', value: '0x1', gas: '0x5208' }],
+        userAccount: ACCOUNT,
+        metadata: { origin: ORIGIN },
       },
     })
-    const batch = buildScanRequest(
+  })
+
+  it('makes one transaction of each wallet_sendCalls call, and of a signed raw transaction', async () => {
+    const batch = await buildScanRequest(
       'wallet_sendCalls',
-      [{ calls: [{ to: TO }, { to: TO, data: '0x01' }] }],
+      [{ from: ACCOUNT, calls: [{ to: TO }, { to: TO, data: '0x01' }] }],
       ACCOUNT,
       ORIGIN,
     )
-    expect(batch.ok && batch.scan.kind === 'transactions' && batch.scan.request.txObjects).toEqual([
+    expect(batch.kind === 'transactions' && batch.request.txObjects).toEqual([
       { from: ACCOUNT, to: TO },
       { from: ACCOUNT, to: TO, data: '0x01' },
     ])
+    const raw = await privateKeyToAccount(DEV_KEY).signTransaction({
+      chainId: 1,
+      to: TO,
+      value: 9n,
+      gas: 21000n,
+      gasPrice: 1n,
+    })
+    const signed = await buildScanRequest('eth_sendRawTransaction', [raw], ACCOUNT, ORIGIN)
+    expect(signed.kind === 'transactions' && signed.request.txObjects).toEqual([
+      { from: ACCOUNT, to: TO, value: '0x9', gas: '0x5208' },
+    ])
   })
 
-  it('makes message scans of typed data, personal_sign and eth_sign', () => {
+  it('makes message scans of typed data (object or string), legacy typed data, personal_sign and eth_sign', async () => {
     const data = { types: {}, domain: {}, primaryType: 'P', message: {} }
-    expect(buildScanRequest('eth_signTypedData_v4', [ACCOUNT, data], ACCOUNT, ORIGIN)).toMatchObject({
-      ok: true,
-      scan: { kind: 'message', request: { message: { kind: 'SIGN_TYPED_DATA', data }, userAccount: ACCOUNT } },
-    })
-    expect(buildScanRequest('personal_sign', ['0x6869', ACCOUNT], ACCOUNT, ORIGIN)).toMatchObject({
-      scan: { request: { message: { kind: 'PERSONAL_SIGN', rawMessage: '0x6869' } } },
-    })
-    expect(buildScanRequest('eth_sign', [ACCOUNT, '0xab'], ACCOUNT, ORIGIN)).toMatchObject({
-      scan: { request: { message: { kind: 'SIGN_MESSAGE', rawMessage: '0xab' } } },
-    })
-  })
-
-  it('names the field when the params cannot be scanned', () => {
-    expect(buildScanRequest('eth_signTypedData_v4', [ACCOUNT, '{not json'], ACCOUNT, ORIGIN)).toMatchObject({
-      ok: false,
-      error: { kind: 'INVALID_REQUEST', field: 'params[1]' },
-    })
-    expect(buildScanRequest('wallet_sendCalls', [{ calls: [] }], ACCOUNT, ORIGIN)).toMatchObject({
-      ok: false,
-      error: { field: 'params[0].calls' },
-    })
-  })
-})
-
-describe('validateCall', () => {
-  const call = { method: 'personal_sign', params: ['0x6869', ACCOUNT], account: ACCOUNT, chainId: 1 }
-  it('accepts a well-formed call from the page', () => {
-    expect(validateCall(call)).toEqual({ ok: true, call })
-  })
-  it('refuses methods, accounts and chains it does not know, with a -32602 error', () => {
-    for (const bad of [
-      { ...call, method: 'eth_chainId' },
-      { ...call, account: 'me' },
-      { ...call, chainId: -1 },
-      { ...call, params: 'x' },
-      { ...call, params: ['x'.repeat(600_000)] },
-      null,
-    ]) {
-      expect(validateCall(bad)).toMatchObject({ ok: false, error: { code: -32602 } })
+    for (const form of [data, JSON.stringify(data)]) {
+      expect(await buildScanRequest('eth_signTypedData_v4', [ACCOUNT, form], ACCOUNT, ORIGIN)).toMatchObject({
+        kind: 'message',
+        request: { message: { kind: 'SIGN_TYPED_DATA', data }, userAccount: ACCOUNT },
+      })
     }
+    const legacy = [
+      { type: 'string', name: 'Message', value: 'Hi' },
+      { type: 'uint32', name: 'Code', value: 1337 },
+    ]
+    expect(await buildScanRequest('eth_signTypedData_v1', [legacy, ACCOUNT], ACCOUNT, ORIGIN)).toMatchObject({
+      request: {
+        message: {
+          kind: 'PERSONAL_SIGN',
+          rawMessage: 'Legacy typed data (eth_signTypedData v1):\nMessage (string): Hi\nCode (uint32): 1337',
+        },
+      },
+    })
+    expect(await buildScanRequest('personal_sign', ['0x6869', ACCOUNT], ACCOUNT, ORIGIN)).toMatchObject({
+      request: { message: { kind: 'PERSONAL_SIGN', rawMessage: '0x6869' } },
+    })
+    expect(await buildScanRequest('eth_sign', [ACCOUNT, '0xab'], ACCOUNT, ORIGIN)).toMatchObject({
+      request: { message: { kind: 'SIGN_MESSAGE', rawMessage: '0xab' } },
+    })
   })
 })
 

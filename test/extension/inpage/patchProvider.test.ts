@@ -1,149 +1,197 @@
+import './support/pageGlobals.ts'
 import { describe, expect, it } from 'vitest'
-import type { Gate } from '../../../src/extension/inpage/patchProvider.ts'
-import { patchProvider } from '../../../src/extension/inpage/patchProvider.ts'
+import type { Gate } from '../../../src/extension/inpage/gate.ts'
+import { createPatcher } from '../../../src/extension/inpage/patchProvider.ts'
+import type { Outcome } from '../../../src/extension/relay/protocol.ts'
 
-type Provider = {
-  request(args: { method: string; params?: unknown[] }): Promise<unknown>
-  send?: (...args: unknown[]) => unknown
-  sendAsync?: (payload: unknown, callback: (error: unknown, response?: unknown) => void) => void
-}
+type Payload = { id?: unknown; jsonrpc?: string; method: string; params?: unknown }
+type Callback = (error: unknown, response?: unknown) => void
+type Call = { entry: string; self: unknown; payload: Payload }
 
-/** A wallet that records the `this` and arguments of each call it receives. */
-function recordingWallet() {
-  const seen: { self: unknown; args: unknown[] }[] = []
-  const wallet: Provider = {
-    request(...args: unknown[]) {
-      seen.push({ self: this, args })
-      return Promise.resolve('wallet-answer')
-    },
-    sendAsync(...args: unknown[]) {
-      seen.push({ self: this, args })
-      ;(args[1] as (e: unknown, r: unknown) => void)(null, { result: 'async-answer' })
-    },
+/**
+ * A wallet shaped like MetaMask's provider: request → _rpcRequest → _rpcEngine.handle, methods on a class
+ * prototype, `request` bound again as an own property. It records what reaches each layer and answers at once.
+ */
+function makeWallet() {
+  const calls: Call[] = []
+  class Engine {
+    handle(payload: Payload | Payload[], callback?: Callback): unknown {
+      calls.push({ entry: 'handle', self: this, payload: payload as Payload })
+      const answer = (item: Payload) => ({ id: item.id, jsonrpc: '2.0', result: `answer:${item.method}` })
+      const response = Array.isArray(payload) ? payload.map(answer) : answer(payload)
+      if (!callback) return Promise.resolve(response)
+      callback(null, response)
+      return undefined
+    }
   }
-  return { wallet, seen }
+  class Provider {
+    _rpcEngine = new Engine()
+    constructor() {
+      this.request = this.request.bind(this)
+    }
+    request(args: Payload): Promise<unknown> {
+      calls.push({ entry: 'request', self: this, payload: args })
+      return new Promise((resolve) =>
+        this._rpcRequest({ method: args.method, params: args.params }, (_e, response) =>
+          resolve((response as { result: unknown }).result),
+        ),
+      )
+    }
+    _rpcRequest(payload: Payload | Payload[], callback: Callback) {
+      calls.push({ entry: '_rpcRequest', self: this, payload: payload as Payload })
+      return this._rpcEngine.handle(payload, callback)
+    }
+    sendAsync(payload: Payload | Payload[], callback: Callback) {
+      this._rpcRequest(payload, callback)
+    }
+  }
+  return { wallet: new Provider(), calls, Provider }
 }
 
-const allow: Gate = async () => {}
-const reject: Gate = async () => {
-  throw Object.assign(new Error('User rejected the request.'), { code: 4001 })
+/** A gate that answers every review with `decide` and records what it was asked. */
+function gateThat(decide: (params: unknown) => Outcome) {
+  const reviewed: { method: string; params: unknown; provider: object }[] = []
+  const gate: Gate = (held, method, params, done) => {
+    reviewed.push({ method, params, provider: held.provider })
+    queueMicrotask(() => done(decide(params)))
+  }
+  return { gate, reviewed }
 }
 
-describe('patchProvider', () => {
-  it('passes other methods straight through with the same this and arguments', async () => {
-    const { wallet, seen } = recordingWallet()
-    let gated = 0
-    patchProvider(wallet, async () => {
-      gated++
-    })
-    const args = { method: 'eth_chainId' }
-    await expect(wallet.request(args)).resolves.toBe('wallet-answer')
-    expect(seen).toEqual([{ self: wallet, args: [args] }])
-    expect(gated).toBe(0)
+const forward = (params: unknown): Outcome => ({ kind: 'forward', params: structuredClone(params) })
+const reject = (): Outcome => ({ kind: 'error', error: { code: 4001, message: 'User rejected the request.' } })
+const SIGN = { method: 'personal_sign', params: ['0x6869', '0x70997970c51812dc3a010c7d01b50e0d17dc79c8'] }
+
+describe('patching a wallet where its methods live', () => {
+  it('passes other methods on as a copy holding the same params, with the same this, and reviews nothing', async () => {
+    const { wallet, calls } = makeWallet()
+    const { gate, reviewed } = gateThat(forward)
+    createPatcher(gate, () => false).register(wallet)
+    const params = ['0x1', 'latest']
+    await expect(wallet.request({ method: 'eth_getBalance', params })).resolves.toBe('answer:eth_getBalance')
+    expect(reviewed).toEqual([])
+    expect(calls[0]?.payload).toEqual({ method: 'eth_getBalance', params })
+    expect(calls[0]?.payload.params).toBe(params)
   })
 
-  it('forwards an allowed request as a snapshot taken when the dapp called', async () => {
-    const { wallet, seen } = recordingWallet()
-    patchProvider(wallet, allow)
-    const params = ['0x6869', '0x70997970c51812dc3a010c7d01b50e0d17dc79c8']
-    const pending = wallet.request({ method: 'personal_sign', params })
-    params[0] = '0xchanged'
-    await expect(pending).resolves.toBe('wallet-answer')
-    expect(seen[0]?.args[0]).toEqual({ method: 'personal_sign', params: ['0x6869', params[1]] })
+  it('forwards what the gate approved, frozen, to the wallet itself; one review for all of its inner layers', async () => {
+    const { wallet, calls } = makeWallet()
+    const { gate, reviewed } = gateThat(forward)
+    createPatcher(gate, () => false).register(wallet)
+    const fake = { request: () => Promise.resolve('not the wallet') }
+    await expect(wallet.request.call(fake, SIGN)).resolves.toBe('answer:personal_sign')
+    expect(reviewed).toEqual([{ method: 'personal_sign', params: SIGN.params, provider: wallet }])
+    expect(calls.map((call) => call.entry)).toEqual(['request', '_rpcRequest', 'handle'])
+    const atTransport = calls[2]?.payload as Payload
+    expect(atTransport.params).toEqual(SIGN.params)
+    expect(atTransport.params).not.toBe(SIGN.params)
+    expect(Object.isFrozen(atTransport.params)).toBe(true)
   })
 
-  it('rejects with the gate error and never calls the wallet, for request and the callback forms', async () => {
-    const { wallet, seen } = recordingWallet()
-    patchProvider(wallet, reject)
-    await expect(wallet.request({ method: 'eth_sendTransaction', params: [{}] })).rejects.toMatchObject({ code: 4001 })
-    const response = await new Promise((resolve) =>
-      wallet.sendAsync?.({ id: 3, jsonrpc: '2.0', method: 'eth_sign', params: [] }, (error, reply) =>
-        resolve({ error: (error as { code: number }).code, reply }),
-      ),
-    )
-    expect(response).toEqual({
-      error: 4001,
-      reply: { id: 3, jsonrpc: '2.0', error: { code: 4001, message: 'User rejected the request.' } },
-    })
-    expect(seen).toEqual([])
+  it('throws the gate error and sends nothing when the user rejects', async () => {
+    const { wallet, calls } = makeWallet()
+    createPatcher(gateThat(reject).gate, () => false).register(wallet)
+    await expect(wallet.request(SIGN)).rejects.toMatchObject({ code: 4001, message: 'User rejected the request.' })
+    expect(calls).toEqual([])
   })
 
-  it('gates send(payload) without a callback too, so that form cannot skip the check', async () => {
-    const seen: unknown[] = []
-    const wallet = {
-      request: () => Promise.resolve('unused'),
-      send(payload: unknown) {
-        seen.push(payload)
-        return Promise.resolve('sent')
-      },
-    }
-    patchProvider(wallet, reject)
-    await expect(wallet.send({ method: 'eth_sendTransaction', params: [{}] })).rejects.toMatchObject({ code: 4001 })
-    expect(seen).toEqual([])
-    patchProvider(wallet, allow)
-    await expect(wallet.send({ method: 'eth_chainId' })).resolves.toBe('sent')
-    expect(seen).toEqual([{ method: 'eth_chainId' }])
+  it('reviews the prototype method and the internal entry points when the page calls them itself', async () => {
+    const { wallet, calls, Provider } = makeWallet()
+    const { gate, reviewed } = gateThat(reject)
+    createPatcher(gate, () => false).register(wallet)
+    await expect(Provider.prototype.request.call(wallet, SIGN)).rejects.toMatchObject({ code: 4001 })
+    const viaRpc = await new Promise((resolve) => wallet._rpcRequest({ ...SIGN, id: 1 }, (error) => resolve(error)))
+    expect(viaRpc).toMatchObject({ code: 4001 })
+    const viaEngine = await wallet._rpcEngine.handle({ ...SIGN, id: 2 })
+    expect(viaEngine).toEqual({ jsonrpc: '2.0', id: 2, error: { code: 4001, message: 'User rejected the request.' } })
+    expect(reviewed).toHaveLength(3)
+    expect(calls).toEqual([])
   })
 
-  it('answers the callback with an error when the wallet throws instead of calling back', async () => {
-    const wallet = {
-      request: () => Promise.resolve('unused'),
-      sendAsync(_payload: unknown, _callback: (error: unknown, reply: unknown) => void) {
-        throw Object.assign(new Error('wallet is locked'), { code: 4100 })
-      },
-    }
-    patchProvider(wallet, allow)
+  it('refuses a prototype method called on an object the page made, which no wallet stands behind', async () => {
+    const { wallet, Provider } = makeWallet()
+    const { gate, reviewed } = gateThat(forward)
+    createPatcher(gate, () => false).register(wallet)
+    const made = Object.create(Provider.prototype)
+    await expect(Provider.prototype.request.call(made, SIGN)).rejects.toMatchObject({ code: 4100 })
+    expect(reviewed).toEqual([])
+  })
+
+  it('takes a sendAsync batch apart when one element needs review, and answers once, in order', async () => {
+    const { wallet } = makeWallet()
+    const { gate, reviewed } = gateThat(reject)
+    createPatcher(gate, () => false).register(wallet)
     const answers: unknown[] = []
     await new Promise<void>((resolve) =>
-      wallet.sendAsync.call(
-        wallet,
-        { id: 1, method: 'personal_sign', params: [] },
-        (error: unknown, reply: unknown) => {
-          answers.push({ code: (error as { code: number }).code, reply })
+      wallet.sendAsync(
+        [
+          { id: 1, jsonrpc: '2.0', method: 'eth_chainId' },
+          { id: 2, jsonrpc: '2.0', ...SIGN },
+        ],
+        (error, responses) => {
+          answers.push([error, responses])
           resolve()
         },
       ),
     )
+    expect(reviewed).toHaveLength(1)
     expect(answers).toEqual([
-      { code: 4100, reply: { id: 1, jsonrpc: '2.0', error: { code: 4100, message: 'wallet is locked' } } },
+      [
+        null,
+        [
+          { id: 1, jsonrpc: '2.0', result: 'answer:eth_chainId' },
+          { id: 2, jsonrpc: '2.0', error: { code: 4001, message: 'User rejected the request.' } },
+        ],
+      ],
     ])
   })
 
-  it('patches once, and keeps a method the wallet reassigns later hooked', async () => {
-    const { wallet } = recordingWallet()
-    let gated = 0
-    const gate: Gate = async () => {
-      gated++
+  it('reads the method once: a getter cannot say one thing to the hook and another to the wallet', async () => {
+    const { wallet, calls } = makeWallet()
+    const { gate, reviewed } = gateThat(forward)
+    createPatcher(gate, () => false).register(wallet)
+    let reads = 0
+    const payload = {
+      get method() {
+        return reads++ === 0 ? 'eth_chainId' : 'eth_sendTransaction'
+      },
+      params: [],
     }
-    patchProvider(wallet, gate)
-    patchProvider(wallet, gate)
-    await wallet.request({ method: 'eth_sign', params: [] })
-    expect(gated).toBe(1)
-    wallet.request = () => Promise.resolve('replaced')
-    await expect(wallet.request({ method: 'eth_sign', params: [] })).resolves.toBe('replaced')
-    expect(gated).toBe(2)
+    await wallet.request(payload as Payload)
+    expect(reviewed).toEqual([])
+    expect(calls.map((call) => call.payload.method)).toEqual(['eth_chainId', 'eth_chainId', 'eth_chainId'])
   })
 
-  it('wraps a frozen provider in a proxy that hooks the same way and forwards the rest', async () => {
-    const { wallet, seen } = recordingWallet()
-    const frozen = Object.freeze(Object.assign(wallet, { isDev: true }))
-    const usable = patchProvider(frozen, reject) as Provider & { isDev: boolean }
-    expect(usable).not.toBe(frozen)
-    expect(patchProvider(frozen, reject)).toBe(usable)
-    expect(patchProvider(usable, reject)).toBe(usable)
-    expect(usable.isDev).toBe(true)
-    await expect(usable.request({ method: 'eth_chainId' })).resolves.toBe('wallet-answer')
-    await expect(usable.request({ method: 'personal_sign', params: [] })).rejects.toMatchObject({ code: 4001 })
+  it('stays in front of a method the wallet assigns later, and forwards to the new one', async () => {
+    const { wallet } = makeWallet()
+    const { gate, reviewed } = gateThat(forward)
+    createPatcher(gate, () => false).register(wallet)
+    const seen: unknown[] = []
+    wallet.request = (args: Payload) => {
+      seen.push(args)
+      return Promise.resolve('new')
+    }
+    await expect(wallet.request(SIGN)).resolves.toBe('new')
+    expect(reviewed).toHaveLength(1)
     expect(seen).toHaveLength(1)
   })
 
-  it('hooks every wallet in providers[]', async () => {
-    const first = recordingWallet()
-    const second = recordingWallet()
-    const multi = { providers: [first.wallet, second.wallet] }
-    patchProvider(multi, reject)
-    await expect(second.wallet.request({ method: 'eth_sendTransaction', params: [] })).rejects.toMatchObject({
-      code: 4001,
-    })
+  it('stands in for a frozen provider, and hooks a wallet that joins providers[] later', async () => {
+    const { gate, reviewed } = gateThat(reject)
+    const patcher = createPatcher(gate, () => true)
+    const frozen = Object.freeze({ isFrozenWallet: true, request: (_args: Payload) => Promise.resolve('raw') })
+    const standIn = patcher.register(frozen) as typeof frozen
+    expect(standIn).not.toBe(frozen)
+    expect(standIn.isFrozenWallet).toBe(true)
+    await expect(standIn.request(SIGN)).rejects.toMatchObject({ code: 4001 })
+
+    const host = makeWallet().wallet as unknown as { providers?: unknown[] }
+    patcher.register(host)
+    const late = { request: (_args: Payload) => Promise.resolve('late raw') }
+    host.providers = [host]
+    host.providers.push(late)
+    const seen = host.providers[1] as typeof late
+    await expect(seen.request(SIGN)).rejects.toMatchObject({ code: 4001 })
+    expect(reviewed).toHaveLength(2)
   })
 })

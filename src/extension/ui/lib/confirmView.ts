@@ -22,9 +22,13 @@ export type ConfirmView = {
 
 const METHOD_WORDS: Record<InterceptedMethod, string> = {
   eth_sendTransaction: 'Send a transaction',
+  eth_signTransaction: 'Sign a transaction (to be sent later)',
+  eth_sendRawTransaction: 'Send a signed transaction',
   wallet_sendCalls: 'Send a batch of calls',
   eth_signTypedData_v4: 'Sign typed data',
   eth_signTypedData_v3: 'Sign typed data (v3)',
+  eth_signTypedData_v1: 'Sign legacy typed data (v1)',
+  eth_signTypedData: 'Sign typed data (eth_signTypedData)',
   eth_sign: 'Sign a raw hash (eth_sign)',
   personal_sign: 'Sign a message',
 }

@@ -1,0 +1,159 @@
+/**
+ * A dapp's transaction object made into exactly what the wallet will be given: every field it would execute checked
+ * and written one way (0x-hex quantities, 0x-prefixed data), `from` and `chainId` filled in from the wallet, and
+ * anything a wallet could read differently from what the window shows refused: `data` and `input` that disagree,
+ * `gas` and `gasLimit` that disagree, a fee of both kinds, authorizations and blobs Preflight cannot judge yet.
+ * Fields no wallet executes are dropped.
+ */
+import { type Address, isAddress, isHex, numberToHex } from 'viem'
+import type { ProviderError } from '../relay/protocol.ts'
+
+export type TxFields = {
+  from: Address
+  to?: Address
+  data?: `0x${string}`
+  input?: `0x${string}`
+  value?: `0x${string}`
+  gas?: `0x${string}`
+  gasLimit?: `0x${string}`
+  gasPrice?: `0x${string}`
+  maxFeePerGas?: `0x${string}`
+  maxPriorityFeePerGas?: `0x${string}`
+  nonce?: `0x${string}`
+  type?: `0x${string}`
+  chainId?: `0x${string}`
+  accessList?: { address: Address; storageKeys: `0x${string}`[] }[]
+}
+
+export class ParamError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message)
+  }
+  toProviderError(): ProviderError {
+    return { code: this.code, message: this.message }
+  }
+}
+
+const invalid = (field: string, why: string) => new ParamError(-32602, `Preflight: ${field} ${why}.`)
+
+const MAX_UINT256 = 2n ** 256n - 1n
+const QUANTITIES = [
+  'value',
+  'gas',
+  'gasLimit',
+  'gasPrice',
+  'maxFeePerGas',
+  'maxPriorityFeePerGas',
+  'nonce',
+  'type',
+] as const
+/** Fields of transaction kinds Preflight cannot show the effect of yet: refused, never forwarded unseen. */
+const UNSUPPORTED: Record<string, string> = {
+  authorizationList:
+    'holds EIP-7702 authorizations, which hand control of the account to code; Preflight cannot check them yet',
+  maxFeePerBlobGas: 'is a blob transaction, which Preflight cannot check yet',
+  blobVersionedHashes: 'is a blob transaction, which Preflight cannot check yet',
+  blobs: 'is a blob transaction, which Preflight cannot check yet',
+}
+
+/** A quantity (safe integer, bigint, decimal or 0x-hex string) as minimal 0x-hex; throws naming the field. */
+export function toQuantity(value: unknown, field: string): `0x${string}` {
+  let parsed: bigint | undefined
+  if (typeof value === 'bigint') parsed = value
+  // A number past 2^53 is still one exact integer, the one the wallet would read.
+  else if (typeof value === 'number' && Number.isInteger(value)) parsed = BigInt(value)
+  else if (typeof value === 'string' && /^(0x[0-9a-f]+|\d+)$/i.test(value)) parsed = BigInt(value.toLowerCase())
+  else if (value === '0x') parsed = 0n
+  if (parsed === undefined)
+    throw invalid(field, 'must be a non-negative integer (a number, or a decimal or 0x-hex string)')
+  if (parsed < 0n || parsed > MAX_UINT256) throw invalid(field, 'is out of range for a uint256')
+  return numberToHex(parsed)
+}
+
+/** Calldata as lowercase 0x-hex of whole bytes; bare hex gets its prefix. */
+export function toData(value: unknown, field: string): `0x${string}` {
+  if (typeof value !== 'string') throw invalid(field, 'must be a hex string')
+  const hex = (value.startsWith('0x') || value.startsWith('0X') ? `0x${value.slice(2)}` : `0x${value}`).toLowerCase()
+  if (!isHex(hex, { strict: true }) || hex.length % 2 !== 0)
+    throw invalid(field, 'must be hex bytes (an even number of digits)')
+  return hex as `0x${string}`
+}
+
+/** An address, lowercase; throws naming the field. */
+export function toAddress(value: unknown, field: string): Address {
+  if (typeof value !== 'string' || !isAddress(value, { strict: false })) throw invalid(field, 'is not an address')
+  return value.toLowerCase() as Address
+}
+
+function toAccessList(value: unknown, field: string): TxFields['accessList'] {
+  if (!Array.isArray(value)) throw invalid(field, 'must be a list')
+  return value.map((entry, index) => {
+    const item = entry as { address?: unknown; storageKeys?: unknown }
+    if (!item || typeof item !== 'object' || !Array.isArray(item.storageKeys)) {
+      throw invalid(`${field}[${index}]`, 'must be { address, storageKeys[] }')
+    }
+    return {
+      address: toAddress(item.address, `${field}[${index}].address`),
+      storageKeys: item.storageKeys.map((key, at) => {
+        const hex = toData(key, `${field}[${index}].storageKeys[${at}]`)
+        if (hex.length !== 66) throw invalid(`${field}[${index}].storageKeys[${at}]`, 'must be 32 bytes')
+        return hex
+      }),
+    }
+  })
+}
+
+/**
+ * The transaction to forward. `account` is the wallet's account (used when `from` is missing); `chainId` the
+ * wallet's chain (0 when unknown): a transaction for another chain is refused, and one without a chain gets the
+ * wallet's, so a wallet that switched chains during the review refuses it rather than sending it elsewhere.
+ */
+export function normalizeTx(raw: unknown, field: string, account: Address | undefined, chainId: number): TxFields {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw invalid(field, 'must be a transaction object')
+  const tx = raw as Record<string, unknown>
+  for (const key of Object.keys(UNSUPPORTED)) {
+    if (tx[key] !== undefined && tx[key] !== null)
+      throw new ParamError(-32602, `Preflight: this transaction ${UNSUPPORTED[key]}.`)
+  }
+  const present = (key: string) => tx[key] !== undefined && tx[key] !== null
+  const from = present('from') ? toAddress(tx.from, `${field}.from`) : account
+  if (!from) {
+    throw new ParamError(4100, 'The wallet reported no account (eth_accounts is empty): connect the wallet first.')
+  }
+  const out: TxFields = { from }
+  if (present('to')) out.to = toAddress(tx.to, `${field}.to`)
+  for (const key of ['data', 'input'] as const) if (present(key)) out[key] = toData(tx[key], `${field}.${key}`)
+  if (out.data !== undefined && out.input !== undefined && out.data !== out.input) {
+    throw invalid(field, 'has both data and input and they differ (a node executes input and refuses the pair)')
+  }
+  for (const key of QUANTITIES) if (present(key)) out[key] = toQuantity(tx[key], `${field}.${key}`)
+  if (out.gas !== undefined && out.gasLimit !== undefined && out.gas !== out.gasLimit) {
+    throw invalid(field, 'has both gas and gasLimit and they differ')
+  }
+  if (out.gasPrice !== undefined && (out.maxFeePerGas !== undefined || out.maxPriorityFeePerGas !== undefined)) {
+    throw invalid(field, 'sets both gasPrice and maxFeePerGas/maxPriorityFeePerGas')
+  }
+  if (present('accessList')) out.accessList = toAccessList(tx.accessList, `${field}.accessList`)
+  if (present('chainId')) {
+    const asked = Number(toQuantity(tx.chainId, `${field}.chainId`))
+    if (chainId !== 0 && asked !== chainId) {
+      throw new ParamError(
+        4901,
+        `Preflight: this transaction is for chain ${asked}, but the wallet is on chain ${chainId}.`,
+      )
+    }
+    out.chainId = numberToHex(asked)
+  } else if (chainId !== 0) {
+    out.chainId = numberToHex(chainId)
+  }
+  return out
+}
+
+/** The calldata a transaction executes (data and input agree when both are set). */
+export const calldataOf = (tx: Pick<TxFields, 'data' | 'input'>) => tx.data ?? tx.input
+
+/** The gas limit a transaction sets (gas and gasLimit agree when both are set). */
+export const gasOf = (tx: Pick<TxFields, 'gas' | 'gasLimit'>) => tx.gas ?? tx.gasLimit

@@ -1,0 +1,360 @@
+/**
+ * The wrappers that replace a wallet's entry points: `request`, `send` (all three forms), `sendAsync`, and the
+ * internal ones a page can walk to (`_rpcRequest`, `_rpcEngine.handle` in MetaMask-style providers). Batches are
+ * taken apart element by element when any element needs review.
+ *
+ * Every payload a wrapper passes on is a fresh copy read once from what the page gave, so a getter cannot answer one
+ * method to the hook and another to the wallet. An intercepted call goes through the gate; on Continue the wallet
+ * receives a new payload holding the frozen params the worker sent back: what the window showed. When the wallet then
+ * calls its own inner entry points with those params, they are recognised by identity (only the hook and the wallet
+ * hold them) and pass without a second review.
+ */
+import type { Outcome, ProviderError } from '../relay/protocol.ts'
+import type { InterceptedMethod } from '../shared/pending.ts'
+import type { Gate } from './gate.ts'
+import {
+  append,
+  apply,
+  construct,
+  defineProperty,
+  isArray,
+  newWeakMap,
+  ownValue,
+  PromiseConstructor,
+  providerError,
+  put,
+  weakMapGet,
+  weakMapSet,
+} from './intrinsics.ts'
+import { classifyMethod } from './methods.ts'
+import { copyPayload, freezeDeep, readField } from './snapshot.ts'
+import { type Held, heldFor, recordWrapper } from './wallets.ts'
+
+type AnyFunction = (...args: unknown[]) => unknown
+type Payload = Record<string, unknown>
+type Callback = (error: unknown, response?: unknown) => void
+type Resolve = (value: unknown) => void
+
+/**
+ * How an entry point takes a call and answers it: `request(args)` → promise; `send(method, params)`,
+ * `send(payload, cb)` or `send(payload)`; `sendAsync`/`_rpcRequest(payload, cb)`; `handle(payload, cb?)`, which
+ * answers errors inside a response object rather than by rejecting.
+ */
+export type Shape = 'request' | 'send' | 'callback' | 'handle'
+
+/** Where a wrapper sits: on the wallet's own object (it knows its wallet) or on a prototype (it asks `this`). */
+export type Seat = { owner: object; onPrototype: boolean }
+
+type Ctx = { gate: Gate; shape: Shape; seat: Seat; slot: { raw: AnyFunction } }
+
+/** Params the hook forwarded after a Continue, so the wallet's own inner entry points let them through. */
+const approved = newWeakMap<object, { method: string; until: number }>()
+/** The wallet may take a while to reach its inner layers (it can await its own state first). */
+const APPROVAL_TTL_MS = 60_000
+const dateNow = Date.now
+
+function approve(params: object, method: string): void {
+  weakMapSet(approved, params, { method, until: dateNow() + APPROVAL_TTL_MS })
+}
+
+function isApproved(params: unknown, method: string): boolean {
+  if (params === null || typeof params !== 'object') return false
+  const entry = weakMapGet(approved, params) as { method: string; until: number } | undefined
+  return entry !== undefined && entry.method === method && dateNow() <= entry.until
+}
+
+const errorOf = ({ code, message }: ProviderError) => providerError(code, message)
+
+const newPromise = (executor: (resolve: Resolve, reject: Resolve) => void): Promise<unknown> =>
+  construct(PromiseConstructor, [executor]) as Promise<unknown>
+
+const rejected = (error: ProviderError) => newPromise((_resolve, reject) => reject(errorOf(error)))
+
+const UNKNOWN_WALLET: ProviderError = {
+  code: 4100,
+  message: 'Preflight does not know the wallet this call was made on, so it cannot check it; call the provider itself.',
+}
+const UNREADABLE: ProviderError = { code: -32600, message: 'Preflight could not read the request.' }
+const NAME_FORM: ProviderError = {
+  code: -32600,
+  message: 'Preflight: pass signing requests as { method, params } so they can be checked.',
+}
+const BATCH_IN_REQUEST: ProviderError = {
+  code: -32600,
+  message: 'Preflight: a batch that signs or sends must be sent one call at a time.',
+}
+
+/** [first, ...list.slice(from)] without the iteration protocol. */
+function argsWith(first: unknown, list: unknown[], from: number): unknown[] {
+  const out: unknown[] = [first]
+  for (let index = from; index < list.length; index++) append(out, list[index])
+  return out
+}
+
+/** A callback answered only the first time, whoever calls it again. */
+function once(callback: Callback): Callback {
+  let called = false
+  return (error, response) => {
+    if (called) return
+    called = true
+    callback(error, response)
+  }
+}
+
+function errorResponse(id: unknown, { code, message }: ProviderError): Payload {
+  return { jsonrpc: '2.0', id: id === undefined ? null : id, error: { code, message } }
+}
+
+/** What a thrown value says, without running the page's code to find out more than its own `message`. */
+function thrownMessage(thrown: unknown): string {
+  const message = readField(thrown, 'message')
+  return typeof message === 'string' ? message : 'the wallet threw an error'
+}
+
+/** The payload forwarded after a Continue: a new object whose method and params cannot be reassigned. */
+function approvedPayload(method: string, params: unknown, from: Payload): Payload {
+  const payload: Payload = {}
+  const id = ownValue(from, 'id')
+  const jsonrpc = ownValue(from, 'jsonrpc')
+  if (id !== undefined) put(payload, 'id', id)
+  if (jsonrpc !== undefined) put(payload, 'jsonrpc', jsonrpc)
+  defineProperty(payload, 'method', { __proto__: null, value: method, enumerable: true } as PropertyDescriptor)
+  defineProperty(payload, 'params', { __proto__: null, value: params, enumerable: true } as PropertyDescriptor)
+  return payload
+}
+
+/** The held wallet for a call, or undefined when the page called a prototype method on an object of its own. */
+function heldOf(ctx: Ctx, self: unknown): Held | undefined {
+  return heldFor(ctx.seat.onPrototype ? self : ctx.seat.owner)
+}
+
+/** `this` for a forwarded intercepted call: the wallet's own object, never one the page chose. */
+function forwardThis(ctx: Ctx, self: unknown): unknown {
+  return ctx.seat.onPrototype ? self : ctx.seat.owner
+}
+
+/** Runs the gate; `done` gets the error, or the frozen params to forward (recorded as approved). */
+function review(
+  ctx: Ctx,
+  held: Held,
+  method: InterceptedMethod,
+  params: unknown,
+  done: (error: ProviderError | undefined, params?: unknown) => void,
+): void {
+  ctx.gate(held, method, params, (outcome: Outcome) => {
+    if (outcome.kind === 'error') return done(outcome.error)
+    const frozen = freezeDeep(outcome.params)
+    if (frozen !== null && typeof frozen === 'object') approve(frozen, method)
+    done(undefined, frozen)
+  })
+}
+
+/** A refusal in the entry point's own form: a rejected promise, or a resolved error response for `handle`. */
+function refusal(ctx: Ctx, id: unknown, error: ProviderError): unknown {
+  if (ctx.shape === 'handle') return newPromise((resolve) => resolve(errorResponse(id, error)))
+  return rejected(error)
+}
+
+/** One payload through a promise-answering entry point: request(args), send(payload), handle(payload). */
+function promiseCall(ctx: Ctx, self: unknown, payload: Payload, args: unknown[]): unknown {
+  const cls = classifyMethod(payload.method)
+  const id = ownValue(payload, 'id')
+  if (cls.kind === 'refuse') return refusal(ctx, id, cls)
+  if (cls.kind === 'pass' || isApproved(payload.params, cls.method)) {
+    return apply(ctx.slot.raw, self, argsWith(payload, args, 1))
+  }
+  const held = heldOf(ctx, self)
+  if (!held) return refusal(ctx, id, UNKNOWN_WALLET)
+  const method = cls.method
+  return newPromise((resolve, reject) => {
+    review(ctx, held, method, payload.params, (error, params) => {
+      if (error) return ctx.shape === 'handle' ? resolve(errorResponse(id, error)) : reject(errorOf(error))
+      try {
+        resolve(
+          apply(ctx.slot.raw, forwardThis(ctx, self), argsWith(approvedPayload(method, params, payload), args, 1)),
+        )
+      } catch (thrown) {
+        reject(thrown)
+      }
+    })
+  })
+}
+
+/** One payload through a callback entry point: sendAsync, send(payload, cb), _rpcRequest, handle(payload, cb). */
+function callbackCall(ctx: Ctx, self: unknown, payload: Payload, callback: Callback, args: unknown[]): void {
+  const cls = classifyMethod(payload.method)
+  const id = ownValue(payload, 'id')
+  const answer = once(callback)
+  const fail = (error: ProviderError) => answer(errorOf(error), errorResponse(id, error))
+  if (cls.kind === 'refuse') {
+    fail(cls)
+    return
+  }
+  if (cls.kind === 'pass' || isApproved(payload.params, cls.method)) {
+    apply(ctx.slot.raw, self, argsWith(payload, argsWith(callback, args, 2), 0))
+    return
+  }
+  const held = heldOf(ctx, self)
+  if (!held) {
+    fail(UNKNOWN_WALLET)
+    return
+  }
+  const method = cls.method
+  review(ctx, held, method, payload.params, (error, params) => {
+    if (error) return fail(error)
+    try {
+      apply(
+        ctx.slot.raw,
+        forwardThis(ctx, self),
+        argsWith(approvedPayload(method, params, payload), argsWith(answer, args, 2), 0),
+      )
+    } catch (thrown) {
+      fail({ code: -32603, message: thrownMessage(thrown) })
+    }
+  })
+}
+
+/** Reads a payload once; undefined when it is not a plain (non-array) object or reading it throws. */
+function readPayload(value: unknown): Payload | undefined {
+  if (value === null || typeof value !== 'object' || isArray(value)) return undefined
+  return copyPayload(value)
+}
+
+/**
+ * A batch: each element read once. When none needs review it goes to the wallet whole (as copies); otherwise every
+ * element goes on its own and the answers are put back together in order.
+ */
+function batchCall(ctx: Ctx, self: unknown, batch: unknown, callback: Callback | undefined, args: unknown[]): unknown {
+  const copy = copyPayloadList(batch)
+  if (!copy) return callback ? callback(errorOf(UNREADABLE), undefined) : refusal(ctx, null, UNREADABLE)
+  let whole = true
+  for (let index = 0; index < copy.length; index++) {
+    if (classifyMethod((copy[index] as Payload).method).kind !== 'pass') whole = false
+  }
+  if (whole) return apply(ctx.slot.raw, self, argsWith(copy, args, 1))
+  if (ctx.shape === 'request') return rejected(BATCH_IN_REQUEST)
+  const responses: unknown[] = []
+  let left = copy.length
+  let resolveAll: Resolve | undefined
+  const all = callback
+    ? undefined
+    : newPromise((resolve) => {
+        resolveAll = resolve
+      })
+  const finishOne = () => {
+    left--
+    if (left > 0) return
+    if (callback) callback(null, responses)
+    else if (resolveAll) resolveAll(responses)
+  }
+  const single: Ctx = { gate: ctx.gate, shape: 'callback', seat: ctx.seat, slot: ctx.slot }
+  for (let index = 0; index < copy.length; index++) {
+    const payload = copy[index] as Payload
+    const position = index
+    callbackCall(
+      single,
+      self,
+      payload,
+      (_error, response) => {
+        const body =
+          response ?? errorResponse(ownValue(payload, 'id'), { code: -32603, message: 'the wallet gave no answer' })
+        put(responses, position, body)
+        finishOne()
+      },
+      [],
+    )
+  }
+  return all
+}
+
+/** Each element of a batch read once into a payload copy; undefined when the batch cannot be read. */
+function copyPayloadList(batch: unknown): Payload[] | undefined {
+  try {
+    const length = readField(batch, 'length')
+    if (typeof length !== 'number' || length > 1000) return undefined
+    const out: Payload[] = []
+    for (let index = 0; index < length; index++) {
+      const element = readField(batch, index)
+      append(out, readPayload(element) ?? { method: undefined, params: undefined })
+    }
+    return out
+  } catch {
+    return undefined
+  }
+}
+
+/** A method given by name where an object is expected: checked, passed on untouched unless it needs review. */
+function byName(ctx: Ctx, self: unknown, method: string, args: unknown[]): unknown {
+  const cls = classifyMethod(method)
+  if (cls.kind === 'pass') return apply(ctx.slot.raw, self, args)
+  return refusal(ctx, null, cls.kind === 'refuse' ? cls : NAME_FORM)
+}
+
+/** The legacy `send(method, params)` form, which answers with a promise. */
+function sendByName(ctx: Ctx, self: unknown, method: string, params: unknown, args: unknown[]): unknown {
+  const cls = classifyMethod(method)
+  if (cls.kind === 'refuse') return rejected(cls)
+  if (cls.kind === 'pass' || isApproved(params, cls.method)) return apply(ctx.slot.raw, self, args)
+  const held = heldOf(ctx, self)
+  if (!held) return rejected(UNKNOWN_WALLET)
+  const intercepted = cls.method
+  return newPromise((resolve, reject) => {
+    review(ctx, held, intercepted, params, (error, approvedParams) => {
+      if (error) return reject(errorOf(error))
+      try {
+        resolve(apply(ctx.slot.raw, forwardThis(ctx, self), [intercepted, approvedParams]))
+      } catch (thrown) {
+        reject(thrown)
+      }
+    })
+  })
+}
+
+function makeWrapper(ctx: Ctx): AnyFunction {
+  const wrappers = {
+    request(this: unknown, ...args: unknown[]) {
+      const first = args[0]
+      if (typeof first === 'string') return byName(ctx, this, first, args)
+      if (isArray(first)) return batchCall(ctx, this, first, undefined, args)
+      if (first === null || typeof first !== 'object') return apply(ctx.slot.raw, this, args)
+      const payload = readPayload(first)
+      return payload ? promiseCall(ctx, this, payload, args) : rejected(UNREADABLE)
+    },
+    send(this: unknown, ...args: unknown[]) {
+      const first = args[0]
+      const second = args[1]
+      const callback = typeof second === 'function' ? (second as Callback) : undefined
+      if (typeof first === 'string') return sendByName(ctx, this, first, second, args)
+      if (isArray(first)) return batchCall(ctx, this, first, callback, args)
+      if (first === null || typeof first !== 'object') return apply(ctx.slot.raw, this, args)
+      const payload = readPayload(first)
+      if (!payload) return callback ? callback(errorOf(UNREADABLE), undefined) : rejected(UNREADABLE)
+      if (callback) return callbackCall(ctx, this, payload, callback, args)
+      return promiseCall(ctx, this, payload, args)
+    },
+    callback(this: unknown, ...args: unknown[]) {
+      const first = args[0]
+      const second = args[1]
+      const callback = typeof second === 'function' ? (second as Callback) : undefined
+      if (typeof first === 'string') return byName(ctx, this, first, args)
+      if (isArray(first)) return batchCall(ctx, this, first, callback, args)
+      if (first === null || typeof first !== 'object') return apply(ctx.slot.raw, this, args)
+      const payload = readPayload(first)
+      if (!payload) return callback ? callback(errorOf(UNREADABLE), undefined) : refusal(ctx, null, UNREADABLE)
+      if (callback) return callbackCall(ctx, this, payload, callback, args)
+      return promiseCall(ctx, this, payload, args)
+    },
+  }
+  const wrapper = (ctx.shape === 'handle' ? wrappers.callback : wrappers[ctx.shape]) as AnyFunction
+  recordWrapper(wrapper, ctx.slot)
+  return wrapper
+}
+
+/**
+ * A wrapper for an entry point whose wallet function is `raw`, sitting on `seat`. The slot is updated when the wallet
+ * assigns a new function, so the wrapper always forwards to the wallet's latest one.
+ */
+export function wrapEntryPoint(gate: Gate, shape: Shape, seat: Seat, raw: AnyFunction) {
+  const slot = { raw }
+  return { wrapper: makeWrapper({ gate, shape, seat, slot }), slot }
+}

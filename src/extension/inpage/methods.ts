@@ -1,0 +1,69 @@
+/**
+ * Which wallet methods the hook stops for review. A name is checked once, as the primitive string the hook read:
+ * an intercepted name is reviewed, a name that differs from one only by case, spaces or invisible characters is
+ * refused (a lenient wallet could read it as the real one), anything else passes through.
+ */
+import { INTERCEPTED_METHODS } from '../relay/protocol.ts'
+import type { InterceptedMethod } from '../shared/pending.ts'
+import { bare, put, stringCharCodeAt, stringToLowerCase } from './intrinsics.ts'
+
+export type MethodClass =
+  | { kind: 'intercept'; method: InterceptedMethod }
+  | { kind: 'pass' }
+  | { kind: 'refuse'; code: number; message: string }
+
+const exact = bare<Record<string, InterceptedMethod>>()
+const lookalike = bare<Record<string, InterceptedMethod>>()
+
+/** Characters a reader would not see, or would read as a space. */
+function isBlank(code: number): boolean {
+  return (
+    code <= 0x20 ||
+    (code >= 0x7f && code <= 0xa0) ||
+    code === 0xad ||
+    (code >= 0x2000 && code <= 0x200f) ||
+    (code >= 0x2028 && code <= 0x202f) ||
+    (code >= 0x205f && code <= 0x206f) ||
+    code === 0x3000 ||
+    code === 0xfeff
+  )
+}
+
+/** The name in lower case without blanks: what a careless wallet might compare. */
+function skeleton(name: string): string {
+  const lower = stringToLowerCase(name)
+  let out = ''
+  for (let index = 0; index < lower.length; index++) {
+    if (!isBlank(stringCharCodeAt(lower, index))) out += lower[index]
+  }
+  return out
+}
+
+for (let index = 0; index < INTERCEPTED_METHODS.length; index++) {
+  const method = INTERCEPTED_METHODS[index] as InterceptedMethod
+  put(exact, method, method)
+  put(lookalike, skeleton(method), method)
+}
+
+const PASS: MethodClass = { kind: 'pass' }
+
+/** Classifies a method value read once from a request. */
+export function classifyMethod(method: unknown): MethodClass {
+  if (typeof method !== 'string') {
+    return {
+      kind: 'refuse',
+      code: -32600,
+      message: 'Preflight: the request method must be a string (it was read once and was not one).',
+    }
+  }
+  const known = exact[method]
+  if (known !== undefined) return { kind: 'intercept', method: known }
+  if (method.length > 256) return { kind: 'refuse', code: 4200, message: 'Preflight: the method name is too long.' }
+  const near = lookalike[skeleton(method)]
+  if (near === undefined) return PASS
+  return {
+    kind: 'refuse',
+    code: 4200,
+    message: `Preflight: "${method}" is not a method it knows; did you mean ${near}? Spelled otherwise it is refused, so it cannot reach the wallet unchecked.`,
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * The wallets the hook holds: each provider it found, its stand-in when the provider could not be patched, and the
+ * wallet's internal objects (a JSON-RPC engine) whose entry points were patched too. A call's account and chain are
+ * asked of the wallet the hook holds for it, through the wallet's own original `request`, never of the `this` the page
+ * chose.
+ */
+import type { WalletInfo } from '../relay/protocol.ts'
+import { apply, isArray, later, newWeakMap, promiseThen, weakMapGet, weakMapSet } from './intrinsics.ts'
+import { readField } from './snapshot.ts'
+
+type AnyFunction = (...args: unknown[]) => unknown
+
+export type Held = {
+  /** The wallet's own provider object (never a stand-in). */
+  provider: object
+  info: WalletInfo
+}
+
+const byObject = newWeakMap<object, Held>()
+/** Each wrapper the hook made, mapped to the wallet function it stands for (the latest one assigned). */
+const originals = newWeakMap<AnyFunction, { raw: AnyFunction }>()
+
+/** The held wallet a provider, its stand-in or one of its internal objects belongs to. */
+export function heldFor(target: unknown): Held | undefined {
+  if (target === null || (typeof target !== 'object' && typeof target !== 'function')) return undefined
+  return weakMapGet(byObject, target as object) as Held | undefined
+}
+
+/** Records that `target` (a provider, a stand-in or an internal object) belongs to `held`. */
+export function holdAs(target: object, held: Held): void {
+  weakMapSet(byObject, target, held)
+}
+
+/** Records a wrapper and the current original behind it (updated when the wallet assigns a new function). */
+export function recordWrapper(wrapper: AnyFunction, slot: { raw: AnyFunction }): void {
+  weakMapSet(originals, wrapper, slot)
+}
+
+/** True for a function the hook made. */
+export function isWrapper(value: unknown): boolean {
+  return typeof value === 'function' && weakMapGet(originals, value as AnyFunction) !== undefined
+}
+
+/** The wallet's own function behind `value` (itself when it is not one of the hook's wrappers). */
+function originalOf(value: unknown): AnyFunction | undefined {
+  if (typeof value !== 'function') return undefined
+  const slot = weakMapGet(originals, value as AnyFunction) as { raw: AnyFunction } | undefined
+  return slot ? slot.raw : (value as AnyFunction)
+}
+
+/** How long the hook waits for the wallet to say its accounts and chain before asking the worker without them. */
+const ASK_TIMEOUT_MS = 5000
+
+/**
+ * Asks the held wallet a read-only question (eth_accounts, eth_chainId) through its original `request` (or
+ * `sendAsync`), and calls `done` once with the answer, or undefined when it fails or takes too long.
+ */
+export function askWallet(held: Held, method: 'eth_accounts' | 'eth_chainId', done: (value: unknown) => void): void {
+  let answered = false
+  const answer = (value: unknown) => {
+    if (answered) return
+    answered = true
+    done(value)
+  }
+  later(() => answer(undefined), ASK_TIMEOUT_MS)
+  const fail = () => answer(undefined)
+  try {
+    const request = originalOf(readField(held.provider, 'request'))
+    if (request) {
+      settleWith(apply(request, held.provider, [{ method, params: [] }]), answer, fail)
+      return
+    }
+    const sendAsync = originalOf(readField(held.provider, 'sendAsync'))
+    if (!sendAsync) {
+      fail()
+      return
+    }
+    apply(sendAsync, held.provider, [
+      { jsonrpc: '2.0', id: 1, method, params: [] },
+      (error: unknown, response: unknown) => (error ? fail() : answer(readField(response, 'result'))),
+    ])
+  } catch {
+    fail()
+  }
+}
+
+/** Reads a wallet's answer: a native promise through the captured `then`, a plain value as it is. */
+function settleWith(result: unknown, answer: (value: unknown) => void, fail: () => void): void {
+  if (result === null || typeof result !== 'object' || isArray(result)) {
+    answer(result)
+    return
+  }
+  try {
+    promiseThen(result, answer, fail)
+  } catch {
+    // Not a native promise: a custom thenable's `then` could be anything, so its answer is not trusted.
+    fail()
+  }
+}

@@ -1,0 +1,600 @@
+/**
+ * A hostile page against the built extension, with a wallet injected the way wallet extensions inject themselves (its
+ * own extension, MAIN world, document_start, every frame) and a logging node in front of the devnet that records what
+ * the wallet really receives. Each attack runs as the page's own script, after the hook, the way a drainer site's
+ * script does. Every attempt must end with the wallet having received nothing a confirmation window did not show and
+ * the user did not continue; each test also says what the page and the window saw.
+ *
+ * Causes, as the issue lists them: A builtins replaced, B the method name, C the live object, D fields the scan does
+ * not read, E routes around the patch, F signing methods not intercepted.
+ */
+import type { BrowserContext } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Devnet } from '../../src/devnet/devnet.ts'
+import type { PendingRequest } from '../../src/extension/shared/pending.ts'
+import { startTestDevnet } from '../support/devnet.ts'
+import { type Dapp, startDapp } from './support/dapp.ts'
+import { type Extension, launchExtension, queuedIds, writeSettings } from './support/extension.ts'
+import { type Attempt, attempt, type Decide, openHostilePage, unshownReceived } from './support/hostile.ts'
+import { buildWalletExtension, type WalletExtension } from './support/walletExtension.ts'
+import { startWalletNode, type WalletNode } from './support/walletNode.ts'
+
+const ATTACKER = '0x000000000000000000000000000000000000dead'
+const FRIEND = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8'
+const ONE_ETH = '0xde0b6b3a7640000'
+const REJECTED = { code: 4001, message: 'User rejected the request.' }
+
+describe('a hostile page cannot get the wallet to sign what the window did not show', () => {
+  let devnet: Devnet
+  let node: WalletNode
+  let wallets: WalletExtension[]
+  let dapp: Dapp
+  let extension: Extension
+  let context: BrowserContext
+  let account: string
+
+  beforeAll(async () => {
+    devnet = await startTestDevnet()
+    account = (devnet.fixtures.accounts[0]?.address ?? '').toLowerCase()
+    node = await startWalletNode(devnet.fixtures.rpcUrl)
+    const late = { name: 'Late Wallet', rdns: 'dev.preflight.latewallet', window: false, announce: false }
+    ;[wallets, dapp] = await Promise.all([
+      Promise.all([
+        buildWalletExtension({ rpcUrl: node.url, account }),
+        buildWalletExtension({ rpcUrl: node.url, account, ...late, joinProviders: true, runAt: 'document_idle' }),
+      ]),
+      startDapp(),
+    ])
+    extension = await launchExtension(wallets.map((wallet) => wallet.dir))
+    context = extension.context
+    await writeSettings(context, { rpcUrls: { '31337': devnet.fixtures.rpcUrl } })
+  })
+  afterAll(async () => {
+    await extension?.close()
+    for (const wallet of wallets ?? []) wallet.remove()
+    await Promise.all([dapp?.close(), node?.close(), devnet?.stop()])
+  })
+
+  /**
+   * Runs `call` on a page whose own script ran `setup` first; `decide` answers each window. Checks the invariant (the
+   * wallet received only what was shown and continued) and that no request is left waiting.
+   */
+  async function run(
+    setup: string,
+    call: string,
+    decide: Decide | ((shown: PendingRequest) => Decide),
+    body = '',
+  ): Promise<Attempt> {
+    const page = await openHostilePage(context, dapp, setup, body)
+    try {
+      const outcome = await attempt(context, node, page, call, typeof decide === 'string' ? () => decide : decide)
+      expect(unshownReceived(outcome)).toEqual([])
+      await expect.poll(() => queuedIds(context)).toEqual([])
+      return outcome
+    } finally {
+      await page.close()
+    }
+  }
+
+  const tx = (to = ATTACKER, value = ONE_ETH) => `{ from: '${account}', to: '${to}', value: '${value}' }`
+  const sendTx = (to = ATTACKER, value = ONE_ETH, provider = 'ethereum') =>
+    `${provider}.request({ method: 'eth_sendTransaction', params: [${tx(to, value)}] })`
+  const balance = async (address: string) => {
+    const reply = await fetch(devnet.fixtures.rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getBalance', params: [address, 'latest'] }),
+    })
+    return BigInt(((await reply.json()) as { result: string }).result)
+  }
+  const permit2 = (spender: string, amount: string) =>
+    JSON.stringify({
+      types: {
+        EIP712Domain: [
+          { name: 'name', type: 'string' },
+          { name: 'chainId', type: 'uint256' },
+          { name: 'verifyingContract', type: 'address' },
+        ],
+        PermitSingle: [
+          { name: 'details', type: 'PermitDetails' },
+          { name: 'spender', type: 'address' },
+          { name: 'sigDeadline', type: 'uint256' },
+        ],
+        PermitDetails: [
+          { name: 'token', type: 'address' },
+          { name: 'amount', type: 'uint160' },
+          { name: 'expiration', type: 'uint48' },
+          { name: 'nonce', type: 'uint48' },
+        ],
+      },
+      domain: { name: 'Permit2', chainId: 31337, verifyingContract: '0x000000000022d473030f116ddee9f6b43ac78ba3' },
+      primaryType: 'PermitSingle',
+      message: {
+        details: { token: devnet.fixtures.erc20.address, amount, expiration: '1900000000', nonce: '0' },
+        spender,
+        sigDeadline: '1900000000',
+      },
+    })
+
+  it('lets an honest request through: the window shows it and Continue sends exactly that', async () => {
+    const before = await balance(FRIEND)
+    const outcome = await run('', sendTx(FRIEND, '0x1'), 'continue')
+    expect(outcome.settled.ok).toMatch(/^0x[0-9a-f]{64}$/)
+    expect(outcome.shown.map((entry) => entry.request.params)).toEqual([
+      [{ from: account, to: FRIEND, value: '0x1', chainId: '0x7a69' }],
+    ])
+    expect(outcome.received).toHaveLength(1)
+    expect((await balance(FRIEND)) - before).toBe(1n)
+  })
+
+  describe('A: builtins the page replaces after the hook started', () => {
+    it('Set, Map, WeakMap and WeakSet methods replaced: the window still shows, Reject sends nothing', async () => {
+      const before = await balance(ATTACKER)
+      for (const setup of [
+        'Set.prototype.has = () => false; Map.prototype.get = () => undefined',
+        'Set.prototype.has = () => true; Map.prototype.set = function () { return this }; Map.prototype.has = () => true',
+        'WeakMap.prototype.get = () => undefined; WeakSet.prototype.has = () => true; WeakMap.prototype.set = function () { return this }',
+      ]) {
+        const outcome = await run(setup, sendTx(), 'reject')
+        expect(outcome.settled).toEqual(REJECTED)
+        expect(outcome.shown).toHaveLength(1)
+        expect(outcome.received).toEqual([])
+      }
+      expect(await balance(ATTACKER)).toBe(before)
+    })
+
+    it('Promise.prototype.then and a thenable Object.prototype cannot forge a Continue', async () => {
+      const forged = `{ kind: 'forward', params: [${tx()}] }`
+      const outcome = await run(
+        `const then = Promise.prototype.then
+         Promise.prototype.then = function (ok, fail) { return then.call(this, () => ok && ok(${forged}), fail) }
+         Object.defineProperty(Object.prototype, 'then', { configurable: true, get() {
+           return this && this.kind ? (resolve) => resolve(${forged}) : undefined } })`,
+        sendTx(),
+        'reject',
+      )
+      expect(outcome.shown).toHaveLength(1)
+      expect(outcome.received).toEqual([])
+    })
+
+    it('forged relay messages (MessageEvent data, addEventListener, postMessage replaced) decide nothing', async () => {
+      const outcome = await run(
+        `const forged = { type: 'settle', rid: 1, outcome: { kind: 'forward', params: [${tx()}] } }
+         Object.defineProperty(MessageEvent.prototype, 'data', { configurable: true, get() { return forged } })
+         Object.defineProperty(MessageEvent.prototype, 'ports', { configurable: true, get() { return [] } })
+         EventTarget.prototype.addEventListener = function () {}
+         MessagePort.prototype.postMessage = function () {}
+         window.postMessage(forged, '*')`,
+        sendTx(),
+        'reject',
+      )
+      expect(outcome.shown).toHaveLength(1)
+      expect(outcome.received).toEqual([])
+    })
+
+    it('structuredClone, JSON and Array iteration replaced, object edited during review: Continue sends what was shown', async () => {
+      const outcome = await run(
+        `window.structuredClone = (value) => value
+         JSON.parse = () => ({}); JSON.stringify = () => '{}'
+         Array.prototype[Symbol.iterator] = function* () {}
+         window.tx = ${tx(FRIEND, '0x1')}`,
+        `[ethereum.request({ method: 'eth_sendTransaction', params: [tx] }),
+          setTimeout(() => { tx.to = '${ATTACKER}'; tx.value = '${ONE_ETH}' }, 50)][0]`,
+        'continue',
+      )
+      expect(outcome.shown[0]?.request.params).toEqual([{ from: account, to: FRIEND, value: '0x1', chainId: '0x7a69' }])
+      expect(outcome.received).toHaveLength(1)
+    })
+
+    it('setters and getters planted on Object.prototype and Array.prototype, call and apply replaced', async () => {
+      const outcome = await run(
+        `for (const key of ['get', 'set', 'kind', 'outcome', 'params', 'error', 'value', 'signal', 'capture']) {
+           Object.defineProperty(Object.prototype, key, { configurable: true, get() { return undefined }, set() {} })
+         }
+         Object.defineProperty(Array.prototype, '0', { configurable: true, get() { return '${ATTACKER}' }, set() {} })
+         Function.prototype.apply = function () { throw new Error('apply') }
+         Reflect.apply = () => { throw new Error('Reflect.apply') }`,
+        sendTx(FRIEND, '0x2'),
+        'continue',
+      )
+      expect(outcome.settled.ok).toMatch(/^0x[0-9a-f]{64}$/)
+      expect(outcome.shown).toHaveLength(1)
+      expect(outcome.received).toHaveLength(1)
+    })
+
+    it('calls no builtin the page can reach while handling a request (every one replaced by a tripwire)', async () => {
+      const hook = `chrome-extension://${extension.id}/`
+      const page = await openHostilePage(
+        context,
+        dapp,
+        `(() => {
+          const includes = String.prototype.includes, split = String.prototype.split, apply = Reflect.apply
+          const construct = Reflect.construct, ownKeys = Reflect.ownKeys, describe = Object.getOwnPropertyDescriptor
+          const define = Object.defineProperty, NativeError = Error
+          const hits = []; window.tripped = hits; let inside = false
+          const mark = (name) => {
+            if (inside) return
+            inside = true
+            try {
+              const lines = apply(split, new NativeError().stack || '', ['\\n'])
+              // 0: "Error", 1: mark, 2: the tripwire, 3: whoever called the builtin.
+              if (lines[3] && apply(includes, lines[3], ['${hook}'])) hits[hits.length] = name + ' <- ' + lines[3]
+            } finally { inside = false }
+          }
+          const trap = (owner, key, label) => {
+            const d = describe(owner, key)
+            if (!d || !d.configurable || key === 'constructor') return
+            if (typeof d.value === 'function') {
+              const f = d.value
+              define(owner, key, { configurable: true, writable: true, enumerable: d.enumerable, value: function (...args) {
+                mark(label)
+                return new.target ? construct(f, args, new.target) : apply(f, this, args)
+              } })
+            } else if (d.get) {
+              const g = d.get
+              define(owner, key, { configurable: true, enumerable: d.enumerable, set: d.set, get: function () {
+                mark(label)
+                return apply(g, this, [])
+              } })
+            }
+          }
+          const owners = { Object, 'Object.prototype': Object.prototype, Array, 'Array.prototype': Array.prototype,
+            'Function.prototype': Function.prototype, Promise, 'Promise.prototype': Promise.prototype,
+            'Map.prototype': Map.prototype, 'Set.prototype': Set.prototype, 'WeakMap.prototype': WeakMap.prototype,
+            'WeakSet.prototype': WeakSet.prototype, 'String.prototype': String.prototype, String,
+            'Number.prototype': Number.prototype, Number, 'BigInt.prototype': BigInt.prototype, JSON, Reflect,
+            'Symbol.prototype': Symbol.prototype, 'Error.prototype': Error.prototype,
+            'EventTarget.prototype': EventTarget.prototype, 'Event.prototype': Event.prototype,
+            'MessageEvent.prototype': MessageEvent.prototype, 'CustomEvent.prototype': CustomEvent.prototype,
+            'MessagePort.prototype': MessagePort.prototype, 'MutationObserver.prototype': MutationObserver.prototype,
+            'ArrayIterator': Object.getPrototypeOf([][Symbol.iterator]()), window }
+          for (const [label, owner] of Object.entries(owners)) {
+            for (const key of ownKeys(owner)) {
+              if (label === 'window' && !['structuredClone', 'queueMicrotask', 'setTimeout', 'fetch', 'postMessage', 'dispatchEvent', 'addEventListener'].includes(key)) continue
+              trap(owner, key, label + '.' + String(key))
+            }
+          }
+        })()`,
+      )
+      try {
+        const calls = [
+          `ethereum.request({ method: 'eth_chainId' })`,
+          `new Promise((ok) => ethereum.sendAsync([{ jsonrpc: '2.0', id: 1, method: 'eth_chainId' }, { jsonrpc: '2.0', id: 2, method: 'eth_blockNumber' }], (e, r) => ok(r)))`,
+          `ethereum.request({ method: 'personal_sign', params: ['0x6869', '${account}'] })`,
+          `ethereum.request({ method: 'eth_signTypedData_v4', params: ['${account}', ${JSON.stringify(permit2(FRIEND, '5'))}] })`,
+          sendTx(FRIEND, '0x3'),
+        ]
+        for (const call of calls) {
+          const outcome = await attempt(context, node, page, call, () => 'continue')
+          expect(unshownReceived(outcome)).toEqual([])
+          expect(outcome.settled.code).toBeUndefined()
+        }
+        expect(await page.evaluate(() => (window as unknown as { tripped: string[] }).tripped)).toEqual([])
+      } finally {
+        await page.close()
+      }
+    })
+  })
+
+  describe('B: the method name', () => {
+    it('a getter that answers one method to the hook and another to the wallet reaches the wallet as the first', async () => {
+      const outcome = await run(
+        `let reads = 0
+         window.payload = { get method() { return reads++ === 0 ? 'eth_chainId' : 'eth_sendTransaction' }, params: [${tx()}] }`,
+        'ethereum.request(payload)',
+        'reject',
+      )
+      expect(outcome.shown).toEqual([])
+      expect(outcome.received).toEqual([])
+    })
+
+    it('a Proxy payload that changes its method between reads is read once', async () => {
+      const outcome = await run(
+        `let reads = 0
+         const method = () => (reads++ === 0 ? 'eth_chainId' : 'eth_sendTransaction')
+         window.payload = new Proxy({}, {
+           get: (_, key) => key === 'method' ? method() : key === 'params' ? [${tx()}] : undefined,
+           ownKeys: () => ['method', 'params'],
+           getOwnPropertyDescriptor: (_, key) => ({ configurable: true, enumerable: true, writable: true,
+             value: key === 'method' ? method() : [${tx()}] }),
+         })`,
+        'ethereum.request(payload)',
+        'reject',
+      )
+      expect(outcome.shown).toEqual([])
+      expect(outcome.received).toEqual([])
+    })
+
+    it('a String object or an object that converts to a method name is refused', async () => {
+      for (const method of [
+        `new String('eth_sendTransaction')`,
+        `{ toString: () => 'eth_sendTransaction', [Symbol.toPrimitive]: () => 'eth_sendTransaction' }`,
+      ]) {
+        const outcome = await run('', `ethereum.request({ method: ${method}, params: [${tx()}] })`, 'reject')
+        expect(outcome.settled.code).toBe(-32600)
+        expect(outcome.received).toEqual([])
+      }
+    })
+
+    it('a method that differs from a signing method only by case, spaces or invisible characters is refused', async () => {
+      const variants = [
+        'ETH_SENDTRANSACTION',
+        'eth_sendTransaction ',
+        ' eth_sendtransaction',
+        'eth_send\u200bTransaction',
+        'Personal_Sign',
+        'eth_signTypedData_V4',
+      ]
+      const outcome = await run(
+        '',
+        `Promise.all(${JSON.stringify(variants)}.map((method) => ethereum.request({ method, params: [${tx()}] }).then(() => 'passed', (error) => error.code)))`,
+        'reject',
+      )
+      expect(outcome.settled.ok).toEqual(variants.map(() => 4200))
+      expect(outcome.received).toEqual([])
+    })
+  })
+
+  describe('C: the page keeps the live object', () => {
+    it('params holding a function cannot be copied and are refused, never forwarded', async () => {
+      const outcome = await run(
+        '',
+        `ethereum.request({ method: 'eth_sendTransaction', params: [{ ...${tx()}, toJSON() { return ${tx()} } }] })`,
+        'continue',
+      )
+      expect(outcome.settled.code).toBe(-32602)
+      expect(outcome.settled.message).toMatch(/function/)
+      expect(outcome.received).toEqual([])
+    })
+
+    it('a Proxy transaction whose recipient changes after the first read: the wallet gets what was shown', async () => {
+      const outcome = await run(
+        `let reads = 0
+         const to = () => (reads++ === 0 ? '${FRIEND}' : '${ATTACKER}')
+         window.tx = new Proxy(${tx(FRIEND, '0x1')}, {
+           get: (target, key) => key === 'to' ? to() : target[key],
+           getOwnPropertyDescriptor: (target, key) => key === 'to'
+             ? { configurable: true, enumerable: true, writable: true, value: to() }
+             : Reflect.getOwnPropertyDescriptor(target, key),
+         })`,
+        `ethereum.request({ method: 'eth_sendTransaction', params: [tx] })`,
+        'continue',
+      )
+      expect(outcome.shown[0]?.request.params).toMatchObject([{ to: FRIEND }])
+      expect(outcome.received[0]?.params).toMatchObject([{ to: FRIEND }])
+    })
+
+    it('a Permit2 object edited during the review is signed as it was shown', async () => {
+      const outcome = await run(
+        `window.data = ${permit2(FRIEND, '10000000')}`,
+        `[ethereum.request({ method: 'eth_signTypedData_v4', params: ['${account}', data] }),
+          setTimeout(() => { data.message.spender = '${ATTACKER}'; data.message.details.amount = '1461501637330902918203684832716283019655932542975' }, 50)][0]`,
+        'continue',
+      )
+      const shown = outcome.shown[0]?.request.params[1] as { message: { spender: string; details: { amount: string } } }
+      expect(shown.message.spender).toBe(FRIEND)
+      expect(shown.message.details.amount).toBe('10000000')
+      expect(outcome.received).toHaveLength(1)
+    })
+
+    it('typed data as a JSON string with a duplicate key is forwarded as the one reading the window showed', async () => {
+      const text = permit2(FRIEND, '1').replace(
+        `"spender":"${FRIEND}"`,
+        `"spender":"${FRIEND}","spender":"${ATTACKER}"`,
+      )
+      const outcome = await run(
+        '',
+        `ethereum.request({ method: 'eth_signTypedData_v4', params: ['${account}', ${JSON.stringify(text)}] })`,
+        'continue',
+      )
+      const shown = outcome.shown[0]?.request.params[1] as string
+      expect(shown).not.toContain(FRIEND)
+      expect(JSON.parse(shown).message.spender).toBe(ATTACKER)
+      expect(outcome.received).toHaveLength(1)
+    })
+  })
+
+  describe('D: fields the wallet executes are the fields shown', () => {
+    it('data and input that disagree are refused', async () => {
+      const outcome = await run(
+        '',
+        `ethereum.request({ method: 'eth_sendTransaction', params: [{ from: '${account}', to: '${FRIEND}', data: '0x', input: '0xa9059cbb' }] })`,
+        'continue',
+      )
+      expect(outcome.settled.code).toBe(-32602)
+      expect(outcome.settled.message).toMatch(/data and input/)
+      expect(outcome.received).toEqual([])
+    })
+
+    it('request.call with a fake this cannot choose the account or the chain', async () => {
+      const outcome = await run(
+        `window.fake = { request: async ({ method }) => method === 'eth_accounts' ? ['${ATTACKER}'] : '0x1' }`,
+        `ethereum.request.call(fake, { method: 'eth_sendTransaction', params: [{ to: '${FRIEND}', value: '0x4' }] })`,
+        'continue',
+      )
+      expect(outcome.shown[0]?.request).toMatchObject({ account, chainId: 31337 })
+      expect(outcome.received[0]?.params).toEqual([{ from: account, to: FRIEND, value: '0x4', chainId: '0x7a69' }])
+    })
+
+    it('gas and gasLimit that disagree, and a transaction for another chain, are refused', async () => {
+      const gas = await run(
+        '',
+        `ethereum.request({ method: 'eth_sendTransaction', params: [{ ...${tx()}, gas: '0x5208', gasLimit: '0x989680' }] })`,
+        'continue',
+      )
+      expect(gas.settled.code).toBe(-32602)
+      const chain = await run(
+        '',
+        `ethereum.request({ method: 'eth_sendTransaction', params: [{ ...${tx()}, chainId: '0x1' }] })`,
+        'continue',
+      )
+      expect(chain.settled.code).toBe(4901)
+      expect([...gas.received, ...chain.received]).toEqual([])
+    })
+  })
+
+  describe('E: routes around the patch', () => {
+    it('the wallet class method on the prototype, called on the wallet, is checked', async () => {
+      const outcome = await run(
+        `const proto = Object.getPrototypeOf(ethereum)
+         window.raw = Object.getOwnPropertyDescriptor(proto, 'request').get?.call(proto) ?? proto.request`,
+        `raw.call(ethereum, { method: 'eth_sendTransaction', params: [${tx()}] })`,
+        'reject',
+      )
+      expect(outcome.settled).toEqual(REJECTED)
+      expect(outcome.shown).toHaveLength(1)
+    })
+
+    it('a prototype method called on an object the page made is refused', async () => {
+      const outcome = await run(
+        `window.made = Object.create(Object.getPrototypeOf(ethereum))
+         made._rpcEngine = ethereum._rpcEngine`,
+        `Object.getPrototypeOf(ethereum).request.call(made, { method: 'eth_sendTransaction', params: [${tx()}] })`,
+        'continue',
+      )
+      expect(outcome.settled.code).toBe(4100)
+      expect(outcome.received).toEqual([])
+    })
+
+    it('the internal entry points _rpcRequest and _rpcEngine.handle (callback and promise) are checked', async () => {
+      const payload = `{ jsonrpc: '2.0', id: 7, method: 'eth_sendTransaction', params: [${tx()}] }`
+      for (const call of [
+        `new Promise((ok) => ethereum._rpcRequest(${payload}, (error, response) => ok(error ? { code: error.code } : response)))`,
+        `new Promise((ok) => ethereum._rpcEngine.handle(${payload}, (error, response) => ok(error ? { code: error.code } : response)))`,
+        `ethereum._rpcEngine.handle(${payload}).then((response) => response.error ? { code: response.error.code } : response)`,
+      ]) {
+        const outcome = await run('', call, 'reject')
+        expect(outcome.settled.ok).toEqual({ code: 4001 })
+        expect(outcome.shown).toHaveLength(1)
+        expect(outcome.received).toEqual([])
+      }
+    })
+
+    it('deleting the patched method uncovers only another patched one', async () => {
+      const outcome = await run(
+        `delete ethereum.request
+         Reflect.deleteProperty(ethereum, 'sendAsync')
+         delete Object.getPrototypeOf(ethereum).request`,
+        `(ethereum.request ?? Object.getPrototypeOf(ethereum).request).call(ethereum, { method: 'eth_sendTransaction', params: [${tx()}] })`,
+        'reject',
+      )
+      expect(outcome.shown.length + (outcome.settled.code === 4001 ? 0 : 1)).toBeGreaterThan(0)
+      expect(outcome.received).toEqual([])
+    })
+
+    it('a sendAsync batch is checked element by element', async () => {
+      const outcome = await run(
+        '',
+        `new Promise((ok) => ethereum.sendAsync([
+           { jsonrpc: '2.0', id: 1, method: 'eth_chainId' },
+           { jsonrpc: '2.0', id: 2, method: 'eth_sendTransaction', params: [${tx()}] },
+         ], (error, responses) => ok(responses.map((r) => r.error ? r.error.code : r.result))))`,
+        'reject',
+      )
+      expect(outcome.settled.ok).toEqual(['0x7a69', 4001])
+      expect(outcome.shown).toHaveLength(1)
+      expect(outcome.received).toEqual([])
+    })
+
+    it('a wallet re-announced through a dispatchEvent the page replaced is already hooked', async () => {
+      const outcome = await run(
+        `const dispatch = EventTarget.prototype.dispatchEvent
+         window.caught = []
+         EventTarget.prototype.dispatchEvent = function (event) {
+           if (event.type === 'eip6963:announceProvider') caught.push(event.detail.provider)
+           return dispatch.call(this, event)
+         }
+         window.dispatchEvent(new Event('eip6963:requestProvider'))`,
+        `caught[0].request({ method: 'eth_sendTransaction', params: [${tx()}] })`,
+        'reject',
+      )
+      expect(outcome.settled).toEqual(REJECTED)
+      expect(outcome.shown).toHaveLength(1)
+    })
+
+    it('the wallet in an about:blank frame, taken before the frame runs anything, is hooked', async () => {
+      const outcome = await run(
+        `const frame = document.createElement('iframe')
+         document.documentElement.appendChild(frame)
+         window.framed = frame.contentWindow.ethereum`,
+        `framed.request({ method: 'eth_sendTransaction', params: [${tx()}] })`,
+        'reject',
+      )
+      expect(outcome.settled).toEqual(REJECTED)
+      expect(outcome.shown[0]?.request.origin).toBe(dapp.url)
+      expect(outcome.received).toEqual([])
+    })
+
+    it('a wallet that joins providers[] after the page loaded is hooked the moment it is read', async () => {
+      const outcome = await run(
+        '',
+        `(async () => {
+           // The late wallet injects itself after the page loaded (document_idle).
+           while (!(ethereum.providers?.length > 1)) await new Promise((ok) => setTimeout(ok, 20))
+           const late = ethereum.providers[ethereum.providers.length - 1]
+           return late.request({ method: 'eth_sendTransaction', params: [${tx()}] })
+         })()`,
+        'reject',
+      )
+      expect(outcome.settled).toEqual(REJECTED)
+      expect(outcome.shown[0]?.request.wallet).toMatchObject({ late: true })
+      expect(outcome.received).toEqual([])
+    })
+  })
+
+  describe('F: every signing method', () => {
+    it('eth_signTransaction is checked as a transaction, and sending the signed bytes is checked again', async () => {
+      const outcome = await run(
+        '',
+        `ethereum.request({ method: 'eth_signTransaction', params: [{ ...${tx(FRIEND, '0x5')}, gas: '0x5208' }] })
+           .then((raw) => ethereum.request({ method: 'eth_sendRawTransaction', params: [raw] }))`,
+        'continue',
+      )
+      expect(outcome.shown.map((entry) => entry.request.method)).toEqual([
+        'eth_signTransaction',
+        'eth_sendRawTransaction',
+      ])
+      expect(outcome.shown[1]?.request.account).toBe(account)
+      expect(outcome.settled.ok).toMatch(/^0x[0-9a-f]{64}$/)
+      expect(outcome.received).toHaveLength(2)
+    })
+
+    it('eth_sendRawTransaction that cannot be decoded is refused', async () => {
+      const outcome = await run(
+        '',
+        `ethereum.request({ method: 'eth_sendRawTransaction', params: ['0x02deadbeef'] })`,
+        'continue',
+      )
+      expect(outcome.settled.code).toBe(-32602)
+      expect(outcome.received).toEqual([])
+    })
+
+    it('eth_signTypedData with an EIP-712 object and eth_signTypedData_v1 with a legacy list are both shown', async () => {
+      const eip712 = await run(
+        '',
+        `ethereum.request({ method: 'eth_signTypedData', params: ['${account}', ${permit2(ATTACKER, '1461501637330902918203684832716283019655932542975')}] })`,
+        'reject',
+      )
+      expect(eip712.shown[0]?.request.scan).toMatchObject({ status: 'DONE', response: { action: 'WARN' } })
+      const legacy = await run(
+        '',
+        `ethereum.request({ method: 'eth_signTypedData_v1', params: [[{ type: 'string', name: 'Message', value: 'Hi' }], '${account}'] })`,
+        'continue',
+      )
+      expect(legacy.shown[0]?.request.params).toEqual([[{ type: 'string', name: 'Message', value: 'Hi' }], account])
+      expect([...eip712.received, ...legacy.received].map((entry) => entry.method)).toEqual(['eth_signTypedData_v1'])
+    })
+
+    it('wallet_sendCalls (2.0.0) is checked call by call', async () => {
+      const outcome = await run(
+        '',
+        `ethereum.request({ method: 'wallet_sendCalls', params: [{ version: '2.0.0', chainId: '0x7a69', from: '${account}', atomicRequired: false,
+           calls: [{ to: '${ATTACKER}', value: '${ONE_ETH}' }, { to: '${FRIEND}', value: '0x1' }] }] })`,
+        'reject',
+      )
+      expect(outcome.settled).toEqual(REJECTED)
+      expect(outcome.shown[0]?.request.scan).toMatchObject({ status: 'DONE' })
+      expect(outcome.received).toEqual([])
+    })
+  })
+})

@@ -1,0 +1,161 @@
+/**
+ * Runs one attempt of a hostile page against the built extension and a wallet that injects itself as wallet
+ * extensions do, and records the one thing that matters: what the wallet received (at its node, outside the page)
+ * against what a confirmation window showed and the user continued.
+ */
+import type { BrowserContext, Page } from 'playwright-core'
+import type { PendingRequest } from '../../../src/extension/shared/pending.ts'
+import type { Dapp } from './dapp.ts'
+import { pendingOf } from './extension.ts'
+import type { Received, WalletNode } from './walletNode.ts'
+
+export type Decide = 'continue' | 'reject'
+
+export type Attempt = {
+  /** How the call settled for the page: { ok } or { code, message }. */
+  settled: { ok?: unknown; code?: number; message?: string }
+  /** Each request a confirmation window showed, with what the user did. */
+  shown: { request: PendingRequest; decision: Decide }[]
+  /** The signing requests the wallet's node received during the attempt. */
+  received: Received[]
+}
+
+let pages = 0
+
+/**
+ * The test's own handle on the page, loaded before the attack and driven only through the DOM: the test types a call
+ * into a textarea and presses a button (Playwright does both from its isolated world), the harness starts the call
+ * once with the builtins it kept, and writes how it settled (as JSON) into an attribute the test reads the same way. A page that breaks JSON,
+ * iteration or Promise.prototype.then in its own world, which also breaks page.evaluate, cannot blind the test.
+ */
+const HARNESS = `<textarea id="harness-call"></textarea><button id="harness-run">run</button><script>(() => {
+  const stringify = JSON.stringify, NativeFunction = Function, apply = Reflect.apply
+  const setAttribute = Element.prototype.setAttribute, root = document.documentElement
+  const field = document.getElementById('harness-call'), valueOf = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value').get
+  let next = 0
+  document.getElementById('harness-run').addEventListener('click', () => {
+    const slot = next++
+    const run = NativeFunction('return (' + apply(valueOf, field, []) + ')')
+    ;(async () => {
+      let settled
+      try { settled = { ok: await run() } } catch (error) { settled = { code: error && error.code, message: error && error.message } }
+      apply(setAttribute, root, ['data-harness-' + slot, stringify(settled) || '{}'])
+    })()
+  })
+})()</script>`
+
+const started = new WeakMap<Page, number>()
+
+/** Starts `call` (an expression) in a hostile page; returns its slot. */
+async function startInPage(page: Page, call: string): Promise<number> {
+  const slot = started.get(page) ?? 0
+  started.set(page, slot + 1)
+  await page.locator('#harness-call').fill(call)
+  await page.locator('#harness-run').click()
+  return slot
+}
+
+/** A page whose own script (after the hook, as any page script) runs `setup`, then `call` is started by the test. */
+export async function openHostilePage(context: BrowserContext, dapp: Dapp, setup: string, body = ''): Promise<Page> {
+  const path = `/hostile-${++pages}`
+  dapp.page(
+    path,
+    `<!doctype html><meta charset="utf-8"><title>hostile</title>${HARNESS}${body}<script>${setup}</script>`,
+  )
+  const page = await context.newPage()
+  await page.goto(`${dapp.url}${path}`)
+  return page
+}
+
+/** Clicks a decision in the window, ticking "I understand the risk" first when the window asks for it. */
+async function press(confirm: Page, decision: Decide) {
+  await confirm.locator('[data-action]:not([data-action="PENDING"])').waitFor({ timeout: 20_000 })
+  if (decision === 'continue') {
+    const risk = confirm.getByRole('checkbox')
+    if (await risk.count()) await risk.check()
+    await confirm.getByRole('button', { name: 'Continue' }).click()
+  } else {
+    await confirm.getByRole('button', { name: 'Reject' }).click()
+  }
+}
+
+/**
+ * Starts `call` in `page` and answers every confirmation window it causes with `decide` (called with the request
+ * shown) until the call settles, then waits `quietMs` for anything the page does afterwards to reach the wallet.
+ */
+export async function attempt(
+  context: BrowserContext,
+  node: WalletNode,
+  page: Page,
+  call: string,
+  decide: (request: PendingRequest) => Decide,
+  quietMs = 300,
+): Promise<Attempt> {
+  const start = node.received().length
+  const shown: Attempt['shown'] = []
+  const slot = await startInPage(page, call)
+  let done = false
+  const settling = (async () => {
+    for (;;) {
+      const text = await page.locator('html').getAttribute(`data-harness-${slot}`)
+      if (typeof text === 'string') {
+        done = true
+        return JSON.parse(text) as Attempt['settled']
+      }
+      await new Promise((resolve) => setTimeout(resolve, 25))
+    }
+  })()
+  let confirm: Page | undefined
+  let lastId = ''
+  while (!done) {
+    if (!confirm || confirm.isClosed()) {
+      const opened = context
+        .waitForEvent('page', { predicate: (p) => p.url().includes('/ui/confirm.html'), timeout: 30_000 })
+        .catch(() => undefined)
+      const next = await Promise.race([opened, settling.then(() => undefined)])
+      if (!next) break
+      confirm = next
+    }
+    const id = await confirm
+      .waitForURL((url) => url.searchParams.get('id') !== lastId, { timeout: 30_000 })
+      .then(() => new URL(confirm?.url() ?? '').searchParams.get('id') ?? '')
+      .catch(() => '')
+    if (!id || confirm.isClosed()) continue
+    lastId = id
+    const request = await pendingOf(confirm)
+    const decision = decide(request)
+    shown.push({ request, decision })
+    await press(confirm, decision)
+    await Promise.race([
+      confirm.waitForEvent('close').catch(() => undefined),
+      confirm.waitForURL((url) => url.searchParams.get('id') !== id).catch(() => undefined),
+      settling,
+    ])
+  }
+  const settled = await settling
+  await page.waitForTimeout(quietMs)
+  return { settled, shown, received: node.signing(start) }
+}
+
+/** Lowercases hex strings throughout, so a comparison is not fooled by letter case alone. */
+function canonical(value: unknown): unknown {
+  if (typeof value === 'string') return /^0x[0-9a-fA-F]*$/.test(value) ? value.toLowerCase() : value
+  if (Array.isArray(value)) return value.map(canonical)
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, canonical(inner)]))
+  }
+  return value
+}
+
+/**
+ * The invariant: every signing request the wallet received is, method and params, one a window showed and the user
+ * continued. Returns the ones that are not (empty when the attempt failed).
+ */
+export function unshownReceived(outcome: Attempt): Received[] {
+  const continued = outcome.shown
+    .filter((entry) => entry.decision === 'continue')
+    .map((entry) => JSON.stringify(canonical({ method: entry.request.method, params: entry.request.params })))
+  return outcome.received.filter(
+    (entry) => !continued.includes(JSON.stringify(canonical({ method: entry.method, params: entry.params }))),
+  )
+}

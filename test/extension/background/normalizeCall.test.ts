@@ -1,0 +1,245 @@
+import { privateKeyToAccount } from 'viem/accounts'
+import { describe, expect, it } from 'vitest'
+import { parseJsonLossless } from '../../../src/extension/background/losslessJson.ts'
+import { normalizeCall } from '../../../src/extension/background/normalizeCall.ts'
+import { validateCall } from '../../../src/extension/background/validateCall.ts'
+import type { HookCall } from '../../../src/extension/relay/protocol.ts'
+
+const ACCOUNT = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'
+const OTHER = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8'
+/** anvil's first dev key (public test key): signs the raw transactions below. */
+const DEV_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'
+
+const call = (method: HookCall['method'], params: unknown, chainId: unknown = '0x7a69'): HookCall => ({
+  method,
+  params,
+  accounts: [ACCOUNT],
+  chainId,
+  wallet: { label: 'Test', late: false },
+})
+
+async function normal(hookCall: HookCall) {
+  const result = await normalizeCall(hookCall)
+  if (!result.ok) throw new Error(`refused: ${result.error.message}`)
+  return result.call
+}
+
+async function refusal(hookCall: HookCall) {
+  const result = await normalizeCall(hookCall)
+  if (result.ok) throw new Error('accepted')
+  return result.error
+}
+
+describe('parseJsonLossless', () => {
+  it('keeps integers beyond 2^53 exact and leaves strings and safe numbers alone', () => {
+    const text =
+      '{"big": 115792089237316195423570985008687907853269984665640564039457584007913129639935, "n": 5, "s": "12345678901234567890", "e": "a\\"1", "f": -1.5e3}'
+    expect(parseJsonLossless(text)).toEqual({
+      big: '115792089237316195423570985008687907853269984665640564039457584007913129639935',
+      n: 5,
+      s: '12345678901234567890',
+      e: 'a"1',
+      f: -1500,
+    })
+  })
+  it('throws on malformed JSON', () => {
+    expect(() => parseJsonLossless('{"a":')).toThrow()
+  })
+})
+
+describe('normalizeCall: transactions', () => {
+  it('fills from and chainId from the wallet and writes every quantity as 0x-hex', async () => {
+    expect(
+      await normal(call('eth_sendTransaction', [{ to: OTHER, value: 2 ** 60, input: 'deadbeef', gasLimit: '21000' }])),
+    ).toEqual({
+      method: 'eth_sendTransaction',
+      account: ACCOUNT,
+      chainId: 31337,
+      params: [
+        {
+          from: ACCOUNT,
+          to: OTHER,
+          value: '0x1000000000000000',
+          input: '0xdeadbeef',
+          gasLimit: '0x5208',
+          chainId: '0x7a69',
+        },
+      ],
+    })
+  })
+
+  it('keeps the fee fields, nonce and access list, and drops fields no wallet executes', async () => {
+    const tx = {
+      from: ACCOUNT.toUpperCase().replace('0X', '0x'),
+      to: OTHER,
+      maxFeePerGas: 10n ** 10n,
+      maxPriorityFeePerGas: '1000000000',
+      nonce: 3,
+      type: '0x2',
+      accessList: [{ address: OTHER, storageKeys: [`0x${'00'.repeat(31)}01`] }],
+      customData: { paymaster: OTHER },
+      ccipReadEnabled: true,
+    }
+    expect((await normal(call('eth_signTransaction', [tx]))).params).toEqual([
+      {
+        from: ACCOUNT,
+        to: OTHER,
+        maxFeePerGas: '0x2540be400',
+        maxPriorityFeePerGas: '0x3b9aca00',
+        nonce: '0x3',
+        type: '0x2',
+        accessList: [{ address: OTHER, storageKeys: [`0x${'00'.repeat(31)}01`] }],
+        chainId: '0x7a69',
+      },
+    ])
+  })
+
+  it('refuses what a wallet could execute differently from what is shown', async () => {
+    const base = { from: ACCOUNT, to: OTHER }
+    const cases: [unknown, number, RegExp][] = [
+      [{ ...base, data: '0x01', input: '0x02' }, -32602, /data and input/],
+      [{ ...base, gas: '0x5208', gasLimit: '0x5209' }, -32602, /gas and gasLimit/],
+      [{ ...base, gasPrice: '0x1', maxFeePerGas: '0x1' }, -32602, /gasPrice and maxFeePerGas/],
+      [{ ...base, chainId: '0x1' }, 4901, /chain 1, but the wallet is on chain 31337/],
+      [{ ...base, authorizationList: [{}] }, -32602, /EIP-7702/],
+      [{ ...base, maxFeePerBlobGas: '0x1' }, -32602, /blob/],
+      [{ ...base, value: '-1' }, -32602, /params\[0\]\.value/],
+      [{ ...base, to: 'bob.eth' }, -32602, /params\[0\]\.to is not an address/],
+      [{ ...base, data: '0x123' }, -32602, /even number/],
+    ]
+    for (const [tx, code, message] of cases) {
+      expect(await refusal(call('eth_sendTransaction', [tx]))).toMatchObject({
+        code,
+        message: expect.stringMatching(message),
+      })
+    }
+  })
+
+  it('asks the dapp to connect the wallet when it has no account and names none', async () => {
+    const noAccount = { ...call('eth_sendTransaction', [{ to: OTHER }]), accounts: [] }
+    expect(await refusal(noAccount)).toMatchObject({ code: 4100 })
+  })
+
+  it('normalises wallet_sendCalls 1.0 and 2.0.0 call by call and keeps capabilities', async () => {
+    const batch = {
+      version: '2.0.0',
+      id: 'batch-1',
+      chainId: '0x7a69',
+      atomicRequired: true,
+      calls: [{ to: OTHER, value: 1n, data: 'a9059cbb', extra: 1 }, { to: OTHER }],
+      capabilities: { paymasterService: { url: 'https://pay.example' } },
+    }
+    expect((await normal(call('wallet_sendCalls', [batch]))).params).toEqual([
+      {
+        version: '2.0.0',
+        id: 'batch-1',
+        chainId: '0x7a69',
+        from: ACCOUNT,
+        atomicRequired: true,
+        calls: [{ to: OTHER, value: '0x1', data: '0xa9059cbb' }, { to: OTHER }],
+        capabilities: { paymasterService: { url: 'https://pay.example' } },
+      },
+    ])
+    expect(await refusal(call('wallet_sendCalls', [{ calls: [] }]))).toMatchObject({
+      message: expect.stringMatching(/calls .* non-empty/),
+    })
+  })
+
+  it('decodes eth_sendRawTransaction and finds who signed it; refuses what it cannot decode', async () => {
+    const signer = privateKeyToAccount(DEV_KEY)
+    const raw = await signer.signTransaction({
+      chainId: 31337,
+      to: OTHER,
+      value: 5n,
+      gas: 21000n,
+      maxFeePerGas: 2n * 10n ** 9n,
+      maxPriorityFeePerGas: 10n ** 9n,
+      nonce: 7,
+    })
+    expect(await normal(call('eth_sendRawTransaction', [raw]))).toEqual({
+      method: 'eth_sendRawTransaction',
+      account: ACCOUNT,
+      chainId: 31337,
+      params: [raw],
+    })
+    const legacy = await signer.signTransaction({
+      chainId: 31337,
+      to: OTHER,
+      value: 1n,
+      gas: 21000n,
+      gasPrice: 1n,
+      nonce: 0,
+    })
+    expect((await normal(call('eth_sendRawTransaction', [legacy]))).account).toBe(ACCOUNT)
+    expect(await refusal(call('eth_sendRawTransaction', ['0x02deadbeef']))).toMatchObject({ code: -32602 })
+    expect(await refusal(call('eth_sendRawTransaction', [{ raw }]))).toMatchObject({ code: -32602 })
+  })
+})
+
+describe('normalizeCall: signatures', () => {
+  const typed = { types: { EIP712Domain: [] }, domain: {}, primaryType: 'EIP712Domain', message: {} }
+
+  it('finds the signer and the data in either order, and puts them where each method expects them', async () => {
+    expect((await normal(call('eth_signTypedData_v4', [typed, OTHER]))).params).toEqual([OTHER, typed])
+    expect((await normal(call('eth_signTypedData_v3', [OTHER, typed]))).params).toEqual([OTHER, typed])
+    const legacy = [{ type: 'string', name: 'Message', value: 'Hi' }]
+    expect((await normal(call('eth_signTypedData_v1', [OTHER, legacy]))).params).toEqual([legacy, OTHER])
+    expect((await normal(call('eth_signTypedData', [legacy, OTHER]))).params).toEqual([legacy, OTHER])
+    expect((await normal(call('eth_signTypedData', [OTHER, typed]))).params).toEqual([OTHER, typed])
+    expect((await normal(call('eth_signTypedData_v4', [typed]))).params).toEqual([ACCOUNT, typed])
+  })
+
+  it('forwards a JSON string re-written from its one parse: no duplicate keys, big integers exact', async () => {
+    const text =
+      '{"types":{},"domain":{},"primaryType":"P","message":{"to":"a","to":"b","amount":123456789012345678901234567890}}'
+    const params = (await normal(call('eth_signTypedData_v4', [OTHER, text]))).params
+    expect(params).toEqual([
+      OTHER,
+      '{"types":{},"domain":{},"primaryType":"P","message":{"to":"b","amount":"123456789012345678901234567890"}}',
+    ])
+    expect(await refusal(call('eth_signTypedData_v4', [OTHER, '{not json']))).toMatchObject({
+      message: expect.stringMatching(/params\[1\] is not valid JSON/),
+    })
+  })
+
+  it('writes bigints and unsafe integers of an object as exact decimal strings', async () => {
+    const data = { ...typed, message: { amount: 2n ** 200n, rough: 2 ** 60 } }
+    expect((await normal(call('eth_signTypedData_v4', [OTHER, data]))).params[1]).toMatchObject({
+      message: { amount: (2n ** 200n).toString(), rough: (2n ** 60n).toString() },
+    })
+  })
+
+  it('puts personal_sign in the standard order and checks eth_sign', async () => {
+    expect((await normal(call('personal_sign', [OTHER, '0x6869']))).params).toEqual(['0x6869', OTHER])
+    expect((await normal(call('personal_sign', ['0x6869']))).params).toEqual(['0x6869', ACCOUNT])
+    expect((await normal(call('eth_sign', [OTHER, '0xAB']))).params).toEqual([OTHER, '0xab'])
+    expect(await refusal(call('eth_sign', [OTHER, 'hello']))).toMatchObject({ code: -32602 })
+  })
+
+  it('reads the chain the wallet reports in any form, and 0 when it said none', async () => {
+    for (const [chainId, expected] of [
+      ['0x1', 1],
+      [10, 10],
+      ['137', 137],
+      [null, 0],
+      ['mainnet', 0],
+      [-5, 0],
+    ] as const) {
+      expect((await normal(call('personal_sign', ['0x01', OTHER], chainId))).chainId).toBe(expected)
+    }
+  })
+})
+
+describe('validateCall', () => {
+  const hookCall = call('personal_sign', ['0x6869', ACCOUNT])
+  it('accepts a well-formed call from the page and keeps the wallet label short', () => {
+    expect(validateCall(hookCall)).toEqual({ ok: true, call: hookCall })
+    const long = validateCall({ ...hookCall, wallet: { label: 'x'.repeat(500), late: 'yes' } })
+    expect(long.ok && long.call.wallet).toEqual({ label: 'x'.repeat(80), late: false })
+  })
+  it('refuses methods it does not check and params too large to keep, with a -32602 error', () => {
+    for (const bad of [{ ...hookCall, method: 'eth_chainId' }, { ...hookCall, params: ['x'.repeat(600_000)] }, null]) {
+      expect(validateCall(bad)).toMatchObject({ ok: false, error: { code: -32602 } })
+    }
+  })
+})
