@@ -13,7 +13,7 @@ import {
 } from 'viem'
 import { decodeArguments, functionDecoder, functionsForCalldata } from './abiIndex.ts'
 import { multiSendAbi } from './abis.ts'
-import { decodeExecTransaction } from './safe.ts'
+import { decodeExecTransaction } from './execTransaction.ts'
 
 /**
  * One call: who calls whom with what; `depth` 0 is the transaction itself. `delegate` marks a delegate call: the

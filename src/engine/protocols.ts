@@ -5,7 +5,7 @@
  */
 import { type Address, size } from 'viem'
 import bundled from './data/protocols.json'
-import type { SafeContext } from './safe.ts'
+import type { SafeContext } from './safeContext.ts'
 import type { SimulationTx, TxOutcome } from './simulation.ts'
 import type { Protocol } from './types.ts'
 

@@ -12,6 +12,7 @@ import {
   prepareEncodeFunctionData,
 } from 'viem'
 import { erc20Abi, erc721Abi, erc1155Abi, safeAbi } from './abis.ts'
+import type { SafeContext } from './safeContext.ts'
 
 /**
  * Where the native balance reader lives during a simulation (its code is injected by a state override).
@@ -174,3 +175,21 @@ export function safeReads(wallet: Address): Read[] {
 
 /** Read results by key: a decoded value, or undefined when the call reverted or returned nothing decodable. */
 export type ReadResults = { before: Map<string, unknown>; after: Map<string, unknown> }
+
+/** The Safe context from the before-block reads, or null when the address does not behave like a Safe. */
+export function safeContextFromReads(wallet: Address, reads: ReadResults): SafeContext | null {
+  const owners = reads.before.get(readKeys.safeField(wallet, 'owners')) as Address[] | undefined
+  const threshold = reads.before.get(readKeys.safeField(wallet, 'threshold')) as bigint | undefined
+  const nonce = reads.before.get(readKeys.safeField(wallet, 'nonce')) as bigint | undefined
+  if (!owners || owners.length === 0 || !threshold || nonce === undefined) return null
+  const version = reads.before.get(readKeys.safeField(wallet, 'version'))
+  const singleton = reads.before.get(readKeys.safeField(wallet, 'singleton'))
+  return {
+    address: wallet,
+    version: typeof version === 'string' ? version : 'unknown',
+    owners: [...owners],
+    threshold: Number(threshold),
+    nonce,
+    singleton: typeof singleton === 'string' ? (singleton as Address) : null,
+  }
+}

@@ -1,7 +1,9 @@
-/** Turns a failed call's return data into a reason a person can read (Error(string), Panic, known custom errors). */
+/**
+ * Turns a failed call's return data into a reason a person can read: Error(string) (Safe's GS0xx codes explained),
+ * Panic, known custom errors.
+ */
 import { decodeErrorResult, formatUnits, type Hex, size } from 'viem'
 import { knownErrorsAbi } from './abis.ts'
-import { explainSafeCode } from './safe.ts'
 
 const PANIC_REASONS: Record<number, string> = {
   1: 'an assertion failed',
@@ -80,4 +82,44 @@ function explainCustomError(name: string, args: readonly unknown[]): string {
     default:
       return `the contract raised ${name}`
   }
+}
+
+const GS_CODES: Record<string, string> = {
+  GS000: 'the Safe could not finish its setup',
+  GS001: 'the threshold has not been set up yet',
+  GS002: 'a call to set up modules failed: the address is not a contract',
+  GS010: 'there was not enough gas left to run the Safe transaction with the requested safeTxGas',
+  GS011: 'paying the refund in native currency failed',
+  GS012: 'paying the refund in tokens failed',
+  GS013: 'the Safe transaction itself failed (its inner call reverted) and neither safeTxGas nor gasPrice was set',
+  GS020: 'the signatures are too short for the required number of confirmations (not enough signatures)',
+  GS021: 'a contract signature points to data outside the signatures (malformed signatures)',
+  GS022: 'a contract signature is too short (malformed signatures)',
+  GS023: 'a contract signature points beyond the end of the signature data (malformed signatures)',
+  GS024: 'a contract signature was rejected by the signing contract',
+  GS025:
+    'the transaction hash was not approved by the owner: the sender is not that owner and it has not called approveHash',
+  GS026: 'a signer is not an owner of the Safe, or the signatures are not sorted by owner address',
+  GS030: 'only owners can approve a transaction hash',
+  GS031: 'this method can only be called by the Safe itself',
+  GS100: 'modules have already been set up',
+  GS101: 'the module address is invalid',
+  GS102: 'the module is already enabled',
+  GS103: 'the module is invalid or not enabled (wrong previous module)',
+  GS104: 'the caller is not an enabled module',
+  GS200: 'owners have already been set up',
+  GS201: 'the threshold is higher than the number of owners',
+  GS202: 'the threshold must be at least 1',
+  GS203: 'an owner address is invalid (zero, the sentinel, or the Safe itself)',
+  GS204: 'an owner appears twice',
+  GS205: 'the owner is invalid or the previous owner given is wrong',
+  GS300: 'the guard does not support the guard interface',
+  GS400: 'the fallback handler cannot be the Safe itself',
+}
+
+/** Plain-English meaning of a Safe revert code such as "GS013", or null for other reasons. */
+export function explainSafeCode(reason: string): string | null {
+  const code = reason.trim().toUpperCase()
+  const meaning = GS_CODES[code]
+  return meaning ? `Safe error ${code}: ${meaning}` : null
 }

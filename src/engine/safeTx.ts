@@ -5,8 +5,10 @@
  */
 import { encodeFunctionData } from 'viem'
 import { safeAbi } from './abis.ts'
+import type { ExecTransaction } from './execTransaction.ts'
 import { shortAddress } from './format.ts'
-import { type ExecTransaction, isSafeOwner, SAFE_NONCE_SLOT, type SafeContext } from './safe.ts'
+import { SAFE_NONCE_SLOT } from './safe.ts'
+import { isSafeOwner, type SafeContext } from './safeContext.ts'
 import type { SimulationInput, SimulationTx } from './simulation.ts'
 import { toWord } from './transactionsRequest.ts'
 import { hashTypedPayload, structSignature, type TypedData } from './typedData.ts'

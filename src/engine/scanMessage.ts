@@ -28,7 +28,7 @@ import { decodeRawMessage, rawMessageWarnings, readRawMessage } from './rawMessa
 import { type Read, readKeys } from './reads.ts'
 import { newRequestId } from './requestId.ts'
 import type { RpcStats } from './rpc.ts'
-import { isSafeOwner } from './safe.ts'
+import { isSafeOwner } from './safeContext.ts'
 import { findSafeTransaction, multisigWarnings, type SafeTxMessage, safeSimulationInput } from './safeTx.ts'
 import {
   findSeaportOrder,

@@ -3,21 +3,16 @@
  * request sees one consistent state. A second call (same base block) happens only when the transactions touched
  * assets or accounts their calldata did not reveal.
  */
-import { type Address, getAddress, type Hex, isAddressEqual, numberToHex, zeroAddress } from 'viem'
+import { type Address, getAddress, type Hex, numberToHex, zeroAddress } from 'viem'
 import { type ApprovalEvent, assetEventsFromLogs, type Movement, type SimulatedLog } from './assetEvents.ts'
 import { cachedTokenMetadata } from './assets.ts'
 import type { Call } from './calls.ts'
 import { fetchChainId, knownChainId } from './chain.ts'
 import { predictReads, readsForEvents } from './readPlan.ts'
-import { READER_ADDRESS, READER_CODE, type Read, type ReadResults } from './reads.ts'
+import { READER_ADDRESS, READER_CODE, type Read, type ReadResults, safeContextFromReads } from './reads.ts'
 import { createRpcClient, type RpcClient, RpcFailure, type RpcStats } from './rpc.ts'
-import {
-  decodeExecTransaction,
-  SAFE_THRESHOLD_SLOT,
-  type SafeContext,
-  safeContextFromReads,
-  withPrevalidatedSignature,
-} from './safe.ts'
+import { applyMultisigPreset, presetStorage } from './safe.ts'
+import type { SafeContext } from './safeContext.ts'
 import { checkSimulateResult, type RpcCallResult } from './simulateResponse.ts'
 import type { EngineError } from './types.ts'
 
@@ -140,13 +135,6 @@ export async function runSimulation(input: SimulationInput, options: RunOptions)
   }
 }
 
-/** Under the preset, an owner's execTransaction on the wallet carries the owner's pre-validated signature. */
-function applyMultisigPreset(tx: SimulationTx, wallets: Address[]): SimulationTx {
-  if (!tx.to || !wallets.some((wallet) => isAddressEqual(wallet, tx.to as Address))) return tx
-  if (!decodeExecTransaction(tx.data)) return tx
-  return { ...tx, data: withPrevalidatedSignature(tx.data, tx.from) }
-}
-
 type Phase = { ok: true; outcomes: TxOutcome[]; reads: ReadResults } | { ok: false; failure: string }
 
 async function simulate(
@@ -218,12 +206,7 @@ function beforeOverrides(input: SimulationInput): Record<string, AccountOverride
 
 function transactionOverrides(input: SimulationInput): Record<string, AccountOverride> {
   const overrides: Record<string, AccountOverride> = {}
-  const threshold = input.multisigWallets.map((address) => ({
-    address,
-    slot: SAFE_THRESHOLD_SLOT,
-    value: numberToHex(1, { size: 32 }),
-  }))
-  addStorage(overrides, [...threshold, ...(input.transactionStorage ?? [])])
+  addStorage(overrides, [...presetStorage(input.multisigWallets), ...(input.transactionStorage ?? [])])
   return overrides
 }
 
