@@ -1,17 +1,6 @@
 /** The calls a transaction makes that the engine can see from its calldata: Safe execTransaction and MultiSend unwrapped. */
-import {
-  type Abi,
-  type Address,
-  getAbiItem,
-  getAddress,
-  type Hex,
-  hexToBigInt,
-  hexToNumber,
-  isAddress,
-  size,
-  slice,
-} from 'viem'
-import { decodeArguments, functionDecoder, functionsForCalldata } from './abiIndex.ts'
+import { type Address, getAbiItem, getAddress, type Hex, hexToBigInt, hexToNumber, size, slice } from 'viem'
+import { functionDecoder } from './abiIndex.ts'
 import { multiSendAbi } from './abis.ts'
 import { decodeExecTransaction } from './execTransaction.ts'
 
@@ -20,22 +9,6 @@ import { decodeExecTransaction } from './execTransaction.ts'
  * callee's code runs as the caller, with the power to rewrite the caller's storage (a Safe's owners and modules).
  */
 export type Call = { from: Address; to: Address | null; value: bigint; data: Hex; depth: number; delegate?: boolean }
-
-/** A function call decoded with one of the known ABIs. */
-export type DecodedFunction = { abi: Abi; functionName: string; args: readonly unknown[] }
-
-/** Decodes calldata with the known ABIs; null when no known function matches. */
-export function decodeKnownFunction(data: Hex): DecodedFunction | null {
-  if (size(data) < 4) return null
-  for (const { abi, item } of functionsForCalldata(data)) {
-    try {
-      return { abi, functionName: item.name, args: decodeArguments(item, data) }
-    } catch {
-      // not this ABI; try the next
-    }
-  }
-  return null
-}
 
 /** The transaction and the calls it makes through Safe execTransaction and MultiSend (recursively). */
 export function expandCalls(call: Call): Call[] {
@@ -87,16 +60,4 @@ export function decodeMultiSend(data: Hex): Omit<Call, 'from' | 'depth'>[] | nul
   } catch {
     return null
   }
-}
-
-/** Every address that appears in the call's decoded arguments (nested arrays and tuples included). */
-export function addressesInArguments(args: readonly unknown[]): Address[] {
-  const found: Address[] = []
-  const visit = (value: unknown) => {
-    if (typeof value === 'string' && isAddress(value, { strict: false })) found.push(getAddress(value))
-    else if (Array.isArray(value)) value.forEach(visit)
-    else if (typeof value === 'object' && value !== null) Object.values(value).forEach(visit)
-  }
-  args.forEach(visit)
-  return found
 }

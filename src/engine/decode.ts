@@ -1,8 +1,10 @@
-/** decodedCalldata and decodedLogs in the reference shapes, with the ABIs the engine knows. */
-import { type AbiParameter, type Address, decodeEventLog, type Hex, size } from 'viem'
+/**
+ * Calldata and logs decoded with the ABIs the engine knows: decodedCalldata and decodedLogs in the reference shapes,
+ * and calldata as the engine's own checks read it (function name, arguments, the addresses among them).
+ */
+import { type Abi, type AbiParameter, type Address, decodeEventLog, getAddress, type Hex, isAddress, size } from 'viem'
 import { decodeArguments, eventsForTopic, functionsForCalldata } from './abiIndex.ts'
-import type { SimulatedLog } from './assetEvents.ts'
-import type { DecodedCalldata, DecodedLog, SerializedValue } from './types.ts'
+import type { DecodedCalldata, DecodedLog, Log, SerializedValue } from './types.ts'
 
 /** The called function and its arguments, or null when no known ABI matches the calldata. */
 export function decodeCalldata(to: Address | null, data: Hex): DecodedCalldata {
@@ -30,7 +32,7 @@ export function decodeCalldata(to: Address | null, data: Hex): DecodedCalldata {
 }
 
 /** The event a log carries, or null when no known ABI decodes it (element of decodedLogs). */
-export function decodeLog(log: SimulatedLog): DecodedLog {
+export function decodeLog(log: Log): DecodedLog {
   const topic = log.topics[0]
   if (!topic) return null
   for (const { item } of eventsForTopic(topic)) {
@@ -67,4 +69,32 @@ export function serialize(value: unknown): SerializedValue {
   if (Array.isArray(value)) return value.map(serialize)
   if (typeof value === 'object' && value !== null) return Object.values(value).map(serialize)
   return ''
+}
+
+/** A function call decoded with one of the known ABIs. */
+export type DecodedFunction = { abi: Abi; functionName: string; args: readonly unknown[] }
+
+/** Decodes calldata with the known ABIs; null when no known function matches. */
+export function decodeKnownFunction(data: Hex): DecodedFunction | null {
+  if (size(data) < 4) return null
+  for (const { abi, item } of functionsForCalldata(data)) {
+    try {
+      return { abi, functionName: item.name, args: decodeArguments(item, data) }
+    } catch {
+      // not this ABI; try the next
+    }
+  }
+  return null
+}
+
+/** Every address that appears in the call's decoded arguments (nested arrays and tuples included). */
+export function addressesInArguments(args: readonly unknown[]): Address[] {
+  const found: Address[] = []
+  const visit = (value: unknown) => {
+    if (typeof value === 'string' && isAddress(value, { strict: false })) found.push(getAddress(value))
+    else if (Array.isArray(value)) value.forEach(visit)
+    else if (typeof value === 'object' && value !== null) Object.values(value).forEach(visit)
+  }
+  args.forEach(visit)
+  return found
 }

@@ -1,7 +1,8 @@
 /** Decides which reads a simulation needs: predicted from calldata before it runs, and required by its events after. */
 import { type Address, isAddressEqual, zeroAddress } from 'viem'
 import type { ApprovalEvent, Movement } from './assetEvents.ts'
-import { addressesInArguments, type Call, type DecodedFunction, decodeKnownFunction, expandCalls } from './calls.ts'
+import { type Call, expandCalls } from './calls.ts'
+import { addressesInArguments, type DecodedFunction, decodeKnownFunction } from './decode.ts'
 import {
   allowanceRead,
   approvedForAllRead,

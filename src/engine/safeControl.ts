@@ -4,7 +4,8 @@
  * state changes stay empty; a signer must still be told, because they are how multisig wallets are taken over.
  */
 import { type Address, isAddressEqual } from 'viem'
-import { type Call, decodeKnownFunction } from './calls.ts'
+import type { Call } from './calls.ts'
+import { decodeKnownFunction } from './decode.ts'
 import { shortAddress } from './format.ts'
 import type { Warning } from './types.ts'
 import { makeWarning } from './warnings.ts'

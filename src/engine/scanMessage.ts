@@ -4,8 +4,9 @@
  * scan's simulation, state changes and warnings.
  */
 import { type Address, getAddress, isAddress, isAddressEqual, zeroAddress } from 'viem'
+import { actionFor } from './action.ts'
 import { type AssetChange, computeAssetChanges } from './assetChanges.ts'
-import { cachedTokenMetadata, erc20Asset, nativeAsset, tokenMetadata } from './assets.ts'
+import { erc20Asset, nativeAsset } from './assets.ts'
 import { knownMalicious } from './blocklist.ts'
 import { knownChainId } from './chain.ts'
 import { internalError } from './internalError.ts'
@@ -40,6 +41,7 @@ import {
 } from './seaport.ts'
 import { type RunOutcome, runSimulation } from './simulation.ts'
 import { renderStateChanges } from './stateChanges.ts'
+import { cachedTokenMetadata, tokenMetadata } from './tokenMetadata.ts'
 import { simulationWarnings } from './transactionWarnings.ts'
 import { addressesInTypedData, decodeTypedMessage, parseTypedData, type TypedData } from './typedData.ts'
 import {
@@ -54,7 +56,7 @@ import {
   type StateChange,
   type Warning,
 } from './types.ts'
-import { actionFor, makeWarning, sortWarnings, uniqueWarnings } from './warnings.ts'
+import { makeWarning, sortWarnings, uniqueWarnings } from './warnings.ts'
 
 type SimulationResults = ScanMessageResponse['simulationResults']
 

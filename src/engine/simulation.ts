@@ -3,9 +3,8 @@
  * request sees one consistent state. A second call (same base block) happens only when the transactions touched
  * assets or accounts their calldata did not reveal.
  */
-import { type Address, getAddress, type Hex, numberToHex, zeroAddress } from 'viem'
+import { type Address, getAddress, type Hex, numberToHex, pad, zeroAddress } from 'viem'
 import { type ApprovalEvent, assetEventsFromLogs, type Movement, type SimulatedLog } from './assetEvents.ts'
-import { cachedTokenMetadata } from './assets.ts'
 import type { Call } from './calls.ts'
 import { fetchChainId, knownChainId } from './chain.ts'
 import { predictReads, readsForEvents } from './readPlan.ts'
@@ -14,12 +13,18 @@ import { createRpcClient, type RpcClient, RpcFailure, type RpcStats } from './rp
 import { applyMultisigPreset, presetStorage } from './safe.ts'
 import type { SafeContext } from './safeContext.ts'
 import { checkSimulateResult, type RpcCallResult } from './simulateResponse.ts'
+import { cachedTokenMetadata } from './tokenMetadata.ts'
 import type { EngineError } from './types.ts'
 
 /** One transaction to simulate, normalised. */
 export type SimulationTx = { from: Address; to: Address | null; data: Hex; value: bigint; gas: bigint | null }
 
 type StorageOverride = { address: Address; slot: Hex; value: Hex }
+
+/** A storage slot or value as the 32-byte word eth_simulateV1 expects. */
+export function toWord(value: bigint): Hex {
+  return pad(numberToHex(value), { size: 32 })
+}
 
 /** Everything one simulation needs, already validated. */
 export type SimulationInput = {

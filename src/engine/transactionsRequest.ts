@@ -1,6 +1,6 @@
 /** Validates a transaction scan request (seed §2.1, §2.2) into the engine's normalised simulation input. */
-import { type Address, type Hex, maxUint64, numberToHex, pad } from 'viem'
-import type { SimulationInput, SimulationTx } from './simulation.ts'
+import { type Address, type Hex, maxUint64 } from 'viem'
+import { type SimulationInput, type SimulationTx, toWord } from './simulation.ts'
 import type { InvalidRequest } from './types.ts'
 import { invalid, isRecord, type Parsed, parseAddress, parseAmount, parseBytes, parseOrigin } from './validate.ts'
 
@@ -138,9 +138,4 @@ function listField(value: unknown, field: string): Parsed<unknown[]> {
   if (value === undefined || value === null) return { ok: true, value: [] }
   if (!Array.isArray(value)) return invalid(field, 'must be an array')
   return { ok: true, value }
-}
-
-/** A storage slot or value as the 32-byte word eth_simulateV1 expects. */
-export function toWord(value: bigint): Hex {
-  return pad(numberToHex(value), { size: 32 })
 }

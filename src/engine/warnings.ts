@@ -1,5 +1,5 @@
-/** Warning values, their order (most severe first) and the action they lead to (seed §2.7). */
-import type { Action, Severity, Warning, WarningKind } from './types.ts'
+/** Warning values, their order (most severe first) and repeats dropped (seed §2.7). */
+import type { Severity, Warning, WarningKind } from './types.ts'
 
 /** Builds a warning value; `message` is shown to people as is. */
 export function makeWarning(
@@ -16,12 +16,6 @@ const SEVERITY_RANK: Record<Severity, number> = { CRITICAL: 0, WARNING: 1 }
 /** Most severe first; equal severities keep the order they were raised in. */
 export function sortWarnings(warnings: Warning[]): Warning[] {
   return [...warnings].sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity])
-}
-
-/** BLOCK when anything is critical, WARN when anything is a warning, otherwise NONE. */
-export function actionFor(warnings: Warning[]): Action {
-  if (warnings.some((warning) => warning.severity === 'CRITICAL')) return 'BLOCK'
-  return warnings.length > 0 ? 'WARN' : 'NONE'
 }
 
 /** Drops repeated warnings (same kind and message), keeping the first. */
