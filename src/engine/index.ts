@@ -1,6 +1,11 @@
 /** The scan engine's public API: platform-neutral (service worker, Node, tests). */
 export { addMaliciousAddresses } from './blocklist.ts'
+export { CHAIN_PATHS, chainIdOf, scanEndpoint } from './chainPaths.ts'
+export { isUnlimited } from './format.ts'
+export { checkDomain, type DomainVerdict, originWarnings } from './phishing.ts'
+export { newRequestId } from './requestId.ts'
 export type { RpcStats } from './rpc.ts'
+export type { SafeTx } from './safeTx.ts'
 export { scanMessage, scanMessageWithStats } from './scanMessage.ts'
 export { scanTransactions, scanTransactionsWithStats } from './scanTransactions.ts'
 export * from './types.ts'

@@ -8,7 +8,7 @@ import type {
   ScanTransactionsRequest,
   TxObject,
   TypedDataPayload,
-} from '../../engine/types.ts'
+} from '../../engine/index.ts'
 import type { InterceptedMethod } from '../shared/pending.ts'
 
 export type ScanRequest =

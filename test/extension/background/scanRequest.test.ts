@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { scanEndpoint } from '../../../src/engine/chainPaths.ts'
+import { scanEndpoint } from '../../../src/engine/index.ts'
 import { buildScanRequest } from '../../../src/extension/background/scanRequest.ts'
 import { validateCall } from '../../../src/extension/background/validateCall.ts'
 
