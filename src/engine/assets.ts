@@ -1,15 +1,15 @@
 /** Asset objects of state changes: the native currency, ERC-20 tokens, ERC-721 collections and ERC-1155 contracts. */
 import type { Address } from 'viem'
-import { nativeCurrency } from './chain.ts'
-import { listedToken } from './tokenList.ts'
-import type { TokenMetadata } from './tokenMetadata.ts'
 import {
   type Erc20Asset,
   type Erc721Asset,
   type Erc1155Asset,
   NATIVE_ASSET_ADDRESS,
   type NativeAsset,
-} from './types.ts'
+} from './api/index.ts'
+import { nativeCurrency } from './chain.ts'
+import { listedToken } from './tokenList.ts'
+import type { TokenMetadata } from './tokenMetadata.ts'
 
 /** The chain's native currency as an asset (seed §2.6: the all-e address). */
 export function nativeAsset(chainId: number): NativeAsset {

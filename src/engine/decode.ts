@@ -4,7 +4,7 @@
  */
 import { type Abi, type AbiParameter, type Address, decodeEventLog, getAddress, type Hex, isAddress, size } from 'viem'
 import { decodeArguments, eventsForTopic, functionsForCalldata } from './abiIndex.ts'
-import type { DecodedCalldata, DecodedLog, Log, SerializedValue } from './types.ts'
+import type { DecodedCalldata, DecodedLog, Log, SerializedValue } from './api/index.ts'
 
 /** The called function and its arguments, or null when no known ABI matches the calldata. */
 export function decodeCalldata(to: Address | null, data: Hex): DecodedCalldata {

@@ -1,6 +1,61 @@
 /** The scan engine's public API: platform-neutral (service worker, Node, tests). */
+export type {
+  AccountKind,
+  Action,
+  Address,
+  AddressInfo,
+  AggregatedError,
+  Amount,
+  AssetPrice,
+  DecodedCalldata,
+  DecodedLog,
+  EngineError,
+  Erc20ApprovalChange,
+  Erc20Asset,
+  Erc20PermitChange,
+  Erc20TransferChange,
+  Erc721ApprovalChange,
+  Erc721ApprovalForAllChange,
+  Erc721Asset,
+  Erc721TransferChange,
+  Erc1155ApprovalForAllChange,
+  Erc1155Asset,
+  Erc1155TransferChange,
+  Hex,
+  InvalidRequest,
+  Log,
+  MessageError,
+  MessageKind,
+  MultisigContext,
+  NativeAsset,
+  NativeAssetTransferChange,
+  NftMetadata,
+  PerTransactionError,
+  PerTransactionResult,
+  PresetKind,
+  Protocol,
+  RawInfo,
+  RequestMetadata,
+  ScanMessage,
+  ScanMessageRequest,
+  ScanMessageResponse,
+  ScanOptions,
+  ScanOutcome,
+  ScanTransactionsRequest,
+  ScanTransactionsResponse,
+  SerializedValue,
+  Severity,
+  SimulatorConfig,
+  StateChange,
+  TokenList,
+  TxObject,
+  TypedDataField,
+  TypedDataPayload,
+  Warning,
+  WarningKind,
+} from './api/index.ts'
+export { CHAIN_PATHS, chainIdOf, NATIVE_ASSET_ADDRESS, scanEndpoint } from './api/index.ts'
 export { addMaliciousAddresses } from './blocklist.ts'
-export { CHAIN_PATHS, chainIdOf, scanEndpoint } from './chainPaths.ts'
 export { isUnlimited } from './format.ts'
 export { checkDomain, type DomainVerdict, originWarnings } from './phishing.ts'
 export { newRequestId } from './requestId.ts'
@@ -8,4 +63,3 @@ export type { RpcStats } from './rpc.ts'
 export type { SafeTx } from './safeTx.ts'
 export { scanMessage, scanMessageWithStats } from './scanMessage.ts'
 export { scanTransactions, scanTransactionsWithStats } from './scanTransactions.ts'
-export * from './types.ts'

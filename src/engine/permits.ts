@@ -4,13 +4,13 @@
  * what the signature grants plus the warnings that grant deserves.
  */
 import { maxUint256 } from 'viem'
+import type { Address, Erc20Asset, StateChange, Warning } from './api/index.ts'
 import type { ApprovalChange } from './assetChanges.ts'
 import { formatAmount, isUnlimited, shortAddress } from './format.ts'
 import type { MetadataNeeded } from './readPlan.ts'
 import { codeSizeRead, type Read, tokenMetadataReads, tokenUriRead, totalSupplyRead } from './reads.ts'
 import { addressInfo } from './stateChanges.ts'
 import { structSignature, type TypedData, type TypedStruct } from './typedData.ts'
-import type { Address, Erc20Asset, StateChange, Warning } from './types.ts'
 import { makeWarning, uniqueWarnings } from './warnings.ts'
 
 type PermitStandard = 'EIP2612' | 'DAI' | 'PERMIT2_ALLOWANCE' | 'PERMIT2_TRANSFER'

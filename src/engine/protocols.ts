@@ -4,10 +4,10 @@
  * Nothing here reaches the network: a label costs no round trip.
  */
 import { type Address, size } from 'viem'
+import type { Protocol } from './api/index.ts'
 import bundled from './data/protocols.json'
 import type { SafeContext } from './safeContext.ts'
 import type { SimulationTx, TxOutcome } from './simulation.ts'
-import type { Protocol } from './types.ts'
 
 type KnownProtocol = NonNullable<Protocol>
 

@@ -4,10 +4,10 @@
  * state changes stay empty; a signer must still be told, because they are how multisig wallets are taken over.
  */
 import { type Address, isAddressEqual } from 'viem'
+import type { Warning } from './api/index.ts'
 import type { Call } from './calls.ts'
 import { decodeKnownFunction } from './decode.ts'
 import { shortAddress } from './format.ts'
-import type { Warning } from './types.ts'
 import { makeWarning } from './warnings.ts'
 
 /**

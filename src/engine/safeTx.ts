@@ -5,13 +5,13 @@
  */
 import { encodeFunctionData } from 'viem'
 import { safeAbi } from './abis.ts'
+import type { Address, Hex, Warning } from './api/index.ts'
 import type { ExecTransaction } from './execTransaction.ts'
 import { shortAddress } from './format.ts'
 import { SAFE_NONCE_SLOT } from './safe.ts'
 import { isSafeOwner, type SafeContext } from './safeContext.ts'
 import { type SimulationInput, type SimulationTx, toWord } from './simulation.ts'
 import { hashTypedPayload, structSignature, type TypedData } from './typedData.ts'
-import type { Address, Hex, Warning } from './types.ts'
 import { makeWarning } from './warnings.ts'
 
 /** The Safe transaction struct's fields in the order the Safe contract hashes them (seed §2.3). */

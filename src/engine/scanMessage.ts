@@ -5,6 +5,18 @@
  */
 import { type Address, getAddress, isAddress, isAddressEqual, zeroAddress } from 'viem'
 import { actionFor } from './action.ts'
+import {
+  type EngineError,
+  type MessageError,
+  type MultisigContext,
+  NATIVE_ASSET_ADDRESS,
+  type Protocol,
+  type ScanMessageResponse,
+  type ScanOptions,
+  type ScanOutcome,
+  type StateChange,
+  type Warning,
+} from './api/index.ts'
 import { type AssetChange, computeAssetChanges } from './assetChanges.ts'
 import { erc20Asset, nativeAsset } from './assets.ts'
 import { knownMalicious } from './blocklist.ts'
@@ -44,18 +56,6 @@ import { renderStateChanges } from './stateChanges.ts'
 import { cachedTokenMetadata, tokenMetadata } from './tokenMetadata.ts'
 import { simulationWarnings } from './transactionWarnings.ts'
 import { addressesInTypedData, decodeTypedMessage, parseTypedData, type TypedData } from './typedData.ts'
-import {
-  type EngineError,
-  type MessageError,
-  type MultisigContext,
-  NATIVE_ASSET_ADDRESS,
-  type Protocol,
-  type ScanMessageResponse,
-  type ScanOptions,
-  type ScanOutcome,
-  type StateChange,
-  type Warning,
-} from './types.ts'
 import { makeWarning, sortWarnings, uniqueWarnings } from './warnings.ts'
 
 type SimulationResults = ScanMessageResponse['simulationResults']

@@ -1,6 +1,7 @@
 /** Transaction scans (seed §2.1, §2.2, §2.4, §2.6, §2.7, §2.8.1, §7): validate, simulate once, explain. */
 import { type Address, isAddressEqual } from 'viem'
 import { actionFor } from './action.ts'
+import type { AggregatedError, ScanOptions, ScanOutcome, ScanTransactionsResponse } from './api/index.ts'
 import { computeAssetChanges } from './assetChanges.ts'
 import { decodeExecTransaction } from './execTransaction.ts'
 import { internalError } from './internalError.ts'
@@ -13,7 +14,6 @@ import { runSimulation, type SimulationInput, type SimulationResult } from './si
 import { renderStateChanges } from './stateChanges.ts'
 import { parseTransactionsRequest } from './transactionsRequest.ts'
 import { simulationWarnings } from './transactionWarnings.ts'
-import type { AggregatedError, ScanOptions, ScanOutcome, ScanTransactionsResponse } from './types.ts'
 import { sortWarnings, uniqueWarnings } from './warnings.ts'
 
 /** Scans a transaction request: the response, or an error value (bad input names the field); never throws. */

@@ -3,6 +3,7 @@
  * receives (consideration items paid to the user), and whether that is a trade for nothing.
  */
 import { getAddress } from 'viem'
+import type { Address } from './api/index.ts'
 import type { TransferChange } from './assetChanges.ts'
 import type { AssetRef } from './assetEvents.ts'
 import type { MetadataNeeded } from './readPlan.ts'
@@ -18,7 +19,6 @@ import {
   tokenUriRead,
 } from './reads.ts'
 import { structSignature, type TypedData, type TypedStruct } from './typedData.ts'
-import type { Address } from './types.ts'
 
 /** Seaport's item types: 4 and 5 match any token of a collection (criteria), which has no single token id. */
 export type SeaportItemKind =

@@ -4,6 +4,7 @@
  * assets or accounts their calldata did not reveal.
  */
 import { type Address, getAddress, type Hex, numberToHex, pad, zeroAddress } from 'viem'
+import type { EngineError } from './api/index.ts'
 import { type ApprovalEvent, assetEventsFromLogs, type Movement, type SimulatedLog } from './assetEvents.ts'
 import type { Call } from './calls.ts'
 import { fetchChainId, knownChainId } from './chain.ts'
@@ -14,7 +15,6 @@ import { applyMultisigPreset, presetStorage } from './safe.ts'
 import type { SafeContext } from './safeContext.ts'
 import { checkSimulateResult, type RpcCallResult } from './simulateResponse.ts'
 import { cachedTokenMetadata } from './tokenMetadata.ts'
-import type { EngineError } from './types.ts'
 
 /** One transaction to simulate, normalised. */
 export type SimulationTx = { from: Address; to: Address | null; data: Hex; value: bigint; gas: bigint | null }

@@ -1,12 +1,12 @@
 /** Renders the internal asset changes as seed §2.6 state changes, keyed by lowercase account, with plain-English diffs. */
 import type { Address } from 'viem'
+import type { AddressInfo, RawInfo, StateChange } from './api/index.ts'
 import { type ApprovalChange, type AssetChange, grantedAmount, type TransferChange } from './assetChanges.ts'
 import { erc20Asset, erc721Asset, erc1155Asset, nativeAsset } from './assets.ts'
 import { formatAmount, isUnlimited, shortAddress } from './format.ts'
 import { nftMetadata } from './nftMetadata.ts'
 import type { ReadResults } from './reads.ts'
 import { type TokenMetadata, tokenMetadata } from './tokenMetadata.ts'
-import type { AddressInfo, RawInfo, StateChange } from './types.ts'
 
 /** Looks up token metadata (cached or read in the simulation). */
 type MetadataLookup = (token: Address) => TokenMetadata

@@ -3,6 +3,7 @@
  * odd gas, long bundles.
  */
 import { type Address, getAddress, isAddressEqual, zeroAddress } from 'viem'
+import type { Warning } from './api/index.ts'
 import { type AssetChange, grantedAmount, type TransferChange } from './assetChanges.ts'
 import type { AssetRef } from './assetEvents.ts'
 import { knownMalicious } from './blocklist.ts'
@@ -14,7 +15,6 @@ import { readKeys } from './reads.ts'
 import { safeControlWarnings } from './safeControl.ts'
 import type { SimulationResult, SimulationTx } from './simulation.ts'
 import { type TokenMetadata, tokenMetadata } from './tokenMetadata.ts'
-import type { Warning } from './types.ts'
 import { makeWarning } from './warnings.ts'
 
 /** More transactions than this in one request is unusual for a person to approve knowingly. */

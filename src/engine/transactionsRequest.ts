@@ -1,8 +1,16 @@
 /** Validates a transaction scan request (seed §2.1, §2.2) into the engine's normalised simulation input. */
 import { type Address, type Hex, maxUint64 } from 'viem'
+import {
+  type InvalidRequest,
+  invalid,
+  isRecord,
+  type Parsed,
+  parseAddress,
+  parseAmount,
+  parseBytes,
+  parseOrigin,
+} from './api/index.ts'
 import { type SimulationInput, type SimulationTx, toWord } from './simulation.ts'
-import type { InvalidRequest } from './types.ts'
-import { invalid, isRecord, type Parsed, parseAddress, parseAmount, parseBytes, parseOrigin } from './validate.ts'
 
 /** The most transactions one scan accepts; more is a request error, not a slow scan. */
 export const MAX_TX_OBJECTS = 100

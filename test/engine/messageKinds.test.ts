@@ -9,8 +9,8 @@ import {
   type TypedData,
 } from '../../src/devnet/eip712.ts'
 import type { Fixtures } from '../../src/devnet/fixtures.ts'
+import { NATIVE_ASSET_ADDRESS } from '../../src/engine/api/responses.ts'
 import { scanMessage, scanMessageWithStats } from '../../src/engine/scanMessage.ts'
-import { NATIVE_ASSET_ADDRESS } from '../../src/engine/types.ts'
 import { startTestDevnet } from '../support/devnet.ts'
 import { messageResponseValidator, scanOk } from './messageSupport.ts'
 

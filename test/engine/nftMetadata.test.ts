@@ -3,11 +3,11 @@ import { type Address, encodeFunctionData, type Hex, parseAbi, zeroAddress } fro
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../src/devnet/devnet.ts'
 import { safeAbi } from '../../src/engine/abis.ts'
+import type { StateChange } from '../../src/engine/api/responses.ts'
 import { scanTransactionsWithStats } from '../../src/engine/index.ts'
 import { nftMetadata, substituteId } from '../../src/engine/nftMetadata.ts'
 import { predictReads } from '../../src/engine/readPlan.ts'
 import { type ReadResults, readKeys } from '../../src/engine/reads.ts'
-import type { StateChange } from '../../src/engine/types.ts'
 import { startTestDevnet } from '../support/devnet.ts'
 import { validateTransactionsResponse } from './transactionSupport.ts'
 

@@ -7,6 +7,7 @@ import {
   PERMIT2_DOMAIN_FIELDS,
   PERMIT2_TYPES,
 } from '../../src/devnet/eip712.ts'
+import type { Address } from '../../src/engine/api/responses.ts'
 import {
   findNftPermit,
   findTokenPermits,
@@ -16,7 +17,6 @@ import {
   permitWarnings,
 } from '../../src/engine/permits.ts'
 import { parseTypedData, type TypedData } from '../../src/engine/typedData.ts'
-import type { Address } from '../../src/engine/types.ts'
 
 const USER = '0xd8da6bf26964af9d7eed9e03e53415d37aa96045' as Address
 const TOKEN = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48' as Address

@@ -1,66 +1,10 @@
 /**
- * Wire shapes of the scan API (seed spec §2, response version 2023-06-05; enumerations from the reference OpenAPI).
- * Field names are exact. Addresses in responses are lowercase hex; amounts are decimal strings in base units.
+ * Response shapes of the scan API (seed spec §2.4–§2.7, response version 2023-06-05; enumerations from the reference
+ * OpenAPI). Field names are exact. Addresses in responses are lowercase hex; amounts are decimal strings in base units.
  */
 
 export type Hex = `0x${string}`
 export type Address = `0x${string}`
-
-// ── Requests ────────────────────────────────────────────────────────────────────────────────────────────────────
-
-/** One transaction to simulate (seed §2.1). `value` and `gas` accept decimal or 0x-hex strings. */
-export type TxObject = {
-  from: string
-  to?: string | null
-  data?: string | null
-  value?: string | null
-  gas?: string | null
-}
-
-export type RequestMetadata = { origin: string }
-
-/** `MULTISIG_WALLET` per the seed spec; `GNOSIS_SAFE` is the reference files' name for the same preset. */
-export type PresetKind = 'MULTISIG_WALLET' | 'GNOSIS_SAFE'
-
-export type SimulatorConfig = {
-  blockNumber?: string
-  stateOverrides?: {
-    nativeBalances?: { address: string; value: string }[]
-    storage?: { address: string; slot: string; value: string }[]
-  }
-  presets?: { kind: PresetKind; walletAddress: string }[]
-}
-
-/** Transaction scan request (seed §2.1, §2.2). */
-export type ScanTransactionsRequest = {
-  txObjects: TxObject[]
-  userAccount: string
-  metadata: RequestMetadata
-  simulatorConfig?: SimulatorConfig
-}
-
-export type TypedDataField = { name: string; type: string }
-
-/** EIP-712 payload as dapps send it (seed §2.3); values are validated against their declared types by the engine. */
-export type TypedDataPayload = {
-  types: Record<string, TypedDataField[]>
-  domain: Record<string, unknown>
-  primaryType: string
-  message: Record<string, unknown>
-}
-
-export type MessageKind = 'SIGN_TYPED_DATA' | 'SIGN_MESSAGE' | 'PERSONAL_SIGN'
-
-export type ScanMessage =
-  | { kind: 'SIGN_TYPED_DATA'; data: TypedDataPayload }
-  | { kind: 'SIGN_MESSAGE' | 'PERSONAL_SIGN'; rawMessage: string }
-
-/** Message scan request (seed §2.3). */
-export type ScanMessageRequest = {
-  message: ScanMessage
-  userAccount: string
-  metadata: RequestMetadata
-}
 
 // ── Shared response parts ──────────────────────────────────────────────────────────────────────────────────────
 
@@ -345,33 +289,4 @@ export type ScanMessageResponse = {
     /** Preflight extension: the decoded primary-type fields of any typed-data message, for display. */
     decodedMessage?: { primaryType: string; fields: { name: string; type: string; value: SerializedValue }[] }
   }
-}
-
-// ── Engine errors (bad input never crashes; it becomes this value) ─────────────────────────────────────────────
-
-/** A request the engine cannot scan: which field is wrong and why. */
-export type InvalidRequest = { kind: 'INVALID_REQUEST'; field: string; message: string }
-
-/** Why a scan could not run at all: bad input (which field, why), an unreachable/failed node, or a bug in Preflight. */
-export type EngineError =
-  | InvalidRequest
-  | { kind: 'RPC_ERROR'; message: string }
-  | { kind: 'UNSUPPORTED_CHAIN'; message: string }
-  | { kind: 'INTERNAL'; message: string }
-
-/** What every scan returns: the response, or an error value — never a thrown exception for bad input. */
-export type ScanOutcome<T> = { ok: true; response: T } | { ok: false; error: EngineError }
-
-/** How the engine reaches the chain and what it may reuse between scans. */
-export type ScanOptions = {
-  /** JSON-RPC endpoint of a node that supports eth_simulateV1 (anvil, geth, reth, …). */
-  rpcUrl: string
-  /** Chain id when already known (skips a round trip); otherwise asked from the node once and cached. */
-  chainId?: number
-  /** Language code of the human-readable text (seed §4 `language`); English is the only one shipped. */
-  language?: string
-  /** Clock in Unix seconds, for deadlines and expiries; defaults to the current time. */
-  now?: () => number
-  /** Custom fetch, e.g. to count requests in benchmarks; defaults to globalThis.fetch. */
-  fetch?: typeof fetch
 }

@@ -1,6 +1,6 @@
 /** Field validators for scan requests: each returns the parsed value or an InvalidRequest naming the field and why. */
 import { type Address, getAddress, type Hex, isAddress, isHex, maxUint256 } from 'viem'
-import type { InvalidRequest } from './types.ts'
+import type { InvalidRequest } from './engine.ts'
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: InvalidRequest }
 
