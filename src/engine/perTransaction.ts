@@ -1,9 +1,8 @@
 /** One result per transaction: error, gas, protocol, decoded calldata and logs (seed §2.4 perTransaction). */
 import { toEventSelector } from 'viem'
+import { decodeCalldata, decodeLog, decodeRevert } from './abi/index.ts'
 import type { Address, PerTransactionError, PerTransactionResult } from './api/index.ts'
-import { decodeCalldata, decodeLog } from './decode.ts'
 import { transactionProtocol } from './protocols.ts'
-import { decodeRevert } from './revert.ts'
 import type { SimulationResult, SimulationTx, TxOutcome } from './simulation.ts'
 
 const EXECUTION_FAILURE = toEventSelector('ExecutionFailure(bytes32,uint256)')

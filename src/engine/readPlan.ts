@@ -1,8 +1,8 @@
 /** Decides which reads a simulation needs: predicted from calldata before it runs, and required by its events after. */
 import { type Address, isAddressEqual, zeroAddress } from 'viem'
+import { addressesInArguments, type DecodedFunction, decodeKnownFunction } from './abi/index.ts'
 import type { ApprovalEvent, Movement } from './assetEvents.ts'
 import { type Call, expandCalls } from './calls.ts'
-import { addressesInArguments, type DecodedFunction, decodeKnownFunction } from './decode.ts'
 import {
   allowanceRead,
   approvedForAllRead,

@@ -11,7 +11,7 @@ import {
   parseAbi,
   prepareEncodeFunctionData,
 } from 'viem'
-import { erc20Abi, erc721Abi, erc1155Abi, safeAbi } from './abis.ts'
+import { erc20Abi, erc721Abi, erc1155Abi, safeAbi } from './abi/index.ts'
 import type { SafeContext } from './safeContext.ts'
 
 /**

@@ -4,9 +4,9 @@
  * state changes stay empty; a signer must still be told, because they are how multisig wallets are taken over.
  */
 import { type Address, isAddressEqual } from 'viem'
+import { decodeKnownFunction } from './abi/index.ts'
 import type { Warning } from './api/index.ts'
 import type { Call } from './calls.ts'
-import { decodeKnownFunction } from './decode.ts'
 import { shortAddress } from './format.ts'
 import { makeWarning } from './warnings.ts'
 

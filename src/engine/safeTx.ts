@@ -4,7 +4,7 @@
  * hashes a signer compares with a hardware wallet.
  */
 import { encodeFunctionData } from 'viem'
-import { safeAbi } from './abis.ts'
+import { safeAbi } from './abi/index.ts'
 import type { Address, Hex, Warning } from './api/index.ts'
 import type { ExecTransaction } from './execTransaction.ts'
 import { shortAddress } from './format.ts'

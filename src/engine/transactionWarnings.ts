@@ -3,13 +3,13 @@
  * odd gas, long bundles.
  */
 import { type Address, getAddress, isAddressEqual, zeroAddress } from 'viem'
+import { addressesInArguments, decodeKnownFunction } from './abi/index.ts'
 import type { Warning } from './api/index.ts'
 import { type AssetChange, grantedAmount, type TransferChange } from './assetChanges.ts'
 import type { AssetRef } from './assetEvents.ts'
 import { knownMalicious } from './blocklist.ts'
 import { type Call, expandCalls } from './calls.ts'
 import { nativeCurrency } from './chain.ts'
-import { addressesInArguments, decodeKnownFunction } from './decode.ts'
 import { shortAddress } from './format.ts'
 import { readKeys } from './reads.ts'
 import { safeControlWarnings } from './safeControl.ts'

@@ -1,8 +1,13 @@
 /** The selector index: the same answers as viem's decodeFunctionData and decodeEventLog, without their ABI search. */
 import { decodeFunctionData, encodeEventTopics, encodeFunctionData, getAbiItem, type Hex, parseUnits } from 'viem'
 import { describe, expect, it } from 'vitest'
-import { decodeArguments, eventsForTopic, functionDecoder, functionsForCalldata } from '../../src/engine/abiIndex.ts'
-import { erc20Abi, erc721Abi, safeAbi, wethAbi } from '../../src/engine/abis.ts'
+import {
+  decodeArguments,
+  eventsForTopic,
+  functionDecoder,
+  functionsForCalldata,
+} from '../../src/engine/abi/abiIndex.ts'
+import { erc20Abi, erc721Abi, safeAbi, wethAbi } from '../../src/engine/abi/abis.ts'
 
 const BOB = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'
 const transfer = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [BOB, parseUnits('5', 6)] })

@@ -2,7 +2,7 @@
 import { type Address, encodeFunctionData, type Hex, parseAbi, zeroAddress } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../src/devnet/devnet.ts'
-import { safeAbi } from '../../src/engine/abis.ts'
+import { safeAbi } from '../../src/engine/abi/abis.ts'
 import type { StateChange } from '../../src/engine/api/responses.ts'
 import { scanTransactionsWithStats } from '../../src/engine/index.ts'
 import { nftMetadata, substituteId } from '../../src/engine/nftMetadata.ts'

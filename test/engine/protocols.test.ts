@@ -2,7 +2,7 @@
 import { type Address, encodeFunctionData, getAddress, isAddress, parseEther, zeroAddress } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../src/devnet/devnet.ts'
-import { safeAbi } from '../../src/engine/abis.ts'
+import { safeAbi } from '../../src/engine/abi/abis.ts'
 import bundled from '../../src/engine/data/protocols.json'
 import { scanTransactionsWithStats } from '../../src/engine/index.ts'
 import {

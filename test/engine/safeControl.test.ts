@@ -18,7 +18,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../src/devnet/devnet.ts'
 import { plainSafeTx, safeTxTypedData } from '../../src/devnet/eip712.ts'
-import { multiSendAbi, safeAbi } from '../../src/engine/abis.ts'
+import { multiSendAbi, safeAbi } from '../../src/engine/abi/abis.ts'
 import type { ScanTransactionsResponse, Warning } from '../../src/engine/api/responses.ts'
 import { scanTransactions } from '../../src/engine/index.ts'
 import { startTestDevnet } from '../support/devnet.ts'

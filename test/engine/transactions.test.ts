@@ -16,7 +16,7 @@ import {
 } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../src/devnet/devnet.ts'
-import { safeAbi } from '../../src/engine/abis.ts'
+import { safeAbi } from '../../src/engine/abi/abis.ts'
 import type { ScanTransactionsResponse } from '../../src/engine/api/responses.ts'
 import { addMaliciousAddresses, scanTransactions, scanTransactionsWithStats } from '../../src/engine/index.ts'
 import { startTestDevnet } from '../support/devnet.ts'

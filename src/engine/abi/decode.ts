@@ -3,8 +3,8 @@
  * and calldata as the engine's own checks read it (function name, arguments, the addresses among them).
  */
 import { type Abi, type AbiParameter, type Address, decodeEventLog, getAddress, type Hex, isAddress, size } from 'viem'
+import type { DecodedCalldata, DecodedLog, Log, SerializedValue } from '../api/index.ts'
 import { decodeArguments, eventsForTopic, functionsForCalldata } from './abiIndex.ts'
-import type { DecodedCalldata, DecodedLog, Log, SerializedValue } from './api/index.ts'
 
 /** The called function and its arguments, or null when no known ABI matches the calldata. */
 export function decodeCalldata(to: Address | null, data: Hex): DecodedCalldata {
