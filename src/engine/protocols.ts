@@ -6,7 +6,7 @@
 import { type Address, size } from 'viem'
 import type { Protocol } from './api/index.ts'
 import bundled from './data/protocols.json'
-import type { SafeContext } from './safeContext.ts'
+import type { SafeContext } from './safe/index.ts'
 import type { SimulationTx, TxOutcome } from './simulation.ts'
 
 type KnownProtocol = NonNullable<Protocol>

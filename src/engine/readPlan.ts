@@ -2,7 +2,6 @@
 import { type Address, isAddressEqual, zeroAddress } from 'viem'
 import { addressesInArguments, type DecodedFunction, decodeKnownFunction } from './abi/index.ts'
 import type { ApprovalEvent, Movement } from './assetEvents.ts'
-import { type Call, expandCalls } from './calls.ts'
 import {
   allowanceRead,
   approvedForAllRead,
@@ -17,6 +16,7 @@ import {
   tokenMetadataReads,
   tokenUriRead,
 } from './reads.ts'
+import { type Call, expandCalls } from './safe/index.ts'
 
 /** Whether token metadata must still be read (false when cached). */
 export type MetadataNeeded = (token: Address) => boolean

@@ -6,8 +6,8 @@
 import { type Address, isAddressEqual } from 'viem'
 import { decodeKnownFunction } from './abi/index.ts'
 import type { Warning } from './api/index.ts'
-import type { Call } from './calls.ts'
 import { shortAddress } from './format.ts'
+import type { Call } from './safe/index.ts'
 import { makeWarning } from './warnings.ts'
 
 /**

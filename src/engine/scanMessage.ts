@@ -41,7 +41,7 @@ import { decodeRawMessage, rawMessageWarnings, readRawMessage } from './rawMessa
 import { type Read, readKeys } from './reads.ts'
 import { newRequestId } from './requestId.ts'
 import type { RpcStats } from './rpc.ts'
-import { isSafeOwner } from './safeContext.ts'
+import { isSafeOwner } from './safe/index.ts'
 import { findSafeTransaction, multisigWarnings, type SafeTxMessage, safeSimulationInput } from './safeTx.ts'
 import {
   findSeaportOrder,

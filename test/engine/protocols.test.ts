@@ -11,7 +11,7 @@ import {
   nativeTransferProtocol,
   transactionProtocol,
 } from '../../src/engine/protocols.ts'
-import type { SafeContext } from '../../src/engine/safeContext.ts'
+import type { SafeContext } from '../../src/engine/safe/context.ts'
 import type { SimulationTx, TxOutcome } from '../../src/engine/simulation.ts'
 import { startTestDevnet } from '../support/devnet.ts'
 import { validateTransactionsResponse } from './transactionSupport.ts'

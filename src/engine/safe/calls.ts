@@ -1,6 +1,6 @@
 /** The calls a transaction makes that the engine can see from its calldata: Safe execTransaction and MultiSend unwrapped. */
 import { type Address, getAbiItem, getAddress, type Hex, hexToBigInt, hexToNumber, size, slice } from 'viem'
-import { functionDecoder, multiSendAbi } from './abi/index.ts'
+import { functionDecoder, multiSendAbi } from '../abi/index.ts'
 import { decodeExecTransaction } from './execTransaction.ts'
 
 /**

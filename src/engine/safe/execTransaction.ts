@@ -1,6 +1,6 @@
 /** Safe's execTransaction in calldata: its arguments, named, decoded once per calldata for the whole scan. */
 import { type Address, getAbiItem, type Hex } from 'viem'
-import { functionDecoder, safeAbi } from './abi/index.ts'
+import { functionDecoder, safeAbi } from '../abi/index.ts'
 
 const decodeExecTransactionCall = functionDecoder(getAbiItem({ abi: safeAbi, name: 'execTransaction' }))
 

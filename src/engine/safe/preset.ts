@@ -3,7 +3,7 @@
  * carries that owner's pre-validated signature, so a Safe transaction simulates with zero or partial signatures.
  */
 import { type Address, concat, encodeFunctionData, type Hex, isAddressEqual, numberToHex, pad, toHex } from 'viem'
-import { safeAbi } from './abi/index.ts'
+import { safeAbi } from '../abi/index.ts'
 import { decodeExecTransaction } from './execTransaction.ts'
 
 /** Storage slot of a Safe's threshold (Safe v1.x layout). */

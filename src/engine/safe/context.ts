@@ -1,4 +1,4 @@
-/** A Safe as the simulation read it: owners, threshold, nonce, version and singleton, and who its owners are. */
+/** A Safe's context as the simulation read it (owners, threshold, nonce, version, singleton), and who its owners are. */
 import { type Address, isAddressEqual } from 'viem'
 
 /** What a signer should know about a Safe, read in the same simulation as the transactions. */
