@@ -7,9 +7,8 @@ import {
   NATIVE_ASSET_ADDRESS,
   type NativeAsset,
 } from './api/index.ts'
-import { nativeCurrency } from './chain.ts'
+import { nativeCurrency, type TokenMetadata } from './simulation/index.ts'
 import { listedToken } from './tokenList.ts'
-import type { TokenMetadata } from './tokenMetadata.ts'
 
 /** The chain's native currency as an asset (seed §2.6: the all-e address). */
 export function nativeAsset(chainId: number): NativeAsset {

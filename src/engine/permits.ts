@@ -7,8 +7,14 @@ import { maxUint256 } from 'viem'
 import type { Address, Erc20Asset, StateChange, Warning } from './api/index.ts'
 import type { ApprovalChange } from './assetChanges.ts'
 import { formatAmount, isUnlimited, shortAddress } from './format.ts'
-import type { MetadataNeeded } from './readPlan.ts'
-import { codeSizeRead, type Read, tokenMetadataReads, tokenUriRead, totalSupplyRead } from './reads.ts'
+import {
+  codeSizeRead,
+  type MetadataNeeded,
+  type Read,
+  tokenMetadataReads,
+  tokenUriRead,
+  totalSupplyRead,
+} from './simulation/index.ts'
 import { addressInfo } from './stateChanges.ts'
 import { structSignature, type TypedData, type TypedStruct } from './typedData.ts'
 import { makeWarning, uniqueWarnings } from './warnings.ts'

@@ -7,7 +7,7 @@ import { type Address, size } from 'viem'
 import type { Protocol } from './api/index.ts'
 import bundled from './data/protocols.json'
 import type { SafeContext } from './safe/index.ts'
-import type { SimulationTx, TxOutcome } from './simulation.ts'
+import type { SimulationTx, TxOutcome } from './simulation/index.ts'
 
 type KnownProtocol = NonNullable<Protocol>
 

@@ -20,7 +20,6 @@ import {
 import { type AssetChange, computeAssetChanges } from './assetChanges.ts'
 import { erc20Asset, nativeAsset } from './assets.ts'
 import { knownMalicious } from './blocklist.ts'
-import { knownChainId } from './chain.ts'
 import { internalError } from './internalError.ts'
 import { type MessageScanInput, parseMessageRequest } from './messageRequest.ts'
 import {
@@ -38,9 +37,7 @@ import { perTransactionResults } from './perTransaction.ts'
 import { originWarnings } from './phishing.ts'
 import { contractProtocol, knownProtocol } from './protocols.ts'
 import { decodeRawMessage, rawMessageWarnings, readRawMessage } from './rawMessage.ts'
-import { type Read, readKeys } from './reads.ts'
 import { newRequestId } from './requestId.ts'
-import type { RpcStats } from './rpc.ts'
 import { isSafeOwner } from './safe/index.ts'
 import { findSafeTransaction, multisigWarnings, type SafeTxMessage, safeSimulationInput } from './safeTx.ts'
 import {
@@ -51,9 +48,17 @@ import {
   seaportReads,
   seaportTransfers,
 } from './seaport.ts'
-import { type RunOutcome, runSimulation } from './simulation.ts'
+import {
+  cachedTokenMetadata,
+  knownChainId,
+  type Read,
+  type RpcStats,
+  type RunOutcome,
+  readKeys,
+  runSimulation,
+  tokenMetadata,
+} from './simulation/index.ts'
 import { renderStateChanges } from './stateChanges.ts'
-import { cachedTokenMetadata, tokenMetadata } from './tokenMetadata.ts'
 import { simulationWarnings } from './transactionWarnings.ts'
 import { addressesInTypedData, decodeTypedMessage, parseTypedData, type TypedData } from './typedData.ts'
 import { makeWarning, sortWarnings, uniqueWarnings } from './warnings.ts'

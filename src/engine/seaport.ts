@@ -5,19 +5,19 @@
 import { getAddress } from 'viem'
 import type { Address } from './api/index.ts'
 import type { TransferChange } from './assetChanges.ts'
-import type { AssetRef } from './assetEvents.ts'
-import type { MetadataNeeded } from './readPlan.ts'
 import {
+  type AssetRef,
   erc20BalanceRead,
   erc1155BalanceRead,
   erc1155UriRead,
+  type MetadataNeeded,
   nativeBalanceRead,
   type Read,
   type ReadResults,
   readKeys,
   tokenMetadataReads,
   tokenUriRead,
-} from './reads.ts'
+} from './simulation/index.ts'
 import { structSignature, type TypedData, type TypedStruct } from './typedData.ts'
 
 /** Seaport's item types: 4 and 5 match any token of a collection (criteria), which has no single token id. */

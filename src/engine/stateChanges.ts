@@ -5,8 +5,7 @@ import { type ApprovalChange, type AssetChange, grantedAmount, type TransferChan
 import { erc20Asset, erc721Asset, erc1155Asset, nativeAsset } from './assets.ts'
 import { formatAmount, isUnlimited, shortAddress } from './format.ts'
 import { nftMetadata } from './nftMetadata.ts'
-import type { ReadResults } from './reads.ts'
-import { type TokenMetadata, tokenMetadata } from './tokenMetadata.ts'
+import { type ReadResults, type TokenMetadata, tokenMetadata } from './simulation/index.ts'
 
 /** Looks up token metadata (cached or read in the simulation). */
 type MetadataLookup = (token: Address) => TokenMetadata

@@ -6,15 +6,19 @@ import { type Address, getAddress, isAddressEqual, zeroAddress } from 'viem'
 import { addressesInArguments, decodeKnownFunction } from './abi/index.ts'
 import type { Warning } from './api/index.ts'
 import { type AssetChange, grantedAmount, type TransferChange } from './assetChanges.ts'
-import type { AssetRef } from './assetEvents.ts'
 import { knownMalicious } from './blocklist.ts'
-import { nativeCurrency } from './chain.ts'
 import { shortAddress } from './format.ts'
-import { readKeys } from './reads.ts'
 import { type Call, expandCalls } from './safe/index.ts'
 import { safeControlWarnings } from './safeControl.ts'
-import type { SimulationResult, SimulationTx } from './simulation.ts'
-import { type TokenMetadata, tokenMetadata } from './tokenMetadata.ts'
+import {
+  type AssetRef,
+  nativeCurrency,
+  readKeys,
+  type SimulationResult,
+  type SimulationTx,
+  type TokenMetadata,
+  tokenMetadata,
+} from './simulation/index.ts'
 import { makeWarning } from './warnings.ts'
 
 /** More transactions than this in one request is unusual for a person to approve knowingly. */

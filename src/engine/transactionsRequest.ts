@@ -10,7 +10,7 @@ import {
   parseBytes,
   parseOrigin,
 } from './api/index.ts'
-import { type SimulationInput, type SimulationTx, toWord } from './simulation.ts'
+import { type SimulationInput, type SimulationTx, toWord } from './simulation/index.ts'
 
 /** The most transactions one scan accepts; more is a request error, not a slow scan. */
 export const MAX_TX_OBJECTS = 100

@@ -12,7 +12,7 @@ import {
   transactionProtocol,
 } from '../../src/engine/protocols.ts'
 import type { SafeContext } from '../../src/engine/safe/context.ts'
-import type { SimulationTx, TxOutcome } from '../../src/engine/simulation.ts'
+import type { SimulationTx, TxOutcome } from '../../src/engine/simulation/runSimulation.ts'
 import { startTestDevnet } from '../support/devnet.ts'
 import { validateTransactionsResponse } from './transactionSupport.ts'
 

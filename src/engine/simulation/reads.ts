@@ -11,8 +11,8 @@ import {
   parseAbi,
   prepareEncodeFunctionData,
 } from 'viem'
-import { erc20Abi, erc721Abi, erc1155Abi, safeAbi } from './abi/index.ts'
-import type { SafeContext } from './safe/index.ts'
+import { erc20Abi, erc721Abi, erc1155Abi, safeAbi } from '../abi/index.ts'
+import type { SafeContext } from '../safe/index.ts'
 
 /**
  * Where the native balance reader lives during a simulation (its code is injected by a state override).

@@ -1,6 +1,7 @@
 /** Decides which reads a simulation needs: predicted from calldata before it runs, and required by its events after. */
 import { type Address, isAddressEqual, zeroAddress } from 'viem'
-import { addressesInArguments, type DecodedFunction, decodeKnownFunction } from './abi/index.ts'
+import { addressesInArguments, type DecodedFunction, decodeKnownFunction } from '../abi/index.ts'
+import { type Call, expandCalls } from '../safe/index.ts'
 import type { ApprovalEvent, Movement } from './assetEvents.ts'
 import {
   allowanceRead,
@@ -16,7 +17,6 @@ import {
   tokenMetadataReads,
   tokenUriRead,
 } from './reads.ts'
-import { type Call, expandCalls } from './safe/index.ts'
 
 /** Whether token metadata must still be read (false when cached). */
 export type MetadataNeeded = (token: Address) => boolean

@@ -1,7 +1,7 @@
 /** Reads asset movements and approvals out of simulated logs: traceTransfers' native transfers and token events. */
 import { type Address, decodeEventLog, getAbiItem, getAddress, type Hex, toEventSelector, zeroAddress } from 'viem'
-import { erc20Abi, erc721Abi, erc1155Abi, wethAbi } from './abi/index.ts'
-import { NATIVE_ASSET_ADDRESS } from './api/index.ts'
+import { erc20Abi, erc721Abi, erc1155Abi, wethAbi } from '../abi/index.ts'
+import { NATIVE_ASSET_ADDRESS } from '../api/index.ts'
 
 export type SimulatedLog = { address: Address; topics: Hex[]; data: Hex }
 

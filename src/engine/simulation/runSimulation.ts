@@ -4,13 +4,13 @@
  * assets or accounts their calldata did not reveal.
  */
 import { type Address, getAddress, type Hex, numberToHex, pad, zeroAddress } from 'viem'
-import type { EngineError } from './api/index.ts'
+import type { EngineError } from '../api/index.ts'
+import { applyMultisigPreset, type Call, presetStorage, type SafeContext } from '../safe/index.ts'
 import { type ApprovalEvent, assetEventsFromLogs, type Movement, type SimulatedLog } from './assetEvents.ts'
 import { fetchChainId, knownChainId } from './chain.ts'
 import { predictReads, readsForEvents } from './readPlan.ts'
 import { READER_ADDRESS, READER_CODE, type Read, type ReadResults, safeContextFromReads } from './reads.ts'
 import { createRpcClient, type RpcClient, RpcFailure, type RpcStats } from './rpc.ts'
-import { applyMultisigPreset, type Call, presetStorage, type SafeContext } from './safe/index.ts'
 import { checkSimulateResult, type RpcCallResult } from './simulateResponse.ts'
 import { cachedTokenMetadata } from './tokenMetadata.ts'
 
