@@ -55,8 +55,8 @@ export type {
   WarningKind,
 } from './api/index.ts'
 export { CHAIN_PATHS, chainIdOf, NATIVE_ASSET_ADDRESS, scanEndpoint } from './api/index.ts'
+export { isUnlimited } from './assets/index.ts'
 export { addMaliciousAddresses } from './blocklist.ts'
-export { isUnlimited } from './format.ts'
 export { checkDomain, type DomainVerdict, originWarnings } from './phishing.ts'
 export { newRequestId } from './requestId.ts'
 export type { SafeTx } from './safeTx.ts'

@@ -5,8 +5,7 @@
  */
 import { maxUint256 } from 'viem'
 import type { Address, Erc20Asset, StateChange, Warning } from './api/index.ts'
-import type { ApprovalChange } from './assetChanges.ts'
-import { formatAmount, isUnlimited, shortAddress } from './format.ts'
+import { type ApprovalChange, addressInfo, formatAmount, isUnlimited, shortAddress } from './assets/index.ts'
 import {
   codeSizeRead,
   type MetadataNeeded,
@@ -15,7 +14,6 @@ import {
   tokenUriRead,
   totalSupplyRead,
 } from './simulation/index.ts'
-import { addressInfo } from './stateChanges.ts'
 import { structSignature, type TypedData, type TypedStruct } from './typedData.ts'
 import { makeWarning, uniqueWarnings } from './warnings.ts'
 

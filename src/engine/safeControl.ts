@@ -6,7 +6,7 @@
 import { type Address, isAddressEqual } from 'viem'
 import { decodeKnownFunction } from './abi/index.ts'
 import type { Warning } from './api/index.ts'
-import { shortAddress } from './format.ts'
+import { shortAddress } from './assets/index.ts'
 import type { Call } from './safe/index.ts'
 import { makeWarning } from './warnings.ts'
 

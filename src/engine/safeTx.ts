@@ -6,7 +6,7 @@
 import { encodeFunctionData } from 'viem'
 import { safeAbi } from './abi/index.ts'
 import type { Address, Hex, Warning } from './api/index.ts'
-import { shortAddress } from './format.ts'
+import { shortAddress } from './assets/index.ts'
 import { type ExecTransaction, isSafeOwner, SAFE_NONCE_SLOT, type SafeContext } from './safe/index.ts'
 import { type SimulationInput, type SimulationTx, toWord } from './simulation/index.ts'
 import { hashTypedPayload, structSignature, type TypedData } from './typedData.ts'

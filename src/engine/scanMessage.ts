@@ -17,8 +17,7 @@ import {
   type StateChange,
   type Warning,
 } from './api/index.ts'
-import { type AssetChange, computeAssetChanges } from './assetChanges.ts'
-import { erc20Asset, nativeAsset } from './assets.ts'
+import { type AssetChange, computeAssetChanges, erc20Asset, nativeAsset, renderStateChanges } from './assets/index.ts'
 import { knownMalicious } from './blocklist.ts'
 import { internalError } from './internalError.ts'
 import { type MessageScanInput, parseMessageRequest } from './messageRequest.ts'
@@ -58,7 +57,6 @@ import {
   runSimulation,
   tokenMetadata,
 } from './simulation/index.ts'
-import { renderStateChanges } from './stateChanges.ts'
 import { simulationWarnings } from './transactionWarnings.ts'
 import { addressesInTypedData, decodeTypedMessage, parseTypedData, type TypedData } from './typedData.ts'
 import { makeWarning, sortWarnings, uniqueWarnings } from './warnings.ts'

@@ -4,7 +4,7 @@
  */
 import { getAddress } from 'viem'
 import type { Address } from './api/index.ts'
-import type { TransferChange } from './assetChanges.ts'
+import type { TransferChange } from './assets/index.ts'
 import {
   type AssetRef,
   erc20BalanceRead,

@@ -5,9 +5,8 @@
 import { type Address, getAddress, isAddressEqual, zeroAddress } from 'viem'
 import { addressesInArguments, decodeKnownFunction } from './abi/index.ts'
 import type { Warning } from './api/index.ts'
-import { type AssetChange, grantedAmount, type TransferChange } from './assetChanges.ts'
+import { type AssetChange, grantedAmount, shortAddress, type TransferChange } from './assets/index.ts'
 import { knownMalicious } from './blocklist.ts'
-import { shortAddress } from './format.ts'
 import { type Call, expandCalls } from './safe/index.ts'
 import { safeControlWarnings } from './safeControl.ts'
 import {

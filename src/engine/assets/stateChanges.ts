@@ -1,11 +1,11 @@
 /** Renders the internal asset changes as seed §2.6 state changes, keyed by lowercase account, with plain-English diffs. */
 import type { Address } from 'viem'
-import type { AddressInfo, RawInfo, StateChange } from './api/index.ts'
+import type { AddressInfo, RawInfo, StateChange } from '../api/index.ts'
+import { type ReadResults, type TokenMetadata, tokenMetadata } from '../simulation/index.ts'
 import { type ApprovalChange, type AssetChange, grantedAmount, type TransferChange } from './assetChanges.ts'
-import { erc20Asset, erc721Asset, erc1155Asset, nativeAsset } from './assets.ts'
+import { erc20Asset, erc721Asset, erc1155Asset, nativeAsset } from './assetObjects.ts'
 import { formatAmount, isUnlimited, shortAddress } from './format.ts'
 import { nftMetadata } from './nftMetadata.ts'
-import { type ReadResults, type TokenMetadata, tokenMetadata } from './simulation/index.ts'
 
 /** Looks up token metadata (cached or read in the simulation). */
 type MetadataLookup = (token: Address) => TokenMetadata

@@ -1,6 +1,12 @@
 /** Nets a simulation's movements and approvals into per-account changes with before/after values (internal model). */
 import { type Address, getAddress, isAddressEqual, maxUint256, zeroAddress } from 'viem'
-import { type AssetRef, READER_ADDRESS, type ReadResults, readKeys, type SimulationResult } from './simulation/index.ts'
+import {
+  type AssetRef,
+  READER_ADDRESS,
+  type ReadResults,
+  readKeys,
+  type SimulationResult,
+} from '../simulation/index.ts'
 
 /** A balance change of one account in one asset (for ERC-721, one token: 1 → 0 or 0 → 1). */
 export type TransferChange = {

@@ -1,7 +1,7 @@
 /** NFT metadata of state changes: the token URI the contract reported in the simulation's before-block, never fetched. */
 import type { Address } from 'viem'
-import type { NftMetadata } from './api/index.ts'
-import { type ReadResults, readKeys } from './simulation/index.ts'
+import type { NftMetadata } from '../api/index.ts'
+import { type ReadResults, readKeys } from '../simulation/index.ts'
 
 /**
  * Longest URI passed on. Plain and ipfs:// URIs are far shorter; a longer answer is an inline data: document (or a

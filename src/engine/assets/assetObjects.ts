@@ -6,8 +6,8 @@ import {
   type Erc1155Asset,
   NATIVE_ASSET_ADDRESS,
   type NativeAsset,
-} from './api/index.ts'
-import { nativeCurrency, type TokenMetadata } from './simulation/index.ts'
+} from '../api/index.ts'
+import { nativeCurrency, type TokenMetadata } from '../simulation/index.ts'
 import { listedToken } from './tokenList.ts'
 
 /** The chain's native currency as an asset (seed §2.6: the all-e address). */
