@@ -2,7 +2,7 @@
 import { toEventSelector } from 'viem'
 import { decodeCalldata, decodeLog, decodeRevert } from './abi/index.ts'
 import type { Address, PerTransactionError, PerTransactionResult } from './api/index.ts'
-import { transactionProtocol } from './protocols.ts'
+import { transactionProtocol } from './risk/index.ts'
 import type { SimulationResult, SimulationTx, TxOutcome } from './simulation/index.ts'
 
 const EXECUTION_FAILURE = toEventSelector('ExecutionFailure(bytes32,uint256)')

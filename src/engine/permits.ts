@@ -6,6 +6,7 @@
 import { maxUint256 } from 'viem'
 import type { Address, Erc20Asset, StateChange, Warning } from './api/index.ts'
 import { type ApprovalChange, addressInfo, formatAmount, isUnlimited, shortAddress } from './assets/index.ts'
+import { makeWarning, uniqueWarnings } from './risk/index.ts'
 import {
   codeSizeRead,
   type MetadataNeeded,
@@ -15,7 +16,6 @@ import {
   totalSupplyRead,
 } from './simulation/index.ts'
 import { structSignature, type TypedData, type TypedStruct } from './typedData.ts'
-import { makeWarning, uniqueWarnings } from './warnings.ts'
 
 type PermitStandard = 'EIP2612' | 'DAI' | 'PERMIT2_ALLOWANCE' | 'PERMIT2_TRANSFER'
 

@@ -7,10 +7,10 @@ import { encodeFunctionData } from 'viem'
 import { safeAbi } from './abi/index.ts'
 import type { Address, Hex, Warning } from './api/index.ts'
 import { shortAddress } from './assets/index.ts'
+import { makeWarning } from './risk/index.ts'
 import { type ExecTransaction, isSafeOwner, SAFE_NONCE_SLOT, type SafeContext } from './safe/index.ts'
 import { type SimulationInput, type SimulationTx, toWord } from './simulation/index.ts'
 import { hashTypedPayload, structSignature, type TypedData } from './typedData.ts'
-import { makeWarning } from './warnings.ts'
 
 /** The Safe transaction struct's fields in the order the Safe contract hashes them (seed §2.3). */
 export const SAFE_TX_FIELDS =

@@ -4,7 +4,6 @@
  * scan's simulation, state changes and warnings.
  */
 import { type Address, getAddress, isAddress, isAddressEqual, zeroAddress } from 'viem'
-import { actionFor } from './action.ts'
 import {
   type EngineError,
   type MessageError,
@@ -18,7 +17,6 @@ import {
   type Warning,
 } from './api/index.ts'
 import { type AssetChange, computeAssetChanges, erc20Asset, nativeAsset, renderStateChanges } from './assets/index.ts'
-import { knownMalicious } from './blocklist.ts'
 import { internalError } from './internalError.ts'
 import { type MessageScanInput, parseMessageRequest } from './messageRequest.ts'
 import {
@@ -33,10 +31,19 @@ import {
   type TokenPermit,
 } from './permits.ts'
 import { perTransactionResults } from './perTransaction.ts'
-import { originWarnings } from './phishing.ts'
-import { contractProtocol, knownProtocol } from './protocols.ts'
 import { decodeRawMessage, rawMessageWarnings, readRawMessage } from './rawMessage.ts'
 import { newRequestId } from './requestId.ts'
+import {
+  actionFor,
+  contractProtocol,
+  knownMalicious,
+  knownProtocol,
+  makeWarning,
+  originWarnings,
+  simulationWarnings,
+  sortWarnings,
+  uniqueWarnings,
+} from './risk/index.ts'
 import { isSafeOwner } from './safe/index.ts'
 import { findSafeTransaction, multisigWarnings, type SafeTxMessage, safeSimulationInput } from './safeTx.ts'
 import {
@@ -57,9 +64,7 @@ import {
   runSimulation,
   tokenMetadata,
 } from './simulation/index.ts'
-import { simulationWarnings } from './transactionWarnings.ts'
 import { addressesInTypedData, decodeTypedMessage, parseTypedData, type TypedData } from './typedData.ts'
-import { makeWarning, sortWarnings, uniqueWarnings } from './warnings.ts'
 
 type SimulationResults = ScanMessageResponse['simulationResults']
 

@@ -3,14 +3,14 @@ import { type Address, encodeFunctionData, getAddress, isAddress, parseEther, ze
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../src/devnet/devnet.ts'
 import { safeAbi } from '../../src/engine/abi/abis.ts'
-import bundled from '../../src/engine/data/protocols.json'
 import { scanTransactionsWithStats } from '../../src/engine/index.ts'
+import bundled from '../../src/engine/risk/data/protocols.json'
 import {
   contractProtocol,
   knownProtocol,
   nativeTransferProtocol,
   transactionProtocol,
-} from '../../src/engine/protocols.ts'
+} from '../../src/engine/risk/protocols.ts'
 import type { SafeContext } from '../../src/engine/safe/context.ts'
 import type { SimulationTx, TxOutcome } from '../../src/engine/simulation/runSimulation.ts'
 import { startTestDevnet } from '../support/devnet.ts'

@@ -3,12 +3,10 @@
  * odd gas, long bundles.
  */
 import { type Address, getAddress, isAddressEqual, zeroAddress } from 'viem'
-import { addressesInArguments, decodeKnownFunction } from './abi/index.ts'
-import type { Warning } from './api/index.ts'
-import { type AssetChange, grantedAmount, shortAddress, type TransferChange } from './assets/index.ts'
-import { knownMalicious } from './blocklist.ts'
-import { type Call, expandCalls } from './safe/index.ts'
-import { safeControlWarnings } from './safeControl.ts'
+import { addressesInArguments, decodeKnownFunction } from '../abi/index.ts'
+import type { Warning } from '../api/index.ts'
+import { type AssetChange, grantedAmount, shortAddress, type TransferChange } from '../assets/index.ts'
+import { type Call, expandCalls } from '../safe/index.ts'
 import {
   type AssetRef,
   nativeCurrency,
@@ -17,7 +15,9 @@ import {
   type SimulationTx,
   type TokenMetadata,
   tokenMetadata,
-} from './simulation/index.ts'
+} from '../simulation/index.ts'
+import { knownMalicious } from './blocklist.ts'
+import { safeControlWarnings } from './safeControl.ts'
 import { makeWarning } from './warnings.ts'
 
 /** More transactions than this in one request is unusual for a person to approve knowingly. */

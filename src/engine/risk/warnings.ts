@@ -1,5 +1,5 @@
 /** Warning values, their order (most severe first) and repeats dropped (seed §2.7). */
-import type { Severity, Warning, WarningKind } from './api/index.ts'
+import type { Severity, Warning, WarningKind } from '../api/index.ts'
 
 /** Builds a warning value; `message` is shown to people as is. */
 export function makeWarning(

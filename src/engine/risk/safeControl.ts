@@ -4,10 +4,10 @@
  * state changes stay empty; a signer must still be told, because they are how multisig wallets are taken over.
  */
 import { type Address, isAddressEqual } from 'viem'
-import { decodeKnownFunction } from './abi/index.ts'
-import type { Warning } from './api/index.ts'
-import { shortAddress } from './assets/index.ts'
-import type { Call } from './safe/index.ts'
+import { decodeKnownFunction } from '../abi/index.ts'
+import type { Warning } from '../api/index.ts'
+import { shortAddress } from '../assets/index.ts'
+import type { Call } from '../safe/index.ts'
 import { makeWarning } from './warnings.ts'
 
 /**

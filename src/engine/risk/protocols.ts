@@ -4,10 +4,10 @@
  * Nothing here reaches the network: a label costs no round trip.
  */
 import { type Address, size } from 'viem'
-import type { Protocol } from './api/index.ts'
+import type { Protocol } from '../api/index.ts'
+import type { SafeContext } from '../safe/index.ts'
+import type { SimulationTx, TxOutcome } from '../simulation/index.ts'
 import bundled from './data/protocols.json'
-import type { SafeContext } from './safe/index.ts'
-import type { SimulationTx, TxOutcome } from './simulation/index.ts'
 
 type KnownProtocol = NonNullable<Protocol>
 

@@ -1,6 +1,6 @@
 /** Checks the requesting origin against the bundled eth-phishing-detect lists (allowlist wins, then blocklist, then look-alikes). */
 import config from 'eth-phishing-detect/src/config.json'
-import type { Warning } from './api/index.ts'
+import type { Warning } from '../api/index.ts'
 import { makeWarning } from './warnings.ts'
 
 const allowlist = new Set(config.whitelist.map((domain) => domain.toLowerCase()))
