@@ -20,18 +20,34 @@ import { type AssetChange, computeAssetChanges, erc20Asset, nativeAsset, renderS
 import { internalError } from './internalError.ts'
 import { type MessageScanInput, parseMessageRequest } from './messageRequest.ts'
 import {
+  addressesInTypedData,
+  decodeRawMessage,
+  decodeTypedMessage,
   findNftPermit,
+  findSafeTransaction,
+  findSeaportOrder,
   findTokenPermits,
+  hasUnsupportedItems,
+  isTradeForNothing,
+  multisigWarnings,
   type NftPermit,
   nftPermitApproval,
   type PermitContext,
+  parseTypedData,
   permitReads,
   permitStateChange,
   permitWarnings,
+  rawMessageWarnings,
+  readRawMessage,
+  type SafeTxMessage,
+  type SeaportTrade,
+  safeSimulationInput,
+  seaportReads,
+  seaportTransfers,
   type TokenPermit,
-} from './permits.ts'
+  type TypedData,
+} from './messages/index.ts'
 import { perTransactionResults } from './perTransaction.ts'
-import { decodeRawMessage, rawMessageWarnings, readRawMessage } from './rawMessage.ts'
 import { newRequestId } from './requestId.ts'
 import {
   actionFor,
@@ -45,15 +61,6 @@ import {
   uniqueWarnings,
 } from './risk/index.ts'
 import { isSafeOwner } from './safe/index.ts'
-import { findSafeTransaction, multisigWarnings, type SafeTxMessage, safeSimulationInput } from './safeTx.ts'
-import {
-  findSeaportOrder,
-  hasUnsupportedItems,
-  isTradeForNothing,
-  type SeaportTrade,
-  seaportReads,
-  seaportTransfers,
-} from './seaport.ts'
 import {
   cachedTokenMetadata,
   knownChainId,
@@ -64,7 +71,6 @@ import {
   runSimulation,
   tokenMetadata,
 } from './simulation/index.ts'
-import { addressesInTypedData, decodeTypedMessage, parseTypedData, type TypedData } from './typedData.ts'
 
 type SimulationResults = ScanMessageResponse['simulationResults']
 

@@ -3,8 +3,8 @@
  * receives (consideration items paid to the user), and whether that is a trade for nothing.
  */
 import { getAddress } from 'viem'
-import type { Address } from './api/index.ts'
-import type { TransferChange } from './assets/index.ts'
+import type { Address } from '../api/index.ts'
+import type { TransferChange } from '../assets/index.ts'
 import {
   type AssetRef,
   erc20BalanceRead,
@@ -17,7 +17,7 @@ import {
   readKeys,
   tokenMetadataReads,
   tokenUriRead,
-} from './simulation/index.ts'
+} from '../simulation/index.ts'
 import { structSignature, type TypedData, type TypedStruct } from './typedData.ts'
 
 /** Seaport's item types: 4 and 5 match any token of a collection (criteria), which has no single token id. */

@@ -4,12 +4,12 @@
  * hashes a signer compares with a hardware wallet.
  */
 import { encodeFunctionData } from 'viem'
-import { safeAbi } from './abi/index.ts'
-import type { Address, Hex, Warning } from './api/index.ts'
-import { shortAddress } from './assets/index.ts'
-import { makeWarning } from './risk/index.ts'
-import { type ExecTransaction, isSafeOwner, SAFE_NONCE_SLOT, type SafeContext } from './safe/index.ts'
-import { type SimulationInput, type SimulationTx, toWord } from './simulation/index.ts'
+import { safeAbi } from '../abi/index.ts'
+import type { Address, Hex, Warning } from '../api/index.ts'
+import { shortAddress } from '../assets/index.ts'
+import { makeWarning } from '../risk/index.ts'
+import { type ExecTransaction, isSafeOwner, SAFE_NONCE_SLOT, type SafeContext } from '../safe/index.ts'
+import { type SimulationInput, type SimulationTx, toWord } from '../simulation/index.ts'
 import { hashTypedPayload, structSignature, type TypedData } from './typedData.ts'
 
 /** The Safe transaction struct's fields in the order the Safe contract hashes them (seed §2.3). */

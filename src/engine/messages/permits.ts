@@ -4,9 +4,9 @@
  * what the signature grants plus the warnings that grant deserves.
  */
 import { maxUint256 } from 'viem'
-import type { Address, Erc20Asset, StateChange, Warning } from './api/index.ts'
-import { type ApprovalChange, addressInfo, formatAmount, isUnlimited, shortAddress } from './assets/index.ts'
-import { makeWarning, uniqueWarnings } from './risk/index.ts'
+import type { Address, Erc20Asset, StateChange, Warning } from '../api/index.ts'
+import { type ApprovalChange, addressInfo, formatAmount, isUnlimited, shortAddress } from '../assets/index.ts'
+import { makeWarning, uniqueWarnings } from '../risk/index.ts'
 import {
   codeSizeRead,
   type MetadataNeeded,
@@ -14,7 +14,7 @@ import {
   tokenMetadataReads,
   tokenUriRead,
   totalSupplyRead,
-} from './simulation/index.ts'
+} from '../simulation/index.ts'
 import { structSignature, type TypedData, type TypedStruct } from './typedData.ts'
 
 type PermitStandard = 'EIP2612' | 'DAI' | 'PERMIT2_ALLOWANCE' | 'PERMIT2_TRANSFER'

@@ -13,8 +13,8 @@ import {
   type TypedDataDomain,
   validateTypedData,
 } from 'viem'
-import { serialize } from './abi/index.ts'
-import { type Address, type InvalidRequest, isRecord, type SerializedValue, type TypedDataField } from './api/index.ts'
+import { serialize } from '../abi/index.ts'
+import { type Address, type InvalidRequest, isRecord, type SerializedValue, type TypedDataField } from '../api/index.ts'
 
 /** A value that matches its EIP-712 type: integers are bigint, addresses/bytes lowercase hex, structs are objects. */
 export type TypedValue = bigint | boolean | string | TypedValue[] | { [field: string]: TypedValue }

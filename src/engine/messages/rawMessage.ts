@@ -3,7 +3,7 @@
  * hash — a blind signature that can authorise a transaction or an approval the user never sees.
  */
 import { bytesToHex, hexToBytes, isHex, stringToBytes } from 'viem'
-import type { Hex, MessageKind, SerializedValue, Warning } from './api/index.ts'
+import type { Hex, MessageKind, SerializedValue, Warning } from '../api/index.ts'
 
 /** What a raw message says: its bytes, its text when the bytes are readable, and whether it is a bare hash. */
 export type RawMessage = { bytes: Hex; text: string | null; isHash: boolean }
