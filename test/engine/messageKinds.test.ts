@@ -10,7 +10,7 @@ import {
 } from '../../src/devnet/eip712.ts'
 import type { Fixtures } from '../../src/devnet/fixtures.ts'
 import { NATIVE_ASSET_ADDRESS } from '../../src/engine/api/responses.ts'
-import { scanMessage, scanMessageWithStats } from '../../src/engine/scanMessage.ts'
+import { scanMessage, scanMessageWithStats } from '../../src/engine/scan/scanMessage.ts'
 import { startTestDevnet } from '../support/devnet.ts'
 import { messageResponseValidator, scanOk } from './messageSupport.ts'
 

@@ -18,7 +18,7 @@ import type { Devnet } from '../../src/devnet/devnet.ts'
 import { plainSafeTx, SAFE_TX_TYPES, safeTxTypedData } from '../../src/devnet/eip712.ts'
 import type { Fixtures } from '../../src/devnet/fixtures.ts'
 import { NATIVE_ASSET_ADDRESS } from '../../src/engine/api/responses.ts'
-import { scanMessageWithStats } from '../../src/engine/scanMessage.ts'
+import { scanMessageWithStats } from '../../src/engine/scan/scanMessage.ts'
 import { startTestDevnet } from '../support/devnet.ts'
 import { messageResponseValidator, scanOk } from './messageSupport.ts'
 

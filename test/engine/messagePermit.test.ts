@@ -25,7 +25,7 @@ import {
   permit2TypedData,
 } from '../../src/devnet/eip712.ts'
 import type { Fixtures } from '../../src/devnet/fixtures.ts'
-import { scanMessageWithStats } from '../../src/engine/scanMessage.ts'
+import { scanMessageWithStats } from '../../src/engine/scan/scanMessage.ts'
 import { startTestDevnet } from '../support/devnet.ts'
 import { messageResponseValidator, scanOk } from './messageSupport.ts'
 

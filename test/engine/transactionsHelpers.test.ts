@@ -21,7 +21,7 @@ import { checkDomain, editDistance, originWarnings } from '../../src/engine/risk
 import { makeWarning, sortWarnings } from '../../src/engine/risk/warnings.ts'
 import { decodeMultiSend, expandCalls } from '../../src/engine/safe/calls.ts'
 import { prevalidatedSignature } from '../../src/engine/safe/preset.ts'
-import { MAX_TX_OBJECTS, parseTransactionsRequest } from '../../src/engine/transactionsRequest.ts'
+import { MAX_TX_OBJECTS, parseTransactionsRequest } from '../../src/engine/scan/transactionsRequest.ts'
 
 const ALICE = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 const BOB = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'

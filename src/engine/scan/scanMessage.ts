@@ -15,10 +15,8 @@ import {
   type ScanOutcome,
   type StateChange,
   type Warning,
-} from './api/index.ts'
-import { type AssetChange, computeAssetChanges, erc20Asset, nativeAsset, renderStateChanges } from './assets/index.ts'
-import { internalError } from './internalError.ts'
-import { type MessageScanInput, parseMessageRequest } from './messageRequest.ts'
+} from '../api/index.ts'
+import { type AssetChange, computeAssetChanges, erc20Asset, nativeAsset, renderStateChanges } from '../assets/index.ts'
 import {
   addressesInTypedData,
   decodeRawMessage,
@@ -46,9 +44,7 @@ import {
   seaportTransfers,
   type TokenPermit,
   type TypedData,
-} from './messages/index.ts'
-import { perTransactionResults } from './perTransaction.ts'
-import { newRequestId } from './requestId.ts'
+} from '../messages/index.ts'
 import {
   actionFor,
   contractProtocol,
@@ -59,8 +55,8 @@ import {
   simulationWarnings,
   sortWarnings,
   uniqueWarnings,
-} from './risk/index.ts'
-import { isSafeOwner } from './safe/index.ts'
+} from '../risk/index.ts'
+import { isSafeOwner } from '../safe/index.ts'
 import {
   cachedTokenMetadata,
   knownChainId,
@@ -70,7 +66,11 @@ import {
   readKeys,
   runSimulation,
   tokenMetadata,
-} from './simulation/index.ts'
+} from '../simulation/index.ts'
+import { internalError } from './internalError.ts'
+import { type MessageScanInput, parseMessageRequest } from './messageRequest.ts'
+import { perTransactionResults } from './perTransaction.ts'
+import { newRequestId } from './requestId.ts'
 
 type SimulationResults = ScanMessageResponse['simulationResults']
 

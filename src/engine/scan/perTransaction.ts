@@ -1,9 +1,9 @@
 /** One result per transaction: error, gas, protocol, decoded calldata and logs (seed §2.4 perTransaction). */
 import { toEventSelector } from 'viem'
-import { decodeCalldata, decodeLog, decodeRevert } from './abi/index.ts'
-import type { Address, PerTransactionError, PerTransactionResult } from './api/index.ts'
-import { transactionProtocol } from './risk/index.ts'
-import type { SimulationResult, SimulationTx, TxOutcome } from './simulation/index.ts'
+import { decodeCalldata, decodeLog, decodeRevert } from '../abi/index.ts'
+import type { Address, PerTransactionError, PerTransactionResult } from '../api/index.ts'
+import { transactionProtocol } from '../risk/index.ts'
+import type { SimulationResult, SimulationTx, TxOutcome } from '../simulation/index.ts'
 
 const EXECUTION_FAILURE = toEventSelector('ExecutionFailure(bytes32,uint256)')
 

@@ -1,13 +1,13 @@
 /** Transaction scans (seed §2.1, §2.2, §2.4, §2.6, §2.7, §2.8.1, §7): validate, simulate once, explain. */
 import { type Address, isAddressEqual } from 'viem'
-import type { AggregatedError, ScanOptions, ScanOutcome, ScanTransactionsResponse } from './api/index.ts'
-import { computeAssetChanges, renderStateChanges } from './assets/index.ts'
+import type { AggregatedError, ScanOptions, ScanOutcome, ScanTransactionsResponse } from '../api/index.ts'
+import { computeAssetChanges, renderStateChanges } from '../assets/index.ts'
+import { actionFor, originWarnings, simulationWarnings, sortWarnings, uniqueWarnings } from '../risk/index.ts'
+import { decodeExecTransaction, isSafeOwner } from '../safe/index.ts'
+import { type RpcStats, runSimulation, type SimulationInput, type SimulationResult } from '../simulation/index.ts'
 import { internalError } from './internalError.ts'
 import { perTransactionResults } from './perTransaction.ts'
 import { newRequestId } from './requestId.ts'
-import { actionFor, originWarnings, simulationWarnings, sortWarnings, uniqueWarnings } from './risk/index.ts'
-import { decodeExecTransaction, isSafeOwner } from './safe/index.ts'
-import { type RpcStats, runSimulation, type SimulationInput, type SimulationResult } from './simulation/index.ts'
 import { parseTransactionsRequest } from './transactionsRequest.ts'
 
 /** Scans a transaction request: the response, or an error value (bad input names the field); never throws. */

@@ -9,8 +9,8 @@ import {
   parseAmount,
   parseBytes,
   parseOrigin,
-} from './api/index.ts'
-import { type SimulationInput, type SimulationTx, toWord } from './simulation/index.ts'
+} from '../api/index.ts'
+import { type SimulationInput, type SimulationTx, toWord } from '../simulation/index.ts'
 
 /** The most transactions one scan accepts; more is a request error, not a slow scan. */
 export const MAX_TX_OBJECTS = 100

@@ -2,7 +2,7 @@
  * Validates a message scan request (seed §2.3). The envelope (message kind, userAccount, metadata) must be right or the
  * scan cannot start; the typed-data payload itself is checked by typedData.ts and reported inside the response.
  */
-import { type Address, type InvalidRequest, invalid, isRecord, parseAddress, parseOrigin } from './api/index.ts'
+import { type Address, type InvalidRequest, invalid, isRecord, parseAddress, parseOrigin } from '../api/index.ts'
 
 /** Raw messages longer than this are refused: no wallet shows a megabyte of text to sign. */
 const MAX_RAW_MESSAGE_CHARS = 1_000_000
