@@ -6,8 +6,8 @@
  *
  * This file is the engine's only door: the server, the extension, the commands and the tests outside test/engine
  * import nothing deeper. Inside, each folder is named for its work and opens with an index.ts saying what it does;
- * a folder reaches another only through that index.ts, and no two folders import each other, directly or in a ring.
- * From the foundation up:
+ * a folder reaches another only through that index.ts, and no two folders import each other, directly or in a ring
+ * (test/engine/layout.test.ts checks all three). From the foundation up:
  *
  * - `api/`         the scan API's request and response shapes, the engine's outcome types, request field checks
  * - `abi/`         the known ABIs; calldata, logs and revert reasons decoded
