@@ -16,14 +16,13 @@ import {
   zeroAddress,
 } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Devnet } from '../../src/devnet/devnet.ts'
-import { plainSafeTx, safeTxTypedData } from '../../src/devnet/eip712.ts'
-import { multiSendAbi, safeAbi } from '../../src/engine/abi/abis.ts'
-import type { ScanTransactionsResponse, Warning } from '../../src/engine/api/responses.ts'
-import { scanTransactions } from '../../src/engine/index.ts'
-import { startTestDevnet } from '../support/devnet.ts'
-import { messageResponseValidator, scanOk as scanMessageOk } from './messageSupport.ts'
-import { validateTransactionsResponse } from './transactionSupport.ts'
+import type { Devnet } from '../../../src/devnet/devnet.ts'
+import { plainSafeTx, safeTxTypedData } from '../../../src/devnet/eip712.ts'
+import { multiSendAbi, safeAbi } from '../../../src/engine/abi/abis.ts'
+import { type ScanTransactionsResponse, scanTransactions, type Warning } from '../../../src/engine/index.ts'
+import { startTestDevnet } from '../../support/devnet.ts'
+import { messageResponseValidator, scanOk as scanMessageOk } from '../messageSupport.ts'
+import { validateTransactionsResponse } from '../transactionSupport.ts'
 
 /** Safe v1.4.1's MultiSend at its canonical address (safe-deployments), the same on every chain. */
 const CANONICAL_MULTI_SEND: Address = '0x38869bf66a61cF6bDB996A6aE40D5853Fd43B526'

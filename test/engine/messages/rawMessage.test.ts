@@ -1,6 +1,6 @@
 import { keccak256, stringToHex, toHex } from 'viem'
 import { describe, expect, it } from 'vitest'
-import { decodeRawMessage, rawMessageWarnings, readRawMessage } from '../../src/engine/messages/rawMessage.ts'
+import { decodeRawMessage, rawMessageWarnings, readRawMessage } from '../../../src/engine/messages/rawMessage.ts'
 
 describe('readRawMessage', () => {
   it('decodes hex that is printable UTF-8 into text', () => {

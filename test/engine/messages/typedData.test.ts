@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { NAMED_DOMAIN_FIELDS } from '../../src/devnet/eip712.ts'
+import { NAMED_DOMAIN_FIELDS } from '../../../src/devnet/eip712.ts'
 import {
   decodeTypedMessage,
   hashTypedPayload,
   parseTypedData,
   structSignature,
-} from '../../src/engine/messages/typedData.ts'
+} from '../../../src/engine/messages/typedData.ts'
 
 /** The example of the EIP-712 specification, whose digest the specification publishes. */
 const mail = () => ({

@@ -15,13 +15,17 @@ import {
   zeroAddress,
 } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Devnet } from '../../src/devnet/devnet.ts'
-import { safeAbi } from '../../src/engine/abi/abis.ts'
-import type { ScanTransactionsResponse } from '../../src/engine/api/responses.ts'
-import { addMaliciousAddresses, scanTransactions, scanTransactionsWithStats } from '../../src/engine/index.ts'
-import { startTestDevnet } from '../support/devnet.ts'
-import { listenOnFreePort } from '../support/net.ts'
-import { validateTransactionsResponse } from './transactionSupport.ts'
+import type { Devnet } from '../../../src/devnet/devnet.ts'
+import { safeAbi } from '../../../src/engine/abi/abis.ts'
+import {
+  addMaliciousAddresses,
+  type ScanTransactionsResponse,
+  scanTransactions,
+  scanTransactionsWithStats,
+} from '../../../src/engine/index.ts'
+import { startTestDevnet } from '../../support/devnet.ts'
+import { listenOnFreePort } from '../../support/net.ts'
+import { validateTransactionsResponse } from '../transactionSupport.ts'
 
 const erc20 = parseAbi([
   'function transfer(address to, uint256 value) returns (bool)',

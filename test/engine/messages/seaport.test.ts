@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { SEAPORT_ORDER_TYPES } from '../../src/devnet/eip712.ts'
-import type { Address } from '../../src/engine/api/responses.ts'
-import { findSeaportOrder, hasUnsupportedItems, isTradeForNothing } from '../../src/engine/messages/seaport.ts'
-import { parseTypedData } from '../../src/engine/messages/typedData.ts'
+import { SEAPORT_ORDER_TYPES } from '../../../src/devnet/eip712.ts'
+import type { Address } from '../../../src/engine/index.ts'
+import { findSeaportOrder, hasUnsupportedItems, isTradeForNothing } from '../../../src/engine/messages/seaport.ts'
+import { parseTypedData } from '../../../src/engine/messages/typedData.ts'
 
 const USER = '0x6c8ee01f1f8b62e987b3d18f6f28b22a0ada755f' as Address
 const NFT = '0xbc4ca0eda7647a8ab7c2061c2e118a18a936f13d'

@@ -1,20 +1,20 @@
 /** Protocol labels: the bundled list (per chain, any address case), native transfers, and Safe wallets on the devnet. */
 import { type Address, encodeFunctionData, getAddress, isAddress, parseEther, zeroAddress } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Devnet } from '../../src/devnet/devnet.ts'
-import { safeAbi } from '../../src/engine/abi/abis.ts'
-import { scanTransactionsWithStats } from '../../src/engine/index.ts'
-import bundled from '../../src/engine/risk/data/protocols.json'
+import type { Devnet } from '../../../src/devnet/devnet.ts'
+import { safeAbi } from '../../../src/engine/abi/abis.ts'
+import { scanTransactionsWithStats } from '../../../src/engine/index.ts'
+import bundled from '../../../src/engine/risk/data/protocols.json'
 import {
   contractProtocol,
   knownProtocol,
   nativeTransferProtocol,
   transactionProtocol,
-} from '../../src/engine/risk/protocols.ts'
-import type { SafeContext } from '../../src/engine/safe/context.ts'
-import type { SimulationTx, TxOutcome } from '../../src/engine/simulation/runSimulation.ts'
-import { startTestDevnet } from '../support/devnet.ts'
-import { validateTransactionsResponse } from './transactionSupport.ts'
+} from '../../../src/engine/risk/protocols.ts'
+import type { SafeContext } from '../../../src/engine/safe/context.ts'
+import type { SimulationTx, TxOutcome } from '../../../src/engine/simulation/runSimulation.ts'
+import { startTestDevnet } from '../../support/devnet.ts'
+import { validateTransactionsResponse } from '../transactionSupport.ts'
 
 const UNISWAP_V2_ROUTER = '0x7a250d5630B4cF539739dF2C5dAcb4c659F2488D'
 const PERMIT2 = '0x000000000022D473030F116dDEE9F6B43aC78BA3'

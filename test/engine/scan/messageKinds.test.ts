@@ -1,18 +1,17 @@
 /** Seaport orders, other typed data, raw messages and malformed requests, against the devnet. */
 import { type Address, keccak256, parseEther, stringToHex, toHex, zeroAddress } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Devnet } from '../../src/devnet/devnet.ts'
+import type { Devnet } from '../../../src/devnet/devnet.ts'
 import {
   NAMED_DOMAIN_FIELDS,
   permit2PermitSingle,
   SEAPORT_ORDER_TYPES,
   type TypedData,
-} from '../../src/devnet/eip712.ts'
-import type { Fixtures } from '../../src/devnet/fixtures.ts'
-import { NATIVE_ASSET_ADDRESS } from '../../src/engine/api/responses.ts'
-import { scanMessage, scanMessageWithStats } from '../../src/engine/scan/scanMessage.ts'
-import { startTestDevnet } from '../support/devnet.ts'
-import { messageResponseValidator, scanOk } from './messageSupport.ts'
+} from '../../../src/devnet/eip712.ts'
+import type { Fixtures } from '../../../src/devnet/fixtures.ts'
+import { NATIVE_ASSET_ADDRESS, scanMessage, scanMessageWithStats } from '../../../src/engine/index.ts'
+import { startTestDevnet } from '../../support/devnet.ts'
+import { messageResponseValidator, scanOk } from '../messageSupport.ts'
 
 const SEAPORT = '0x0000000000000068F116a894984e2DB1123eB395'
 

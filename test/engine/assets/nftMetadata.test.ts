@@ -1,15 +1,14 @@
 /** NFT metadata URIs: read in the simulation's before-block of the same call (no extra round trip), never fetched. */
 import { type Address, encodeFunctionData, type Hex, parseAbi, zeroAddress } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Devnet } from '../../src/devnet/devnet.ts'
-import { safeAbi } from '../../src/engine/abi/abis.ts'
-import type { StateChange } from '../../src/engine/api/responses.ts'
-import { nftMetadata, substituteId } from '../../src/engine/assets/nftMetadata.ts'
-import { scanTransactionsWithStats } from '../../src/engine/index.ts'
-import { predictReads } from '../../src/engine/simulation/readPlan.ts'
-import { type ReadResults, readKeys } from '../../src/engine/simulation/reads.ts'
-import { startTestDevnet } from '../support/devnet.ts'
-import { validateTransactionsResponse } from './transactionSupport.ts'
+import type { Devnet } from '../../../src/devnet/devnet.ts'
+import { safeAbi } from '../../../src/engine/abi/abis.ts'
+import { nftMetadata, substituteId } from '../../../src/engine/assets/nftMetadata.ts'
+import { type StateChange, scanTransactionsWithStats } from '../../../src/engine/index.ts'
+import { predictReads } from '../../../src/engine/simulation/readPlan.ts'
+import { type ReadResults, readKeys } from '../../../src/engine/simulation/reads.ts'
+import { startTestDevnet } from '../../support/devnet.ts'
+import { validateTransactionsResponse } from '../transactionSupport.ts'
 
 const erc721 = parseAbi([
   'function transferFrom(address from, address to, uint256 tokenId)',

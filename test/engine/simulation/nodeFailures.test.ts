@@ -5,8 +5,8 @@
  */
 import { createServer, type Server } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { scanTransactions } from '../../src/engine/index.ts'
-import { listenOnFreePort, readBody } from '../support/net.ts'
+import { scanTransactions } from '../../../src/engine/index.ts'
+import { listenOnFreePort, readBody } from '../../support/net.ts'
 
 type JsonRpcRequest = { id: number; method: string; params: unknown[] }
 type Block = { calls: unknown[] }

@@ -4,8 +4,8 @@
  */
 import { createServer, type Server } from 'node:http'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createRpcClient } from '../../src/engine/simulation/rpc.ts'
-import { listenOnFreePort, readBody } from '../support/net.ts'
+import { createRpcClient } from '../../../src/engine/simulation/rpc.ts'
+import { listenOnFreePort, readBody } from '../../support/net.ts'
 
 type JsonRpcRequest = { id: number; method: string }
 

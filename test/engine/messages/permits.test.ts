@@ -6,8 +6,8 @@ import {
   ERC721_PERMIT_FIELDS,
   PERMIT2_DOMAIN_FIELDS,
   PERMIT2_TYPES,
-} from '../../src/devnet/eip712.ts'
-import type { Address } from '../../src/engine/api/responses.ts'
+} from '../../../src/devnet/eip712.ts'
+import type { Address } from '../../../src/engine/index.ts'
 import {
   findNftPermit,
   findTokenPermits,
@@ -15,8 +15,8 @@ import {
   isPracticallyUnlimited,
   type PermitContext,
   permitWarnings,
-} from '../../src/engine/messages/permits.ts'
-import { parseTypedData, type TypedData } from '../../src/engine/messages/typedData.ts'
+} from '../../../src/engine/messages/permits.ts'
+import { parseTypedData, type TypedData } from '../../../src/engine/messages/typedData.ts'
 
 const USER = '0xd8da6bf26964af9d7eed9e03e53415d37aa96045' as Address
 const TOKEN = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48' as Address

@@ -6,8 +6,8 @@ import {
   eventsForTopic,
   functionDecoder,
   functionsForCalldata,
-} from '../../src/engine/abi/abiIndex.ts'
-import { erc20Abi, erc721Abi, safeAbi, wethAbi } from '../../src/engine/abi/abis.ts'
+} from '../../../src/engine/abi/abiIndex.ts'
+import { erc20Abi, erc721Abi, safeAbi, wethAbi } from '../../../src/engine/abi/abis.ts'
 
 const BOB = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'
 const transfer = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [BOB, parseUnits('5', 6)] })

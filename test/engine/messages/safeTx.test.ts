@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { findSafeTransaction, SAFE_TX_FIELDS } from '../../src/engine/messages/safeTx.ts'
-import { parseTypedData } from '../../src/engine/messages/typedData.ts'
+import { findSafeTransaction, SAFE_TX_FIELDS } from '../../../src/engine/messages/safeTx.ts'
+import { parseTypedData } from '../../../src/engine/messages/typedData.ts'
 
 const SAFE = '0x5FbDB2315678afecb367f032d93F642f64180aa3'
 const fields = SAFE_TX_FIELDS.split(',').map((field) => {

@@ -14,13 +14,12 @@ import {
 import { privateKeyToAccount } from 'viem/accounts'
 import { foundry } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Devnet } from '../../src/devnet/devnet.ts'
-import { plainSafeTx, SAFE_TX_TYPES, safeTxTypedData } from '../../src/devnet/eip712.ts'
-import type { Fixtures } from '../../src/devnet/fixtures.ts'
-import { NATIVE_ASSET_ADDRESS } from '../../src/engine/api/responses.ts'
-import { scanMessageWithStats } from '../../src/engine/scan/scanMessage.ts'
-import { startTestDevnet } from '../support/devnet.ts'
-import { messageResponseValidator, scanOk } from './messageSupport.ts'
+import type { Devnet } from '../../../src/devnet/devnet.ts'
+import { plainSafeTx, SAFE_TX_TYPES, safeTxTypedData } from '../../../src/devnet/eip712.ts'
+import type { Fixtures } from '../../../src/devnet/fixtures.ts'
+import { NATIVE_ASSET_ADDRESS, scanMessageWithStats } from '../../../src/engine/index.ts'
+import { startTestDevnet } from '../../support/devnet.ts'
+import { messageResponseValidator, scanOk } from '../messageSupport.ts'
 
 const safeAbi = parseAbi([
   'function getTransactionHash(address to, uint256 value, bytes data, uint8 operation, uint256 safeTxGas, uint256 baseGas, uint256 gasPrice, address gasToken, address refundReceiver, uint256 _nonce) view returns (bytes32)',

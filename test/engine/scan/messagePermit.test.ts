@@ -14,7 +14,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts'
 import { foundry } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Devnet } from '../../src/devnet/devnet.ts'
+import type { Devnet } from '../../../src/devnet/devnet.ts'
 import {
   DAI_PERMIT_FIELDS,
   ERC721_PERMIT_FIELDS,
@@ -23,11 +23,11 @@ import {
   PERMIT2_TYPES,
   permit2PermitSingle,
   permit2TypedData,
-} from '../../src/devnet/eip712.ts'
-import type { Fixtures } from '../../src/devnet/fixtures.ts'
-import { scanMessageWithStats } from '../../src/engine/scan/scanMessage.ts'
-import { startTestDevnet } from '../support/devnet.ts'
-import { messageResponseValidator, scanOk } from './messageSupport.ts'
+} from '../../../src/devnet/eip712.ts'
+import type { Fixtures } from '../../../src/devnet/fixtures.ts'
+import { scanMessageWithStats } from '../../../src/engine/index.ts'
+import { startTestDevnet } from '../../support/devnet.ts'
+import { messageResponseValidator, scanOk } from '../messageSupport.ts'
 
 const tokenAbi = parseAbi([
   'function permit(address owner, address spender, uint256 value, uint256 deadline, uint8 v, bytes32 r, bytes32 s)',
