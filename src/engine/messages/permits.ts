@@ -153,8 +153,8 @@ export function findNftPermit(typedData: TypedData, signer: Address): NftPermit 
 
 /**
  * Whether an allowance is unlimited in practice: half of max uint160 or more (so max uint160 and max uint256, the
- * rule format.ts applies to approvals), or more than the token's whole supply — no trade needs more than every token
- * in existence, so such an amount limits nothing.
+ * rule assets/format.ts applies to approvals), or more than the token's whole supply — no trade needs more than every
+ * token in existence, so such an amount limits nothing.
  */
 export function isPracticallyUnlimited(amount: bigint, totalSupply: bigint | null): boolean {
   return isUnlimited(amount, 160) || (totalSupply !== null && totalSupply > 0n && amount > totalSupply)

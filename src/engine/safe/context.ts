@@ -1,4 +1,4 @@
-/** A Safe's context as the simulation read it (owners, threshold, nonce, version, singleton), and who its owners are. */
+/** A Safe's context as the simulation read it (owners, threshold, nonce, version, singleton), and its owners. */
 import { type Address, isAddressEqual } from 'viem'
 
 /** What a signer should know about a Safe, read in the same simulation as the transactions. */

@@ -1,6 +1,7 @@
 /**
  * Validates a message scan request (seed §2.3). The envelope (message kind, userAccount, metadata) must be right or the
- * scan cannot start; the typed-data payload itself is checked by typedData.ts and reported inside the response.
+ * scan cannot start; the typed-data payload itself is checked by messages/typedData.ts and reported inside the
+ * response.
  */
 import { type Address, type InvalidRequest, invalid, isRecord, parseAddress, parseOrigin } from '../api/index.ts'
 
