@@ -1,7 +1,7 @@
 /**
  * # api — the scan API as the engine speaks it
  *
- * The contract every other folder and every client builds on; it depends on no other folder.
+ * The contract every other folder and every client builds on.
  *
  * - `requests.ts`, `responses.ts`: the request and response shapes of the seed spec (scan API version 2023-06-05).
  * - `engine.ts`: the engine's own types around them: ScanOptions, ScanOutcome, EngineError, InvalidRequest.

@@ -2,7 +2,7 @@
  * # assets — what a simulation did to assets, as state changes
  *
  * From the simulation's movements and approvals to seed §2.6 state changes with before/after amounts and plain-English
- * diffs ("Send 1 ETH", "Approve 0xab…cd to spend unlimited USDC"). Uses `api/` and `simulation/`.
+ * diffs ("Send 1 ETH", "Approve 0xab…cd to spend unlimited USDC").
  *
  * - `assetChanges.ts`: nets movements and approvals into per-account changes (the internal model).
  * - `stateChanges.ts`: renders them as state changes keyed by account.

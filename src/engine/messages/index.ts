@@ -2,7 +2,7 @@
  * # messages — what a message asks its signer to grant
  *
  * Typed data and raw messages, recognised by their shape rather than their names, so a renamed type with the same
- * fields is still caught. Uses `api/`, `abi/`, `safe/`, `simulation/`, `assets/` and `risk/`.
+ * fields is still caught.
  *
  * - `typedData.ts`: EIP-712 payloads validated field by field, normalised and hashed.
  * - `permits.ts`: permits are analysed here: EIP-2612, DAI-style, Permit2 and ERC-721 permits, what they grant and

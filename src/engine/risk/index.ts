@@ -1,8 +1,8 @@
 /**
  * # risk — warnings, and the action they decide
  *
- * Everything that makes a scan say WARN or BLOCK (seed §2.7). Uses `api/`, `abi/`, `safe/`, `simulation/` and
- * `assets/`.
+ * What makes a scan say WARN or BLOCK (seed §2.7). Warnings that only one kind of message can raise (permits, orders,
+ * Safe transaction messages, raw hashes) are raised where it is analysed: `messages/` and `scan/scanMessage.ts`.
  *
  * - `action.ts`: the action is decided here: BLOCK on any CRITICAL warning, WARN on any other, else NONE.
  * - `warnings.ts`: warning values, most severe first, repeats dropped.

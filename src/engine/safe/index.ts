@@ -1,10 +1,8 @@
 /**
  * # safe — Safe (multisig) wallets as the simulation runs them
  *
- * Uses `api/` and `abi/`; the simulation builds on it.
- *
- * - `preset.ts`: the MULTISIG_WALLET preset is applied here: threshold 1 and the owner's pre-validated signature on
- *   an owner's execTransaction, for the simulation only.
+ * - `preset.ts`: the MULTISIG_WALLET preset, as the simulation applies it: threshold 1, and the owner's pre-validated
+ *   signature on an owner's execTransaction.
  * - `execTransaction.ts`: a Safe transaction recognised in calldata (execTransaction's arguments, named).
  * - `calls.ts`: the calls a transaction makes through execTransaction and MultiSend, unwrapped.
  * - `context.ts`: what a signer should know about a Safe (owners, threshold, nonce, version), and who its owners are.

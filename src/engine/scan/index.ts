@@ -2,8 +2,7 @@
  * # scan — the two entry points
  *
  * scanTransactions and scanMessage: validate the request, simulate, explain. Neither throws: bad input comes back as
- * an error value naming the field, a node failure as RPC_ERROR, a bug in Preflight as INTERNAL. Uses every other
- * folder; none uses it.
+ * an error value naming the field, a node failure as RPC_ERROR, a bug in Preflight as INTERNAL.
  *
  * - `scanTransactions.ts`: transaction scans (seed §2.1, §2.2, §2.4): one simulation, its state changes, warnings and
  *   per-transaction results; the aggregated error when the multisig preset cannot apply.

@@ -2,8 +2,7 @@
  * # simulation — the one eth_simulateV1 call
  *
  * A scan is one call with three blocks (reads before, the transactions, the same reads after), so one request sees
- * one consistent state; a second call happens only when the logs name accounts or tokens the calldata did not. Uses
- * `api/`, `abi/` and `safe/`.
+ * one consistent state; a second call happens only when the logs name accounts or tokens the calldata did not.
  *
  * - `runSimulation.ts`: builds the call (state overrides, the Safe preset, the reader contract) and returns the
  *   engine's internal model of what happened (SimulationResult).
