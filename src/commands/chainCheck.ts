@@ -1,6 +1,6 @@
 /** Checks that the node behind a `chain/network` name serves that chain, so a scan never silently runs elsewhere. */
 import { createPublicClient, http } from 'viem'
-import { CHAIN_PATHS, chainIdOf } from '../engine/chainPaths.ts'
+import { CHAIN_PATHS, chainIdOf } from '../engine/index.ts'
 
 type ChainCheck =
   | { ok: true; chainId: number | undefined }

@@ -1,6 +1,5 @@
 /** `preflight scan transactions|message --rpc URL`: one request on stdin, the response (2023-06-05 shape) on stdout. */
-import { scanMessage, scanTransactions } from '../engine/index.ts'
-import type { EngineError, ScanOutcome } from '../engine/types.ts'
+import { type EngineError, type ScanOutcome, scanMessage, scanTransactions } from '../engine/index.ts'
 import { checkChain } from './chainCheck.ts'
 import { parseCommandLine, withUsageErrors } from './options.ts'
 

@@ -4,7 +4,7 @@
  * DOM, no node:*.
  */
 import { type Address, type Hex, zeroAddress } from 'viem'
-import type { SafeTx } from '../engine/safeTx.ts'
+import type { SafeTx } from '../engine/index.ts'
 
 /** Uniswap's Permit2: the same address on every chain; it need not be deployed for a signature request. */
 export const PERMIT2_ADDRESS: Address = '0x000000000022D473030F116dDEE9F6B43aC78BA3'

@@ -1,6 +1,87 @@
-/** The scan engine's public API: platform-neutral (service worker, Node, tests). */
-export { addMaliciousAddresses } from './blocklist.ts'
-export type { RpcStats } from './rpc.ts'
-export { scanMessage, scanMessageWithStats } from './scanMessage.ts'
-export { scanTransactions, scanTransactionsWithStats } from './scanTransactions.ts'
-export * from './types.ts'
+/**
+ * # The scan engine
+ *
+ * Simulates transactions and messages with one eth_simulateV1 call and answers in the scan API's shapes (the seed
+ * spec). Platform-neutral: no DOM, no node:*, no chrome.*; it runs in the service worker, in Node and in tests.
+ *
+ * This file is the engine's only door: the server, the extension, the commands and the tests outside test/engine
+ * import nothing deeper. Inside, each folder is named for its work and opens with an index.ts saying what it does;
+ * a folder reaches another only through that index.ts, and no two folders import each other, directly or in a ring
+ * (test/engine/layout.test.ts checks all three). From the foundation up:
+ *
+ * - `api/`         the scan API's request and response shapes, the engine's outcome types, request field checks
+ * - `abi/`         the known ABIs; calldata, logs and revert reasons decoded
+ * - `safe/`        the MULTISIG_WALLET preset, execTransaction and MultiSend calls, a Safe's context
+ * - `simulation/`  the one eth_simulateV1 call: its read plan, reads, RPC client, asset events, token metadata
+ * - `assets/`      asset and state changes, worded in plain English
+ * - `risk/`        warnings and the action they decide; phishing sites, known malicious addresses, protocols
+ * - `messages/`    typed data, permits, Seaport orders, Safe transaction messages, raw messages
+ * - `scan/`        the two entry points, request parsing, per-transaction results
+ */
+export type {
+  AccountKind,
+  Action,
+  Address,
+  AddressInfo,
+  AggregatedError,
+  Amount,
+  AssetPrice,
+  DecodedCalldata,
+  DecodedLog,
+  EngineError,
+  Erc20ApprovalChange,
+  Erc20Asset,
+  Erc20PermitChange,
+  Erc20TransferChange,
+  Erc721ApprovalChange,
+  Erc721ApprovalForAllChange,
+  Erc721Asset,
+  Erc721TransferChange,
+  Erc1155ApprovalForAllChange,
+  Erc1155Asset,
+  Erc1155TransferChange,
+  Hex,
+  InvalidRequest,
+  Log,
+  MessageError,
+  MessageKind,
+  MultisigContext,
+  NativeAsset,
+  NativeAssetTransferChange,
+  NftMetadata,
+  PerTransactionError,
+  PerTransactionResult,
+  PresetKind,
+  Protocol,
+  RawInfo,
+  RequestMetadata,
+  ScanMessage,
+  ScanMessageRequest,
+  ScanMessageResponse,
+  ScanOptions,
+  ScanOutcome,
+  ScanTransactionsRequest,
+  ScanTransactionsResponse,
+  SerializedValue,
+  Severity,
+  SimulatorConfig,
+  StateChange,
+  TokenList,
+  TxObject,
+  TypedDataField,
+  TypedDataPayload,
+  Warning,
+  WarningKind,
+} from './api/index.ts'
+export { CHAIN_PATHS, chainIdOf, NATIVE_ASSET_ADDRESS, scanEndpoint } from './api/index.ts'
+export { isUnlimited } from './assets/index.ts'
+export type { SafeTx } from './messages/index.ts'
+export { addMaliciousAddresses, checkDomain, type DomainVerdict, originWarnings } from './risk/index.ts'
+export {
+  newRequestId,
+  scanMessage,
+  scanMessageWithStats,
+  scanTransactions,
+  scanTransactionsWithStats,
+} from './scan/index.ts'
+export type { RpcStats } from './simulation/index.ts'

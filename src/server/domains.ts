@@ -1,6 +1,5 @@
 /** POST /v0/domains: each domain looked up in the bundled phishing list, rendered per API version (seed §4, §9). */
-import { checkDomain, type DomainVerdict, originWarnings } from '../engine/phishing.ts'
-import type { Warning } from '../engine/types.ts'
+import { checkDomain, type DomainVerdict, originWarnings, type Warning } from '../engine/index.ts'
 import type { ApiVersion } from './versions.ts'
 
 const MAX_DOMAINS = 100

@@ -24,7 +24,7 @@ import {
   type ScanTransactionsResponse,
   type StateChange,
   type Warning,
-} from '../engine/types.ts'
+} from '../engine/index.ts'
 import type { ApiVersion } from './versions.ts'
 
 type Json = Record<string, unknown>

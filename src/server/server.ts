@@ -1,16 +1,17 @@
 /** The HTTP scan API (seed §4, §5, §9) over the engine: Node's http module, no framework. */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { scanMessage, scanTransactions } from '../engine/index.ts'
-import { newRequestId } from '../engine/requestId.ts'
-import type {
-  EngineError,
-  ScanMessageResponse,
-  ScanOptions,
-  ScanOutcome,
-  ScanTransactionsRequest,
-  ScanTransactionsResponse,
-} from '../engine/types.ts'
+import {
+  type EngineError,
+  newRequestId,
+  type ScanMessageResponse,
+  type ScanOptions,
+  type ScanOutcome,
+  type ScanTransactionsRequest,
+  type ScanTransactionsResponse,
+  scanMessage,
+  scanTransactions,
+} from '../engine/index.ts'
 import { apiKeyChecker } from './auth.ts'
 import { MAX_BODY_BYTES, readJsonBody } from './body.ts'
 import { parseDomainsRequest, scanDomains } from './domains.ts'

@@ -23,7 +23,7 @@ import {
   type TypedData,
 } from '../../src/devnet/eip712.ts'
 import type { Fixtures } from '../../src/devnet/fixtures.ts'
-import type { ScanMessageRequest, ScanTransactionsRequest } from '../../src/engine/types.ts'
+import type { ScanMessageRequest, ScanTransactionsRequest } from '../../src/engine/index.ts'
 
 const drainerAbi = parseAbi(['function claim() payable', 'function claimRewards(address token) payable'])
 

@@ -4,11 +4,10 @@
  * request survives the service worker being stopped.
  */
 import type { BrowserContext, Page } from 'playwright-core'
-import { createPublicClient, type Hex, http, maxUint48, maxUint160, parseEther } from 'viem'
+import { createPublicClient, type Hex, http, maxUint48, maxUint160, parseAbi, parseEther } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../src/devnet/devnet.ts'
 import { permit2PermitSingle, plainSafeTx, safeTxTypedData } from '../../src/devnet/eip712.ts'
-import { safeAbi } from '../../src/engine/abis.ts'
 import type { HistoryEntry } from '../../src/extension/shared/pending.ts'
 import { startScanServer } from '../../src/server/server.ts'
 import { startTestDevnet } from '../support/devnet.ts'
@@ -24,6 +23,11 @@ import {
   stopServiceWorkers,
   writeSettings,
 } from './support/extension.ts'
+
+/** The Safe's own hash of a transaction: what the window's safeTxHash must equal. */
+const safeAbi = parseAbi([
+  'function getTransactionHash(address to, uint256 value, bytes data, uint8 operation, uint256 safeTxGas, uint256 baseGas, uint256 gasPrice, address gasToken, address refundReceiver, uint256 _nonce) view returns (bytes32)',
+])
 
 describe('confirming requests in the extension window', () => {
   let devnet: Devnet

@@ -6,8 +6,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import Ajv2020 from 'ajv/dist/2020.js'
 import { parse } from 'yaml'
-import { scanMessageWithStats } from '../../src/engine/scanMessage.ts'
-import type { ScanMessageResponse } from '../../src/engine/types.ts'
+import { type ScanMessageResponse, scanMessageWithStats } from '../../src/engine/index.ts'
 import { OPENAPI_DIR, OPENAPI_FILES, toJsonSchema } from '../support/openapi.ts'
 
 type Schema = Record<string, unknown> & { [key: string]: Schema | Schema[] | unknown }

@@ -1,6 +1,6 @@
 /** Shared by the transaction scan tests: the reference 2023-06-05 schema check of a transaction scan response. */
 import { expect } from 'vitest'
-import type { ScanTransactionsResponse } from '../../src/engine/types.ts'
+import type { ScanTransactionsResponse } from '../../src/engine/index.ts'
 import { responseValidator } from '../support/openapi.ts'
 
 const schema = responseValidator('2023-06-05', '/ethereum/v0/mainnet/scan/transactions', 'post', 200)

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { type Address, encodeFunctionData, erc20Abi, parseEther } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../src/devnet/devnet.ts'
-import type { ScanMessageResponse, ScanTransactionsResponse } from '../../src/engine/types.ts'
+import type { ScanMessageResponse, ScanTransactionsResponse } from '../../src/engine/index.ts'
 import { startTestDevnet } from '../support/devnet.ts'
 
 const bin = join(import.meta.dirname, '../../bin/preflight.mjs')

@@ -1,6 +1,6 @@
 /** The demo dapp: a dev wallet as account 0 and one button per kind of request Preflight should catch. */
 import { type Address, createPublicClient, custom, type Hex } from 'viem'
-import type { SafeTx } from '../../engine/safeTx.ts'
+import type { SafeTx } from '../../engine/index.ts'
 import { safeTxTypedData, type TypedData } from '../eip712.ts'
 import type { Fixtures } from '../fixtures.ts'
 import { announceDevWallet, createDevWallet } from './devWallet.ts'

@@ -18,7 +18,7 @@ import {
   parseUnits,
   zeroAddress,
 } from 'viem'
-import type { SafeTx } from '../../engine/safeTx.ts'
+import type { SafeTx } from '../../engine/index.ts'
 import { eip2612Permit, PERMIT2_ADDRESS, permit2PermitSingle, plainSafeTx, type TypedData } from '../eip712.ts'
 import type { Fixtures } from '../fixtures.ts'
 

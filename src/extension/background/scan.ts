@@ -3,9 +3,7 @@
  * API, and turns every failure — no RPC, node down, API error, timeout, engine exception — into an ERROR state.
  */
 
-import { scanEndpoint } from '../../engine/chainPaths.ts'
-import { scanMessage, scanTransactions } from '../../engine/index.ts'
-import type { EngineError, ScanOutcome } from '../../engine/types.ts'
+import { type EngineError, type ScanOutcome, scanEndpoint, scanMessage, scanTransactions } from '../../engine/index.ts'
 import type { ScanState } from '../shared/pending.ts'
 import type { Settings } from '../shared/settings.ts'
 import type { ScanRequest } from './scanRequest.ts'

@@ -2,7 +2,7 @@
  * Builds the scan API request for a normalised call (normalizeCall.ts): the request the engine, or a remote scan API,
  * is asked about is derived from exactly the params the wallet will receive.
  */
-import type { ScanMessageRequest, ScanTransactionsRequest, TxObject, TypedDataPayload } from '../../engine/types.ts'
+import type { ScanMessageRequest, ScanTransactionsRequest, TxObject, TypedDataPayload } from '../../engine/index.ts'
 import type { InterceptedMethod } from '../shared/pending.ts'
 import { parseJsonLossless } from './losslessJson.ts'
 import { decodeSignedTx } from './signedTx.ts'

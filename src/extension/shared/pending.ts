@@ -3,7 +3,7 @@
  * A pending request lives in chrome.storage.session under `pending:<id>` so it survives the worker being stopped;
  * pages render from storage (and storage.onChanged) and send the user's decision as a runtime message.
  */
-import type { EngineError, ScanMessageResponse, ScanTransactionsResponse } from '../../engine/types.ts'
+import type { EngineError, ScanMessageResponse, ScanTransactionsResponse } from '../../engine/index.ts'
 import type { WalletInfo } from '../relay/protocol.ts'
 
 /** The wallet methods Preflight intercepts: every method that makes a wallet sign or send something. */

@@ -1,6 +1,6 @@
 import { privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
-import { scanEndpoint } from '../../../src/engine/chainPaths.ts'
+import { scanEndpoint } from '../../../src/engine/index.ts'
 import { buildScanRequest } from '../../../src/extension/background/scanRequest.ts'
 
 const ACCOUNT = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'

@@ -1,4 +1,4 @@
-import type { SerializedValue } from '../../../engine/types.ts'
+import type { SerializedValue } from '../../../engine/index.ts'
 import type { ConfirmView, DecodedField } from '../lib/confirmView.ts'
 import { AddressText } from './AddressText.tsx'
 

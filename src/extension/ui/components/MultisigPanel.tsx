@@ -1,4 +1,4 @@
-import type { MultisigContext } from '../../../engine/types.ts'
+import type { MultisigContext } from '../../../engine/index.ts'
 import { AddressText } from './AddressText.tsx'
 import { CopyButton } from './CopyButton.tsx'
 

@@ -1,4 +1,4 @@
-import type { Warning } from '../../../engine/types.ts'
+import type { Warning } from '../../../engine/index.ts'
 
 /** Each warning with its severity; CRITICAL first, then in the engine's order. */
 export function WarningList({ warnings }: { warnings: Warning[] }) {

@@ -1,5 +1,5 @@
 /** Derives everything the confirmation window shows from a pending request: computed on render, never stored. */
-import type { DecodedCalldata, MultisigContext, SerializedValue, Warning } from '../../../engine/types.ts'
+import type { DecodedCalldata, MultisigContext, SerializedValue, Warning } from '../../../engine/index.ts'
 import type { InterceptedMethod, PendingRequest } from '../../shared/pending.ts'
 import { type AccountGroup, describeChange, groupByAccount } from './stateChangeView.ts'
 

@@ -19,7 +19,8 @@ export function checksum(address: string): string {
 
 /**
  * Shortens an address to 0xAbcd…1234 for labels; the full address stays available in a title or copy button.
- * Not engine/format.ts shortAddress: that one is lowercase because humanReadableDiff is wire text tests pin exactly.
+ * Not engine/assets/format.ts shortAddress: that one is lowercase because humanReadableDiff is wire text tests pin
+ * exactly.
  */
 export function shortAddress(address: string): string {
   const full = checksum(address)
@@ -31,7 +32,7 @@ const MAX_DECIMALS = 6
 /**
  * Formats a base-unit amount with its decimals, thousands separators and a true sign (− / +), e.g. "−1,000.5".
  * Fractions are cut (never rounded up) to 6 places, or to 3 significant digits for tiny amounts, marked with "~".
- * Not engine/format.ts formatAmount: the window shows signs and dust digits; the engine's wire text stays ASCII.
+ * Not engine/assets/format.ts formatAmount: the window shows signs and dust digits; the engine's wire text stays ASCII.
  */
 export function formatAmount(value: bigint, decimals: number, options: { signed?: boolean } = {}): string {
   const negative = value < 0n

@@ -1,6 +1,5 @@
 /** Turns the engine's state changes into rows a person can read: signed amounts, approvals in words, dollar values. */
-import { isUnlimited } from '../../../engine/format.ts'
-import type { AssetPrice, RawInfo, StateChange } from '../../../engine/types.ts'
+import { type AssetPrice, isUnlimited, type RawInfo, type StateChange } from '../../../engine/index.ts'
 import { formatAmount, formatUsd, shortAddress } from './format.ts'
 
 /** What the row's icon shows: the asset's own image when local, else a badge generated from address and label. */

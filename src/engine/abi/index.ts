@@ -1,0 +1,24 @@
+/**
+ * # abi — the ABIs the engine knows, and decoding with them
+ *
+ * Token standards (ERC-20, ERC-721, ERC-1155), WETH, Safe, MultiSend and Permit2.
+ *
+ * - `abis.ts`: the ABIs themselves, for decoding and for the simulation's reads.
+ * - `abiIndex.ts`: their functions and events indexed by selector once, which keeps decoding cheap.
+ * - `decode.ts`: decodedCalldata and decodedLogs in the reference shapes, and calldata for the engine's own checks
+ *   (decodeKnownFunction, addressesInArguments).
+ * - `revert.ts`: revert data as a reason a person can read: Error(string), Panic, OpenZeppelin errors, Safe's GS0xx
+ *   codes.
+ */
+
+export { functionDecoder } from './abiIndex.ts'
+export { erc20Abi, erc721Abi, erc1155Abi, multiSendAbi, safeAbi, wethAbi } from './abis.ts'
+export {
+  addressesInArguments,
+  type DecodedFunction,
+  decodeCalldata,
+  decodeKnownFunction,
+  decodeLog,
+  serialize,
+} from './decode.ts'
+export { decodeRevert } from './revert.ts'

@@ -1,0 +1,32 @@
+/**
+ * The engine's own types around the wire shapes (not in the seed spec): how a scan is asked for (ScanOptions) and what
+ * it returns (ScanOutcome: the response, or an EngineError saying why there is none). Bad input never crashes a scan;
+ * it becomes one of these values.
+ */
+
+/** A request the engine cannot scan: which field is wrong and why. */
+export type InvalidRequest = { kind: 'INVALID_REQUEST'; field: string; message: string }
+
+/** Why a scan could not run at all: bad input (which field, why), an unreachable/failed node, or a bug in Preflight. */
+export type EngineError =
+  | InvalidRequest
+  | { kind: 'RPC_ERROR'; message: string }
+  | { kind: 'UNSUPPORTED_CHAIN'; message: string }
+  | { kind: 'INTERNAL'; message: string }
+
+/** What every scan returns: the response, or an error value — never a thrown exception for bad input. */
+export type ScanOutcome<T> = { ok: true; response: T } | { ok: false; error: EngineError }
+
+/** How the engine reaches the chain and what it may reuse between scans. */
+export type ScanOptions = {
+  /** JSON-RPC endpoint of a node that supports eth_simulateV1 (anvil, geth, reth, …). */
+  rpcUrl: string
+  /** Chain id when already known (skips a round trip); otherwise asked from the node once and cached. */
+  chainId?: number
+  /** Language code of the human-readable text (seed §4 `language`); English is the only one shipped. */
+  language?: string
+  /** Clock in Unix seconds, for deadlines and expiries; defaults to the current time. */
+  now?: () => number
+  /** Custom fetch, e.g. to count requests in benchmarks; defaults to globalThis.fetch. */
+  fetch?: typeof fetch
+}

@@ -1,0 +1,24 @@
+/**
+ * # assets — what a simulation did to assets, as state changes
+ *
+ * From the simulation's movements and approvals to seed §2.6 state changes with before/after amounts and plain-English
+ * diffs ("Send 1 ETH", "Approve 0xab…cd to spend unlimited USDC").
+ *
+ * - `assetChanges.ts`: nets movements and approvals into per-account changes (the internal model).
+ * - `stateChanges.ts`: renders them as state changes keyed by account.
+ * - `assetObjects.ts`: the asset objects inside them (native currency, ERC-20, ERC-721, ERC-1155).
+ * - `nftMetadata.ts`: an NFT's token URI as the contract reported it in the simulation, never fetched.
+ * - `tokenList.ts`: the bundled Uniswap token list, which decides `verified`.
+ * - `format.ts`: amounts and addresses as the diffs and warnings write them; isUnlimited, the one notion of an
+ *   unlimited allowance.
+ */
+export {
+  type ApprovalChange,
+  type AssetChange,
+  computeAssetChanges,
+  grantedAmount,
+  type TransferChange,
+} from './assetChanges.ts'
+export { erc20Asset, nativeAsset } from './assetObjects.ts'
+export { formatAmount, isUnlimited, shortAddress } from './format.ts'
+export { addressInfo, renderStateChanges } from './stateChanges.ts'

@@ -1,0 +1,145 @@
+/** Renders the internal asset changes as seed §2.6 state changes, keyed by lowercase account, with plain-English diffs. */
+import type { Address } from 'viem'
+import type { AddressInfo, RawInfo, StateChange } from '../api/index.ts'
+import { type ReadResults, type TokenMetadata, tokenMetadata } from '../simulation/index.ts'
+import { type ApprovalChange, type AssetChange, grantedAmount, type TransferChange } from './assetChanges.ts'
+import { erc20Asset, erc721Asset, erc1155Asset, nativeAsset } from './assetObjects.ts'
+import { formatAmount, isUnlimited, shortAddress } from './format.ts'
+import { nftMetadata } from './nftMetadata.ts'
+
+/** Looks up token metadata (cached or read in the simulation). */
+type MetadataLookup = (token: Address) => TokenMetadata
+
+/** The state changes of every affected account, keyed by lowercase address (seed §2.4 expectedStateChanges). */
+export function renderStateChanges(
+  changes: AssetChange[],
+  chainId: number,
+  reads: ReadResults,
+): Record<Address, StateChange[]> {
+  const metadataOf: MetadataLookup = (token) => tokenMetadata(chainId, token, reads)
+  const byAccount: Record<Address, StateChange[]> = {}
+  for (const change of changes) {
+    const account = (change.type === 'transfer' ? change.account : change.owner).toLowerCase() as Address
+    const rendered =
+      change.type === 'transfer'
+        ? renderTransfer(change, chainId, metadataOf, reads)
+        : renderApproval(change, chainId, metadataOf, reads)
+    byAccount[account] = [...(byAccount[account] ?? []), rendered]
+  }
+  return byAccount
+}
+
+/** An account as the wire shape wants it: lowercase, kind ACCOUNT. */
+export function addressInfo(address: Address): AddressInfo {
+  return { address: address.toLowerCase() as Address, kind: 'ACCOUNT' }
+}
+
+function renderTransfer(
+  change: TransferChange,
+  chainId: number,
+  metadataOf: MetadataLookup,
+  reads: ReadResults,
+): StateChange {
+  const amount = { before: change.before.toString(), after: change.after.toString() }
+  const sending = change.after < change.before
+  const verb = sending ? 'Send' : 'Receive'
+  const counterparty = change.counterparty ? { counterparty: addressInfo(change.counterparty) } : {}
+  const { asset } = change
+  if (asset.standard === 'NATIVE') {
+    const native = nativeAsset(chainId)
+    const diff = formatAmount(change.after - change.before, native.decimals).replace('-', '')
+    return {
+      humanReadableDiff: `${verb} ${diff} ${native.symbol}`,
+      rawInfo: { kind: 'NATIVE_ASSET_TRANSFER', data: { amount, ...counterparty, asset: native } },
+    }
+  }
+  const metadata = metadataOf(asset.token)
+  if (asset.standard === 'ERC20') {
+    const token = erc20Asset(chainId, asset.token, metadata)
+    const diff = formatAmount(change.after - change.before, token.decimals).replace('-', '')
+    return {
+      humanReadableDiff: `${verb} ${diff} ${token.symbol}`,
+      rawInfo: { kind: 'ERC20_TRANSFER', data: { amount, ...counterparty, asset: token } },
+    }
+  }
+  const tokenId = asset.tokenId.toString()
+  if (asset.standard === 'ERC721') {
+    const collection = erc721Asset(asset.token, metadata)
+    return {
+      humanReadableDiff: `${verb} ${collection.name} #${tokenId}`,
+      rawInfo: {
+        kind: 'ERC721_TRANSFER',
+        data: {
+          amount,
+          ...counterparty,
+          metadata: nftMetadata('ERC721', asset.token, asset.tokenId, reads),
+          tokenId,
+          asset: collection,
+        },
+      },
+    }
+  }
+  const items = erc1155Asset(asset.token, metadata)
+  const count = formatAmount(change.after - change.before, 0).replace('-', '')
+  return {
+    humanReadableDiff: `${verb} ${count} ${items.name} #${tokenId}`,
+    rawInfo: {
+      kind: 'ERC1155_TRANSFER',
+      data: {
+        amount,
+        metadata: nftMetadata('ERC1155', asset.token, asset.tokenId, reads),
+        tokenId,
+        ...counterparty,
+        asset: items,
+      },
+    },
+  }
+}
+
+function renderApproval(
+  change: ApprovalChange,
+  chainId: number,
+  metadataOf: MetadataLookup,
+  reads: ReadResults,
+): StateChange {
+  const amount = { before: change.before.toString(), after: change.after.toString() }
+  const owner = addressInfo(change.owner)
+  const spender = addressInfo(change.spender)
+  const who = shortAddress(change.spender)
+  const metadata = metadataOf(change.token)
+  const granted = grantedAmount(change)
+  const revoked = granted === 0n
+  let rawInfo: RawInfo
+  let diff: string
+  if (change.standard === 'ERC20') {
+    const asset = erc20Asset(chainId, change.token, metadata)
+    rawInfo = { kind: 'ERC20_APPROVAL', data: { owner, spender, amount, asset } }
+    diff = revoked
+      ? `Revoke ${who}'s approval to spend your ${asset.symbol}`
+      : isUnlimited(granted)
+        ? `Approve ${who} to spend unlimited ${asset.symbol}`
+        : `Approve ${who} to spend ${formatAmount(granted, asset.decimals)} ${asset.symbol}`
+  } else if (change.standard === 'ERC721') {
+    const asset = erc721Asset(change.token, metadata)
+    const id = change.tokenId ?? 0n
+    const tokenId = id.toString()
+    rawInfo = {
+      kind: 'ERC721_APPROVAL',
+      data: { amount, metadata: nftMetadata('ERC721', change.token, id, reads), owner, spender, tokenId, asset },
+    }
+    diff = `Approve ${who} to transfer ${asset.name} #${tokenId}`
+  } else if (metadata.is1155) {
+    const asset = erc1155Asset(change.token, metadata)
+    rawInfo = { kind: 'ERC1155_APPROVAL_FOR_ALL', data: { amount, owner, spender, asset } }
+    diff = revoked
+      ? `Revoke ${who}'s approval to transfer your ${asset.name}`
+      : `Approve ${who} to transfer all your ${asset.name}`
+  } else {
+    const asset = erc721Asset(change.token, metadata)
+    rawInfo = { kind: 'ERC721_APPROVAL_FOR_ALL', data: { amount, owner, spender, asset } }
+    diff = revoked
+      ? `Revoke ${who}'s approval to transfer your ${asset.name}`
+      : `Approve ${who} to transfer all your ${asset.name}`
+  }
+  return { humanReadableDiff: diff, rawInfo }
+}

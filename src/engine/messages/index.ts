@@ -1,0 +1,42 @@
+/**
+ * # messages — what a message asks its signer to grant
+ *
+ * Typed data and raw messages, recognised by their shape rather than their names, so a renamed type with the same
+ * fields is still caught.
+ *
+ * - `typedData.ts`: EIP-712 payloads validated field by field, normalised and hashed.
+ * - `permits.ts`: permits are analysed here: EIP-2612, DAI-style, Permit2 and ERC-721 permits, what they grant and
+ *   the warnings that grant deserves.
+ * - `seaport.ts`: Seaport orders: what the user gives and receives, and whether that is a trade for nothing.
+ * - `safeTx.ts`: Safe transaction messages: the execTransaction to simulate under the preset, the hashes a signer
+ *   compares, and what is off about the request (signer not an owner, another chain, a used nonce).
+ * - `rawMessage.ts`: personal_sign and eth_sign text, and blind signing of a bare 32-byte hash.
+ */
+export {
+  findNftPermit,
+  findTokenPermits,
+  type NftPermit,
+  nftPermitApproval,
+  type PermitContext,
+  permitReads,
+  permitStateChange,
+  permitWarnings,
+  type TokenPermit,
+} from './permits.ts'
+export { decodeRawMessage, rawMessageWarnings, readRawMessage } from './rawMessage.ts'
+export {
+  findSafeTransaction,
+  multisigWarnings,
+  type SafeTx,
+  type SafeTxMessage,
+  safeSimulationInput,
+} from './safeTx.ts'
+export {
+  findSeaportOrder,
+  hasUnsupportedItems,
+  isTradeForNothing,
+  type SeaportTrade,
+  seaportReads,
+  seaportTransfers,
+} from './seaport.ts'
+export { addressesInTypedData, decodeTypedMessage, parseTypedData, type TypedData } from './typedData.ts'

@@ -1,0 +1,61 @@
+/**
+ * Raw messages (personal_sign / eth_sign): the text the user is asked to sign, or — when the bytes are a bare 32-byte
+ * hash — a blind signature that can authorise a transaction or an approval the user never sees.
+ */
+import { bytesToHex, hexToBytes, isHex, stringToBytes } from 'viem'
+import type { Hex, MessageKind, SerializedValue, Warning } from '../api/index.ts'
+
+/** What a raw message says: its bytes, its text when the bytes are readable, and whether it is a bare hash. */
+export type RawMessage = { bytes: Hex; text: string | null; isHash: boolean }
+
+/** Control characters other than tab and newlines, and the replacement character of undecodable bytes. */
+const UNPRINTABLE = /(?![\t\n\r])[\p{Cc}\uFFFD]/u
+
+/** Reads a raw message: 0x-hex is decoded as bytes (text when it is printable UTF-8); anything else is text itself. */
+export function readRawMessage(raw: string): RawMessage {
+  if (isHex(raw, { strict: true }) && raw.length % 2 === 0) {
+    const bytes = hexToBytes(raw)
+    const text = printableText(bytes)
+    return { bytes: bytesToHex(bytes), text, isHash: bytes.length === 32 && text === null }
+  }
+  return { bytes: bytesToHex(stringToBytes(raw)), text: raw, isHash: false }
+}
+
+/** The message for display, as text when readable and as hex otherwise. */
+export function decodeRawMessage(
+  kind: Exclude<MessageKind, 'SIGN_TYPED_DATA'>,
+  message: RawMessage,
+): { primaryType: string; fields: { name: string; type: string; value: SerializedValue }[] } {
+  const field =
+    message.text === null
+      ? { name: 'message', type: 'bytes', value: message.bytes }
+      : { name: 'message', type: 'string', value: message.text }
+  return { primaryType: kind, fields: [field] }
+}
+
+/** A bare 32-byte hash is blind signing: it may be a transaction or order hash the user cannot read. */
+export function rawMessageWarnings(message: RawMessage): Warning[] {
+  if (!message.isHash) return []
+  return [
+    {
+      kind: 'ETH_SIGN_TX_HASH',
+      severity: 'CRITICAL',
+      message:
+        'You are asked to sign a raw 32-byte hash you cannot read. It can stand for a transaction or approval that ' +
+        'moves your assets. Do not sign it unless you know exactly what it is.',
+      data: null,
+    },
+  ]
+}
+
+/** UTF-8 text when every character is printable (newlines and tabs allowed), otherwise null. */
+function printableText(bytes: Uint8Array): string | null {
+  if (bytes.length === 0) return ''
+  let text: string
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+  } catch {
+    return null
+  }
+  return UNPRINTABLE.test(text) ? null : text
+}

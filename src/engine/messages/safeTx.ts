@@ -1,0 +1,146 @@
+/**
+ * Safe (multisig) transaction messages: a primary type of any name whose fields are exactly the Safe transaction
+ * struct, under a domain of chainId and verifyingContract (the wallet). Yields the transaction to simulate and the
+ * hashes a signer compares with a hardware wallet.
+ */
+import { encodeFunctionData } from 'viem'
+import { safeAbi } from '../abi/index.ts'
+import type { Address, Hex, Warning } from '../api/index.ts'
+import { shortAddress } from '../assets/index.ts'
+import { makeWarning } from '../risk/index.ts'
+import { type ExecTransaction, isSafeOwner, SAFE_NONCE_SLOT, type SafeContext } from '../safe/index.ts'
+import { type SimulationInput, type SimulationTx, toWord } from '../simulation/index.ts'
+import { hashTypedPayload, structSignature, type TypedData } from './typedData.ts'
+
+/** The Safe transaction struct's fields in the order the Safe contract hashes them (seed §2.3). */
+export const SAFE_TX_FIELDS =
+  'address to,uint256 value,bytes data,uint8 operation,uint256 safeTxGas,uint256 baseGas,uint256 gasPrice,' +
+  'address gasToken,address refundReceiver,uint256 nonce'
+
+/** The domain the Safe contract (v1.3 and later) signs under. */
+const SAFE_DOMAIN_FIELDS = 'uint256 chainId,address verifyingContract'
+
+/** The fields of a Safe transaction as the SafeTx message carries them: execTransaction's, with the nonce to sign. */
+export type SafeTx = Omit<ExecTransaction, 'signatures'> & { readonly nonce: bigint }
+
+/** A Safe transaction as signed: the wallet, the chain the domain names, the call and its hashes. */
+export type SafeTxMessage = SafeTx & {
+  wallet: Address
+  chainId: bigint
+  /** keccak256 of the EIP-712 encoding: the hash the owners sign and the Safe checks. */
+  safeTxHash: Hex
+  domainHash: Hex
+  messageHash: Hex
+}
+
+/** The Safe transaction a validated payload describes, or null when it is not one. */
+export function findSafeTransaction(typedData: TypedData): SafeTxMessage | null {
+  const { types, primaryType, message, domain } = typedData
+  if (structSignature(types, primaryType) !== SAFE_TX_FIELDS) return null
+  if (structSignature(types, 'EIP712Domain') !== SAFE_DOMAIN_FIELDS) return null
+  const hashes = hashTypedPayload(typedData)
+  return {
+    wallet: domain.verifyingContract as Address,
+    chainId: domain.chainId as bigint,
+    to: message.to as Address,
+    value: message.value as bigint,
+    data: message.data as Hex,
+    operation: Number(message.operation as bigint),
+    safeTxGas: message.safeTxGas as bigint,
+    baseGas: message.baseGas as bigint,
+    gasPrice: message.gasPrice as bigint,
+    gasToken: message.gasToken as Address,
+    refundReceiver: message.refundReceiver as Address,
+    nonce: message.nonce as bigint,
+    safeTxHash: hashes.hash,
+    domainHash: hashes.domainHash,
+    messageHash: hashes.messageHash,
+  }
+}
+
+/** The simulation of a Safe transaction message: execTransaction from `from`, under the preset, at the message's nonce. */
+export function safeSimulationInput(safeTx: SafeTxMessage, wallet: Address, from: Address): SimulationInput {
+  const tx: SimulationTx = {
+    from,
+    to: wallet,
+    // The preset swaps these empty signatures for the sender's pre-validated one.
+    data: encodeFunctionData({
+      abi: safeAbi,
+      functionName: 'execTransaction',
+      args: [
+        safeTx.to,
+        safeTx.value,
+        safeTx.data,
+        safeTx.operation,
+        safeTx.safeTxGas,
+        safeTx.baseGas,
+        safeTx.gasPrice,
+        safeTx.gasToken,
+        safeTx.refundReceiver,
+        '0x',
+      ],
+    }),
+    value: 0n,
+    gas: null,
+  }
+  return {
+    txs: [tx],
+    userAccount: wallet,
+    blockNumber: null,
+    balances: [],
+    storage: [],
+    multisigWallets: [wallet],
+    transactionStorage: [{ address: wallet, slot: SAFE_NONCE_SLOT, value: toWord(safeTx.nonce) }],
+  }
+}
+
+/**
+ * What is off about a Safe transaction request. A signer who is not an owner adds no confirmation (WARNING: harmless
+ * by itself, but the request is not what it claims). A domain for another chain makes the signature valid where this
+ * preview shows nothing, and Safes often share addresses across chains (CRITICAL). A used nonce can never execute
+ * (WARNING: a stale or replayed request).
+ */
+export function multisigWarnings(
+  safeTx: SafeTxMessage,
+  safe: SafeContext,
+  signer: Address,
+  chainId: number,
+): Warning[] {
+  const warnings: Warning[] = []
+  const wallet = shortAddress(safe.address)
+  if (!isSafeOwner(safe, signer)) {
+    warnings.push(
+      makeWarning(
+        'MULTISIG_SIGNER_NOT_OWNER',
+        'WARNING',
+        `Your account ${shortAddress(signer)} is not an owner of the Safe ${wallet}, so your signature cannot confirm ` +
+          `this transaction. The changes shown are what it would do if the owners executed it.`,
+        { signer: signer.toLowerCase(), owners: safe.owners.map((owner) => owner.toLowerCase()).join(',') },
+      ),
+    )
+  }
+  if (safeTx.chainId !== BigInt(chainId)) {
+    warnings.push(
+      makeWarning(
+        'MULTISIG_CHAIN_MISMATCH',
+        'CRITICAL',
+        `This Safe transaction is for chain ${safeTx.chainId}, but the simulation ran on chain ${chainId}. Your ` +
+          'signature would be valid on the other chain, where its effect has not been checked. Do not sign it unless ' +
+          'you meant that chain.',
+        { messageChainId: safeTx.chainId.toString(), chainId: String(chainId) },
+      ),
+    )
+  }
+  if (safeTx.nonce < safe.nonce) {
+    warnings.push(
+      makeWarning(
+        'MULTISIG_NONCE_USED',
+        'WARNING',
+        `This Safe transaction uses nonce ${safeTx.nonce}, which the Safe ${wallet} has already used (its next nonce ` +
+          `is ${safe.nonce}). It can never be executed; the request is stale or a replay.`,
+        { messageNonce: safeTx.nonce.toString(), currentNonce: safe.nonce.toString() },
+      ),
+    )
+  }
+  return warnings
+}

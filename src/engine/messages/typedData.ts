@@ -1,0 +1,370 @@
+/**
+ * EIP-712 payloads: validation with errors that name the offending field, normalisation of the values (integers as
+ * bigint, addresses and bytes in lowercase hex) and hashing through viem. Everything downstream of `parseTypedData`
+ * can rely on the values matching their declared types.
+ */
+import {
+  concat,
+  getTypesForEIP712Domain,
+  type Hex,
+  hashDomain,
+  hashStruct,
+  keccak256,
+  type TypedDataDomain,
+  validateTypedData,
+} from 'viem'
+import { serialize } from '../abi/index.ts'
+import { type Address, type InvalidRequest, isRecord, type SerializedValue, type TypedDataField } from '../api/index.ts'
+
+/** A value that matches its EIP-712 type: integers are bigint, addresses/bytes lowercase hex, structs are objects. */
+export type TypedValue = bigint | boolean | string | TypedValue[] | { [field: string]: TypedValue }
+
+export type TypedStruct = { [field: string]: TypedValue }
+
+/** A validated EIP-712 payload; `domain` holds exactly the fields `types.EIP712Domain` declares. */
+export type TypedData = {
+  types: Record<string, TypedDataField[]>
+  domain: TypedStruct
+  primaryType: string
+  message: TypedStruct
+}
+
+type TypedDataResult = { ok: true; typedData: TypedData } | { ok: false; error: InvalidRequest }
+
+/** The three hashes a signer can compare with a hardware wallet: the digest signed, the domain and the struct hash. */
+type TypedDataHashes = { hash: Hex; domainHash: Hex; messageHash: Hex }
+
+/** Domain fields EIP-712 defines, with the only type each may have. */
+const DOMAIN_FIELD_TYPES: Record<string, string> = {
+  name: 'string',
+  version: 'string',
+  chainId: 'uint256',
+  verifyingContract: 'address',
+  salt: 'bytes32',
+}
+
+/** More struct types than any real protocol uses: a bound on the work (and recursion depth) a payload can cause. */
+const MAX_TYPES = 256
+
+/** Integers longer than this cannot be in range for any EIP-712 integer type (2^256 has 78 digits). */
+const MAX_INTEGER_TEXT = 80
+
+const STRUCT_NAME = /^[A-Za-z0-9_$:]+$/
+const SOLIDITY_LIKE = /^(u?int|bytes)[0-9]*$/
+const INTEGER_TYPE = /^(u?)int([0-9]+)$/
+const FIXED_BYTES_TYPE = /^bytes([0-9]+)$/
+const ARRAY_SUFFIX = /^(.*)\[([0-9]*)\]$/
+
+/** Thrown inside the recursive walk only, and turned into an InvalidRequest value at its single entry point. */
+class PayloadError extends Error {
+  constructor(
+    readonly field: string,
+    readonly reason: string,
+  ) {
+    super(`${field}: ${reason}`)
+  }
+}
+
+/**
+ * Validates an EIP-712 payload and returns it normalised, or an error naming the field (`path` is where the payload
+ * sits in the request, e.g. `message.data`), so a bad payload never reaches the hashing or the simulation.
+ */
+export function parseTypedData(payload: unknown, path = 'message.data'): TypedDataResult {
+  try {
+    return { ok: true, typedData: normalise(payload, path) }
+  } catch (error) {
+    if (!(error instanceof PayloadError)) throw error
+    return { ok: false, error: { kind: 'INVALID_REQUEST', field: error.field, message: error.reason } }
+  }
+}
+
+/**
+ * Hashes a validated payload with viem: the EIP-712 digest, the domain separator and the primary type's struct hash.
+ * The digest is assembled from the other two as hashTypedData does (same validation, same parts) rather than by
+ * calling it, which would hash the domain and the message a second time.
+ */
+export function hashTypedPayload(typedData: TypedData): TypedDataHashes {
+  const { types, primaryType } = typedData
+  const domain = typedData.domain as TypedDataDomain
+  const message = typedData.message as Record<string, unknown>
+  validateTypedData({
+    domain,
+    message,
+    primaryType,
+    types: { EIP712Domain: getTypesForEIP712Domain({ domain }), ...types },
+  } as never)
+  const domainHash = hashDomain({ types, domain })
+  const messageHash = hashStruct({ types, primaryType, data: message })
+  const parts: Hex[] = primaryType === 'EIP712Domain' ? ['0x1901', domainHash] : ['0x1901', domainHash, messageHash]
+  return { hash: keccak256(concat(parts)), domainHash, messageHash }
+}
+
+/** The struct's fields as EIP-712's encodeType writes them ("address to,uint256 value"), for matching known shapes. */
+export function structSignature(types: Record<string, TypedDataField[]>, typeName: string): string {
+  return (types[typeName] ?? []).map((field) => `${field.type} ${field.name}`).join(',')
+}
+
+/** The primary type's fields with their values as strings, for showing any typed-data message to the user. */
+export function decodeTypedMessage(typedData: TypedData): {
+  primaryType: string
+  fields: { name: string; type: string; value: SerializedValue }[]
+} {
+  // Structs are built in declared field order, so serialising their values yields ABI-style tuples.
+  const fields = typedData.types[typedData.primaryType] ?? []
+  return {
+    primaryType: typedData.primaryType,
+    fields: fields.map((field) => ({
+      name: field.name,
+      type: field.type,
+      value: serialize(typedData.message[field.name]),
+    })),
+  }
+}
+
+/** Every address-typed value of the domain and the message (nested structs and arrays included), lowercase. */
+export function addressesInTypedData(typedData: TypedData): Address[] {
+  const found = new Set<Address>()
+  const visit = (type: string, value: TypedValue | undefined) => {
+    if (value === undefined) return
+    const array = ARRAY_SUFFIX.exec(type)
+    if (array) {
+      for (const item of value as TypedValue[]) visit(array[1] as string, item)
+    } else if (type === 'address') {
+      found.add(value as Address)
+    } else {
+      for (const field of typedData.types[type] ?? []) visit(field.type, (value as TypedStruct)[field.name])
+    }
+  }
+  visit('EIP712Domain', typedData.domain)
+  visit(typedData.primaryType, typedData.message)
+  return [...found]
+}
+
+function normalise(payload: unknown, path: string): TypedData {
+  if (!isRecord(payload)) {
+    throw new PayloadError(path, 'expected an object with types, domain, primaryType and message')
+  }
+  const types = parseTypes(payload.types, `${path}.types`)
+  const primaryType = payload.primaryType
+  if (typeof primaryType !== 'string' || primaryType === '') {
+    throw new PayloadError(`${path}.primaryType`, `expected the name of a type, got ${preview(primaryType)}`)
+  }
+  if (primaryType === 'EIP712Domain') {
+    throw new PayloadError(`${path}.primaryType`, 'EIP712Domain describes the domain; name the type of the message')
+  }
+  if (!types[primaryType]) {
+    throw new PayloadError(`${path}.primaryType`, `"${primaryType}" is not defined in ${path}.types`)
+  }
+  rejectCycles(types, `${path}.types`)
+  const domain = parseDomain(types, payload.domain, `${path}.domain`)
+  if (!isRecord(payload.message)) {
+    throw new PayloadError(
+      `${path}.message`,
+      `expected an object of ${primaryType} fields, got ${preview(payload.message)}`,
+    )
+  }
+  const message = parseStruct(types, primaryType, payload.message, `${path}.message`)
+  return { types, domain, primaryType, message }
+}
+
+function parseTypes(value: unknown, path: string): Record<string, TypedDataField[]> {
+  if (!isRecord(value)) throw new PayloadError(path, `expected an object of type definitions, got ${preview(value)}`)
+  if (!Object.hasOwn(value, 'EIP712Domain')) {
+    throw new PayloadError(`${path}.EIP712Domain`, 'missing: the domain type must be declared so the domain is signed')
+  }
+  const entries = Object.entries(value)
+  if (entries.length > MAX_TYPES) throw new PayloadError(path, `declares ${entries.length} types; at most ${MAX_TYPES}`)
+  const types: Record<string, TypedDataField[]> = {}
+  for (const [name, fields] of entries) {
+    const typePath = `${path}.${name}`
+    if (
+      !STRUCT_NAME.test(name) ||
+      SOLIDITY_LIKE.test(name) ||
+      name === 'address' ||
+      name === 'bool' ||
+      name === 'string'
+    ) {
+      throw new PayloadError(typePath, `"${name}" is not a valid struct type name`)
+    }
+    if (!Array.isArray(fields))
+      throw new PayloadError(typePath, `expected an array of {name, type}, got ${preview(fields)}`)
+    const seen = new Set<string>()
+    types[name] = fields.map((field, index) => {
+      const fieldPath = `${typePath}[${index}]`
+      if (!isRecord(field) || typeof field.name !== 'string' || typeof field.type !== 'string') {
+        throw new PayloadError(fieldPath, `expected {name: string, type: string}, got ${preview(field)}`)
+      }
+      if (field.name === '') throw new PayloadError(`${fieldPath}.name`, 'empty field name')
+      if (seen.has(field.name)) throw new PayloadError(`${fieldPath}.name`, `"${field.name}" is declared twice`)
+      seen.add(field.name)
+      return { name: field.name, type: field.type }
+    })
+  }
+  for (const [name, fields] of Object.entries(types)) {
+    fields.forEach((field, index) => {
+      if (!isKnownType(types, field.type)) {
+        throw new PayloadError(
+          `${path}.${name}[${index}].type`,
+          `"${field.type}" is neither an EIP-712 type nor defined`,
+        )
+      }
+    })
+  }
+  ;(types.EIP712Domain ?? []).forEach((field, index) => {
+    const expected = DOMAIN_FIELD_TYPES[field.name]
+    if (expected && field.type !== expected) {
+      throw new PayloadError(
+        `${path}.EIP712Domain[${index}].type`,
+        `${field.name} must be ${expected}, got "${field.type}"`,
+      )
+    }
+  })
+  return types
+}
+
+function isKnownType(types: Record<string, TypedDataField[]>, type: string): boolean {
+  const array = ARRAY_SUFFIX.exec(type)
+  if (array) return isKnownType(types, array[1] as string)
+  if (Object.hasOwn(types, type)) return true
+  if (type === 'address' || type === 'bool' || type === 'string' || type === 'bytes') return true
+  const integer = INTEGER_TYPE.exec(type)
+  if (integer) return isIntegerSize(Number(integer[2]))
+  const bytes = FIXED_BYTES_TYPE.exec(type)
+  return bytes ? Number(bytes[1]) >= 1 && Number(bytes[1]) <= 32 : false
+}
+
+function isIntegerSize(bits: number): boolean {
+  return bits >= 8 && bits <= 256 && bits % 8 === 0
+}
+
+/** A type that contains itself can only be satisfied by an infinite value (or an empty array): refuse it outright. */
+function rejectCycles(types: Record<string, TypedDataField[]>, path: string): void {
+  const done = new Set<string>()
+  const visit = (name: string, trail: string[]) => {
+    if (done.has(name)) return
+    const start = trail.indexOf(name)
+    if (start !== -1) {
+      const cycle = [...trail.slice(start), name].join(' → ')
+      throw new PayloadError(`${path}.${name}`, `cyclic type: ${cycle} refers back to itself`)
+    }
+    for (const field of types[name] ?? []) {
+      const base = baseType(field.type)
+      if (types[base]) visit(base, [...trail, name])
+    }
+    done.add(name)
+  }
+  for (const name of Object.keys(types)) visit(name, [])
+}
+
+function baseType(type: string): string {
+  return type.replace(/(\[[0-9]*\])+$/, '')
+}
+
+function parseDomain(types: Record<string, TypedDataField[]>, value: unknown, path: string): TypedStruct {
+  if (!isRecord(value)) throw new PayloadError(path, `expected an object, got ${preview(value)}`)
+  const declared = types.EIP712Domain ?? []
+  if (declared.length === 0 || Object.keys(value).length === 0) {
+    throw new PayloadError(path, 'empty: a domain must name at least the contract or chain the signature is for')
+  }
+  return parseStruct(types, 'EIP712Domain', value, path)
+}
+
+function parseStruct(
+  types: Record<string, TypedDataField[]>,
+  typeName: string,
+  value: Record<string, unknown>,
+  path: string,
+): TypedStruct {
+  const struct: TypedStruct = {}
+  for (const field of types[typeName] ?? []) {
+    const fieldPath = `${path}.${field.name}`
+    const fieldValue = value[field.name]
+    if (fieldValue === undefined || fieldValue === null) {
+      throw new PayloadError(fieldPath, `missing (declared as ${field.type} in ${typeName})`)
+    }
+    struct[field.name] = parseValue(types, field.type, fieldValue, fieldPath)
+  }
+  return struct
+}
+
+function parseValue(types: Record<string, TypedDataField[]>, type: string, value: unknown, path: string): TypedValue {
+  const fail = (): never => {
+    throw new PayloadError(path, `expected ${type}, got ${preview(value)}`)
+  }
+  const array = ARRAY_SUFFIX.exec(type)
+  if (array) {
+    if (!Array.isArray(value)) return fail()
+    const length = array[2]
+    if (length !== '' && value.length !== Number(length)) {
+      throw new PayloadError(path, `expected ${type} with ${length} items, got ${value.length}`)
+    }
+    return value.map((item, index) => parseValue(types, array[1] as string, item, `${path}[${index}]`))
+  }
+  if (types[type]) {
+    if (!isRecord(value)) return fail()
+    return parseStruct(types, type, value, path)
+  }
+  if (type === 'address') {
+    return typeof value === 'string' && /^0x[0-9a-fA-F]{40}$/.test(value) ? value.toLowerCase() : fail()
+  }
+  if (type === 'bool') return typeof value === 'boolean' ? value : fail()
+  if (type === 'string') return typeof value === 'string' ? value : fail()
+  if (type === 'bytes') {
+    return typeof value === 'string' && /^0x([0-9a-fA-F]{2})*$/.test(value) ? value.toLowerCase() : fail()
+  }
+  const bytes = FIXED_BYTES_TYPE.exec(type)
+  if (bytes) {
+    const size = Number(bytes[1])
+    const pattern = new RegExp(`^0x[0-9a-fA-F]{${size * 2}}$`)
+    return typeof value === 'string' && pattern.test(value) ? value.toLowerCase() : fail()
+  }
+  const integer = INTEGER_TYPE.exec(type)
+  if (integer) return parseInteger(value, integer[1] === 'u', Number(integer[2]), type, path)
+  return fail()
+}
+
+function parseInteger(value: unknown, unsigned: boolean, bits: number, type: string, path: string): bigint {
+  const number = toBigInt(value, type, path)
+  const min = unsigned ? 0n : -(1n << BigInt(bits - 1))
+  const max = unsigned ? (1n << BigInt(bits)) - 1n : (1n << BigInt(bits - 1)) - 1n
+  if (number < min || number > max) {
+    throw new PayloadError(path, `expected ${type}, got ${preview(value)} (out of range ${min} to ${max})`)
+  }
+  return number
+}
+
+function toBigInt(value: unknown, type: string, path: string): bigint {
+  if (typeof value === 'bigint') return value
+  if (typeof value === 'number') {
+    if (!Number.isInteger(value))
+      throw new PayloadError(path, `expected ${type}, got ${preview(value)} (not an integer)`)
+    if (!Number.isSafeInteger(value)) {
+      throw new PayloadError(
+        path,
+        `expected ${type}, got the number ${value}, beyond 2^53 where JSON numbers lose precision; send it as a string`,
+      )
+    }
+    return BigInt(value)
+  }
+  if (typeof value === 'string') {
+    if (value.length > MAX_INTEGER_TEXT) {
+      throw new PayloadError(path, `expected ${type}, got a ${value.length}-character number (out of range)`)
+    }
+    if (/^-?[0-9]+$/.test(value)) return BigInt(value)
+    const hex = /^(-?)0x([0-9a-fA-F]+)$/.exec(value)
+    if (hex) return hex[1] ? -BigInt(`0x${hex[2]}`) : BigInt(`0x${hex[2]}`)
+  }
+  throw new PayloadError(path, `expected ${type}, got ${preview(value)}`)
+}
+
+/** A short rendering of a bad value for error messages (page input can be huge). */
+function preview(value: unknown): string {
+  if (value === undefined) return 'nothing'
+  let text: string
+  try {
+    text = typeof value === 'bigint' ? value.toString() : (JSON.stringify(value) ?? String(value))
+  } catch {
+    text = Object.prototype.toString.call(value)
+  }
+  return text.length > 60 ? `${text.slice(0, 57)}…` : text
+}

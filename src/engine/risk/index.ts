@@ -1,0 +1,23 @@
+/**
+ * # risk — warnings, and the action they decide
+ *
+ * What makes a scan say WARN or BLOCK (seed §2.7). Warnings that only one kind of message can raise (permits, orders,
+ * Safe transaction messages, raw hashes) are raised where it is analysed: `messages/` and `scan/scanMessage.ts`.
+ *
+ * - `action.ts`: the action is decided here: BLOCK on any CRITICAL warning, WARN on any other, else NONE.
+ * - `warnings.ts`: warning values, most severe first, repeats dropped.
+ * - `transactionWarnings.ts`: what a simulation's effects justify: known and suspected theft (drainers), approvals to
+ *   people and for all NFTs, tokens sent to their own contract, odd gas, long bundles.
+ * - `safeControl.ts`: Safe transactions that change who controls the wallet (owners, threshold, modules, guard,
+ *   fallback handler, delegate calls).
+ * - `phishing.ts`: the requesting site against the bundled eth-phishing-detect lists.
+ * - `blocklist.ts`: known malicious addresses per chain (`data/maliciousAddresses.json`, plus what a host adds).
+ * - `protocols.ts`: which protocol a transaction or message talks to (`data/protocols.json`, Safe wallets, plain
+ *   native transfers).
+ */
+export { actionFor } from './action.ts'
+export { addMaliciousAddresses, knownMalicious } from './blocklist.ts'
+export { checkDomain, type DomainVerdict, originWarnings } from './phishing.ts'
+export { contractProtocol, knownProtocol, transactionProtocol } from './protocols.ts'
+export { simulationWarnings } from './transactionWarnings.ts'
+export { makeWarning, sortWarnings, uniqueWarnings } from './warnings.ts'

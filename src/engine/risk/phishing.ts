@@ -1,0 +1,93 @@
+/** Checks the requesting origin against the bundled eth-phishing-detect lists (allowlist wins, then blocklist, then look-alikes). */
+import config from 'eth-phishing-detect/src/config.json'
+import type { Warning } from '../api/index.ts'
+import { makeWarning } from './warnings.ts'
+
+const allowlist = new Set(config.whitelist.map((domain) => domain.toLowerCase()))
+const blocklist = new Set(config.blacklist.map((domain) => domain.toLowerCase()))
+const fuzzylist = config.fuzzylist.map((domain) => domain.toLowerCase())
+
+/** What the lists say about a hostname. */
+export type DomainVerdict =
+  | { kind: 'ALLOWED' }
+  | { kind: 'BLOCKED'; match: string }
+  | { kind: 'LOOKALIKE'; target: string }
+  | { kind: 'UNKNOWN' }
+
+/** The hostname and each parent domain: "a.b.example.org" → [a.b.example.org, b.example.org, example.org]. */
+function domainAndParents(hostname: string): string[] {
+  const labels = hostname.split('.')
+  return labels.slice(0, -1).map((_, index) => labels.slice(index).join('.'))
+}
+
+/** Looks a hostname up the way eth-phishing-detect does: exact or parent-domain matches, fuzzy on the last two labels. */
+export function checkDomain(hostname: string): DomainVerdict {
+  const host = hostname.toLowerCase().replace(/\.$/, '')
+  const candidates = domainAndParents(host)
+  if (candidates.some((domain) => allowlist.has(domain))) return { kind: 'ALLOWED' }
+  const blocked = candidates.find((domain) => blocklist.has(domain))
+  if (blocked) return { kind: 'BLOCKED', match: blocked }
+  const root = host.split('.').slice(-2).join('.')
+  if (!root.includes('.') || /^[0-9.]+$/.test(host)) return { kind: 'UNKNOWN' }
+  // Lengths further apart than the tolerance already need more edits than it allows: skip the full comparison.
+  const target = fuzzylist.find(
+    (domain) =>
+      domain !== root &&
+      Math.abs(domain.length - root.length) <= config.tolerance &&
+      editDistance(root, domain) <= config.tolerance,
+  )
+  return target ? { kind: 'LOOKALIKE', target } : { kind: 'UNKNOWN' }
+}
+
+/** Warnings for the page that sent the request: CRITICAL when blocklisted, WARNING when it imitates a known site. */
+export function originWarnings(origin: string): Warning[] {
+  let hostname: string
+  try {
+    hostname = new URL(origin).hostname
+  } catch {
+    return []
+  }
+  const verdict = checkDomain(hostname)
+  if (verdict.kind === 'BLOCKED') {
+    return [
+      makeWarning(
+        'TRUSTED_BLOCKLIST_DOMAIN',
+        'CRITICAL',
+        `${hostname} is on a trusted phishing blocklist. Do not sign anything this site asks for.`,
+      ),
+    ]
+  }
+  if (verdict.kind === 'LOOKALIKE') {
+    return [
+      makeWarning(
+        'COPY_CAT_DOMAIN',
+        'WARNING',
+        `${hostname} looks like ${verdict.target} but is a different site. Check the address bar before you continue.`,
+      ),
+    ]
+  }
+  return []
+}
+
+/** Levenshtein distance between two short strings (domain names). */
+export function editDistance(a: string, b: string): number {
+  // Two reused rows of the dynamic-programming table: this runs for every scan's origin against the fuzzy list.
+  let previous = new Uint32Array(b.length + 1)
+  let current = new Uint32Array(b.length + 1)
+  for (let j = 0; j <= b.length; j++) previous[j] = j
+  for (let i = 1; i <= a.length; i++) {
+    current[0] = i
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1
+      current[j] = Math.min(
+        (previous[j] as number) + 1,
+        (current[j - 1] as number) + 1,
+        (previous[j - 1] as number) + cost,
+      )
+    }
+    const finished = current
+    current = previous
+    previous = finished
+  }
+  return previous[b.length] as number
+}

@@ -1,0 +1,196 @@
+/**
+ * Warnings derived from what a simulation did: risky approvals, known and suspected theft, changes to a Safe's control,
+ * odd gas, long bundles.
+ */
+import { type Address, getAddress, isAddressEqual, zeroAddress } from 'viem'
+import { addressesInArguments, decodeKnownFunction } from '../abi/index.ts'
+import type { Warning } from '../api/index.ts'
+import { type AssetChange, grantedAmount, shortAddress, type TransferChange } from '../assets/index.ts'
+import { type Call, expandCalls } from '../safe/index.ts'
+import {
+  type AssetRef,
+  nativeCurrency,
+  readKeys,
+  type SimulationResult,
+  type SimulationTx,
+  type TokenMetadata,
+  tokenMetadata,
+} from '../simulation/index.ts'
+import { knownMalicious } from './blocklist.ts'
+import { safeControlWarnings } from './safeControl.ts'
+import { makeWarning } from './warnings.ts'
+
+/** More transactions than this in one request is unusual for a person to approve knowingly. */
+const MAX_USUAL_TRANSACTIONS = 10
+/** Gas above this (a third of a 30M block) is far beyond transfers, swaps and mints: gas-token minting or griefing. */
+const UNUSUAL_GAS_USED = 10_000_000n
+
+/** Every warning the simulated effects justify, unsorted. */
+export function simulationWarnings(
+  result: SimulationResult,
+  txs: SimulationTx[],
+  changes: AssetChange[],
+  userAccount: Address,
+): Warning[] {
+  const metadataOf = (token: Address) => tokenMetadata(result.chainId, token, result.reads)
+  const calls = txs.flatMap((tx) => expandCalls({ ...tx, depth: 0 }))
+  return [
+    ...knownMaliciousWarnings(result.chainId, calls, changes),
+    ...drainWarnings(result.chainId, calls, changes, userAccount, metadataOf),
+    ...approvalWarnings(result, changes, metadataOf),
+    ...safeControlWarnings(calls),
+    ...ownContractWarnings(result, metadataOf),
+    ...gasWarnings(result),
+    ...(txs.length > MAX_USUAL_TRANSACTIONS
+      ? [
+          makeWarning(
+            'TOO_MANY_TRANSACTIONS',
+            'WARNING',
+            `This request bundles ${txs.length} transactions. Review each one: long bundles can hide a harmful step.`,
+          ),
+        ]
+      : []),
+  ]
+}
+
+function knownMaliciousWarnings(chainId: number, calls: Call[], changes: AssetChange[]): Warning[] {
+  const parties = new Set<Address>()
+  for (const call of calls) if (call.to) parties.add(getAddress(call.to))
+  for (const change of changes) {
+    if (change.type === 'transfer' && change.counterparty) parties.add(change.counterparty)
+    if (change.type === 'transfer') parties.add(change.account)
+    if (change.type === 'approval') parties.add(change.spender)
+  }
+  return [...parties].flatMap((address) => {
+    const label = knownMalicious(chainId, address)
+    if (!label) return []
+    return [
+      makeWarning(
+        'KNOWN_MALICIOUS',
+        'CRITICAL',
+        `This transaction involves ${address.toLowerCase()}, a known malicious address (${label}). Do not sign it.`,
+      ),
+    ]
+  })
+}
+
+/**
+ * The drain pattern: the user only loses assets (receives nothing back), and what they lose ends up with an address
+ * that none of the transactions names — not a called contract, not a sender, not an argument. Honest payments name
+ * their recipient (transfer(to), a Safe transaction's `to`, a router's `recipient`); swaps return something; a
+ * drainer forwards to a hidden wallet. WARNING, not CRITICAL: fee splitters can look the same.
+ */
+function drainWarnings(
+  chainId: number,
+  calls: Call[],
+  changes: AssetChange[],
+  userAccount: Address,
+  metadataOf: (token: Address) => TokenMetadata,
+): Warning[] {
+  const transfers = changes.filter((change): change is TransferChange => change.type === 'transfer')
+  const mine = transfers.filter((change) => isAddressEqual(change.account, userAccount))
+  const losses = mine.filter((change) => change.after < change.before)
+  if (losses.length === 0 || mine.some((change) => change.after > change.before)) return []
+  const named = new Set<string>([userAccount.toLowerCase(), zeroAddress])
+  for (const call of calls) {
+    named.add(call.from.toLowerCase())
+    if (call.to) named.add(call.to.toLowerCase())
+    const decoded = decodeKnownFunction(call.data)
+    for (const address of decoded ? addressesInArguments(decoded.args) : []) named.add(address.toLowerCase())
+  }
+  const warnings: Warning[] = []
+  for (const loss of losses) {
+    const takers = transfers.filter(
+      (change) =>
+        sameAsset(change.asset, loss.asset) && change.after > change.before && !named.has(change.account.toLowerCase()),
+    )
+    for (const taker of takers) {
+      const called = calls.find((call) => call.to && call.depth === 0)?.to
+      warnings.push(
+        makeWarning(
+          'SUSPECTED_MALICIOUS',
+          'WARNING',
+          `Your ${assetName(chainId, loss.asset, metadataOf)} would end up with ${shortAddress(taker.account)}, an address ` +
+            `this transaction never names, and you get nothing back. Wallet drainers work this way: do not continue ` +
+            `unless you trust ${called ? shortAddress(called) : 'the contract you are calling'}.`,
+        ),
+      )
+    }
+  }
+  return warnings
+}
+
+function approvalWarnings(
+  result: SimulationResult,
+  changes: AssetChange[],
+  metadataOf: (token: Address) => TokenMetadata,
+): Warning[] {
+  const warnings: Warning[] = []
+  for (const change of changes) {
+    if (change.type !== 'approval' || grantedAmount(change) === 0n) continue
+    const name = metadataOf(change.token).symbol ?? metadataOf(change.token).name ?? shortAddress(change.token)
+    const codeSize = result.reads.before.get(readKeys.codeSize(change.spender))
+    if (codeSize === 0n) {
+      warnings.push(
+        makeWarning(
+          'APPROVAL_TO_EOA',
+          'WARNING',
+          `You are allowing ${shortAddress(change.spender)}, a personal account rather than a contract, to take your ` +
+            `${name}. Apps spend approved tokens through contracts; an approval to a person is usually a scam.`,
+        ),
+      )
+    }
+    if (change.standard === 'FOR_ALL') {
+      warnings.push(
+        makeWarning(
+          'UNLIMITED_ALLOWANCE_TO_NFTS',
+          'WARNING',
+          `You are allowing ${shortAddress(change.spender)} to transfer all your ${name} NFTs, now and in the future, ` +
+            'without asking you again.',
+        ),
+      )
+    }
+  }
+  return warnings
+}
+
+function ownContractWarnings(result: SimulationResult, metadataOf: (token: Address) => TokenMetadata): Warning[] {
+  return result.movements
+    .filter((movement) => movement.asset.standard === 'ERC20' && isAddressEqual(movement.to, movement.asset.token))
+    .map((movement) => {
+      const token = movement.asset.standard === 'ERC20' ? movement.asset.token : zeroAddress
+      return makeWarning(
+        'TRANSFERRING_ERC20_TO_OWN_CONTRACT',
+        'WARNING',
+        `This sends ${metadataOf(token).symbol ?? 'tokens'} to the token's own contract, where they are almost ` +
+          'always lost for good.',
+      )
+    })
+}
+
+function gasWarnings(result: SimulationResult): Warning[] {
+  return result.outcomes
+    .filter((outcome) => outcome.gasUsed > UNUSUAL_GAS_USED)
+    .map((outcome) =>
+      makeWarning(
+        'UNUSUAL_GAS_CONSUMPTION',
+        'WARNING',
+        `This transaction would use ${outcome.gasUsed.toLocaleString('en-US')} gas, far more than ordinary ` +
+          'transactions; it may waste your fees on purpose.',
+      ),
+    )
+}
+
+function sameAsset(a: AssetRef, b: AssetRef): boolean {
+  if (a.standard !== b.standard) return false
+  if (a.standard === 'NATIVE' || b.standard === 'NATIVE') return true
+  if (!isAddressEqual(a.token, b.token)) return false
+  return a.standard === 'ERC20' || b.standard === 'ERC20' || a.tokenId === b.tokenId
+}
+
+function assetName(chainId: number, asset: AssetRef, metadataOf: (token: Address) => TokenMetadata): string {
+  if (asset.standard === 'NATIVE') return nativeCurrency(chainId).symbol
+  const metadata = metadataOf(asset.token)
+  const name = metadata.symbol ?? metadata.name ?? shortAddress(asset.token)
+  return asset.standard === 'ERC20' ? name : `${name} #${asset.tokenId}`
+}

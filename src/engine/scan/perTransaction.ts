@@ -1,0 +1,88 @@
+/** One result per transaction: error, gas, protocol, decoded calldata and logs (seed §2.4 perTransaction). */
+import { toEventSelector } from 'viem'
+import { decodeCalldata, decodeLog, decodeRevert } from '../abi/index.ts'
+import type { Address, PerTransactionError, PerTransactionResult } from '../api/index.ts'
+import { transactionProtocol } from '../risk/index.ts'
+import type { SimulationResult, SimulationTx, TxOutcome } from '../simulation/index.ts'
+
+const EXECUTION_FAILURE = toEventSelector('ExecutionFailure(bytes32,uint256)')
+
+/** perTransaction entries for every requested transaction, in order. */
+export function perTransactionResults(result: SimulationResult, txs: SimulationTx[]): PerTransactionResult[] {
+  return txs.map((tx, index) => {
+    const outcome = result.outcomes[index]
+    const decodedCalldata = decodeCalldata(tx.to, tx.data)
+    const protocol = transactionProtocol(result.chainId, result.safes, tx, outcome)
+    if (!outcome) {
+      return {
+        error: {
+          kind: 'TRANSACTION_ERROR',
+          humanReadableError: 'The transaction could not be simulated because the node refused the simulation.',
+          errorType: 'SimulationFailed',
+        },
+        gas: { gasLimit: null },
+        protocol,
+        logs: [],
+        decodedLogs: [],
+        decodedCalldata,
+      }
+    }
+    return {
+      error: transactionError(outcome),
+      gas: { gasLimit: gasLimit(outcome).toString() },
+      protocol,
+      logs: outcome.logs.map((log) => ({
+        address: log.address.toLowerCase() as Address,
+        topics: log.topics,
+        data: log.data,
+      })),
+      decodedLogs: outcome.logs.map(decodeLog),
+      decodedCalldata,
+    }
+  })
+}
+
+/**
+ * The gas limit to send: the transaction's own when it set one, else the simulated gas used plus 20% headroom
+ * (gas used varies with state between simulation and inclusion; wallets add a similar margin).
+ */
+export function gasLimit(outcome: TxOutcome): bigint {
+  if (outcome.tx.gas !== null) return outcome.tx.gas
+  return (outcome.gasUsed * 12n + 9n) / 10n
+}
+
+/** Reverted (with the decoded reason), failed for another reason, or null on success. */
+function transactionError(outcome: TxOutcome): PerTransactionError | null {
+  if (outcome.status === 'success') {
+    // Safe's execTransaction succeeds even when its inner call fails (with safeTxGas or gasPrice set).
+    if (outcome.logs.some((log) => log.topics[0] === EXECUTION_FAILURE)) {
+      return {
+        kind: 'TRANSACTION_REVERTED',
+        humanReadableError: 'The Safe executed the transaction but its inner call failed, so nothing was transferred.',
+        revertReason: 'ExecutionFailure',
+      }
+    }
+    return null
+  }
+  const message = outcome.error?.message ?? 'execution failed'
+  // Nodes report running out of gas like a bare revert; using up the whole given limit tells them apart.
+  if (outcome.tx.gas !== null && outcome.gasUsed >= outcome.tx.gas && outcome.returnData === '0x') {
+    return {
+      kind: 'TRANSACTION_ERROR',
+      humanReadableError: `The transaction would run out of gas: its limit of ${outcome.tx.gas} gas is too low.`,
+      errorType: 'OutOfGas',
+    }
+  }
+  const reverted = outcome.returnData !== '0x' || /revert|execution failed/i.test(message) || outcome.error?.code === 3
+  if (reverted) {
+    const decoded = decodeRevert(outcome.returnData)
+    return { kind: 'TRANSACTION_REVERTED', humanReadableError: decoded.explanation, revertReason: decoded.reason }
+  }
+  const errorType = message
+    .replace(/[^a-zA-Z0-9 ]/g, ' ')
+    .split(' ')
+    .filter(Boolean)
+    .map((word) => word[0]?.toUpperCase() + word.slice(1))
+    .join('')
+  return { kind: 'TRANSACTION_ERROR', humanReadableError: `The transaction would fail: ${message}.`, errorType }
+}

@@ -1,0 +1,402 @@
+/**
+ * Message scans (seed §1.3, §2.3, §2.5, §2.6, §2.8.2, §2.8.3): raw messages, Safe transaction messages simulated as
+ * the wallet's execTransaction, token permits, Seaport orders and any other typed data — all on the transaction
+ * scan's simulation, state changes and warnings.
+ */
+import { type Address, getAddress, isAddress, isAddressEqual, zeroAddress } from 'viem'
+import {
+  type EngineError,
+  type MessageError,
+  type MultisigContext,
+  NATIVE_ASSET_ADDRESS,
+  type Protocol,
+  type ScanMessageResponse,
+  type ScanOptions,
+  type ScanOutcome,
+  type StateChange,
+  type Warning,
+} from '../api/index.ts'
+import { type AssetChange, computeAssetChanges, erc20Asset, nativeAsset, renderStateChanges } from '../assets/index.ts'
+import {
+  addressesInTypedData,
+  decodeRawMessage,
+  decodeTypedMessage,
+  findNftPermit,
+  findSafeTransaction,
+  findSeaportOrder,
+  findTokenPermits,
+  hasUnsupportedItems,
+  isTradeForNothing,
+  multisigWarnings,
+  type NftPermit,
+  nftPermitApproval,
+  type PermitContext,
+  parseTypedData,
+  permitReads,
+  permitStateChange,
+  permitWarnings,
+  rawMessageWarnings,
+  readRawMessage,
+  type SafeTxMessage,
+  type SeaportTrade,
+  safeSimulationInput,
+  seaportReads,
+  seaportTransfers,
+  type TokenPermit,
+  type TypedData,
+} from '../messages/index.ts'
+import {
+  actionFor,
+  contractProtocol,
+  knownMalicious,
+  knownProtocol,
+  makeWarning,
+  originWarnings,
+  simulationWarnings,
+  sortWarnings,
+  uniqueWarnings,
+} from '../risk/index.ts'
+import { isSafeOwner } from '../safe/index.ts'
+import {
+  cachedTokenMetadata,
+  knownChainId,
+  type Read,
+  type RpcStats,
+  type RunOutcome,
+  readKeys,
+  runSimulation,
+  tokenMetadata,
+} from '../simulation/index.ts'
+import { internalError } from './internalError.ts'
+import { type MessageScanInput, parseMessageRequest } from './messageRequest.ts'
+import { perTransactionResults } from './perTransaction.ts'
+import { newRequestId } from './requestId.ts'
+
+type SimulationResults = ScanMessageResponse['simulationResults']
+
+/** What one kind of message analysis contributes to the response. */
+type Analysis = {
+  warnings: Warning[]
+  simulationResults: SimulationResults
+}
+
+type Scan = { ok: true; analysis: Analysis; stats: RpcStats } | { ok: false; error: EngineError; stats: RpcStats }
+
+const NO_TRAFFIC: RpcStats = { roundTrips: 0, requests: 0 }
+
+/** Scans a message request: the response, or an error value (a bad envelope names the field); never throws. */
+export async function scanMessage(request: unknown, options: ScanOptions): Promise<ScanOutcome<ScanMessageResponse>> {
+  return (await scanMessageWithStats(request, options)).outcome
+}
+
+/** Like scanMessage, plus how many sequential round trips and JSON-RPC requests the scan made (benchmarks). */
+export async function scanMessageWithStats(
+  request: unknown,
+  options: ScanOptions,
+): Promise<{ outcome: ScanOutcome<ScanMessageResponse>; stats: RpcStats }> {
+  const parsed = parseMessageRequest(request)
+  if (!parsed.ok) return { outcome: parsed, stats: NO_TRAFFIC }
+  try {
+    const scan = await analyse(parsed.value, options)
+    if (!scan.ok) return { outcome: { ok: false, error: scan.error }, stats: scan.stats }
+    const warnings = sortWarnings(uniqueWarnings([...originWarnings(parsed.value.origin), ...scan.analysis.warnings]))
+    const response: ScanMessageResponse = {
+      requestId: newRequestId(),
+      action: actionFor(warnings),
+      warnings,
+      simulationResults: scan.analysis.simulationResults,
+    }
+    return { outcome: { ok: true, response }, stats: scan.stats }
+  } catch (error) {
+    // Node failures are values by now (RPC_ERROR); anything thrown here is a bug in Preflight.
+    return { outcome: { ok: false, error: internalError(error) }, stats: NO_TRAFFIC }
+  }
+}
+
+async function analyse(input: MessageScanInput, options: ScanOptions): Promise<Scan> {
+  const { message } = input
+  if (message.kind !== 'SIGN_TYPED_DATA') {
+    const raw = readRawMessage(message.rawMessage)
+    return done({
+      warnings: rawMessageWarnings(raw),
+      simulationResults: results([], decodeRawMessage(message.kind, raw)),
+    })
+  }
+  const parsed = parseTypedData(message.data)
+  if (!parsed.ok) {
+    const error: MessageError = {
+      kind: 'INVALID_MESSAGE',
+      humanReadableError: `${parsed.error.field}: ${parsed.error.message}`,
+    }
+    return done({ warnings: [], simulationResults: { ...results([]), error } })
+  }
+  const typedData = parsed.typedData
+  const scan = await analyseTypedData(typedData, input, options)
+  if (!scan.ok || scan.analysis.simulationResults.protocol !== null) return scan
+  const protocol = verifyingContractProtocol(typedData, options)
+  return protocol
+    ? done({ ...scan.analysis, simulationResults: { ...scan.analysis.simulationResults, protocol } }, scan.stats)
+    : scan
+}
+
+/** Routes typed data to the analysis of its kind: Safe transaction, permits, Seaport order, or anything else. */
+async function analyseTypedData(typedData: TypedData, input: MessageScanInput, options: ScanOptions): Promise<Scan> {
+  const safeTx = findSafeTransaction(typedData)
+  if (safeTx) return scanSafeTransaction(typedData, safeTx, input, options)
+  const permits = findTokenPermits(typedData, input.userAccount)
+  const nftPermit = findNftPermit(typedData, input.userAccount)
+  if (permits.length > 0 || nftPermit) return scanPermits(typedData, permits, nftPermit ? [nftPermit] : [], options)
+  const trade = findSeaportOrder(typedData, input.userAccount)
+  if (trade) return scanSeaportOrder(typedData, trade, input, options)
+  const chainId = knownChainId(options.rpcUrl, options.chainId) ?? domainChainId(typedData)
+  return done({
+    warnings: chainId === null ? [] : maliciousAddressWarnings(chainId, typedData),
+    simulationResults: results([], decodeTypedMessage(typedData)),
+  })
+}
+
+// ── Safe transaction messages ────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Simulates the Safe transaction as the wallet's execTransaction sent by the signer, with threshold 1, the message's
+ * nonce and the signer's pre-validated signature (seed §1.3), and reports the wallet's changes. When the signer is
+ * not an owner, the transaction is simulated once more from the first owner, so the user still sees what it does.
+ */
+async function scanSafeTransaction(
+  typedData: TypedData,
+  safeTx: SafeTxMessage,
+  input: MessageScanInput,
+  options: ScanOptions,
+): Promise<Scan> {
+  const wallet = getAddress(safeTx.wallet)
+  const simulate = (from: Address) => runSimulation(safeSimulationInput(safeTx, wallet, from), options)
+  let run: RunOutcome = await simulate(input.userAccount)
+  if (!run.ok) return { ok: false, error: run.error, stats: NO_TRAFFIC }
+  const stats = { ...run.result.stats }
+  const safe = run.result.safes.get(wallet.toLowerCase()) ?? null
+  const decodedMessage = decodeTypedMessage(typedData)
+  if (!safe) {
+    const error: MessageError = {
+      kind: 'UNSUPPORTED_MESSAGE',
+      humanReadableError:
+        `This is a Safe transaction for ${wallet.toLowerCase()}, but that address is not a Safe on this chain, so ` +
+        'what it would do cannot be shown.',
+    }
+    return done({ warnings: [], simulationResults: { ...results([], decodedMessage), error } }, stats)
+  }
+  const signerIsOwner = isSafeOwner(safe, input.userAccount)
+  const firstOwner = safe.owners[0]
+  if (!signerIsOwner && firstOwner) {
+    run = await simulate(getAddress(firstOwner))
+    if (!run.ok) return { ok: false, error: run.error, stats }
+    stats.roundTrips += run.result.stats.roundTrips
+    stats.requests += run.result.stats.requests
+  }
+  const result = run.result
+  const txs = result.outcomes.map((outcome) => outcome.tx)
+  const changes = computeAssetChanges(result)
+  const walletChanges = changes.filter((change) => isAddressEqual(accountOf(change), wallet))
+  const perTransaction = perTransactionResults(result, txs)
+  const txError = perTransaction[0]?.error ?? null
+  const error: MessageError | null = result.failure
+    ? {
+        kind: 'SIMULATION_FAILED',
+        humanReadableError: `The Safe transaction could not be simulated: ${result.failure}`,
+      }
+    : txError
+      ? { kind: 'SIMULATION_FAILED', humanReadableError: txError.humanReadableError }
+      : null
+  const multisig: MultisigContext = {
+    wallet: wallet.toLowerCase() as Address,
+    version: safe.version,
+    owners: safe.owners.map((owner) => owner.toLowerCase() as Address),
+    threshold: safe.threshold,
+    currentNonce: safe.nonce.toString(),
+    messageNonce: safeTx.nonce.toString(),
+    safeTxHash: safeTx.safeTxHash,
+    domainHash: safeTx.domainHash,
+    messageHash: safeTx.messageHash,
+  }
+  const warnings = [
+    ...multisigWarnings(safeTx, safe, input.userAccount, result.chainId),
+    ...simulationWarnings(result, txs, changes, wallet),
+    ...maliciousAddressWarnings(result.chainId, typedData),
+  ]
+  const expectedStateChanges = asMessageChanges(renderStateChanges(walletChanges, result.chainId, result.reads))
+  return done(
+    {
+      warnings,
+      simulationResults: {
+        ...results(expectedStateChanges, decodedMessage),
+        error,
+        protocol: contractProtocol(result.chainId, wallet, result.safes),
+        multisig,
+        perTransaction,
+      },
+    },
+    stats,
+  )
+}
+
+// ── Permits ──────────────────────────────────────────────────────────────────────────────────────────────────────
+
+/** Token and NFT permits: one read-only simulation call for spender code, total supply and uncached metadata. */
+async function scanPermits(
+  typedData: TypedData,
+  permits: TokenPermit[],
+  nftPermits: NftPermit[],
+  options: ScanOptions,
+): Promise<Scan> {
+  const owner = permits[0]?.owner ?? nftPermits[0]?.owner ?? zeroAddress
+  const chainHint = knownChainId(options.rpcUrl, options.chainId)
+  const metadataNeeded = (token: Address) => cachedTokenMetadata(chainHint, token) === undefined
+  const run = await runReads(owner, permitReads(permits, nftPermits, metadataNeeded), options)
+  if (!run.ok) return { ok: false, error: run.error, stats: NO_TRAFFIC }
+  const result = run.result
+  const metadataOf = (token: Address) => tokenMetadata(result.chainId, token, result.reads)
+  const assetOf = (token: Address) => erc20Asset(result.chainId, token, metadataOf(token))
+  const context: PermitContext = {
+    now: options.now?.() ?? Math.floor(Date.now() / 1000),
+    spenderHasCode: (spender) => result.reads.before.get(readKeys.codeSize(spender)) !== 0n,
+    totalSupply: (token) => {
+      const supply = result.reads.before.get(readKeys.totalSupply(token))
+      return typeof supply === 'bigint' ? supply : null
+    },
+    symbol: (token) => assetOf(token).symbol,
+  }
+  const nftChanges = Object.values(renderStateChanges(nftPermits.map(nftPermitApproval), result.chainId, result.reads))
+  const expectedStateChanges = [
+    ...permits.map((permit) => permitStateChange(permit, assetOf(permit.token), context)),
+    ...nftChanges.flat(),
+  ]
+  const warnings = [
+    ...permitWarnings(permits, nftPermits, context),
+    ...maliciousAddressWarnings(result.chainId, typedData),
+  ]
+  return done(
+    { warnings, simulationResults: results(expectedStateChanges, decodeTypedMessage(typedData)) },
+    result.stats,
+  )
+}
+
+// ── Seaport orders ───────────────────────────────────────────────────────────────────────────────────────────────
+
+/** A Seaport order: the user's balances of what changes hands, read in one call, shown as transfers. */
+async function scanSeaportOrder(
+  typedData: TypedData,
+  trade: SeaportTrade,
+  input: MessageScanInput,
+  options: ScanOptions,
+): Promise<Scan> {
+  const decodedMessage = decodeTypedMessage(typedData)
+  if (hasUnsupportedItems(trade)) {
+    const error: MessageError = {
+      kind: 'UNSUPPORTED_ORDER_TYPE',
+      humanReadableError:
+        'This order trades "any item of a collection" or an unknown item type, so its exact effect cannot be shown.',
+    }
+    return done({ warnings: [], simulationResults: { ...results([], decodedMessage), error } })
+  }
+  const user = input.userAccount
+  const chainHint = knownChainId(options.rpcUrl, options.chainId)
+  const metadataNeeded = (token: Address) => cachedTokenMetadata(chainHint, token) === undefined
+  const run = await runReads(user, seaportReads(trade, user, metadataNeeded), options)
+  if (!run.ok) return { ok: false, error: run.error, stats: NO_TRAFFIC }
+  const result = run.result
+  const changes = seaportTransfers(trade, user, result.reads)
+  const decimals = (token: Address) =>
+    isAddressEqual(token, zeroAddress)
+      ? nativeAsset(result.chainId).decimals
+      : (tokenMetadata(result.chainId, token, result.reads).decimals ?? 0)
+  const warnings = maliciousAddressWarnings(result.chainId, typedData)
+  if (isTradeForNothing(trade, decimals)) {
+    warnings.push(
+      makeWarning(
+        'TRADE_FOR_NOTHING',
+        'CRITICAL',
+        'This order gives away your assets for nothing, or next to nothing, in return. Signing it lets anyone take ' +
+          'them. Scammers ask for exactly this signature.',
+      ),
+    )
+  }
+  const expectedStateChanges = asMessageChanges(renderStateChanges(changes, result.chainId, result.reads))
+  return done({ warnings, simulationResults: results(expectedStateChanges, decodedMessage) }, result.stats)
+}
+
+// ── Shared ───────────────────────────────────────────────────────────────────────────────────────────────────────
+
+/** A simulation with no transactions, only reads: how permits and orders see the chain in one round trip. */
+function runReads(userAccount: Address, extraReads: Read[], options: ScanOptions): Promise<RunOutcome> {
+  return runSimulation(
+    { txs: [], userAccount, blockNumber: null, balances: [], storage: [], multisigWallets: [], extraReads },
+    options,
+  )
+}
+
+/** The listed protocol of the domain's verifying contract (Permit2, Seaport, …) on the message's chain, or null. */
+function verifyingContractProtocol(typedData: TypedData, options: ScanOptions): Protocol {
+  const contract = typedData.domain.verifyingContract
+  // After a simulation the node's chain id is cached; a scan without one goes by the chain the domain names.
+  const chainId = knownChainId(options.rpcUrl, options.chainId) ?? domainChainId(typedData)
+  if (chainId === null || typeof contract !== 'string' || !isAddress(contract)) return null
+  return knownProtocol(chainId, contract)
+}
+
+/** KNOWN_MALICIOUS for any address the message names (verifying contract, spender, recipients…). */
+function maliciousAddressWarnings(chainId: number, typedData: TypedData): Warning[] {
+  return addressesInTypedData(typedData).flatMap((address) => {
+    const label = knownMalicious(chainId, address)
+    if (!label) return []
+    return [
+      makeWarning(
+        'KNOWN_MALICIOUS',
+        'CRITICAL',
+        `This message involves ${address}, a known malicious address (${label}). Do not sign it.`,
+        { address },
+      ),
+    ]
+  })
+}
+
+/**
+ * Message scans name the asset's contract on transfers (`contract`, seed §2.6; the all-e address for the native
+ * currency) where transaction scans name the counterparty; both are kept when the counterparty is known. NFT transfers
+ * also carry the reference message shape's `name`, `symbol` and `assetPrice` beside the engine's `asset` object.
+ */
+function asMessageChanges(byAccount: Record<Address, StateChange[]>): StateChange[] {
+  return Object.values(byAccount)
+    .flat()
+    .map((change) => {
+      const { rawInfo } = change
+      const contract = (address: Address) => ({ contract: { address, kind: 'ACCOUNT' as const } })
+      let data: object
+      if (rawInfo.kind === 'NATIVE_ASSET_TRANSFER') data = { ...rawInfo.data, ...contract(NATIVE_ASSET_ADDRESS) }
+      else if (rawInfo.kind === 'ERC20_TRANSFER') data = { ...rawInfo.data, ...contract(rawInfo.data.asset.address) }
+      else if (rawInfo.kind === 'ERC721_TRANSFER' || rawInfo.kind === 'ERC1155_TRANSFER') {
+        const { asset } = rawInfo.data
+        const symbol = 'symbol' in asset ? { symbol: asset.symbol } : {}
+        data = { ...rawInfo.data, ...contract(asset.address), name: asset.name, ...symbol, assetPrice: asset.price }
+      } else return change
+      return { ...change, rawInfo: { ...rawInfo, data } as StateChange['rawInfo'] }
+    })
+}
+
+function accountOf(change: AssetChange): Address {
+  return change.type === 'transfer' ? change.account : change.owner
+}
+
+function domainChainId(typedData: TypedData): number | null {
+  const chainId = typedData.domain.chainId
+  return typeof chainId === 'bigint' && chainId <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(chainId) : null
+}
+
+function results(
+  expectedStateChanges: StateChange[],
+  decodedMessage?: SimulationResults['decodedMessage'],
+): SimulationResults {
+  return { error: null, expectedStateChanges, protocol: null, ...(decodedMessage ? { decodedMessage } : {}) }
+}
+
+function done(analysis: Analysis, stats: RpcStats = NO_TRAFFIC): Scan {
+  return { ok: true, analysis, stats }
+}

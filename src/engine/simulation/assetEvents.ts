@@ -1,0 +1,107 @@
+/** Reads asset movements and approvals out of simulated logs: traceTransfers' native transfers and token events. */
+import { type Address, decodeEventLog, getAbiItem, getAddress, type Hex, toEventSelector, zeroAddress } from 'viem'
+import { erc20Abi, erc721Abi, erc1155Abi, wethAbi } from '../abi/index.ts'
+import { NATIVE_ASSET_ADDRESS } from '../api/index.ts'
+
+export type SimulatedLog = { address: Address; topics: Hex[]; data: Hex }
+
+export type AssetRef =
+  | { standard: 'NATIVE' }
+  | { standard: 'ERC20'; token: Address }
+  | { standard: 'ERC721'; token: Address; tokenId: bigint }
+  | { standard: 'ERC1155'; token: Address; tokenId: bigint }
+
+/** One movement of an asset from one account to another (mints come from and burns go to the zero address). */
+export type Movement = { asset: AssetRef; from: Address; to: Address; amount: bigint }
+
+/** The last approval state an event set; `amount` is the allowance, 1/0 for one NFT, 1/0 for approval-for-all. */
+export type ApprovalEvent =
+  | { kind: 'ERC20'; token: Address; owner: Address; spender: Address; amount: bigint }
+  | { kind: 'ERC721'; token: Address; owner: Address; spender: Address; tokenId: bigint }
+  | { kind: 'FOR_ALL'; token: Address; owner: Address; spender: Address; approved: boolean }
+
+const TRANSFER = toEventSelector('Transfer(address,address,uint256)')
+const APPROVAL = toEventSelector('Approval(address,address,uint256)')
+const APPROVAL_FOR_ALL = toEventSelector('ApprovalForAll(address,address,bool)')
+const TRANSFER_SINGLE = toEventSelector('TransferSingle(address,address,address,uint256,uint256)')
+const TRANSFER_BATCH = toEventSelector('TransferBatch(address,address,address,uint256[],uint256[])')
+const DEPOSIT = toEventSelector('Deposit(address,uint256)')
+const WITHDRAWAL = toEventSelector('Withdrawal(address,uint256)')
+
+// One-event ABIs: decodeEventLog hashes every event of the ABI it is given, on every call.
+const erc20Transfer = [getAbiItem({ abi: erc20Abi, name: 'Transfer' })]
+const erc20Approval = [getAbiItem({ abi: erc20Abi, name: 'Approval' })]
+const erc721Transfer = [getAbiItem({ abi: erc721Abi, name: 'Transfer' })]
+const erc721Approval = [getAbiItem({ abi: erc721Abi, name: 'Approval' })]
+const erc721ApprovalForAll = [getAbiItem({ abi: erc721Abi, name: 'ApprovalForAll' })]
+const erc1155TransferSingle = [getAbiItem({ abi: erc1155Abi, name: 'TransferSingle' })]
+const erc1155TransferBatch = [getAbiItem({ abi: erc1155Abi, name: 'TransferBatch' })]
+const wethDeposit = [getAbiItem({ abi: wethAbi, name: 'Deposit' })]
+const wethWithdrawal = [getAbiItem({ abi: wethAbi, name: 'Withdrawal' })]
+
+/** Movements and approvals in log order; logs that are not asset events are skipped. */
+export function assetEventsFromLogs(logs: SimulatedLog[]): { movements: Movement[]; approvals: ApprovalEvent[] } {
+  const movements: Movement[] = []
+  const approvals: ApprovalEvent[] = []
+  for (const log of logs) {
+    try {
+      collect(log, movements, approvals)
+    } catch {
+      // A log that matches a selector but not the standard layout is not an asset event we can interpret.
+    }
+  }
+  return { movements, approvals }
+}
+
+function collect(log: SimulatedLog, movements: Movement[], approvals: ApprovalEvent[]): void {
+  const token = getAddress(log.address)
+  const topic = log.topics[0]
+  const native = log.address.toLowerCase() === NATIVE_ASSET_ADDRESS
+  if (topic === TRANSFER && log.topics.length === 3) {
+    const { args } = decodeEventLog({ abi: erc20Transfer, ...log, topics: asTopics(log) })
+    const asset: AssetRef = native ? { standard: 'NATIVE' } : { standard: 'ERC20', token }
+    movements.push({ asset, from: args.from, to: args.to, amount: args.value })
+  } else if (topic === TRANSFER && log.topics.length === 4) {
+    const { args } = decodeEventLog({ abi: erc721Transfer, ...log, topics: asTopics(log) })
+    movements.push({
+      asset: { standard: 'ERC721', token, tokenId: args.tokenId },
+      from: args.from,
+      to: args.to,
+      amount: 1n,
+    })
+  } else if (topic === TRANSFER_SINGLE) {
+    const { args } = decodeEventLog({ abi: erc1155TransferSingle, ...log, topics: asTopics(log) })
+    movements.push({
+      asset: { standard: 'ERC1155', token, tokenId: args.id },
+      from: args.from,
+      to: args.to,
+      amount: args.value,
+    })
+  } else if (topic === TRANSFER_BATCH) {
+    const { args } = decodeEventLog({ abi: erc1155TransferBatch, ...log, topics: asTopics(log) })
+    args.ids.forEach((id, index) => {
+      const amount = args.values[index] ?? 0n
+      movements.push({ asset: { standard: 'ERC1155', token, tokenId: id }, from: args.from, to: args.to, amount })
+    })
+  } else if (topic === DEPOSIT && log.topics.length === 2) {
+    // WETH-style wrappers mint on Deposit without a Transfer event.
+    const { args } = decodeEventLog({ abi: wethDeposit, ...log, topics: asTopics(log) })
+    movements.push({ asset: { standard: 'ERC20', token }, from: zeroAddress, to: args.dst, amount: args.wad })
+  } else if (topic === WITHDRAWAL && log.topics.length === 2) {
+    const { args } = decodeEventLog({ abi: wethWithdrawal, ...log, topics: asTopics(log) })
+    movements.push({ asset: { standard: 'ERC20', token }, from: args.src, to: zeroAddress, amount: args.wad })
+  } else if (topic === APPROVAL && log.topics.length === 3) {
+    const { args } = decodeEventLog({ abi: erc20Approval, ...log, topics: asTopics(log) })
+    approvals.push({ kind: 'ERC20', token, owner: args.owner, spender: args.spender, amount: args.value })
+  } else if (topic === APPROVAL && log.topics.length === 4) {
+    const { args } = decodeEventLog({ abi: erc721Approval, ...log, topics: asTopics(log) })
+    approvals.push({ kind: 'ERC721', token, owner: args.owner, spender: args.approved, tokenId: args.tokenId })
+  } else if (topic === APPROVAL_FOR_ALL) {
+    const { args } = decodeEventLog({ abi: erc721ApprovalForAll, ...log, topics: asTopics(log) })
+    approvals.push({ kind: 'FOR_ALL', token, owner: args.owner, spender: args.operator, approved: args.approved })
+  }
+}
+
+function asTopics(log: SimulatedLog): [Hex, ...Hex[]] {
+  return log.topics as [Hex, ...Hex[]]
+}

@@ -1,0 +1,44 @@
+/**
+ * # simulation — the one eth_simulateV1 call
+ *
+ * A scan is one call with three blocks (reads before, the transactions, the same reads after), so one request sees
+ * one consistent state; a second call happens only when the logs name accounts or tokens the calldata did not.
+ *
+ * - `runSimulation.ts`: builds the call (state overrides, the Safe preset, the reader contract) and returns the
+ *   engine's internal model of what happened (SimulationResult).
+ * - `readPlan.ts`: which reads a scan needs, predicted from calldata, then required by the events.
+ * - `reads.ts`: the reads themselves (balances, allowances, token metadata, NFT URIs, a Safe's owners), their keys,
+ *   and the reader contract injected for native balances and code sizes.
+ * - `assetEvents.ts`: asset movements and approvals read out of the simulated logs.
+ * - `tokenMetadata.ts`: token name, symbol and decimals from the reads, cached per chain.
+ * - `rpc.ts`, `chain.ts`, `simulateResponse.ts`: the JSON-RPC client that counts round trips, which chain a node
+ *   serves, and the check that the node's answer has the shape the engine reads.
+ */
+export type { AssetRef } from './assetEvents.ts'
+export { knownChainId, nativeCurrency } from './chain.ts'
+export type { MetadataNeeded } from './readPlan.ts'
+export {
+  codeSizeRead,
+  erc20BalanceRead,
+  erc1155BalanceRead,
+  erc1155UriRead,
+  nativeBalanceRead,
+  READER_ADDRESS,
+  type Read,
+  type ReadResults,
+  readKeys,
+  tokenMetadataReads,
+  tokenUriRead,
+  totalSupplyRead,
+} from './reads.ts'
+export type { RpcStats } from './rpc.ts'
+export {
+  type RunOutcome,
+  runSimulation,
+  type SimulationInput,
+  type SimulationResult,
+  type SimulationTx,
+  type TxOutcome,
+  toWord,
+} from './runSimulation.ts'
+export { cachedTokenMetadata, type TokenMetadata, tokenMetadata } from './tokenMetadata.ts'

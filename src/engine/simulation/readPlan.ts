@@ -1,0 +1,132 @@
+/** Decides which reads a simulation needs: predicted from calldata before it runs, and required by its events after. */
+import { type Address, isAddressEqual, zeroAddress } from 'viem'
+import { addressesInArguments, type DecodedFunction, decodeKnownFunction } from '../abi/index.ts'
+import { type Call, expandCalls } from '../safe/index.ts'
+import type { ApprovalEvent, Movement } from './assetEvents.ts'
+import {
+  allowanceRead,
+  approvedForAllRead,
+  codeSizeRead,
+  erc20BalanceRead,
+  erc1155BalanceRead,
+  erc1155UriRead,
+  nativeBalanceRead,
+  READER_ADDRESS,
+  type Read,
+  safeReads,
+  tokenMetadataReads,
+  tokenUriRead,
+} from './reads.ts'
+
+/** Whether token metadata must still be read (false when cached). */
+export type MetadataNeeded = (token: Address) => boolean
+
+/** Whether a token may be an NFT: false when cached metadata already shows it fungible, so no URI read is wasted. */
+export type MayBeNft = (token: Address) => boolean
+
+const TOKEN_FUNCTIONS = new Set([
+  'transfer',
+  'transferFrom',
+  'approve',
+  'increaseAllowance',
+  'decreaseAllowance',
+  'safeTransferFrom',
+  'safeBatchTransferFrom',
+  'setApprovalForAll',
+  'deposit',
+  'withdraw',
+  'permit',
+])
+
+/**
+ * Reads a transaction list will need, guessed from its calldata so that plain transfers take one round trip. NFTs the
+ * calldata names by id also get their metadata URI read (NFTs only the logs reveal go without: no second call for it).
+ */
+export function predictReads(
+  calls: Call[],
+  accounts: Address[],
+  safes: Address[],
+  metadataNeeded: MetadataNeeded,
+  mayBeNft: MayBeNft,
+): Map<string, Read> {
+  const plan = new Map<string, Read>()
+  const add = (read: Read) => plan.set(read.key, read)
+  const people = new Set<Address>(accounts)
+  const tokens = new Set<Address>()
+  for (const call of calls.flatMap(expandCalls)) {
+    people.add(call.from)
+    if (!call.to) continue
+    people.add(call.to)
+    const decoded = decodeKnownFunction(call.data)
+    if (!decoded) continue
+    for (const address of addressesInArguments(decoded.args)) people.add(address)
+    if (!TOKEN_FUNCTIONS.has(decoded.functionName)) continue
+    tokens.add(call.to)
+    const [first, second, third] = decoded.args
+    if (decoded.functionName === 'approve' || decoded.functionName === 'increaseAllowance') {
+      add(allowanceRead(call.to, call.from, first as Address))
+      add(codeSizeRead(first as Address))
+    } else if (decoded.functionName === 'setApprovalForAll') {
+      add(approvedForAllRead(call.to, call.from, first as Address))
+      add(codeSizeRead(first as Address))
+    } else if (decoded.functionName === 'safeTransferFrom' && decoded.args.length === 5) {
+      add(erc1155BalanceRead(call.to, first as Address, third as bigint))
+      add(erc1155BalanceRead(call.to, second as Address, third as bigint))
+    }
+    const uriRead = nftUriRead(call.to, decoded, mayBeNft)
+    if (uriRead) add(uriRead)
+  }
+  people.delete(zeroAddress)
+  people.delete(READER_ADDRESS)
+  for (const person of people) {
+    add(nativeBalanceRead(person))
+    for (const token of tokens) add(erc20BalanceRead(token, person))
+  }
+  for (const token of tokens) if (metadataNeeded(token)) tokenMetadataReads(token).forEach(add)
+  for (const wallet of safes) safeReads(wallet).forEach(add)
+  return plan
+}
+
+/** The metadata URI read of the NFT a transfer or approval names by id; null when the call is not one. */
+function nftUriRead(token: Address, decoded: DecodedFunction, mayBeNft: MayBeNft): Read | null {
+  const { functionName, args } = decoded
+  if (functionName === 'safeTransferFrom' && args.length === 5) return erc1155UriRead(token, args[2] as bigint)
+  if (!mayBeNft(token)) return null
+  // ERC-20 transferFrom/approve share these selectors; for an ERC-20 the read simply fails and is ignored.
+  const transfer =
+    (functionName === 'transferFrom' && args.length === 3) ||
+    (functionName === 'safeTransferFrom' && (args.length === 3 || args.length === 4))
+  if (transfer) return tokenUriRead(token, args[2] as bigint)
+  if (functionName === 'approve' && args.length === 2) return tokenUriRead(token, args[1] as bigint)
+  return null
+}
+
+/** Reads the simulated events require for before/after values and warnings; compare with what was planned. */
+export function readsForEvents(
+  movements: Movement[],
+  approvals: ApprovalEvent[],
+  metadataNeeded: MetadataNeeded,
+): Map<string, Read> {
+  const plan = new Map<string, Read>()
+  const add = (read: Read) => plan.set(read.key, read)
+  const tokens = new Set<Address>()
+  for (const movement of movements) {
+    for (const account of [movement.from, movement.to]) {
+      if (isAddressEqual(account, zeroAddress)) continue
+      const { asset } = movement
+      if (asset.standard === 'NATIVE') add(nativeBalanceRead(account))
+      else if (asset.standard === 'ERC20') add(erc20BalanceRead(asset.token, account))
+      else if (asset.standard === 'ERC1155') add(erc1155BalanceRead(asset.token, account, asset.tokenId))
+    }
+    if (movement.asset.standard !== 'NATIVE') tokens.add(movement.asset.token)
+  }
+  for (const approval of approvals) {
+    tokens.add(approval.token)
+    if (isAddressEqual(approval.spender, zeroAddress)) continue
+    add(codeSizeRead(approval.spender))
+    if (approval.kind === 'ERC20') add(allowanceRead(approval.token, approval.owner, approval.spender))
+    if (approval.kind === 'FOR_ALL') add(approvedForAllRead(approval.token, approval.owner, approval.spender))
+  }
+  for (const token of tokens) if (metadataNeeded(token)) tokenMetadataReads(token).forEach(add)
+  return plan
+}

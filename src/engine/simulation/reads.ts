@@ -1,0 +1,195 @@
+/**
+ * State reads that ride along in the simulation's before/after blocks: balances, allowances, metadata, NFT URIs, Safe
+ * state.
+ */
+import {
+  type Abi,
+  type Address,
+  decodeFunctionResult,
+  encodeFunctionData,
+  type Hex,
+  parseAbi,
+  prepareEncodeFunctionData,
+} from 'viem'
+import { erc20Abi, erc721Abi, erc1155Abi, safeAbi } from '../abi/index.ts'
+import type { SafeContext } from '../safe/index.ts'
+
+/**
+ * Where the native balance reader lives during a simulation (its code is injected by a state override).
+ * Any address without code works; this one spells "PREF" in its last bytes.
+ */
+export const READER_ADDRESS: Address = '0x0000000000000000000000000000000050524546'
+
+/**
+ * Runtime code of `NativeBalanceReader` (solc 0.8.28, optimizer 200 runs, evm paris, no metadata):
+ *   function balanceOf(address account) external view returns (uint256) { return account.balance; }
+ *   function codeSize(address account) external view returns (uint256) { return account.code.length; }
+ */
+export const READER_CODE: Hex =
+  '0x6080604052348015600f57600080fd5b506004361060325760003560e01c806352872cf314603757806370a08231146061575b600080fd5b604f60423660046079565b6001600160a01b03163b90565b60405190815260200160405180910390f35b604f606c3660046079565b6001600160a01b03163190565b600060208284031215608a57600080fd5b81356001600160a01b038116811460a057600080fd5b939250505056'
+
+const readerAbi = parseAbi([
+  'function balanceOf(address account) view returns (uint256)',
+  'function codeSize(address account) view returns (uint256)',
+])
+const erc165Abi = parseAbi(['function supportsInterface(bytes4 interfaceId) view returns (bool)'])
+const ERC1155_INTERFACE_ID: Hex = '0xd9b67a26'
+
+/** One eth_call-style read; `state` reads run before and after the transactions, `static` ones only before. */
+export type Read = { key: string; to: Address; data: Hex; timing: 'state' | 'static'; decode: (data: Hex) => unknown }
+
+/**
+ * A read's function, looked up and its selector hashed once: given a one-item ABI and the selector, viem's
+ * encodeFunctionData and decodeFunctionResult skip the ABI search and the hashing they would do on every read.
+ */
+type ReadFunction = { abi: Abi; functionName: Hex }
+
+function readFunction(abi: Abi, functionName: string): ReadFunction {
+  return prepareEncodeFunctionData({ abi, functionName } as never)
+}
+
+const readFunctions = {
+  nativeBalance: readFunction(readerAbi, 'balanceOf'),
+  codeSize: readFunction(readerAbi, 'codeSize'),
+  totalSupply: readFunction(erc20Abi, 'totalSupply'),
+  erc20Balance: readFunction(erc20Abi, 'balanceOf'),
+  erc1155Balance: readFunction(erc1155Abi, 'balanceOf'),
+  allowance: readFunction(erc20Abi, 'allowance'),
+  approvedForAll: readFunction(erc721Abi, 'isApprovedForAll'),
+  name: readFunction(erc20Abi, 'name'),
+  symbol: readFunction(erc20Abi, 'symbol'),
+  decimals: readFunction(erc20Abi, 'decimals'),
+  supportsInterface: readFunction(erc165Abi, 'supportsInterface'),
+  tokenUri: readFunction(erc721Abi, 'tokenURI'),
+  erc1155Uri: readFunction(erc1155Abi, 'uri'),
+  safeOwners: readFunction(safeAbi, 'getOwners'),
+  safeThreshold: readFunction(safeAbi, 'getThreshold'),
+  safeNonce: readFunction(safeAbi, 'nonce'),
+  safeVersion: readFunction(safeAbi, 'VERSION'),
+  safeSingleton: readFunction(safeAbi, 'masterCopy'),
+}
+
+function read(key: string, to: Address, func: ReadFunction, args: readonly unknown[], timing: Read['timing']): Read {
+  const data = encodeFunctionData({ ...func, args } as never)
+  return {
+    key,
+    to,
+    data,
+    timing,
+    decode: (result) => decodeFunctionResult({ abi: func.abi, data: result } as never),
+  }
+}
+
+const lower = (address: string) => address.toLowerCase()
+
+/** Keys name what is read, lowercase, so plans from calldata and from logs merge without duplicates. */
+export const readKeys = {
+  native: (account: Address) => `native:${lower(account)}`,
+  erc20Balance: (token: Address, account: Address) => `erc20:${lower(token)}:${lower(account)}`,
+  erc1155Balance: (token: Address, account: Address, id: bigint) => `erc1155:${lower(token)}:${lower(account)}:${id}`,
+  allowance: (token: Address, owner: Address, spender: Address) =>
+    `allowance:${lower(token)}:${lower(owner)}:${lower(spender)}`,
+  approvedForAll: (token: Address, owner: Address, operator: Address) =>
+    `forall:${lower(token)}:${lower(owner)}:${lower(operator)}`,
+  codeSize: (account: Address) => `code:${lower(account)}`,
+  totalSupply: (token: Address) => `supply:${lower(token)}`,
+  tokenField: (token: Address, field: 'name' | 'symbol' | 'decimals' | 'is1155') => `${field}:${lower(token)}`,
+  tokenUri: (token: Address, id: bigint) => `tokenuri:${lower(token)}:${id}`,
+  erc1155Uri: (token: Address, id: bigint) => `uri:${lower(token)}:${id}`,
+  safeField: (wallet: Address, field: 'owners' | 'threshold' | 'nonce' | 'version' | 'singleton') =>
+    `safe-${field}:${lower(wallet)}`,
+}
+
+/** Native balance of an account, through the injected reader. */
+export function nativeBalanceRead(account: Address): Read {
+  return read(readKeys.native(account), READER_ADDRESS, readFunctions.nativeBalance, [account], 'state')
+}
+
+/** A token's total supply, read once before the transactions (permits judge "more than the whole supply"). */
+export function totalSupplyRead(token: Address): Read {
+  return read(readKeys.totalSupply(token), token, readFunctions.totalSupply, [], 'static')
+}
+
+/** ERC-20 (or ERC-721 count) balance of an account. */
+export function erc20BalanceRead(token: Address, account: Address): Read {
+  return read(readKeys.erc20Balance(token, account), token, readFunctions.erc20Balance, [account], 'state')
+}
+
+/** ERC-1155 balance of one token id. */
+export function erc1155BalanceRead(token: Address, account: Address, id: bigint): Read {
+  return read(readKeys.erc1155Balance(token, account, id), token, readFunctions.erc1155Balance, [account, id], 'state')
+}
+
+/** ERC-20 allowance of owner to spender. */
+export function allowanceRead(token: Address, owner: Address, spender: Address): Read {
+  return read(readKeys.allowance(token, owner, spender), token, readFunctions.allowance, [owner, spender], 'state')
+}
+
+/** Whether the operator may move all of the owner's tokens of a collection (ERC-721 and ERC-1155 alike). */
+export function approvedForAllRead(token: Address, owner: Address, operator: Address): Read {
+  const key = readKeys.approvedForAll(token, owner, operator)
+  return read(key, token, readFunctions.approvedForAll, [owner, operator], 'state')
+}
+
+/** Code size of an account before the transactions: zero means an externally owned account. */
+export function codeSizeRead(account: Address): Read {
+  return read(readKeys.codeSize(account), READER_ADDRESS, readFunctions.codeSize, [account], 'static')
+}
+
+/** name, symbol, decimals and the ERC-1155 interface flag of a token contract. */
+export function tokenMetadataReads(token: Address): Read[] {
+  return [
+    read(readKeys.tokenField(token, 'name'), token, readFunctions.name, [], 'static'),
+    read(readKeys.tokenField(token, 'symbol'), token, readFunctions.symbol, [], 'static'),
+    read(readKeys.tokenField(token, 'decimals'), token, readFunctions.decimals, [], 'static'),
+    read(
+      readKeys.tokenField(token, 'is1155'),
+      token,
+      readFunctions.supportsInterface,
+      [ERC1155_INTERFACE_ID],
+      'static',
+    ),
+  ]
+}
+
+/** An ERC-721 token's metadata URI (`tokenURI`), read before the transactions: a burn must not hide it. */
+export function tokenUriRead(token: Address, id: bigint): Read {
+  return read(readKeys.tokenUri(token, id), token, readFunctions.tokenUri, [id], 'static')
+}
+
+/** An ERC-1155 token's metadata URI template (`uri`), read before the transactions. */
+export function erc1155UriRead(token: Address, id: bigint): Read {
+  return read(readKeys.erc1155Uri(token, id), token, readFunctions.erc1155Uri, [id], 'static')
+}
+
+/** Owners, threshold, nonce, version and singleton of a (possible) Safe, read before the transactions. */
+export function safeReads(wallet: Address): Read[] {
+  return [
+    read(readKeys.safeField(wallet, 'owners'), wallet, readFunctions.safeOwners, [], 'static'),
+    read(readKeys.safeField(wallet, 'threshold'), wallet, readFunctions.safeThreshold, [], 'static'),
+    read(readKeys.safeField(wallet, 'nonce'), wallet, readFunctions.safeNonce, [], 'static'),
+    read(readKeys.safeField(wallet, 'version'), wallet, readFunctions.safeVersion, [], 'static'),
+    read(readKeys.safeField(wallet, 'singleton'), wallet, readFunctions.safeSingleton, [], 'static'),
+  ]
+}
+
+/** Read results by key: a decoded value, or undefined when the call reverted or returned nothing decodable. */
+export type ReadResults = { before: Map<string, unknown>; after: Map<string, unknown> }
+
+/** The Safe context from the before-block reads, or null when the address does not behave like a Safe. */
+export function safeContextFromReads(wallet: Address, reads: ReadResults): SafeContext | null {
+  const owners = reads.before.get(readKeys.safeField(wallet, 'owners')) as Address[] | undefined
+  const threshold = reads.before.get(readKeys.safeField(wallet, 'threshold')) as bigint | undefined
+  const nonce = reads.before.get(readKeys.safeField(wallet, 'nonce')) as bigint | undefined
+  if (!owners || owners.length === 0 || !threshold || nonce === undefined) return null
+  const version = reads.before.get(readKeys.safeField(wallet, 'version'))
+  const singleton = reads.before.get(readKeys.safeField(wallet, 'singleton'))
+  return {
+    address: wallet,
+    version: typeof version === 'string' ? version : 'unknown',
+    owners: [...owners],
+    threshold: Number(threshold),
+    nonce,
+    singleton: typeof singleton === 'string' ? (singleton as Address) : null,
+  }
+}

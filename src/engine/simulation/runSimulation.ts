@@ -1,0 +1,256 @@
+/**
+ * The scan runner: one eth_simulateV1 call with three blocks — reads before, the transactions, reads after — so one
+ * request sees one consistent state. A second call (same base block) happens only when the transactions touched
+ * assets or accounts their calldata did not reveal.
+ */
+import { type Address, getAddress, type Hex, numberToHex, pad, zeroAddress } from 'viem'
+import type { EngineError } from '../api/index.ts'
+import { applyMultisigPreset, type Call, presetStorage, type SafeContext } from '../safe/index.ts'
+import { type ApprovalEvent, assetEventsFromLogs, type Movement, type SimulatedLog } from './assetEvents.ts'
+import { fetchChainId, knownChainId } from './chain.ts'
+import { predictReads, readsForEvents } from './readPlan.ts'
+import { READER_ADDRESS, READER_CODE, type Read, type ReadResults, safeContextFromReads } from './reads.ts'
+import { createRpcClient, type RpcClient, RpcFailure, type RpcStats } from './rpc.ts'
+import { checkSimulateResult, type RpcCallResult } from './simulateResponse.ts'
+import { cachedTokenMetadata } from './tokenMetadata.ts'
+
+/** One transaction to simulate, normalised. */
+export type SimulationTx = { from: Address; to: Address | null; data: Hex; value: bigint; gas: bigint | null }
+
+type StorageOverride = { address: Address; slot: Hex; value: Hex }
+
+/** A storage slot or value as the 32-byte word eth_simulateV1 expects. */
+export function toWord(value: bigint): Hex {
+  return pad(numberToHex(value), { size: 32 })
+}
+
+/** Everything one simulation needs, already validated. */
+export type SimulationInput = {
+  txs: SimulationTx[]
+  userAccount: Address
+  /** Block to simulate on top of; null for the latest. */
+  blockNumber: bigint | null
+  /** Native balance overrides, in force from the before-reads on (simulatorConfig.stateOverrides.nativeBalances). */
+  balances: { address: Address; value: bigint }[]
+  /** Storage overrides, in force from the before-reads on (simulatorConfig.stateOverrides.storage). */
+  storage: StorageOverride[]
+  /** Wallets under the MULTISIG_WALLET preset: threshold 1 and pre-validated signatures for owner senders. */
+  multisigWallets: Address[]
+  /** Storage overrides that start with the transactions, e.g. a Safe's nonce slot for a typed-data message. */
+  transactionStorage?: StorageOverride[]
+  /** More addresses whose Safe context to read before the transactions (preset wallets are always read). */
+  safes?: Address[]
+  /** More reads to make before (and for state reads, after) the transactions, e.g. a permit's token metadata. */
+  extraReads?: Read[]
+}
+
+/** How one transaction went in the simulation. */
+export type TxOutcome = {
+  /** The transaction as simulated (signatures replaced under the preset). */
+  tx: SimulationTx
+  status: 'success' | 'failed'
+  returnData: Hex
+  logs: SimulatedLog[]
+  gasUsed: bigint
+  /** The node's error for a failed transaction, e.g. "execution reverted" or "out of gas". */
+  error: { code: number | null; message: string } | null
+}
+
+/** The engine's internal model of a simulation, before rendering to any API version. */
+export type SimulationResult = {
+  chainId: number
+  outcomes: TxOutcome[]
+  /** Why the node refused to simulate the list as a whole (then outcomes are empty), or null. */
+  failure: string | null
+  reads: ReadResults
+  /** Safe context per wallet address read (lowercase key), null when the address is not a Safe. */
+  safes: Map<string, SafeContext | null>
+  movements: Movement[]
+  approvals: ApprovalEvent[]
+  stats: RpcStats
+}
+
+type RunOptions = { rpcUrl: string; chainId?: number; fetch?: typeof fetch }
+
+export type RunOutcome = { ok: true; result: SimulationResult } | { ok: false; error: EngineError }
+
+/** Gas each read may use: enough for any honest view function, bounded so a hostile token cannot eat the block. */
+const READ_GAS = numberToHex(1_000_000)
+
+/** Runs the transactions with the reads they need and returns the internal model (1 round trip, at most 2). */
+export async function runSimulation(input: SimulationInput, options: RunOptions): Promise<RunOutcome> {
+  const client = createRpcClient(options.rpcUrl, options.fetch)
+  const txs = input.txs.map((tx) => applyMultisigPreset(tx, input.multisigWallets))
+  const calls: Call[] = txs.map((tx) => ({ ...tx, depth: 0 }))
+  const safes = unique([...input.multisigWallets, ...(input.safes ?? [])])
+  let chainId = knownChainId(options.rpcUrl, options.chainId)
+  const metadataNeeded = (token: Address) => cachedTokenMetadata(chainId, token) === undefined
+  const mayBeNft = (token: Address) => (cachedTokenMetadata(chainId, token)?.decimals ?? null) === null
+  const plan = predictReads(calls, [input.userAccount], safes, metadataNeeded, mayBeNft)
+  for (const read of input.extraReads ?? []) plan.set(read.key, read)
+  try {
+    // Asked in the same JSON-RPC batch as the simulation, so an unknown chain costs no extra round trip.
+    const chainIdRequest =
+      chainId === null
+        ? fetchChainId(client, options.rpcUrl).then(
+            (id) => ({ id }),
+            (error: unknown) => ({ error }),
+          )
+        : null
+    let phase = await simulate(client, input, txs, plan, input.blockNumber)
+    if (chainIdRequest) {
+      const answer = await chainIdRequest
+      if ('error' in answer) throw answer.error
+      chainId = answer.id
+    }
+    if (chainId === null) throw new RpcFailure('The node did not say which chain it serves.', null)
+    if (phase.ok) {
+      const events = assetEventsFromLogs(phase.outcomes.flatMap((outcome) => outcome.logs))
+      const missing = [...readsForEvents(events.movements, events.approvals, metadataNeeded)].filter(
+        ([key]) => !plan.has(key),
+      )
+      if (missing.length > 0) {
+        for (const [key, read] of missing) plan.set(key, read)
+        // Same block tag: the second call is self-consistent (its reads and transactions share one state) even
+        // if a block arrived in between; node block numbering of simulated blocks differs (anvil vs geth).
+        phase = await simulate(client, input, txs, plan, input.blockNumber)
+      }
+    }
+    const result = phase.ok ? phase : { ...phase, outcomes: [], reads: emptyReads() }
+    const events = assetEventsFromLogs(result.outcomes.flatMap((outcome) => outcome.logs))
+    return {
+      ok: true,
+      result: {
+        chainId,
+        outcomes: result.outcomes,
+        failure: phase.ok ? null : phase.failure,
+        reads: result.reads,
+        safes: new Map(safes.map((wallet) => [wallet.toLowerCase(), safeContextFromReads(wallet, result.reads)])),
+        movements: events.movements,
+        approvals: events.approvals,
+        stats: { ...client.stats },
+      },
+    }
+  } catch (error) {
+    // Only the node's failures are RPC errors; anything else is a bug and reaches the scan's INTERNAL handler.
+    if (!(error instanceof RpcFailure)) throw error
+    return { ok: false, error: { kind: 'RPC_ERROR', message: error.message } }
+  }
+}
+
+type Phase = { ok: true; outcomes: TxOutcome[]; reads: ReadResults } | { ok: false; failure: string }
+
+async function simulate(
+  client: RpcClient,
+  input: SimulationInput,
+  txs: SimulationTx[],
+  plan: Map<string, Read>,
+  blockNumber: bigint | null,
+): Promise<Phase> {
+  const reads = [...plan.values()]
+  const stateReads = reads.filter((read) => read.timing === 'state')
+  const readCall = (read: Read) => ({ from: zeroAddress, to: read.to, data: read.data, gas: READ_GAS })
+  const payload = {
+    traceTransfers: true,
+    validation: false,
+    blockStateCalls: [
+      { stateOverrides: beforeOverrides(input), calls: reads.map(readCall) },
+      { stateOverrides: transactionOverrides(input), calls: txs.map(txCall) },
+      { calls: stateReads.map(readCall) },
+    ],
+  }
+  let answer: unknown
+  try {
+    const tag = blockNumber === null ? 'latest' : numberToHex(blockNumber)
+    answer = await client.request('eth_simulateV1', [payload, tag])
+  } catch (error) {
+    // The node answered but refused the whole simulation (e.g. a gas limit below the intrinsic cost): report it.
+    if (error instanceof RpcFailure && error.code !== null && error.code !== -32601) {
+      return { ok: false, failure: error.message }
+    }
+    throw error
+  }
+  const checked = checkSimulateResult(answer, [reads.length, txs.length, stateReads.length])
+  if (!checked.ok) {
+    throw new RpcFailure(
+      `The node returned a malformed eth_simulateV1 result: ${checked.problem}. Use a node that implements ` +
+        'eth_simulateV1 (anvil, geth ≥ 1.14.9, reth, Nethermind).',
+      null,
+    )
+  }
+  const [before, transactions, after] = checked.blocks
+  return {
+    ok: true,
+    outcomes: transactions.calls.map((call, index) => toOutcome(call, txs[index] as SimulationTx)),
+    reads: { before: decodeReads(reads, before.calls), after: decodeReads(stateReads, after.calls) },
+  }
+}
+
+function txCall(tx: SimulationTx) {
+  return {
+    from: tx.from,
+    ...(tx.to ? { to: tx.to } : {}),
+    data: tx.data,
+    value: numberToHex(tx.value),
+    ...(tx.gas !== null ? { gas: numberToHex(tx.gas) } : {}),
+  }
+}
+
+type AccountOverride = { balance?: Hex; code?: Hex; stateDiff?: Record<Hex, Hex> }
+
+function beforeOverrides(input: SimulationInput): Record<string, AccountOverride> {
+  const overrides: Record<string, AccountOverride> = { [READER_ADDRESS]: { code: READER_CODE } }
+  for (const { address, value } of input.balances) {
+    overrides[address] = { ...overrides[address], balance: numberToHex(value) }
+  }
+  addStorage(overrides, input.storage)
+  return overrides
+}
+
+function transactionOverrides(input: SimulationInput): Record<string, AccountOverride> {
+  const overrides: Record<string, AccountOverride> = {}
+  addStorage(overrides, [...presetStorage(input.multisigWallets), ...(input.transactionStorage ?? [])])
+  return overrides
+}
+
+function addStorage(overrides: Record<string, AccountOverride>, storage: StorageOverride[]): void {
+  for (const { address, slot, value } of storage) {
+    const current = overrides[address] ?? {}
+    overrides[address] = { ...current, stateDiff: { ...current.stateDiff, [slot]: value } }
+  }
+}
+
+function toOutcome(call: RpcCallResult, tx: SimulationTx): TxOutcome {
+  const success = call.status === '0x1'
+  return {
+    tx,
+    status: success ? 'success' : 'failed',
+    returnData: call.returnData,
+    logs: (call.logs ?? []).map((log) => ({ address: getAddress(log.address), topics: log.topics, data: log.data })),
+    gasUsed: BigInt(call.gasUsed),
+    error: success ? null : { code: call.error?.code ?? null, message: call.error?.message ?? 'execution failed' },
+  }
+}
+
+function decodeReads(reads: Read[], calls: RpcCallResult[]): Map<string, unknown> {
+  const values = new Map<string, unknown>()
+  reads.forEach((read, index) => {
+    const call = calls[index]
+    if (call?.status !== '0x1' || call.returnData === '0x') return
+    try {
+      values.set(read.key, read.decode(call.returnData))
+    } catch {
+      // Not the expected return shape (e.g. a contract without that function): treat as not readable.
+    }
+  })
+  return values
+}
+
+function emptyReads(): ReadResults {
+  return { before: new Map(), after: new Map() }
+}
+
+function unique(addresses: Address[]): Address[] {
+  const seen = new Map(addresses.map((address) => [address.toLowerCase(), getAddress(address)]))
+  return [...seen.values()]
+}

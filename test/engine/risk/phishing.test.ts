@@ -1,0 +1,23 @@
+/** The requesting site against the bundled eth-phishing-detect lists. */
+import { describe, expect, it } from 'vitest'
+import { checkDomain, originWarnings } from '../../../src/engine/index.ts'
+import { editDistance } from '../../../src/engine/risk/phishing.ts'
+
+describe('origin checks against the bundled phishing list', () => {
+  it('blocklisted domains and their subdomains are CRITICAL; allowlisted ones pass', () => {
+    expect(checkDomain('moonbirds.tv')).toEqual({ kind: 'BLOCKED', match: 'moonbirds.tv' })
+    expect(checkDomain('claim.moonbirds.tv')).toEqual({ kind: 'BLOCKED', match: 'moonbirds.tv' })
+    expect(checkDomain('metamask.io')).toEqual({ kind: 'ALLOWED' })
+    expect(originWarnings('https://claim.moonbirds.tv/mint')).toMatchObject([
+      { kind: 'TRUSTED_BLOCKLIST_DOMAIN', severity: 'CRITICAL' },
+    ])
+  })
+
+  it('look-alikes of popular sites are a COPY_CAT_DOMAIN warning; unrelated sites get nothing', () => {
+    expect(checkDomain('metamesk.io')).toEqual({ kind: 'LOOKALIKE', target: 'metamask.io' })
+    expect(originWarnings('https://opensae.io')).toMatchObject([{ kind: 'COPY_CAT_DOMAIN', severity: 'WARNING' }])
+    expect(originWarnings('https://app.example.org')).toEqual([])
+    expect(originWarnings('http://127.0.0.1:5173')).toEqual([])
+    expect(editDistance('kitten', 'sitting')).toBe(3)
+  })
+})

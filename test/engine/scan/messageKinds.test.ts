@@ -1,0 +1,372 @@
+/** Seaport orders, other typed data, raw messages and malformed requests, against the devnet. */
+import { type Address, keccak256, parseEther, stringToHex, toHex, zeroAddress } from 'viem'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Devnet } from '../../../src/devnet/devnet.ts'
+import {
+  NAMED_DOMAIN_FIELDS,
+  permit2PermitSingle,
+  SEAPORT_ORDER_TYPES,
+  type TypedData,
+} from '../../../src/devnet/eip712.ts'
+import type { Fixtures } from '../../../src/devnet/fixtures.ts'
+import { NATIVE_ASSET_ADDRESS, scanMessage, scanMessageWithStats } from '../../../src/engine/index.ts'
+import { startTestDevnet } from '../../support/devnet.ts'
+import { messageResponseValidator, scanOk } from '../messageSupport.ts'
+
+const SEAPORT = '0x0000000000000068F116a894984e2DB1123eB395'
+
+describe('scanMessage: orders, other typed data, raw messages, malformed input', () => {
+  let devnet: Devnet
+  let fixtures: Fixtures
+  let user: Address
+  let fee: Address
+  const validate = messageResponseValidator()
+  const request = (message: object, userAccount: string = user) => ({
+    message,
+    userAccount,
+    metadata: { origin: 'https://opensea.io' },
+  })
+  const typed = (data: unknown) => request({ kind: 'SIGN_TYPED_DATA', data })
+  const order = (offer: object[], consideration: object[]) =>
+    typed({
+      types: SEAPORT_ORDER_TYPES,
+      primaryType: 'OrderComponents',
+      domain: { name: 'Seaport', version: '1.6', chainId: '31337', verifyingContract: SEAPORT },
+      message: {
+        offerer: user,
+        zone: zeroAddress,
+        offer,
+        consideration,
+        orderType: '0',
+        startTime: '1700000000',
+        endTime: '1900000000',
+        zoneHash: `0x${'00'.repeat(32)}`,
+        salt: '42',
+        conduitKey: `0x${'00'.repeat(32)}`,
+        counter: '0',
+        totalOriginalConsiderationItems: String(consideration.length),
+      },
+    })
+  const ape = (tokenId: string) => ({
+    itemType: '2',
+    token: fixtures.erc721.address,
+    identifierOrCriteria: tokenId,
+    startAmount: '1',
+    endAmount: '1',
+  })
+  const eth = (amount: bigint, recipient: string) => ({
+    itemType: '0',
+    token: zeroAddress,
+    identifierOrCriteria: '0',
+    startAmount: amount.toString(),
+    endAmount: amount.toString(),
+    recipient,
+  })
+
+  beforeAll(async () => {
+    devnet = await startTestDevnet()
+    fixtures = devnet.fixtures
+    user = fixtures.accounts[0]?.address as Address
+    fee = fixtures.accounts[4]?.address as Address
+  })
+  afterAll(() => devnet?.stop())
+
+  describe('Seaport orders', () => {
+    it('selling an NFT for ETH: send the NFT, receive the ETH paid to the user (fees to others excluded)', async () => {
+      const { response, roundTrips } = await scanOk(
+        order([ape('1')], [eth(parseEther('0.975'), user), eth(parseEther('0.025'), fee)]),
+        fixtures.rpcUrl,
+      )
+      expect(validate(response)).toEqual([])
+      expect(response.action).toBe('NONE')
+      expect(response.warnings).toEqual([])
+      const changes = response.simulationResults.expectedStateChanges
+      expect(changes.map((c) => c.humanReadableDiff)).toEqual(['Send Devnet Apes #1', 'Receive 0.975 ETH'])
+      expect(changes[0]?.rawInfo).toMatchObject({
+        kind: 'ERC721_TRANSFER',
+        data: {
+          tokenId: '1',
+          amount: { before: '1', after: '0' },
+          contract: { address: fixtures.erc721.address.toLowerCase() },
+          metadata: { rawImageUrl: 'https://example.invalid/dape/1' },
+        },
+      })
+      expect(response.simulationResults.protocol).toMatchObject({ name: 'Seaport', trustLevel: 'TRUSTED' })
+      const received = changes[1]?.rawInfo.data as { amount: { before: string } } | undefined
+      const balance = BigInt(received?.amount.before ?? '0')
+      expect(balance).toBeGreaterThan(parseEther('9000'))
+      expect(changes[1]?.rawInfo).toMatchObject({
+        kind: 'NATIVE_ASSET_TRANSFER',
+        data: {
+          amount: { before: balance.toString(), after: (balance + parseEther('0.975')).toString() },
+          contract: { address: NATIVE_ASSET_ADDRESS, kind: 'ACCOUNT' },
+        },
+      })
+      expect(roundTrips).toBe(1)
+    })
+
+    it('giving NFTs away for nothing, or for 1 wei, is a CRITICAL trade for nothing: BLOCK', async () => {
+      for (const consideration of [[eth(parseEther('1'), fee)], [eth(1n, user)]]) {
+        const { response } = await scanOk(order([ape('2'), ape('3')], consideration), fixtures.rpcUrl)
+        expect(response.warnings.map((w) => [w.kind, w.severity])).toEqual([['TRADE_FOR_NOTHING', 'CRITICAL']])
+        expect(response.action).toBe('BLOCK')
+        expect(
+          response.simulationResults.expectedStateChanges.filter((c) => c.humanReadableDiff.startsWith('Send')),
+        ).toHaveLength(2)
+      }
+    })
+
+    it('buying with USDC: send the ERC-20 the user offers, receive the NFT', async () => {
+      const usdc = {
+        itemType: '1',
+        token: fixtures.erc20.address,
+        identifierOrCriteria: '0',
+        startAmount: '250000000',
+        endAmount: '250000000',
+      }
+      const nft = { ...ape('4'), recipient: user }
+      const { response } = await scanOk(order([usdc], [nft]), fixtures.rpcUrl)
+      expect(validate(response)).toEqual([])
+      expect(response.simulationResults.expectedStateChanges.map((c) => c.humanReadableDiff)).toEqual([
+        'Send 250 USDC',
+        'Receive Devnet Apes #4',
+      ])
+      expect(response.simulationResults.expectedStateChanges[0]?.rawInfo).toMatchObject({
+        kind: 'ERC20_TRANSFER',
+        data: { amount: { before: '10000000000', after: '9750000000' } },
+      })
+      expect(response.action).toBe('NONE')
+    })
+
+    it('an order for "any NFT of a collection" is reported as an unsupported order type', async () => {
+      const criteria = {
+        ...eth(0n, user),
+        itemType: '4',
+        token: fixtures.erc721.address,
+        startAmount: '1',
+        endAmount: '1',
+      }
+      const { response } = await scanOk(order([eth(parseEther('1'), user)], [criteria]), fixtures.rpcUrl)
+      expect(response.simulationResults.error?.kind).toBe('UNSUPPORTED_ORDER_TYPE')
+      expect(response.simulationResults.expectedStateChanges).toEqual([])
+      expect(response.simulationResults.decodedMessage?.primaryType).toBe('OrderComponents')
+    })
+  })
+
+  it('unknown typed data: no state changes, action NONE, its fields decoded for display, no RPC traffic', async () => {
+    const data = {
+      types: {
+        EIP712Domain: NAMED_DOMAIN_FIELDS,
+        Person: [
+          { name: 'name', type: 'string' },
+          { name: 'wallet', type: 'address' },
+        ],
+        Mail: [
+          { name: 'from', type: 'Person' },
+          { name: 'to', type: 'Person[]' },
+          { name: 'contents', type: 'string' },
+          { name: 'amount', type: 'uint256' },
+        ],
+      },
+      primaryType: 'Mail',
+      domain: { name: 'Ether Mail', version: '1', chainId: 31337, verifyingContract: fixtures.deployer },
+      message: {
+        from: { name: 'Cow', wallet: user },
+        to: [{ name: 'Bob', wallet: fee }],
+        contents: 'Hello, Bob!',
+        amount: '123456789012345678901234567890',
+      },
+    }
+    const { outcome, stats } = await scanMessageWithStats(typed(data), { rpcUrl: fixtures.rpcUrl, chainId: 31337 })
+    if (!outcome.ok) throw new Error(outcome.error.message)
+    expect(validate(outcome.response)).toEqual([])
+    expect(outcome.response.action).toBe('NONE')
+    expect(outcome.response.simulationResults).toEqual({
+      error: null,
+      expectedStateChanges: [],
+      protocol: null,
+      decodedMessage: {
+        primaryType: 'Mail',
+        fields: [
+          { name: 'from', type: 'Person', value: ['Cow', user.toLowerCase()] },
+          { name: 'to', type: 'Person[]', value: [['Bob', fee.toLowerCase()]] },
+          { name: 'contents', type: 'string', value: 'Hello, Bob!' },
+          { name: 'amount', type: 'uint256', value: '123456789012345678901234567890' },
+        ],
+      },
+    })
+    expect(stats.roundTrips).toBe(0)
+  })
+
+  it('takes the typed data as a JSON string too, the way eth_signTypedData_v4 carries it', async () => {
+    const data = JSON.stringify({
+      types: { EIP712Domain: [{ name: 'chainId', type: 'uint256' }], Login: [{ name: 'nonce', type: 'string' }] },
+      primaryType: 'Login',
+      domain: { chainId: '0x7a69' },
+      message: { nonce: 'abc' },
+    })
+    const { response } = await scanOk(typed(data), fixtures.rpcUrl)
+    expect(response.simulationResults.decodedMessage?.fields).toEqual([{ name: 'nonce', type: 'string', value: 'abc' }])
+  })
+
+  describe('raw messages', () => {
+    it('PERSONAL_SIGN shows the text of hex-encoded UTF-8; action NONE', async () => {
+      const text = 'Welcome to OpenSea!\n\nNonce: 7f3a'
+      const { response, roundTrips } = await scanOk(
+        request({ kind: 'PERSONAL_SIGN', rawMessage: stringToHex(text) }),
+        fixtures.rpcUrl,
+      )
+      expect(validate(response)).toEqual([])
+      expect(response.action).toBe('NONE')
+      expect(response.simulationResults.decodedMessage).toEqual({
+        primaryType: 'PERSONAL_SIGN',
+        fields: [{ name: 'message', type: 'string', value: text }],
+      })
+      expect(roundTrips).toBe(0)
+    })
+
+    it('SIGN_MESSAGE of a bare 32-byte hash is blind signing: ETH_SIGN_TX_HASH, CRITICAL, BLOCK', async () => {
+      const hash = keccak256(toHex('0x02f8…a transaction'))
+      const { response } = await scanOk(request({ kind: 'SIGN_MESSAGE', rawMessage: hash }), fixtures.rpcUrl)
+      expect(validate(response)).toEqual([])
+      expect(response.warnings.map((w) => [w.kind, w.severity])).toEqual([['ETH_SIGN_TX_HASH', 'CRITICAL']])
+      expect(response.action).toBe('BLOCK')
+    })
+  })
+
+  describe('malformed typed data: an error naming the field in the response, never a throw', () => {
+    const base = () =>
+      permit2PermitSingle({
+        chainId: '31337',
+        token: fixtures.erc20.address,
+        amount: 1n,
+        expiration: 1900000000,
+        spender: fee,
+        sigDeadline: 1900000000,
+      })
+    const details = (data: TypedData) => data.message.details as Record<string, unknown>
+    const cases: [string, () => unknown, RegExp][] = [
+      [
+        'no EIP712Domain',
+        () => {
+          const data = base()
+          delete data.types.EIP712Domain
+          return data
+        },
+        /^message\.data\.types\.EIP712Domain: missing/,
+      ],
+      [
+        'undefined primary type',
+        () => ({ ...base(), primaryType: 'PermitAll' }),
+        /^message\.data\.primaryType: "PermitAll" is not defined/,
+      ],
+      [
+        'wrong field type',
+        () => {
+          const data = base()
+          details(data).amount = 'abc'
+          return data
+        },
+        /^message\.data\.message\.details\.amount: expected uint160, got "abc"$/,
+      ],
+      ['empty domain', () => ({ ...base(), domain: {} }), /^message\.data\.domain: empty/],
+      [
+        'huge number',
+        () => {
+          const data = base()
+          details(data).amount = 2 ** 70
+          return data
+        },
+        /^message\.data\.message\.details\.amount: expected uint160, got the number .* beyond 2\^53/,
+      ],
+      [
+        'number out of range',
+        () => {
+          const data = base()
+          details(data).expiration = (2n ** 48n).toString()
+          return data
+        },
+        /^message\.data\.message\.details\.expiration: expected uint48, got "281474976710656" \(out of range/,
+      ],
+      [
+        'cyclic types',
+        () => {
+          const data = base()
+          data.types.PermitDetails = [...(data.types.PermitDetails ?? []), { name: 'next', type: 'PermitSingle' }]
+          return data
+        },
+        /^message\.data\.types\.\w+: cyclic type: /,
+      ],
+      [
+        'a domain value of the wrong type',
+        () => ({ ...base(), domain: { ...base().domain, verifyingContract: 'permit2.eth' } }),
+        /^message\.data\.domain\.verifyingContract: expected address, got "permit2\.eth"$/,
+      ],
+      ['not an object', () => 'hello', /^message\.data: expected an object/],
+    ]
+    for (const [name, payload, expected] of cases) {
+      it(name, async () => {
+        const outcome = await scanMessage(typed(payload()), { rpcUrl: fixtures.rpcUrl })
+        if (!outcome.ok) throw new Error(`expected a response, got ${outcome.error.message}`)
+        expect(outcome.response.simulationResults.error?.kind).toBe('INVALID_MESSAGE')
+        expect(outcome.response.simulationResults.error?.humanReadableError).toMatch(expected)
+        expect(outcome.response.simulationResults.expectedStateChanges).toEqual([])
+        expect(validate(outcome.response)).toEqual([])
+      })
+    }
+  })
+
+  describe('malformed requests: INVALID_REQUEST naming the field', () => {
+    const cases: [string, unknown, string][] = [
+      ['not an object', 42, 'request'],
+      ['null', null, 'request'],
+      [
+        'no message',
+        { userAccount: '0x90F79bf6EB2c4f870365E785982E1f101E93b906', metadata: { origin: 'https://a.example' } },
+        'message',
+      ],
+      [
+        'unknown kind',
+        {
+          message: { kind: 'SIGN_EVERYTHING' },
+          userAccount: '0x90F79bf6EB2c4f870365E785982E1f101E93b906',
+          metadata: { origin: 'https://a.example' },
+        },
+        'message.kind',
+      ],
+      [
+        'bad userAccount',
+        {
+          message: { kind: 'PERSONAL_SIGN', rawMessage: '0x' },
+          userAccount: 'bob',
+          metadata: { origin: 'https://a.example' },
+        },
+        'userAccount',
+      ],
+      [
+        'no origin',
+        {
+          message: { kind: 'PERSONAL_SIGN', rawMessage: '0x' },
+          userAccount: '0x90F79bf6EB2c4f870365E785982E1f101E93b906',
+          metadata: {},
+        },
+        'metadata.origin',
+      ],
+      [
+        'rawMessage not a string',
+        {
+          message: { kind: 'SIGN_MESSAGE', rawMessage: 7 },
+          userAccount: '0x90F79bf6EB2c4f870365E785982E1f101E93b906',
+          metadata: { origin: 'https://a.example' },
+        },
+        'message.rawMessage',
+      ],
+    ]
+    for (const [name, body, field] of cases) {
+      it(name, async () => {
+        const outcome = await scanMessage(body, { rpcUrl: fixtures.rpcUrl })
+        expect(outcome).toMatchObject({ ok: false, error: { kind: 'INVALID_REQUEST', field } })
+      })
+    }
+  })
+})

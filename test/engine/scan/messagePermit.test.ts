@@ -1,0 +1,341 @@
+/** Permit messages against the devnet tokens (seed §2.3, §2.6, §2.8.3): EIP-2612, DAI-style, Permit2, ERC-721. */
+import {
+  type Address,
+  createPublicClient,
+  createWalletClient,
+  type Hex,
+  http,
+  maxUint160,
+  maxUint256,
+  parseAbi,
+  parseSignature,
+  parseUnits,
+} from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { foundry } from 'viem/chains'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Devnet } from '../../../src/devnet/devnet.ts'
+import {
+  DAI_PERMIT_FIELDS,
+  ERC721_PERMIT_FIELDS,
+  eip2612Permit,
+  NAMED_DOMAIN_FIELDS,
+  PERMIT2_TYPES,
+  permit2PermitSingle,
+  permit2TypedData,
+} from '../../../src/devnet/eip712.ts'
+import type { Fixtures } from '../../../src/devnet/fixtures.ts'
+import { scanMessageWithStats } from '../../../src/engine/index.ts'
+import { startTestDevnet } from '../../support/devnet.ts'
+import { messageResponseValidator, scanOk } from '../messageSupport.ts'
+
+const tokenAbi = parseAbi([
+  'function permit(address owner, address spender, uint256 value, uint256 deadline, uint8 v, bytes32 r, bytes32 s)',
+  'function nonces(address owner) view returns (uint256)',
+  'function allowance(address owner, address spender) view returns (uint256)',
+])
+
+const DAY = 86_400
+
+describe('scanMessage: permits', () => {
+  let devnet: Devnet
+  let fixtures: Fixtures
+  let user: Address
+  /** A contract, so no APPROVAL_TO_EOA unless a test wants one. */
+  let router: Address
+  const now = Math.floor(Date.now() / 1000)
+  const validate = messageResponseValidator()
+  const client = () => createPublicClient({ chain: foundry, transport: http(fixtures.rpcUrl) })
+  const request = (data: unknown, userAccount: string = user, origin = 'https://app.uniswap.org') => ({
+    message: { kind: 'SIGN_TYPED_DATA', data },
+    userAccount,
+    metadata: { origin },
+  })
+  /** The seed's token-permit example (§2.3): Permit2 PermitSingle with a max uint160 amount. */
+  const permitSingle = (amount: bigint) =>
+    permit2PermitSingle({
+      chainId: String(fixtures.chainId),
+      token: fixtures.erc20.address,
+      amount,
+      expiration: now + 30 * DAY,
+      spender: router,
+      sigDeadline: now + 1800,
+    })
+  const eip2612 = (owner: Address, spender: Address, value: bigint, nonce: bigint, deadline: number) =>
+    eip2612Permit({
+      name: 'USD Coin',
+      chainId: fixtures.chainId,
+      token: fixtures.erc20.address,
+      owner,
+      spender,
+      value,
+      nonce,
+      deadline,
+    })
+
+  beforeAll(async () => {
+    devnet = await startTestDevnet()
+    fixtures = devnet.fixtures
+    user = fixtures.accounts[0]?.address as Address
+    router = fixtures.safeContracts.multiSend
+  })
+  afterAll(() => devnet?.stop())
+
+  it('seed §2.8.3: an unlimited PermitSingle → ERC20_PERMIT, PERMIT_UNLIMITED_ALLOWANCE (WARNING), action WARN', async () => {
+    const { response, roundTrips } = await scanOk(request(permitSingle(maxUint160)), fixtures.rpcUrl, now)
+    expect(validate(response)).toEqual([])
+    expect(response.action).toBe('WARN')
+    expect(response.warnings.map((w) => [w.kind, w.severity])).toEqual([['PERMIT_UNLIMITED_ALLOWANCE', 'WARNING']])
+    expect(response.warnings[0]?.message).toContain('all of your USDC')
+    expect(response.simulationResults.error).toBeNull()
+    expect(response.simulationResults.protocol).toMatchObject({ name: 'Permit2', trustLevel: 'TRUSTED' })
+    expect(response.simulationResults.expectedStateChanges).toEqual([
+      {
+        humanReadableDiff: `Permit ${router.slice(0, 6).toLowerCase()}…${router.slice(-4).toLowerCase()} to spend unlimited USDC until ${new Date((now + 30 * DAY) * 1000).toISOString().slice(0, 16).replace('T', ' ')} UTC`,
+        rawInfo: {
+          kind: 'ERC20_PERMIT',
+          data: {
+            contract: { address: fixtures.erc20.address.toLowerCase(), kind: 'ACCOUNT' },
+            owner: { address: user.toLowerCase(), kind: 'ACCOUNT' },
+            spender: { address: router.toLowerCase(), kind: 'ACCOUNT' },
+            amount: maxUint160.toString(),
+            nonce: '0',
+            deadline: now + 30 * DAY,
+            asset: expect.objectContaining({
+              address: fixtures.erc20.address.toLowerCase(),
+              symbol: 'USDC',
+              decimals: 6,
+            }),
+          },
+        },
+      },
+    ])
+    expect(roundTrips).toBe(1)
+  })
+
+  it('takes one round trip of a single request once token metadata and the chain id are known', async () => {
+    const options = { rpcUrl: fixtures.rpcUrl, chainId: fixtures.chainId, now: () => now }
+    const { outcome, stats } = await scanMessageWithStats(request(permitSingle(parseUnits('6', 6))), options)
+    expect(outcome.ok).toBe(true)
+    expect(stats).toEqual({ roundTrips: 1, requests: 1 })
+  })
+
+  it('a bounded, short Permit2 allowance to a contract raises nothing: action NONE', async () => {
+    const { response } = await scanOk(request(permitSingle(parseUnits('25', 6))), fixtures.rpcUrl, now)
+    expect(response.action).toBe('NONE')
+    expect(response.warnings).toEqual([])
+    expect(response.simulationResults.expectedStateChanges[0]?.humanReadableDiff).toMatch(
+      /to spend up to 25 USDC until/,
+    )
+  })
+
+  it('an EIP-2612 permit the devnet token accepts: scanned, then signed and submitted on chain', async () => {
+    const c = client()
+    const spender = fixtures.accounts[3]?.address as Address
+    const nonce = await c.readContract({
+      address: fixtures.erc20.address,
+      abi: tokenAbi,
+      functionName: 'nonces',
+      args: [user],
+    })
+    const deadline = now + 3600
+    const data = eip2612(user, spender, parseUnits('500', 6), nonce, deadline)
+    const { response } = await scanOk(request(data), fixtures.rpcUrl, now)
+    expect(validate(response)).toEqual([])
+    expect(response.simulationResults.expectedStateChanges.map((c) => c.rawInfo)).toEqual([
+      {
+        kind: 'ERC20_PERMIT',
+        data: expect.objectContaining({
+          amount: '500000000',
+          nonce: nonce.toString(),
+          deadline,
+          owner: { address: user.toLowerCase(), kind: 'ACCOUNT' },
+          spender: { address: spender.toLowerCase(), kind: 'ACCOUNT' },
+        }),
+      },
+    ])
+    // The spender is a plain account: that alone is worth a warning.
+    expect(response.warnings.map((w) => w.kind)).toEqual(['APPROVAL_TO_EOA'])
+    expect(response.action).toBe('WARN')
+
+    const owner = privateKeyToAccount(fixtures.accounts[0]?.privateKey as Hex)
+    const signature = await owner.signTypedData({
+      domain: { ...data.domain, verifyingContract: fixtures.erc20.address },
+      types: { Permit: data.types.Permit },
+      primaryType: 'Permit',
+      message: { owner: user, spender, value: parseUnits('500', 6), nonce, deadline: BigInt(deadline) },
+    })
+    const { r, s, v } = parseSignature(signature)
+    const wallet = createWalletClient({
+      chain: foundry,
+      transport: http(fixtures.rpcUrl),
+      account: privateKeyToAccount(fixtures.accounts[3]?.privateKey as Hex),
+    })
+    const hash = await wallet.writeContract({
+      address: fixtures.erc20.address,
+      abi: tokenAbi,
+      functionName: 'permit',
+      args: [user, spender, parseUnits('500', 6), BigInt(deadline), Number(v), r, s],
+    })
+    expect((await c.waitForTransactionReceipt({ hash })).status).toBe('success')
+    const allowance = await c.readContract({
+      address: fixtures.erc20.address,
+      abi: tokenAbi,
+      functionName: 'allowance',
+      args: [user, spender],
+    })
+    expect(allowance).toBe(parseUnits('500', 6))
+  })
+
+  it('a DAI-style permit with allowed=true and expiry 0: unlimited and never expiring', async () => {
+    const data = {
+      types: {
+        EIP712Domain: NAMED_DOMAIN_FIELDS,
+        Permit: DAI_PERMIT_FIELDS,
+      },
+      primaryType: 'Permit',
+      domain: { name: 'Dai Stablecoin', version: '1', chainId: '0x7a69', verifyingContract: fixtures.erc20.address },
+      message: { holder: user, spender: router, nonce: 0, expiry: 0, allowed: true },
+    }
+    const { response } = await scanOk(request(data), fixtures.rpcUrl, now)
+    expect(validate(response)).toEqual([])
+    expect(response.simulationResults.expectedStateChanges[0]?.rawInfo).toMatchObject({
+      kind: 'ERC20_PERMIT',
+      data: { amount: maxUint256.toString(), deadline: null },
+    })
+    expect(response.simulationResults.expectedStateChanges[0]?.humanReadableDiff).toMatch(
+      /unlimited USDC, with no expiry$/,
+    )
+    expect(response.warnings.map((w) => w.kind).sort()).toEqual(['PERMIT_NO_EXPIRATION', 'PERMIT_UNLIMITED_ALLOWANCE'])
+    expect(response.action).toBe('WARN')
+  })
+
+  it('a PermitBatch: one change per token; more than the whole supply counts as unlimited', async () => {
+    const data = permit2TypedData(
+      String(fixtures.chainId),
+      'PermitBatch',
+      { PermitBatch: PERMIT2_TYPES.PermitBatch, PermitDetails: PERMIT2_TYPES.PermitDetails },
+      {
+        details: [
+          { token: fixtures.erc20.address, amount: '1000000', expiration: now + DAY, nonce: 0 },
+          // The devnet minted 20 WETH in all: a 30 WETH allowance limits nothing.
+          { token: fixtures.weth.address, amount: parseUnits('30', 18).toString(), expiration: now + DAY, nonce: 0 },
+        ],
+        spender: router,
+        sigDeadline: now + 1800,
+      },
+    )
+    const { response } = await scanOk(request(data), fixtures.rpcUrl, now)
+    expect(validate(response)).toEqual([])
+    const changes = response.simulationResults.expectedStateChanges
+    expect(changes.map((c) => c.humanReadableDiff.replace(/ until .*/, ''))).toEqual([
+      `Permit ${router.slice(0, 6).toLowerCase()}…${router.slice(-4).toLowerCase()} to spend up to 1 USDC`,
+      `Permit ${router.slice(0, 6).toLowerCase()}…${router.slice(-4).toLowerCase()} to spend unlimited WETH`,
+    ])
+    expect(response.warnings.map((w) => [w.kind, w.message.includes('WETH')])).toEqual([
+      ['PERMIT_UNLIMITED_ALLOWANCE', true],
+    ])
+  })
+
+  it('PermitTransferFrom and PermitWitnessTransferFrom: a one-time transfer permission', async () => {
+    const { TokenPermissions, transferFields } = PERMIT2_TYPES
+    const plain = permit2TypedData(
+      String(fixtures.chainId),
+      'PermitTransferFrom',
+      { PermitTransferFrom: [{ name: 'permitted', type: 'TokenPermissions' }, ...transferFields], TokenPermissions },
+      {
+        permitted: { token: fixtures.erc20.address, amount: '2500000' },
+        spender: router,
+        nonce: '7',
+        deadline: now + 600,
+      },
+    )
+    const witness = permit2TypedData(
+      String(fixtures.chainId),
+      'PermitWitnessTransferFrom',
+      {
+        PermitWitnessTransferFrom: [
+          { name: 'permitted', type: 'TokenPermissions' },
+          ...transferFields,
+          { name: 'witness', type: 'ExclusiveDutchOrder' },
+        ],
+        TokenPermissions,
+        ExclusiveDutchOrder: [{ name: 'swapper', type: 'address' }],
+      },
+      {
+        permitted: { token: fixtures.erc20.address, amount: '2500000' },
+        spender: router,
+        nonce: '8',
+        deadline: '281474976710655',
+        witness: { swapper: user },
+      },
+    )
+    const first = await scanOk(request(plain), fixtures.rpcUrl, now)
+    expect(first.response.simulationResults.expectedStateChanges[0]?.humanReadableDiff).toMatch(
+      /to transfer up to 2.5 USDC until/,
+    )
+    expect(first.response.action).toBe('NONE')
+    const second = await scanOk(request(witness), fixtures.rpcUrl, now)
+    expect(second.response.simulationResults.expectedStateChanges[0]?.rawInfo).toMatchObject({
+      kind: 'ERC20_PERMIT',
+      data: { nonce: '8', deadline: 281474976710655 },
+    })
+    expect(second.response.warnings.map((w) => w.kind)).toEqual(['PERMIT_NO_EXPIRATION'])
+    expect(validate(second.response)).toEqual([])
+  })
+
+  it('an ERC-721 permit (Uniswap V3 positions style) → an ERC721_APPROVAL state change', async () => {
+    const data = {
+      types: {
+        EIP712Domain: NAMED_DOMAIN_FIELDS,
+        Permit: ERC721_PERMIT_FIELDS,
+      },
+      primaryType: 'Permit',
+      domain: {
+        name: 'Devnet Apes',
+        version: '1',
+        chainId: fixtures.chainId,
+        verifyingContract: fixtures.erc721.address,
+      },
+      message: { spender: router, tokenId: '1', nonce: '0', deadline: now + 600 },
+    }
+    const { response } = await scanOk(request(data), fixtures.rpcUrl, now)
+    expect(validate(response)).toEqual([])
+    expect(response.action).toBe('NONE')
+    expect(response.simulationResults.expectedStateChanges).toEqual([
+      {
+        humanReadableDiff: `Approve ${router.slice(0, 6).toLowerCase()}…${router.slice(-4).toLowerCase()} to transfer Devnet Apes #1`,
+        rawInfo: {
+          kind: 'ERC721_APPROVAL',
+          data: expect.objectContaining({
+            amount: { before: '0', after: '1' },
+            tokenId: '1',
+            metadata: { rawImageUrl: 'https://example.invalid/dape/1' },
+            owner: { address: user.toLowerCase(), kind: 'ACCOUNT' },
+            spender: { address: router.toLowerCase(), kind: 'ACCOUNT' },
+            asset: expect.objectContaining({ address: fixtures.erc721.address.toLowerCase(), name: 'Devnet Apes' }),
+          }),
+        },
+      },
+    ])
+  })
+
+  it('a permit signed through the multisig wallet (userAccount = the Safe) works as for any account', async () => {
+    const safe = fixtures.safe.address
+    const data = eip2612(safe, router, parseUnits('10', 6), 0n, now + 3600)
+    const { response } = await scanOk(request(data, safe), fixtures.rpcUrl, now)
+    expect(response.action).toBe('NONE')
+    expect(response.simulationResults.expectedStateChanges[0]?.rawInfo).toMatchObject({
+      kind: 'ERC20_PERMIT',
+      data: { owner: { address: safe.toLowerCase() }, amount: '10000000' },
+    })
+    expect(response.simulationResults.multisig).toBeUndefined()
+  })
+
+  it('a permit requested by a blocklisted site is blocked whatever it grants', async () => {
+    const { response } = await scanOk(request(permitSingle(1n), user, 'https://azukishop.live'), fixtures.rpcUrl, now)
+    expect(response.action).toBe('BLOCK')
+    expect(response.warnings[0]).toMatchObject({ kind: 'TRUSTED_BLOCKLIST_DOMAIN', severity: 'CRITICAL' })
+    expect(response.simulationResults.expectedStateChanges[0]?.rawInfo.kind).toBe('ERC20_PERMIT')
+  })
+})
