@@ -431,6 +431,28 @@ describe('a hostile page cannot get the wallet to sign what the window did not s
       expect(chain.settled.code).toBe(4901)
       expect([...gas.received, ...chain.received]).toEqual([])
     })
+    it('an absurd fee is shown, with what it can cost, and blocked before anything is signed', async () => {
+      const page = await openHostilePage(context, dapp, '')
+      try {
+        let shown: { fee: string; warnings: string[] } | undefined
+        const closed = context.waitForEvent('page', { predicate: (p) => p.url().includes('/ui/confirm.html') })
+        void closed.then(async (confirm) => {
+          await confirm.locator('[data-action]:not([data-action="PENDING"])').waitFor()
+          shown = {
+            fee: (await confirm.getByTestId('fee-worst-case').textContent()) ?? '',
+            warnings: await confirm.locator('[data-warning-kind]').allInnerTexts(),
+          }
+        })
+        const call = `ethereum.request({ method: 'eth_sendTransaction', params: [{ ...${tx(FRIEND, '0x1')}, gas: '0x5208', gasPrice: '0x16345785d8a0000' }] })`
+        const outcome = await attempt(context, node, page, call, () => 'reject')
+        expect(outcome.shown[0]?.request.scan).toMatchObject({ status: 'DONE', response: { action: 'BLOCK' } })
+        expect(shown?.fee).toBe('2,100 ETH')
+        expect(shown?.warnings.join(' ')).toContain('up to 2,100 ETH')
+        expect(outcome.received).toEqual([])
+      } finally {
+        await page.close()
+      }
+    })
   })
 
   describe('E: routes around the patch', () => {

@@ -3,13 +3,19 @@
  * unchecked (amounts as decimal or 0x-hex strings, addresses in any case). The scan validates them field by field.
  */
 
-/** One transaction to simulate (seed §2.1). `value` and `gas` accept decimal or 0x-hex strings. */
+/**
+ * One transaction to simulate (seed §2.1). `value`, `gas` and the fee fields accept decimal or 0x-hex strings. The
+ * fee fields are Preflight's addition to the seed's shape: the fee is part of what a person signs, so it is judged.
+ */
 export type TxObject = {
   from: string
   to?: string | null
   data?: string | null
   value?: string | null
   gas?: string | null
+  gasPrice?: string | null
+  maxFeePerGas?: string | null
+  maxPriorityFeePerGas?: string | null
 }
 
 export type RequestMetadata = { origin: string }

@@ -1,6 +1,6 @@
 /**
  * Warnings derived from what a simulation did: risky approvals, known and suspected theft, changes to a Safe's control,
- * odd gas, long bundles.
+ * odd gas and fees, long bundles.
  */
 import { type Address, getAddress, isAddressEqual, zeroAddress } from 'viem'
 import { addressesInArguments, decodeKnownFunction } from '../abi/index.ts'
@@ -17,6 +17,7 @@ import {
   tokenMetadata,
 } from '../simulation/index.ts'
 import { knownMalicious } from './blocklist.ts'
+import { feeWarnings } from './fees.ts'
 import { safeControlWarnings } from './safeControl.ts'
 import { makeWarning } from './warnings.ts'
 
@@ -41,6 +42,7 @@ export function simulationWarnings(
     ...safeControlWarnings(calls),
     ...ownContractWarnings(result, metadataOf),
     ...gasWarnings(result),
+    ...feeWarnings(result, txs),
     ...(txs.length > MAX_USUAL_TRANSACTIONS
       ? [
           makeWarning(

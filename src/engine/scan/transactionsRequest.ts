@@ -10,7 +10,7 @@ import {
   parseBytes,
   parseOrigin,
 } from '../api/index.ts'
-import { type SimulationInput, type SimulationTx, toWord } from '../simulation/index.ts'
+import { type SimulationInput, type SimulationTx, type TxFees, toWord } from '../simulation/index.ts'
 
 /** The most transactions one scan accepts; more is a request error, not a slow scan. */
 export const MAX_TX_OBJECTS = 100
@@ -85,7 +85,36 @@ function parseTxObject(value: unknown, field: string): Parsed<SimulationTx> {
       return invalid(`${field}.gas`, 'is larger than 2^64-1, the most gas a transaction can carry')
     gas = parsed.value
   }
-  return { ok: true, value: { from: from.value, to, data, value: amount, gas } }
+  const fees = parseFees(value, field)
+  if (!fees.ok) return fees
+  const tx: SimulationTx = { from: from.value, to, data, value: amount, gas }
+  if (fees.value) tx.fees = fees.value
+  return { ok: true, value: tx }
+}
+
+/** The fee fields of a transaction object: a legacy gas price or EIP-1559 caps, never both (as a node refuses). */
+function parseFees(value: Record<string, unknown>, field: string): Parsed<TxFees | null> {
+  const amounts: Record<'gasPrice' | 'maxFeePerGas' | 'maxPriorityFeePerGas', bigint | null> = {
+    gasPrice: null,
+    maxFeePerGas: null,
+    maxPriorityFeePerGas: null,
+  }
+  for (const key of ['gasPrice', 'maxFeePerGas', 'maxPriorityFeePerGas'] as const) {
+    if (value[key] === undefined || value[key] === null) continue
+    const parsed = parseAmount(value[key], `${field}.${key}`)
+    if (!parsed.ok) return parsed
+    amounts[key] = parsed.value
+  }
+  const { gasPrice, maxFeePerGas, maxPriorityFeePerGas } = amounts
+  if (gasPrice !== null && (maxFeePerGas !== null || maxPriorityFeePerGas !== null)) {
+    return invalid(`${field}.gasPrice`, 'cannot be set together with maxFeePerGas or maxPriorityFeePerGas')
+  }
+  if (maxFeePerGas !== null && maxPriorityFeePerGas !== null && maxPriorityFeePerGas > maxFeePerGas) {
+    return invalid(`${field}.maxPriorityFeePerGas`, 'is larger than maxFeePerGas')
+  }
+  if (gasPrice !== null) return { ok: true, value: { kind: 'legacy', gasPrice } }
+  if (maxFeePerGas === null && maxPriorityFeePerGas === null) return { ok: true, value: null }
+  return { ok: true, value: { kind: 'eip1559', maxFeePerGas, maxPriorityFeePerGas } }
 }
 
 type SimulatorSettings = Omit<SimulationInput, 'txs' | 'userAccount'>

@@ -38,6 +38,7 @@ export {
   type SimulationInput,
   type SimulationResult,
   type SimulationTx,
+  type TxFees,
   type TxOutcome,
   toWord,
 } from './runSimulation.ts'

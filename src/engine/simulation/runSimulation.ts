@@ -14,8 +14,20 @@ import { createRpcClient, type RpcClient, RpcFailure, type RpcStats } from './rp
 import { checkSimulateResult, type RpcCallResult } from './simulateResponse.ts'
 import { cachedTokenMetadata } from './tokenMetadata.ts'
 
-/** One transaction to simulate, normalised. */
-export type SimulationTx = { from: Address; to: Address | null; data: Hex; value: bigint; gas: bigint | null }
+/** The fee a transaction offers per gas: a legacy gas price, or EIP-1559 caps. */
+export type TxFees =
+  | { kind: 'legacy'; gasPrice: bigint }
+  | { kind: 'eip1559'; maxFeePerGas: bigint | null; maxPriorityFeePerGas: bigint | null }
+
+/** One transaction to simulate, normalised. Its fees are judged, not simulated (the simulation charges none). */
+export type SimulationTx = {
+  from: Address
+  to: Address | null
+  data: Hex
+  value: bigint
+  gas: bigint | null
+  fees?: TxFees
+}
 
 type StorageOverride = { address: Address; slot: Hex; value: Hex }
 
@@ -67,6 +79,8 @@ export type SimulationResult = {
   safes: Map<string, SafeContext | null>
   movements: Movement[]
   approvals: ApprovalEvent[]
+  /** The base fee of the block the transactions would follow, when a transaction sets fees and the node has one. */
+  baseFeePerGas: bigint | null
   stats: RpcStats
 }
 
@@ -97,7 +111,12 @@ export async function runSimulation(input: SimulationInput, options: RunOptions)
             (error: unknown) => ({ error }),
           )
         : null
+    // Fees are judged against the base fee of the block the transactions build on: asked in the same batch.
+    const baseFeeRequest = txs.some((tx) => tx.fees)
+      ? baseFeeOf(client, input.blockNumber).catch(() => null)
+      : Promise.resolve(null)
     let phase = await simulate(client, input, txs, plan, input.blockNumber)
+    const baseFeePerGas = await baseFeeRequest
     if (chainIdRequest) {
       const answer = await chainIdRequest
       if ('error' in answer) throw answer.error
@@ -128,6 +147,7 @@ export async function runSimulation(input: SimulationInput, options: RunOptions)
         safes: new Map(safes.map((wallet) => [wallet.toLowerCase(), safeContextFromReads(wallet, result.reads)])),
         movements: events.movements,
         approvals: events.approvals,
+        baseFeePerGas,
         stats: { ...client.stats },
       },
     }
@@ -139,6 +159,14 @@ export async function runSimulation(input: SimulationInput, options: RunOptions)
 }
 
 type Phase = { ok: true; outcomes: TxOutcome[]; reads: ReadResults } | { ok: false; failure: string }
+
+/** The base fee of block `blockNumber` (the latest when null); null on a chain without EIP-1559. */
+async function baseFeeOf(client: RpcClient, blockNumber: bigint | null): Promise<bigint | null> {
+  const tag = blockNumber === null ? 'latest' : numberToHex(blockNumber)
+  const block = (await client.request('eth_getBlockByNumber', [tag, false])) as { baseFeePerGas?: unknown } | null
+  const fee = block?.baseFeePerGas
+  return typeof fee === 'string' && /^0x[0-9a-f]+$/i.test(fee) ? BigInt(fee) : null
+}
 
 async function simulate(
   client: RpcClient,

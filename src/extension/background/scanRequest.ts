@@ -12,7 +12,7 @@ export type ScanRequest =
   | { kind: 'transactions'; request: ScanTransactionsRequest }
   | { kind: 'message'; request: ScanMessageRequest }
 
-/** What the engine simulates of a transaction the wallet will execute. */
+/** What the engine simulates (and whose fee it judges) of a transaction the wallet will execute. */
 export function txObject(tx: TxFields): TxObject {
   const out: TxObject = { from: tx.from }
   if (tx.to !== undefined) out.to = tx.to
@@ -21,6 +21,9 @@ export function txObject(tx: TxFields): TxObject {
   if (tx.value !== undefined) out.value = tx.value
   const gas = gasOf(tx)
   if (gas !== undefined) out.gas = gas
+  for (const key of ['gasPrice', 'maxFeePerGas', 'maxPriorityFeePerGas'] as const) {
+    if (tx[key] !== undefined) out[key] = tx[key]
+  }
   return out
 }
 

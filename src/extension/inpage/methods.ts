@@ -46,6 +46,10 @@ for (let index = 0; index < INTERCEPTED_METHODS.length; index++) {
 }
 
 const PASS: MethodClass = { kind: 'pass' }
+/** Names already found to pass (a page calls the same few read methods over and over), up to a bound. */
+const passing = bare<Record<string, true>>()
+let passingCount = 0
+const PASSING_LIMIT = 512
 
 /** Classifies a method value read once from a request. */
 export function classifyMethod(method: unknown): MethodClass {
@@ -58,9 +62,16 @@ export function classifyMethod(method: unknown): MethodClass {
   }
   const known = exact[method]
   if (known !== undefined) return { kind: 'intercept', method: known }
+  if (passing[method]) return PASS
   if (method.length > 256) return { kind: 'refuse', code: 4200, message: 'Preflight: the method name is too long.' }
   const near = lookalike[skeleton(method)]
-  if (near === undefined) return PASS
+  if (near === undefined) {
+    if (passingCount < PASSING_LIMIT) {
+      passing[method] = true
+      passingCount++
+    }
+    return PASS
+  }
   return {
     kind: 'refuse',
     code: 4200,

@@ -10,11 +10,19 @@ const DEV_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2f
 
 describe('buildScanRequest', () => {
   it('simulates the calldata and gas limit the wallet will use, whichever field names carry them', async () => {
-    const tx = { from: ACCOUNT, to: TO, input: '0x01', gasLimit: '0x5208', value: '0x1', chainId: '0x7a69' }
+    const tx = {
+      from: ACCOUNT,
+      to: TO,
+      input: '0x01',
+      gasLimit: '0x5208',
+      value: '0x1',
+      chainId: '0x7a69',
+      gasPrice: '0x9',
+    }
     expect(await buildScanRequest('eth_sendTransaction', [tx], ACCOUNT, ORIGIN)).toEqual({
       kind: 'transactions',
       request: {
-        txObjects: [{ from: ACCOUNT, to: TO, data: '0x01', value: '0x1', gas: '0x5208' }],
+        txObjects: [{ from: ACCOUNT, to: TO, data: '0x01', value: '0x1', gas: '0x5208', gasPrice: '0x9' }],
         userAccount: ACCOUNT,
         metadata: { origin: ORIGIN },
       },
@@ -41,7 +49,7 @@ describe('buildScanRequest', () => {
     })
     const signed = await buildScanRequest('eth_sendRawTransaction', [raw], ACCOUNT, ORIGIN)
     expect(signed.kind === 'transactions' && signed.request.txObjects).toEqual([
-      { from: ACCOUNT, to: TO, value: '0x9', gas: '0x5208' },
+      { from: ACCOUNT, to: TO, value: '0x9', gas: '0x5208', gasPrice: '0x1' },
     ])
   })
 

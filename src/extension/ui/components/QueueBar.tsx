@@ -5,6 +5,11 @@ type Props = {
   /** The requests waiting in this window, oldest first (the shown one among them). */
   queue: PendingRequest[]
   shownId: string
+  /**
+   * Rejects every waiting request at once (a page flooding the window). Named "Refuse all": the window's own
+   * buttons are "Continue" and "Reject" (DESIGN), and no other button's name may contain either.
+   */
+  onRejectAll: () => void
 }
 
 /**
@@ -12,7 +17,7 @@ type Props = {
  * requests are listed but cannot be decided out of turn: each is decided only while its own scan is on screen, and
  * in arrival order, the order the dapps expect their answers in (an approval before the swap that needs it).
  */
-export function QueueBar({ queue, shownId }: Props) {
+export function QueueBar({ queue, shownId, onRejectAll }: Props) {
   if (queue.length < 2) return null
   const position = queue.findIndex((request) => request.id === shownId) + 1
   const waiting = queue.filter((request) => request.id !== shownId)
@@ -38,6 +43,9 @@ export function QueueBar({ queue, shownId }: Props) {
       <p className="muted" data-testid="close-note">
         Closing this window rejects all {queue.length} requests.
       </p>
+      <button type="button" className="small-button" onClick={onRejectAll}>
+        Refuse all {queue.length}
+      </button>
     </section>
   )
 }

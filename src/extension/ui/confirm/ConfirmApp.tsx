@@ -4,13 +4,15 @@ import { ActionBanner } from '../components/ActionBanner.tsx'
 import { AddressText } from '../components/AddressText.tsx'
 import { DecisionBar } from '../components/DecisionBar.tsx'
 import { Details } from '../components/Details.tsx'
+import { Fees } from '../components/Fees.tsx'
 import { MultisigPanel } from '../components/MultisigPanel.tsx'
 import { QueueBar } from '../components/QueueBar.tsx'
 import { StateChanges } from '../components/StateChanges.tsx'
 import { WarningList } from '../components/WarningList.tsx'
 import { confirmView, methodWords } from '../lib/confirmView.ts'
+import { feeView } from '../lib/feeView.ts'
 import { chainName } from '../lib/format.ts'
-import { currentWindowId, decide, type QueueStore, useDecision } from '../stores/pendingStore.ts'
+import { currentWindowId, decide, type QueueStore, rejectAll, useDecision } from '../stores/pendingStore.ts'
 import { settingsStore } from '../stores/settingsStore.ts'
 
 function Header({ request }: { request: PendingRequest }) {
@@ -39,7 +41,19 @@ function Header({ request }: { request: PendingRequest }) {
         <dd>
           <AddressText address={request.account} what="signing account" />
         </dd>
+        {request.wallet && (
+          <>
+            <dt>Wallet</dt>
+            <dd data-testid="wallet">{request.wallet.label}</dd>
+          </>
+        )}
       </dl>
+      {request.wallet?.late && (
+        <p className="error-text" data-testid="late-wallet" style={{ margin: '8px 0 0' }}>
+          This wallet appeared after the page's own scripts had started, so the page could have reached it before
+          Preflight did. Requests it sends this way are checked; requests sent before that could not be.
+        </p>
+      )}
     </header>
   )
 }
@@ -167,11 +181,12 @@ export function ConfirmApp({ initialId, queue }: Props) {
     return <Settled gone={ended[shownId]} waiting={inWindow.length} onNext={next && (() => show(next.id))} />
   }
   const view = confirmView(request)
+  const fees = feeView(request)
   const needsAcknowledgement =
     view.action === 'BLOCK' || (view.action === 'ERROR' && onScanFailure === 'ask-default-reject')
   return (
     <main className="page" data-action={view.action} aria-busy={view.action === 'PENDING'}>
-      <QueueBar queue={inWindow} shownId={shownId} />
+      <QueueBar queue={inWindow} shownId={shownId} onRejectAll={rejectAll} />
       <Header request={request} />
       <ActionBanner action={view.action} failure={view.failure} />
       <WarningList warnings={view.warnings} />
@@ -187,6 +202,7 @@ export function ConfirmApp({ initialId, queue }: Props) {
       )}
       {view.action !== 'ERROR' && <StateChanges groups={view.groups} pending={view.action === 'PENDING'} />}
       {view.multisig && <MultisigPanel multisig={view.multisig} />}
+      {fees && <Fees fees={fees} />}
       <Details view={view} params={request.params} />
       {sendError && (
         <p className="error-text" role="alert">

@@ -2,14 +2,18 @@
 import { formatUnits, getAddress, isAddress } from 'viem'
 import { arbitrum, base, foundry, mainnet, optimism, polygon, sepolia } from 'viem/chains'
 
-const CHAIN_NAMES: Record<number, string> = Object.fromEntries(
-  [mainnet, optimism, polygon, base, arbitrum, sepolia].map((chain) => [chain.id, chain.name]),
-)
+const KNOWN_CHAINS = [mainnet, optimism, polygon, base, arbitrum, sepolia, foundry]
+const CHAIN_NAMES: Record<number, string> = Object.fromEntries(KNOWN_CHAINS.map((chain) => [chain.id, chain.name]))
 CHAIN_NAMES[foundry.id] = 'Local devnet'
 
 /** A person-readable chain name, e.g. "Ethereum" or "Chain 999" for chains Preflight has no name for. */
 export function chainName(chainId: number): string {
   return CHAIN_NAMES[chainId] ?? `Chain ${chainId}`
+}
+
+/** The symbol of a chain's native currency (fees are paid in it), "ETH" for chains Preflight does not know. */
+export function nativeSymbol(chainId: number): string {
+  return KNOWN_CHAINS.find((chain) => chain.id === chainId)?.nativeCurrency.symbol ?? 'ETH'
 }
 
 /** Checksummed address when valid (easier to compare with a hardware wallet), the input unchanged otherwise. */

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react'
 import type { OnScanFailure, Settings } from '../../shared/settings.ts'
+import { LateWallets } from '../components/LateWallets.tsx'
 import { chainName } from '../lib/format.ts'
 import {
   defaultRpcUrl,
@@ -201,6 +202,8 @@ function Editor({ settings }: { settings: Settings }) {
       <h1 className="brand">
         <img src="/icons/icon-32.png" alt="" /> Preflight settings
       </h1>
+
+      <LateWallets />
 
       <fieldset className="card">
         <legend>

@@ -75,6 +75,22 @@ type DecisionState = { sending: Decision | null; error: string | null }
 
 export const useDecision = create<DecisionState>()(() => ({ sending: null, error: null }))
 
+/** Rejects every waiting request and closes the window. */
+export async function rejectAll(): Promise<void> {
+  if (useDecision.getState().sending) return
+  useDecision.setState({ sending: 'reject', error: null })
+  const message: DecisionMessage = { type: 'preflight/reject-all' }
+  try {
+    await browser.runtime.sendMessage(message)
+    window.close()
+  } catch (error) {
+    useDecision.setState({
+      sending: null,
+      error: `Preflight could not reject the requests: ${error instanceof Error ? error.message : String(error)}. Close this window to reject them.`,
+    })
+  }
+}
+
 const isReply = (raw: unknown): raw is DecisionReply =>
   !!raw && typeof raw === 'object' && typeof (raw as DecisionReply).ok === 'boolean'
 

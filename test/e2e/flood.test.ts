@@ -1,0 +1,77 @@
+/**
+ * A page that floods the wallet with requests: 200 at once still wait in one window that says how many there are,
+ * the first can be continued, the rest end with 4001 when the window is closed, and the worker goes on working.
+ * (How fast Continue reaches the dapp under the flood is measured by `npm run bench:extension`.)
+ */
+import type { BrowserContext } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Devnet } from '../../src/devnet/devnet.ts'
+import { startTestDevnet } from '../support/devnet.ts'
+import { type Dapp, startDapp, walletPage } from './support/dapp.ts'
+import {
+  callThroughConfirmWindow,
+  type Extension,
+  launchExtension,
+  queuedIds,
+  shownAction,
+  writeSettings,
+} from './support/extension.ts'
+
+const FLOOD = 200
+const REJECTED = { code: 4001, message: 'User rejected the request.' }
+
+describe('a flood of requests', () => {
+  let devnet: Devnet
+  let dapp: Dapp
+  let extension: Extension
+  let context: BrowserContext
+  let account: string
+
+  beforeAll(async () => {
+    ;[devnet, dapp, extension] = await Promise.all([startTestDevnet(), startDapp(), launchExtension()])
+    context = extension.context
+    account = (devnet.fixtures.accounts[0]?.address ?? '').toLowerCase()
+    await writeSettings(context, { rpcUrls: { '31337': devnet.fixtures.rpcUrl } })
+    const wallet = JSON.stringify({ rpcUrl: devnet.fixtures.rpcUrl, account })
+    dapp.page('/flood', walletPage(`DevWallet.announceDevWallet(DevWallet.createDevWallet(${wallet}))`))
+  })
+  afterAll(async () => {
+    await extension?.close()
+    await Promise.all([dapp?.close(), devnet?.stop()])
+  })
+
+  it('shows 200 requests in one window, continues the first, rejects the other 199 when closed, and lives', async () => {
+    const page = await context.newPage()
+    await page.goto(`${dapp.url}/flood`)
+    let windows = 0
+    const count = (opened: { url(): string }) => {
+      if (opened.url().includes('/ui/confirm.html')) windows++
+    }
+    context.on('page', count)
+    const sign = (index: number) =>
+      `ethereum.request({ method: 'personal_sign', params: ['0x${index.toString(16).padStart(4, '0')}', '${account}'] })`
+    const { confirm, result } = await callThroughConfirmWindow(
+      context,
+      page,
+      `Promise.allSettled(Array.from({ length: ${FLOOD} }, (_, index) => ${sign(0).replace("'0x0000'", "'0x' + index.toString(16).padStart(4, '0')")}))
+         .then((all) => all.map((one) => one.status === 'fulfilled' ? 'signed' : one.reason.code))`,
+    )
+    await expect.poll(() => queuedIds(context), { timeout: 60_000 }).toHaveLength(FLOOD)
+    await expect.poll(() => confirm.getByTestId('queue-position').textContent()).toContain(`Request 1 of ${FLOOD}`)
+    await shownAction(confirm)
+    await confirm.getByRole('button', { name: 'Continue', exact: true }).click()
+    await expect.poll(() => queuedIds(context)).toHaveLength(FLOOD - 1)
+    await confirm.close()
+    const settled = (await result()).ok as (string | number)[]
+    expect(settled.filter((outcome) => outcome === 'signed')).toHaveLength(1)
+    expect(settled.filter((outcome) => outcome === 4001)).toHaveLength(FLOOD - 1)
+    expect(await queuedIds(context)).toEqual([])
+    context.off('page', count)
+    expect(windows).toBe(1)
+
+    // The worker still works: one more request gets a window and an answer.
+    const after = await callThroughConfirmWindow(context, page, sign(FLOOD))
+    await after.confirm.getByRole('button', { name: 'Reject', exact: true }).click()
+    expect(await after.result()).toEqual(REJECTED)
+  })
+})
