@@ -13,6 +13,8 @@ export type Extension = { context: BrowserContext; id: string; close(): Promise<
 /** Launches Chromium with dist/ (and any other extensions, such as a test wallet) loaded and waits for the worker. */
 export async function launchExtension(otherExtensionDirs: string[] = []): Promise<Extension> {
   const { context, close } = await launchChromium({ extensionDir: DIST, otherExtensionDirs })
+  // Playwright waits forever by default; a step that cannot happen must fail the test, not stall the run.
+  context.setDefaultTimeout(30_000)
   const worker = await serviceWorker(context)
   const id = new URL(worker.url()).host
   return { context, id, close }

@@ -11,6 +11,9 @@ import type { Received, WalletNode } from './walletNode.ts'
 
 export type Decide = 'continue' | 'reject'
 
+/** A call that has not settled by then (its window answered) will not: the attempt fails instead of waiting. */
+const SETTLE_TIMEOUT_MS = 45_000
+
 export type Attempt = {
   /** How the call settled for the page: { ok } or { code, message }. */
   settled: { ok?: unknown; code?: number; message?: string }
@@ -93,48 +96,75 @@ export async function attempt(
 ): Promise<Attempt> {
   const start = node.received().length
   const shown: Attempt['shown'] = []
-  const slot = await startInPage(page, call)
-  let done = false
-  const settling = (async () => {
-    for (;;) {
-      const text = await page.locator('html').getAttribute(`data-harness-${slot}`)
-      if (typeof text === 'string') {
-        done = true
-        return JSON.parse(text) as Attempt['settled']
-      }
-      await new Promise((resolve) => setTimeout(resolve, 25))
-    }
-  })()
-  let confirm: Page | undefined
-  let lastId = ''
-  while (!done) {
-    if (!confirm || confirm.isClosed()) {
-      const opened = context
-        .waitForEvent('page', { predicate: (p) => p.url().includes('/ui/confirm.html'), timeout: 30_000 })
-        .catch(() => undefined)
-      const next = await Promise.race([opened, settling.then(() => undefined)])
-      if (!next) break
-      confirm = next
-    }
-    const id = await confirm
-      .waitForURL((url) => url.searchParams.get('id') !== lastId, { timeout: 30_000 })
-      .then(() => new URL(confirm?.url() ?? '').searchParams.get('id') ?? '')
-      .catch(() => '')
-    if (!id || confirm.isClosed()) continue
-    lastId = id
-    const request = await pendingOf(confirm)
-    const decision = decide(request)
-    shown.push({ request, decision })
-    await press(confirm, decision)
-    await Promise.race([
-      confirm.waitForEvent('close').catch(() => undefined),
-      confirm.waitForURL((url) => url.searchParams.get('id') !== id).catch(() => undefined),
-      settling,
-    ])
+  // Windows are collected from before the call starts: under load one can open before a later listener would.
+  const opened: Page[] = []
+  let windowOpened = () => {}
+  const onPage = (candidate: Page) => {
+    if (!candidate.url().includes('/ui/confirm.html')) return
+    opened.push(candidate)
+    windowOpened()
   }
-  const settled = await settling
-  await page.waitForTimeout(quietMs)
-  return { settled, shown, received: node.signing(start) }
+  context.on('page', onPage)
+  try {
+    const slot = await startInPage(page, call)
+    let done = false
+    const givingUp = Date.now() + SETTLE_TIMEOUT_MS
+    const settling = (async () => {
+      while (Date.now() < givingUp) {
+        const text = await page.locator('html').getAttribute(`data-harness-${slot}`)
+        if (typeof text === 'string') {
+          done = true
+          return JSON.parse(text) as Attempt['settled']
+        }
+        await new Promise((resolve) => setTimeout(resolve, 25))
+      }
+      done = true
+      throw new Error(`the call did not settle within ${SETTLE_TIMEOUT_MS} ms: ${call}`)
+    })()
+    const nextWindow = () =>
+      new Promise<Page | undefined>((resolve) => {
+        const take = () => {
+          const next = opened.shift()
+          if (next) resolve(next)
+          return next !== undefined
+        }
+        if (take()) return
+        windowOpened = () => take()
+        settling.then(
+          () => resolve(undefined),
+          () => resolve(undefined),
+        )
+      })
+    let confirm: Page | undefined
+    let lastId = ''
+    while (!done) {
+      if (!confirm || confirm.isClosed()) {
+        const next = await nextWindow()
+        if (!next) break
+        confirm = next
+      }
+      const id = await confirm
+        .waitForURL((url) => url.searchParams.get('id') !== lastId, { timeout: 30_000 })
+        .then(() => new URL(confirm?.url() ?? '').searchParams.get('id') ?? '')
+        .catch(() => '')
+      if (!id || confirm.isClosed()) continue
+      lastId = id
+      const request = await pendingOf(confirm)
+      const decision = decide(request)
+      shown.push({ request, decision })
+      await press(confirm, decision)
+      await Promise.race([
+        confirm.waitForEvent('close').catch(() => undefined),
+        confirm.waitForURL((url) => url.searchParams.get('id') !== id).catch(() => undefined),
+        settling,
+      ])
+    }
+    const settled = await settling
+    await page.waitForTimeout(quietMs)
+    return { settled, shown, received: node.signing(start) }
+  } finally {
+    context.off('page', onPage)
+  }
 }
 
 /** Lowercases hex strings throughout, so a comparison is not fooled by letter case alone. */
