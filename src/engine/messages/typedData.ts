@@ -9,7 +9,10 @@ import {
   type Hex,
   hashDomain,
   hashStruct,
+  isAddress,
   keccak256,
+  numberToHex,
+  stringToHex,
   type TypedDataDomain,
   validateTypedData,
 } from 'viem'
@@ -21,12 +24,23 @@ export type TypedValue = bigint | boolean | string | TypedValue[] | { [field: st
 
 export type TypedStruct = { [field: string]: TypedValue }
 
-/** A validated EIP-712 payload; `domain` holds exactly the fields `types.EIP712Domain` declares. */
+/**
+ * An address the payload wrote in another form than 0x and 40 hex digits with a valid checksum (a decimal number, hex
+ * without 0x, a wrong checksum, a short or a number value): wallets accept these and sign the address they read, which
+ * is `address`. `field` is where it sits, e.g. `domain.verifyingContract`.
+ */
+export type UnusualAddress = { field: string; written: string; address: Address }
+
+/**
+ * A validated EIP-712 payload; `domain` holds exactly the fields `types.EIP712Domain` declares. `unusualAddresses`
+ * lists every address written in a form other than the canonical one (see UnusualAddress).
+ */
 export type TypedData = {
   types: Record<string, TypedDataField[]>
   domain: TypedStruct
   primaryType: string
   message: TypedStruct
+  unusualAddresses: UnusualAddress[]
 }
 
 type TypedDataResult = { ok: true; typedData: TypedData } | { ok: false; error: InvalidRequest }
@@ -54,6 +68,9 @@ const SOLIDITY_LIKE = /^(u?int|bytes)[0-9]*$/
 const INTEGER_TYPE = /^(u?)int([0-9]+)$/
 const FIXED_BYTES_TYPE = /^bytes([0-9]+)$/
 const ARRAY_SUFFIX = /^(.*)\[([0-9]*)\]$/
+
+/** What the recursive walk carries: the payload's types, and the unusual addresses found so far. */
+type Walk = { types: Record<string, TypedDataField[]>; root: string; unusual: UnusualAddress[] }
 
 /** Thrown inside the recursive walk only, and turned into an InvalidRequest value at its single entry point. */
 class PayloadError extends Error {
@@ -156,15 +173,16 @@ function normalise(payload: unknown, path: string): TypedData {
     throw new PayloadError(`${path}.primaryType`, `"${primaryType}" is not defined in ${path}.types`)
   }
   rejectCycles(types, `${path}.types`)
-  const domain = parseDomain(types, payload.domain, `${path}.domain`)
+  const walk: Walk = { types, root: `${path}.`, unusual: [] }
+  const domain = parseDomain(walk, payload.domain, `${path}.domain`)
   if (!isRecord(payload.message)) {
     throw new PayloadError(
       `${path}.message`,
       `expected an object of ${primaryType} fields, got ${preview(payload.message)}`,
     )
   }
-  const message = parseStruct(types, primaryType, payload.message, `${path}.message`)
-  return { types, domain, primaryType, message }
+  const message = parseStruct(walk, primaryType, payload.message, `${path}.message`)
+  return { types, domain, primaryType, message, unusualAddresses: walk.unusual }
 }
 
 function parseTypes(value: unknown, path: string): Record<string, TypedDataField[]> {
@@ -260,34 +278,29 @@ function baseType(type: string): string {
   return type.replace(/(\[[0-9]*\])+$/, '')
 }
 
-function parseDomain(types: Record<string, TypedDataField[]>, value: unknown, path: string): TypedStruct {
+function parseDomain(walk: Walk, value: unknown, path: string): TypedStruct {
   if (!isRecord(value)) throw new PayloadError(path, `expected an object, got ${preview(value)}`)
-  const declared = types.EIP712Domain ?? []
+  const declared = walk.types.EIP712Domain ?? []
   if (declared.length === 0 || Object.keys(value).length === 0) {
     throw new PayloadError(path, 'empty: a domain must name at least the contract or chain the signature is for')
   }
-  return parseStruct(types, 'EIP712Domain', value, path)
+  return parseStruct(walk, 'EIP712Domain', value, path)
 }
 
-function parseStruct(
-  types: Record<string, TypedDataField[]>,
-  typeName: string,
-  value: Record<string, unknown>,
-  path: string,
-): TypedStruct {
+function parseStruct(walk: Walk, typeName: string, value: Record<string, unknown>, path: string): TypedStruct {
   const struct: TypedStruct = {}
-  for (const field of types[typeName] ?? []) {
+  for (const field of walk.types[typeName] ?? []) {
     const fieldPath = `${path}.${field.name}`
     const fieldValue = value[field.name]
     if (fieldValue === undefined || fieldValue === null) {
       throw new PayloadError(fieldPath, `missing (declared as ${field.type} in ${typeName})`)
     }
-    struct[field.name] = parseValue(types, field.type, fieldValue, fieldPath)
+    struct[field.name] = parseValue(walk, field.type, fieldValue, fieldPath)
   }
   return struct
 }
 
-function parseValue(types: Record<string, TypedDataField[]>, type: string, value: unknown, path: string): TypedValue {
+function parseValue(walk: Walk, type: string, value: unknown, path: string): TypedValue {
   const fail = (): never => {
     throw new PayloadError(path, `expected ${type}, got ${preview(value)}`)
   }
@@ -298,19 +311,21 @@ function parseValue(types: Record<string, TypedDataField[]>, type: string, value
     if (length !== '' && value.length !== Number(length)) {
       throw new PayloadError(path, `expected ${type} with ${length} items, got ${value.length}`)
     }
-    return value.map((item, index) => parseValue(types, array[1] as string, item, `${path}[${index}]`))
+    return value.map((item, index) => parseValue(walk, array[1] as string, item, `${path}[${index}]`))
   }
-  if (types[type]) {
+  if (walk.types[type]) {
     if (!isRecord(value)) return fail()
-    return parseStruct(types, type, value, path)
+    return parseStruct(walk, type, value, path)
   }
-  if (type === 'address') {
-    return typeof value === 'string' && /^0x[0-9a-fA-F]{40}$/.test(value) ? value.toLowerCase() : fail()
-  }
+  if (type === 'address') return parseAddress(walk, value, path)
+  // Some wallets sign the string "false" as true: a bool written as text is refused, not guessed.
   if (type === 'bool') return typeof value === 'boolean' ? value : fail()
   if (type === 'string') return typeof value === 'string' ? value : fail()
   if (type === 'bytes') {
-    return typeof value === 'string' && /^0x([0-9a-fA-F]{2})*$/.test(value) ? value.toLowerCase() : fail()
+    if (typeof value !== 'string') return fail()
+    // As wallets encode bytes: 0x-hex (an odd digit count gets a leading zero), any other text as its UTF-8 bytes.
+    if (/^0x[0-9a-f]*$/i.test(value)) return `0x${value.length % 2 === 0 ? '' : '0'}${value.slice(2)}`.toLowerCase()
+    return stringToHex(value)
   }
   const bytes = FIXED_BYTES_TYPE.exec(type)
   if (bytes) {
@@ -333,6 +348,64 @@ function parseInteger(value: unknown, unsigned: boolean, bits: number, type: str
   return number
 }
 
+/**
+ * An address in every form MetaMask's EIP-712 encoder (@metamask/eth-sig-util, signTypedData_v4) accepts, read as it
+ * reads it, so the scan sees the address the wallet signs: 0x-hex of up to 20 bytes in any case (left-padded with
+ * zeros), a JavaScript number, and any other text through the encoder's base-10 reading (decimal digits, with letters
+ * worth 10 to 35, the legacy ethereumjs-abi behaviour). Anything but 0x and 40 hex digits with a valid (or no)
+ * checksum is noted as unusual.
+ */
+function parseAddress(walk: Walk, value: unknown, path: string): Address {
+  let address: Address
+  if (typeof value === 'number') {
+    if (!Number.isSafeInteger(value) || value < 0) {
+      throw new PayloadError(path, `expected address, got the number ${preview(value)}`)
+    }
+    address = numberToHex(value, { size: 20 })
+  } else if (typeof value === 'string' && /^0x[0-9a-f]+$/i.test(value)) {
+    const digits = value.slice(2).replace(/^0+/, '')
+    if (value.length > 42) {
+      // The wallet refuses it too ("expected address to be 20 bytes"), even when the extra digits are zeros.
+      throw new PayloadError(path, `expected address, got ${preview(value)} (more than 20 bytes)`)
+    }
+    address = `0x${digits.padStart(40, '0')}`.toLowerCase() as Address
+  } else if (typeof value === 'string' && value.length > 0 && value.length <= MAX_INTEGER_TEXT) {
+    address = numberToHex(leadingBytes(base10Reading(value), 20), { size: 20 })
+  } else {
+    throw new PayloadError(path, `expected address, got ${preview(value)}`)
+  }
+  if (!isCanonicalAddress(value)) {
+    walk.unusual.push({ field: path.slice(walk.root.length), written: String(value), address })
+  }
+  return address
+}
+
+/** 0x and 40 hex digits, all lowercase, all uppercase or with a valid EIP-55 checksum. */
+function isCanonicalAddress(value: unknown): boolean {
+  if (typeof value !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(value)) return false
+  const digits = value.slice(2)
+  return digits === digits.toLowerCase() || digits === digits.toUpperCase() || isAddress(value, { strict: true })
+}
+
+/** The legacy encoder's reading of text as a number: each character a base-10 digit, letters worth 10 to 35. */
+function base10Reading(text: string): bigint {
+  let result = 0n
+  for (let index = 0; index < text.length; index++) {
+    const code = BigInt(text.charCodeAt(index) - 48)
+    result *= 10n
+    if (code >= 49n) result += code - 49n + 10n
+    else if (code >= 17n) result += code - 17n + 10n
+    else result += code
+  }
+  return result
+}
+
+/** The first `size` bytes of a non-negative number's big-endian bytes, as the encoder truncates a long value. */
+function leadingBytes(value: bigint, size: number): bigint {
+  const length = value === 0n ? 1 : Math.ceil(value.toString(16).length / 2)
+  return length <= size ? value : value >> BigInt((length - size) * 8)
+}
+
 function toBigInt(value: unknown, type: string, path: string): bigint {
   if (typeof value === 'bigint') return value
   if (typeof value === 'number') {
@@ -350,9 +423,12 @@ function toBigInt(value: unknown, type: string, path: string): bigint {
     if (value.length > MAX_INTEGER_TEXT) {
       throw new PayloadError(path, `expected ${type}, got a ${value.length}-character number (out of range)`)
     }
-    if (/^-?[0-9]+$/.test(value)) return BigInt(value)
-    const hex = /^(-?)0x([0-9a-fA-F]+)$/.exec(value)
-    if (hex) return hex[1] ? -BigInt(`0x${hex[2]}`) : BigInt(`0x${hex[2]}`)
+    // Wallets read integer text with BigInt(): decimal, 0x, 0o or 0b, surrounding spaces, "" as 0.
+    try {
+      return BigInt(value)
+    } catch {
+      throw new PayloadError(path, `expected ${type}, got ${preview(value)}`)
+    }
   }
   throw new PayloadError(path, `expected ${type}, got ${preview(value)}`)
 }
