@@ -15,8 +15,8 @@ type Schema = Record<string, unknown> & { [key: string]: Schema | Schema[] | unk
  * The reference schema of a message scan 200 response, widened only where the seed spec or Preflight's documented
  * extensions go beyond it:
  * - warning `data` may be an object (seed §2.7 says "object or null"; the reference says string or null);
- * - warning kinds MULTISIG_SIGNER_NOT_OWNER / MULTISIG_CHAIN_MISMATCH / MULTISIG_NONCE_USED (Preflight's own; the
- *   reference tells clients to fall back to `message` for unknown kinds);
+ * - warning kinds MULTISIG_SIGNER_NOT_OWNER / MULTISIG_CHAIN_MISMATCH / MULTISIG_NONCE_USED / NON_CANONICAL_ADDRESS
+ *   (Preflight's own; the reference tells clients to fall back to `message` for unknown kinds);
  * - error kinds INVALID_MESSAGE (malformed typed data) and SIMULATION_FAILED (a Safe transaction that reverts);
  * - ERC721_APPROVAL, the state change of an NFT permit, in the transaction scans' shape.
  * Extra `simulationResults` fields (multisig, perTransaction, decodedMessage) need no change: the schema allows them.
@@ -29,6 +29,7 @@ export function messageResponseValidator(): (body: unknown) => string[] {
     'MULTISIG_SIGNER_NOT_OWNER',
     'MULTISIG_CHAIN_MISMATCH',
     'MULTISIG_NONCE_USED',
+    'NON_CANONICAL_ADDRESS',
   )
   warningItem.properties.data = { type: ['string', 'object', 'null'] }
   const pointer = [

@@ -15,6 +15,8 @@ export type Severity = 'WARNING' | 'CRITICAL'
 export type WarningKind =
   | 'APPROVAL_TO_EOA'
   | 'BLOCKLISTED_DOMAIN_CROSS_ORIGIN'
+  | 'BLUR_BULK_ORDER_NOT_ON_BLUR'
+  | 'BLUR_V2_ORDER_NOT_ON_BLUR'
   | 'BULK_APPROVALS_REQUEST'
   | 'COPY_CAT_DOMAIN'
   | 'DANGLING_APPROVAL'
@@ -36,6 +38,10 @@ export type WarningKind =
   | 'MULTISIG_SIGNER_NOT_OWNER'
   | 'MULTISIG_CHAIN_MISMATCH'
   | 'MULTISIG_NONCE_USED'
+  // Preflight's own: an address in typed data written in another form than 0x-hex (decimal, no 0x, bad checksum…).
+  | 'NON_CANONICAL_ADDRESS'
+  // Preflight's own: an unlimited token allowance to a contract that is no known protocol.
+  | 'UNLIMITED_ALLOWANCE_TO_UNKNOWN_SPENDER'
 
 /** Seed §2.7. `data` is a string or null in the reference files; the seed allows an object. */
 export type Warning = {

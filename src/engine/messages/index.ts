@@ -11,6 +11,7 @@
  * - `safeTx.ts`: Safe transaction messages: the execTransaction to simulate under the preset, the hashes a signer
  *   compares, and what is off about the request (signer not an owner, another chain, a used nonce).
  * - `rawMessage.ts`: personal_sign and eth_sign text, and blind signing of a bare 32-byte hash.
+ * - `readability.ts`: addresses written in a form other than 0x-hex, and messages the scan cannot read.
  */
 export {
   findNftPermit,
@@ -24,6 +25,7 @@ export {
   type TokenPermit,
 } from './permits.ts'
 export { decodeRawMessage, rawMessageWarnings, readRawMessage } from './rawMessage.ts'
+export { unreadableWarning, unusualAddressWarnings } from './readability.ts'
 export {
   findSafeTransaction,
   multisigWarnings,

@@ -44,6 +44,8 @@ import {
   seaportTransfers,
   type TokenPermit,
   type TypedData,
+  unreadableWarning,
+  unusualAddressWarnings,
 } from '../messages/index.ts'
 import {
   actionFor,
@@ -124,20 +126,24 @@ async function analyse(input: MessageScanInput, options: ScanOptions): Promise<S
   }
   const parsed = parseTypedData(message.data)
   if (!parsed.ok) {
-    const error: MessageError = {
-      kind: 'INVALID_MESSAGE',
-      humanReadableError: `${parsed.error.field}: ${parsed.error.message}`,
-    }
-    return done({ warnings: [], simulationResults: { ...results([]), error } })
+    const humanReadableError = `${parsed.error.field}: ${parsed.error.message}`
+    const error: MessageError = { kind: 'INVALID_MESSAGE', humanReadableError }
+    return done({ warnings: [unreadableWarning(humanReadableError)], simulationResults: { ...results([]), error } })
   }
   const typedData = parsed.typedData
   const scan = await analyseTypedData(typedData, input, options)
-  if (!scan.ok || scan.analysis.simulationResults.protocol !== null) return scan
-  const protocol = verifyingContractProtocol(typedData, options)
-  return protocol
-    ? done({ ...scan.analysis, simulationResults: { ...scan.analysis.simulationResults, protocol } }, scan.stats)
-    : scan
+  if (!scan.ok) return scan
+  const { simulationResults } = scan.analysis
+  const warnings = [...unusualAddressWarnings(typedData), ...scan.analysis.warnings]
+  if (simulationResults.error && UNREAD_ERRORS.has(simulationResults.error.kind)) {
+    warnings.push(unreadableWarning(simulationResults.error.humanReadableError))
+  }
+  const protocol = simulationResults.protocol ?? verifyingContractProtocol(typedData, options)
+  return done({ warnings, simulationResults: { ...simulationResults, protocol } }, scan.stats)
 }
+
+/** Errors that mean the scan could not tell what the message does: the person must hear it, as a warning. */
+const UNREAD_ERRORS = new Set<MessageError['kind']>(['UNSUPPORTED_ORDER_TYPE', 'UNSUPPORTED_MESSAGE', 'UNKNOWN_ERROR'])
 
 /** Routes typed data to the analysis of its kind: Safe transaction, permits, Seaport order, or anything else. */
 async function analyseTypedData(typedData: TypedData, input: MessageScanInput, options: ScanOptions): Promise<Scan> {

@@ -299,8 +299,8 @@ describe('scanMessage: orders, other typed data, raw messages, malformed input',
       ],
       [
         'a domain value of the wrong type',
-        () => ({ ...base(), domain: { ...base().domain, verifyingContract: 'permit2.eth' } }),
-        /^message\.data\.domain\.verifyingContract: expected address, got "permit2\.eth"$/,
+        () => ({ ...base(), domain: { ...base().domain, verifyingContract: { ens: 'permit2.eth' } } }),
+        /^message\.data\.domain\.verifyingContract: expected address, got \{"ens":"permit2\.eth"\}$/,
       ],
       ['not an object', () => 'hello', /^message\.data: expected an object/],
     ]
@@ -312,6 +312,13 @@ describe('scanMessage: orders, other typed data, raw messages, malformed input',
         expect(outcome.response.simulationResults.error?.humanReadableError).toMatch(expected)
         expect(outcome.response.simulationResults.expectedStateChanges).toEqual([])
         expect(validate(outcome.response)).toEqual([])
+        expect(outcome.response.action).toBe('WARN')
+        expect(outcome.response.warnings.map((w) => [w.kind, w.severity])).toEqual([
+          ['RELIABLE_SIMULATION_NOT_POSSIBLE', 'WARNING'],
+        ])
+        expect(outcome.response.warnings[0]?.message).toMatch(
+          /^This message could not be read — do not sign unless you know why\. message\.data/,
+        )
       })
     }
   })

@@ -1,9 +1,12 @@
 /** Permit messages against the devnet tokens (seed §2.3, §2.6, §2.8.3): EIP-2612, DAI-style, Permit2, ERC-721. */
+
+import { SignTypedDataVersion, signTypedData } from '@metamask/eth-sig-util'
 import {
   type Address,
   createPublicClient,
   createWalletClient,
   type Hex,
+  hexToBytes,
   http,
   maxUint160,
   maxUint256,
@@ -185,6 +188,71 @@ describe('scanMessage: permits', () => {
       args: [user, spender],
     })
     expect(allowance).toBe(parseUnits('500', 6))
+  })
+
+  it('a permit with its spender and token written in decimal: MetaMask signs it, the token honours it, BLOCK', async () => {
+    const c = client()
+    const spender = fixtures.accounts[5]?.address as Address
+    const nonce = await c.readContract({
+      address: fixtures.erc20.address,
+      abi: tokenAbi,
+      functionName: 'nonces',
+      args: [user],
+    })
+    const deadline = now + 3600
+    const data = eip2612(user, spender, parseUnits('700', 6), nonce, deadline)
+    // The scanner-evasion trick: addresses as decimal numbers, which the wallet's encoder reads as the same address.
+    const disguised = {
+      ...data,
+      domain: { ...data.domain, verifyingContract: BigInt(fixtures.erc20.address).toString() },
+      message: { ...data.message, spender: BigInt(spender).toString() },
+    }
+    const { response } = await scanOk(request(disguised), fixtures.rpcUrl, now)
+    expect(validate(response)).toEqual([])
+    expect(response.action).toBe('BLOCK')
+    expect(response.warnings.map((w) => [w.kind, w.severity, (w.data as { field: string }).field])).toEqual([
+      ['NON_CANONICAL_ADDRESS', 'CRITICAL', 'domain.verifyingContract'],
+      ['NON_CANONICAL_ADDRESS', 'CRITICAL', 'message.spender'],
+      ['APPROVAL_TO_EOA', 'WARNING', undefined],
+    ])
+    expect(response.warnings[1]?.message).toContain(`Your wallet signs it as ${spender.toLowerCase()}`)
+    expect(response.simulationResults.expectedStateChanges.map((change) => change.rawInfo)).toEqual([
+      {
+        kind: 'ERC20_PERMIT',
+        data: expect.objectContaining({
+          amount: '700000000',
+          contract: { address: fixtures.erc20.address.toLowerCase(), kind: 'ACCOUNT' },
+          spender: { address: spender.toLowerCase(), kind: 'ACCOUNT' },
+        }),
+      },
+    ])
+
+    // Signed by MetaMask's own encoder, exactly as written, and submitted: the token sets the allowance.
+    const signature = signTypedData({
+      privateKey: Buffer.from(hexToBytes(fixtures.accounts[0]?.privateKey as Hex)),
+      data: disguised as never,
+      version: SignTypedDataVersion.V4,
+    }) as Hex
+    const { r, s, v } = parseSignature(signature)
+    const wallet = createWalletClient({
+      chain: foundry,
+      transport: http(fixtures.rpcUrl),
+      account: privateKeyToAccount(fixtures.accounts[5]?.privateKey as Hex),
+    })
+    const hash = await wallet.writeContract({
+      address: fixtures.erc20.address,
+      abi: tokenAbi,
+      functionName: 'permit',
+      args: [user, spender, parseUnits('700', 6), BigInt(deadline), Number(v), r, s],
+    })
+    expect((await c.waitForTransactionReceipt({ hash })).status).toBe('success')
+    const allowance = await c.readContract({
+      address: fixtures.erc20.address,
+      abi: tokenAbi,
+      functionName: 'allowance',
+      args: [user, spender],
+    })
+    expect(allowance).toBe(parseUnits('700', 6))
   })
 
   it('a DAI-style permit with allowed=true and expiry 0: unlimited and never expiring', async () => {

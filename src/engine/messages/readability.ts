@@ -1,0 +1,37 @@
+/**
+ * What keeps a person from reading a message as written: addresses written in a form other than 0x-hex (which wallets
+ * accept and sign, and scanners that only know 0x-hex miss), and messages the scan cannot read at all.
+ */
+import type { Warning } from '../api/index.ts'
+import { makeWarning } from '../risk/index.ts'
+import type { TypedData } from './typedData.ts'
+
+/**
+ * CRITICAL for every address the payload writes in another form than 0x and 40 hex digits: no honest app writes a
+ * spender or a contract in decimal, and the form is a known trick to get a signature past scanners.
+ */
+export function unusualAddressWarnings(typedData: TypedData): Warning[] {
+  return typedData.unusualAddresses.map(({ field, written, address }) =>
+    makeWarning(
+      'NON_CANONICAL_ADDRESS',
+      'CRITICAL',
+      `This message writes ${field} as "${shorten(written)}" instead of a normal address. Your wallet signs it as ` +
+        `${address}. Honest apps do not write addresses this way; it is a trick to get past security checks. Do not ` +
+        'sign it.',
+      { field, written, address },
+    ),
+  )
+}
+
+/** The warning for a message the scan could not read: the person is told so in words, and the action is WARN. */
+export function unreadableWarning(reason: string): Warning {
+  return makeWarning(
+    'RELIABLE_SIMULATION_NOT_POSSIBLE',
+    'WARNING',
+    `This message could not be read — do not sign unless you know why. ${reason}`,
+  )
+}
+
+function shorten(text: string): string {
+  return text.length > 80 ? `${text.slice(0, 77)}…` : text
+}
