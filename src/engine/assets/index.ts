@@ -19,6 +19,6 @@ export {
   grantedAmount,
   type TransferChange,
 } from './assetChanges.ts'
-export { erc20Asset, nativeAsset } from './assetObjects.ts'
+export { erc20Asset, erc721Asset, erc1155Asset, nativeAsset } from './assetObjects.ts'
 export { formatAmount, isUnlimited, shortAddress } from './format.ts'
 export { addressInfo, renderStateChanges } from './stateChanges.ts'

@@ -7,7 +7,8 @@
  * - `typedData.ts`: EIP-712 payloads validated field by field, normalised and hashed.
  * - `permits.ts`: permits are analysed here: EIP-2612, DAI-style, Permit2 and ERC-721 permits, what they grant and
  *   the warnings that grant deserves.
- * - `seaport.ts`: Seaport orders: what the user gives and receives, and whether that is a trade for nothing.
+ * - `seaport.ts`: Seaport orders and bulk orders: what the user gives and receives (collection offers included), and
+ *   whether any order is a trade for nothing.
  * - `safeTx.ts`: Safe transaction messages: the execTransaction to simulate under the preset, the hashes a signer
  *   compares, and what is off about the request (signer not an owner, another chain, a used nonce).
  * - `rawMessage.ts`: personal_sign and eth_sign text, and blind signing of a bare 32-byte hash.
@@ -34,10 +35,12 @@ export {
   safeSimulationInput,
 } from './safeTx.ts'
 export {
-  findSeaportOrder,
+  findSeaportOrders,
   hasUnsupportedItems,
   isTradeForNothing,
+  type SeaportOrders,
   type SeaportTrade,
+  seaportCriteriaChanges,
   seaportReads,
   seaportTransfers,
 } from './seaport.ts'

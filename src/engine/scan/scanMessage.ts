@@ -23,7 +23,7 @@ import {
   decodeTypedMessage,
   findNftPermit,
   findSafeTransaction,
-  findSeaportOrder,
+  findSeaportOrders,
   findTokenPermits,
   hasUnsupportedItems,
   isTradeForNothing,
@@ -38,8 +38,9 @@ import {
   rawMessageWarnings,
   readRawMessage,
   type SafeTxMessage,
-  type SeaportTrade,
+  type SeaportOrders,
   safeSimulationInput,
+  seaportCriteriaChanges,
   seaportReads,
   seaportTransfers,
   type TokenPermit,
@@ -152,8 +153,8 @@ async function analyseTypedData(typedData: TypedData, input: MessageScanInput, o
   const permits = findTokenPermits(typedData, input.userAccount)
   const nftPermit = findNftPermit(typedData, input.userAccount)
   if (permits.length > 0 || nftPermit) return scanPermits(typedData, permits, nftPermit ? [nftPermit] : [], options)
-  const trade = findSeaportOrder(typedData, input.userAccount)
-  if (trade) return scanSeaportOrder(typedData, trade, input, options)
+  const seaport = findSeaportOrders(typedData, input.userAccount)
+  if (seaport) return scanSeaportOrders(typedData, seaport, input, options)
   const chainId = knownChainId(options.rpcUrl, options.chainId) ?? domainChainId(typedData)
   return done({
     warnings: chainId === null ? [] : maliciousAddressWarnings(chainId, typedData),
@@ -287,19 +288,22 @@ async function scanPermits(
 
 // ── Seaport orders ───────────────────────────────────────────────────────────────────────────────────────────────
 
-/** A Seaport order: the user's balances of what changes hands, read in one call, shown as transfers. */
-async function scanSeaportOrder(
+/**
+ * A Seaport order or bulk order: the user's balances of what changes hands, read in one call, shown as transfers (all
+ * orders of a bulk tree added up), and each order judged on its own.
+ */
+async function scanSeaportOrders(
   typedData: TypedData,
-  trade: SeaportTrade,
+  seaport: SeaportOrders,
   input: MessageScanInput,
   options: ScanOptions,
 ): Promise<Scan> {
   const decodedMessage = decodeTypedMessage(typedData)
+  const trade = seaport.total
   if (hasUnsupportedItems(trade)) {
     const error: MessageError = {
       kind: 'UNSUPPORTED_ORDER_TYPE',
-      humanReadableError:
-        'This order trades "any item of a collection" or an unknown item type, so its exact effect cannot be shown.',
+      humanReadableError: 'This order trades an item type Seaport does not define, so its effect cannot be shown.',
     }
     return done({ warnings: [], simulationResults: { ...results([], decodedMessage), error } })
   }
@@ -309,23 +313,31 @@ async function scanSeaportOrder(
   const run = await runReads(user, seaportReads(trade, user, metadataNeeded), options)
   if (!run.ok) return { ok: false, error: run.error, stats: NO_TRAFFIC }
   const result = run.result
-  const changes = seaportTransfers(trade, user, result.reads)
   const decimals = (token: Address) =>
     isAddressEqual(token, zeroAddress)
       ? nativeAsset(result.chainId).decimals
       : (tokenMetadata(result.chainId, token, result.reads).decimals ?? 0)
   const warnings = maliciousAddressWarnings(result.chainId, typedData)
-  if (isTradeForNothing(trade, decimals)) {
+  const forNothing = seaport.orders.filter((order) => isTradeForNothing(order, decimals)).length
+  if (forNothing > 0) {
+    const which = seaport.bulk ? `${forNothing} of the ${seaport.orders.length} orders in this bulk signature` : ''
     warnings.push(
       makeWarning(
         'TRADE_FOR_NOTHING',
         'CRITICAL',
-        'This order gives away your assets for nothing, or next to nothing, in return. Signing it lets anyone take ' +
-          'them. Scammers ask for exactly this signature.',
+        `${which ? `${which[0]?.toUpperCase()}${which.slice(1)} give` : 'This order gives'} away your assets for ` +
+          'nothing, or next to nothing, in return. Signing it lets anyone take them. Scammers ask for exactly this ' +
+          'signature.',
       ),
     )
   }
-  const expectedStateChanges = asMessageChanges(renderStateChanges(changes, result.chainId, result.reads))
+  const transfers = renderStateChanges(seaportTransfers(trade, user, result.reads), result.chainId, result.reads)
+  const changes = [...asMessageChanges(transfers), ...seaportCriteriaChanges(trade, user, result.chainId, result.reads)]
+  // What leaves the wallet first, then what comes in, exact and "any item" changes alike.
+  const expectedStateChanges = [
+    ...changes.filter((change) => change.humanReadableDiff.startsWith('Send')),
+    ...changes.filter((change) => !change.humanReadableDiff.startsWith('Send')),
+  ]
   return done({ warnings, simulationResults: results(expectedStateChanges, decodedMessage) }, result.stats)
 }
 

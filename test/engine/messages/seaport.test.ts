@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { SEAPORT_ORDER_TYPES } from '../../../src/devnet/eip712.ts'
 import type { Address } from '../../../src/engine/index.ts'
-import { findSeaportOrder, hasUnsupportedItems, isTradeForNothing } from '../../../src/engine/messages/seaport.ts'
+import {
+  findSeaportOrders,
+  isCriteriaItem,
+  isTradeForNothing,
+  type SeaportTrade,
+} from '../../../src/engine/messages/seaport.ts'
 import { parseTypedData } from '../../../src/engine/messages/typedData.ts'
 
 const USER = '0x6c8ee01f1f8b62e987b3d18f6f28b22a0ada755f' as Address
@@ -50,7 +55,12 @@ const eth = (amount: string, recipient: string) => ({
 })
 const decimals = () => 18
 
-describe('findSeaportOrder', () => {
+/** The single order's trade, as the tests of one order read it. */
+function findSeaportOrder(typedData: ReturnType<typeof order>, user: Address): SeaportTrade | null {
+  return findSeaportOrders(typedData, user)?.total ?? null
+}
+
+describe('findSeaportOrders', () => {
   it('shows the offer as given and only the consideration paid to the user as received', () => {
     const trade = findSeaportOrder(
       order([nftOffer], [eth('94050000000000000000', USER), eth('2475000000000000000', FEE)]),
@@ -78,12 +88,12 @@ describe('findSeaportOrder', () => {
     expect(forOneWei && isTradeForNothing(forOneWei, decimals)).toBe(true)
   })
 
-  it('flags criteria items as unsupported and ignores typed data that is not an order', () => {
+  it('reads criteria items as "any item of a collection" and ignores typed data that is not an order', () => {
     const criteria = findSeaportOrder(
       order([{ ...nftOffer, itemType: '4', identifierOrCriteria: '0' }], [eth('5', USER)]),
       USER,
     )
-    expect(criteria && hasUnsupportedItems(criteria)).toBe(true)
+    expect(criteria?.gives.map(isCriteriaItem)).toEqual([true])
     const notAnOrder = parseTypedData({
       types: { EIP712Domain: [{ name: 'chainId', type: 'uint256' }], Hello: [{ name: 'to', type: 'string' }] },
       primaryType: 'Hello',

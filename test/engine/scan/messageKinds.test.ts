@@ -138,7 +138,7 @@ describe('scanMessage: orders, other typed data, raw messages, malformed input',
       expect(response.action).toBe('NONE')
     })
 
-    it('an order for "any NFT of a collection" is reported as an unsupported order type', async () => {
+    it('an order for "any NFT of a collection" shows what is paid and "any item" of the collection', async () => {
       const criteria = {
         ...eth(0n, user),
         itemType: '4',
@@ -147,9 +147,21 @@ describe('scanMessage: orders, other typed data, raw messages, malformed input',
         endAmount: '1',
       }
       const { response } = await scanOk(order([eth(parseEther('1'), user)], [criteria]), fixtures.rpcUrl)
+      expect(response.simulationResults.error).toBeNull()
+      expect(response.simulationResults.expectedStateChanges.map((c) => c.humanReadableDiff)).toEqual([
+        'Send 1 ETH',
+        'Receive any 1 Devnet Apes',
+      ])
+      expect(response.action).toBe('NONE')
+    })
+
+    it('an item type Seaport does not define cannot be read: UNSUPPORTED_ORDER_TYPE and a warning in words', async () => {
+      const unknown = { ...eth(1n, user), itemType: '9' }
+      const { response } = await scanOk(order([ape('1')], [unknown]), fixtures.rpcUrl)
       expect(response.simulationResults.error?.kind).toBe('UNSUPPORTED_ORDER_TYPE')
-      expect(response.simulationResults.expectedStateChanges).toEqual([])
       expect(response.simulationResults.decodedMessage?.primaryType).toBe('OrderComponents')
+      expect(response.action).toBe('WARN')
+      expect(response.warnings[0]?.message).toMatch(/^This message could not be read — do not sign unless you know why/)
     })
   })
 
