@@ -245,3 +245,91 @@ export function safeTxTypedData(chainId: ChainId, safe: string, tx: SafeTx): Typ
     },
   }
 }
+
+/** Blur's EIP712Domain: name "Blur Exchange", version "1.0" (both exchanges). */
+export const BLUR_DOMAIN = { name: 'Blur Exchange', version: '1.0' }
+
+/** Blur v1 (BlurExchange) Order, as its published EIP712.sol hashes it: the trader's nonce is part of the order. */
+export const BLUR_V1_ORDER_TYPES = {
+  EIP712Domain: NAMED_DOMAIN_FIELDS,
+  Order: [
+    { name: 'trader', type: 'address' },
+    { name: 'side', type: 'uint8' },
+    { name: 'matchingPolicy', type: 'address' },
+    { name: 'collection', type: 'address' },
+    { name: 'tokenId', type: 'uint256' },
+    { name: 'amount', type: 'uint256' },
+    { name: 'paymentToken', type: 'address' },
+    { name: 'price', type: 'uint256' },
+    { name: 'listingTime', type: 'uint256' },
+    { name: 'expirationTime', type: 'uint256' },
+    { name: 'fees', type: 'Fee[]' },
+    { name: 'salt', type: 'uint256' },
+    { name: 'extraParams', type: 'bytes' },
+    { name: 'nonce', type: 'uint256' },
+  ],
+  Fee: [
+    { name: 'rate', type: 'uint16' },
+    { name: 'recipient', type: 'address' },
+  ],
+} satisfies Record<string, TypedDataField[]>
+
+/** Blur v1's bulk signature: the root of a Merkle tree of order hashes. */
+export const BLUR_ROOT_TYPES = {
+  EIP712Domain: NAMED_DOMAIN_FIELDS,
+  Root: [{ name: 'root', type: 'bytes32' }],
+} satisfies Record<string, TypedDataField[]>
+
+/** Blur v2 (BlurExchangeV2) Order: the listings (index, token id, amount, price) are a Merkle root. */
+export const BLUR_V2_ORDER_TYPES = {
+  EIP712Domain: NAMED_DOMAIN_FIELDS,
+  Order: [
+    { name: 'trader', type: 'address' },
+    { name: 'collection', type: 'address' },
+    { name: 'listingsRoot', type: 'bytes32' },
+    { name: 'numberOfListings', type: 'uint256' },
+    { name: 'expirationTime', type: 'uint256' },
+    { name: 'assetType', type: 'uint8' },
+    { name: 'makerFee', type: 'FeeRate' },
+    { name: 'salt', type: 'uint256' },
+    { name: 'orderType', type: 'uint8' },
+    { name: 'nonce', type: 'uint256' },
+  ],
+  FeeRate: [
+    { name: 'recipient', type: 'address' },
+    { name: 'rate', type: 'uint16' },
+  ],
+} satisfies Record<string, TypedDataField[]>
+
+/** A Blur v1 listing (side 1 = sell) of one ERC-721 for `price` wei in ETH, with the given fee rates. */
+export function blurV1Listing(listing: {
+  chainId: ChainId
+  exchange: Address
+  trader: Address
+  collection: Address
+  tokenId: bigint
+  price: bigint
+  fees?: { rate: number; recipient: Address }[]
+}): TypedData {
+  return {
+    types: BLUR_V1_ORDER_TYPES,
+    domain: { ...BLUR_DOMAIN, chainId: listing.chainId, verifyingContract: listing.exchange },
+    primaryType: 'Order',
+    message: {
+      trader: listing.trader,
+      side: 1,
+      matchingPolicy: zeroAddress,
+      collection: listing.collection,
+      tokenId: listing.tokenId.toString(),
+      amount: '1',
+      paymentToken: zeroAddress,
+      price: listing.price.toString(),
+      listingTime: '1700000000',
+      expirationTime: '1900000000',
+      fees: listing.fees ?? [],
+      salt: '7',
+      extraParams: '0x',
+      nonce: '0',
+    },
+  }
+}

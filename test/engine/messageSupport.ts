@@ -30,6 +30,7 @@ export function messageResponseValidator(): (body: unknown) => string[] {
     'MULTISIG_CHAIN_MISMATCH',
     'MULTISIG_NONCE_USED',
     'NON_CANONICAL_ADDRESS',
+    'UNLIMITED_ALLOWANCE_TO_UNKNOWN_SPENDER',
   )
   warningItem.properties.data = { type: ['string', 'object', 'null'] }
   const pointer = [

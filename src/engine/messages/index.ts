@@ -9,11 +9,14 @@
  *   the warnings that grant deserves.
  * - `seaport.ts`: Seaport orders and bulk orders: what the user gives and receives (collection offers included), and
  *   whether any order is a trade for nothing.
+ * - `blur.ts`: Blur's exchange orders (v1 and v2) and bulk Root signatures, opened where the request gives the tree.
  * - `safeTx.ts`: Safe transaction messages: the execTransaction to simulate under the preset, the hashes a signer
  *   compares, and what is off about the request (signer not an owner, another chain, a used nonce).
  * - `rawMessage.ts`: personal_sign and eth_sign text, and blind signing of a bare 32-byte hash.
  * - `readability.ts`: addresses written in a form other than 0x-hex, and messages the scan cannot read.
  */
+
+export { type BlurSignature, findBlurSignature, isBlurSite } from './blur.ts'
 export {
   findNftPermit,
   findTokenPermits,

@@ -74,7 +74,14 @@ export function findSeaportOrders(typedData: TypedData, user: Address): SeaportO
   const tree = fields.length === 1 ? BULK_TREE.exec(fields[0]?.type ?? '') : null
   if (!tree || !isOrderType(typedData, tree[1] as string)) return null
   const leaves = treeLeaves(message[fields[0]?.name as string] as TypedValue)
-  const orders = leaves.map((leaf) => orderTrade(leaf, user))
+  return bulkOrders(
+    leaves.map((leaf) => orderTrade(leaf, user)),
+    user,
+  )
+}
+
+/** Orders one signature covers, each kept for judging and all added up for showing. */
+export function bulkOrders(orders: SeaportTrade[], user: Address): SeaportOrders {
   const total = {
     offerer: user.toLowerCase() as Address,
     gives: merge(orders.flatMap((order) => order.gives)),

@@ -19,13 +19,16 @@ import {
 import { type AssetChange, computeAssetChanges, erc20Asset, nativeAsset, renderStateChanges } from '../assets/index.ts'
 import {
   addressesInTypedData,
+  type BlurSignature,
   decodeRawMessage,
   decodeTypedMessage,
+  findBlurSignature,
   findNftPermit,
   findSafeTransaction,
   findSeaportOrders,
   findTokenPermits,
   hasUnsupportedItems,
+  isBlurSite,
   isTradeForNothing,
   multisigWarnings,
   type NftPermit,
@@ -154,7 +157,13 @@ async function analyseTypedData(typedData: TypedData, input: MessageScanInput, o
   const nftPermit = findNftPermit(typedData, input.userAccount)
   if (permits.length > 0 || nftPermit) return scanPermits(typedData, permits, nftPermit ? [nftPermit] : [], options)
   const seaport = findSeaportOrders(typedData, input.userAccount)
-  if (seaport) return scanSeaportOrders(typedData, seaport, input, options)
+  if (seaport) return scanOrders(typedData, seaport, input, options)
+  const blur = findBlurSignature(
+    typedData,
+    input.message.kind === 'SIGN_TYPED_DATA' ? input.message.data : null,
+    input.userAccount,
+  )
+  if (blur) return scanBlur(typedData, blur, input, options)
   const chainId = knownChainId(options.rpcUrl, options.chainId) ?? domainChainId(typedData)
   return done({
     warnings: chainId === null ? [] : maliciousAddressWarnings(chainId, typedData),
@@ -289,14 +298,15 @@ async function scanPermits(
 // ── Seaport orders ───────────────────────────────────────────────────────────────────────────────────────────────
 
 /**
- * A Seaport order or bulk order: the user's balances of what changes hands, read in one call, shown as transfers (all
- * orders of a bulk tree added up), and each order judged on its own.
+ * A marketplace order or bulk order (Seaport, Blur): the user's balances of what changes hands, read in one call,
+ * shown as transfers (all orders of a bulk tree added up), and each order judged on its own.
  */
-async function scanSeaportOrders(
+async function scanOrders(
   typedData: TypedData,
   seaport: SeaportOrders,
   input: MessageScanInput,
   options: ScanOptions,
+  siteWarnings: Warning[] = [],
 ): Promise<Scan> {
   const decodedMessage = decodeTypedMessage(typedData)
   const trade = seaport.total
@@ -317,7 +327,7 @@ async function scanSeaportOrders(
     isAddressEqual(token, zeroAddress)
       ? nativeAsset(result.chainId).decimals
       : (tokenMetadata(result.chainId, token, result.reads).decimals ?? 0)
-  const warnings = maliciousAddressWarnings(result.chainId, typedData)
+  const warnings = [...siteWarnings, ...maliciousAddressWarnings(result.chainId, typedData)]
   const forNothing = seaport.orders.filter((order) => isTradeForNothing(order, decimals)).length
   if (forNothing > 0) {
     const which = seaport.bulk ? `${forNothing} of the ${seaport.orders.length} orders in this bulk signature` : ''
@@ -339,6 +349,33 @@ async function scanSeaportOrders(
     ...changes.filter((change) => !change.humanReadableDiff.startsWith('Send')),
   ]
   return done({ warnings, simulationResults: results(expectedStateChanges, decodedMessage) }, result.stats)
+}
+
+// ── Blur ─────────────────────────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * A Blur signature: read like any order where the request lets it be opened, a blind signature (WARN, in words) where
+ * it does not, and the reference's NOT_ON_BLUR kinds when the site asking is not Blur.
+ */
+function scanBlur(typedData: TypedData, blur: BlurSignature, input: MessageScanInput, options: ScanOptions) {
+  const siteWarnings = isBlurSite(input.origin)
+    ? []
+    : [
+        makeWarning(
+          blur.form === 'BULK_V1' ? 'BLUR_BULK_ORDER_NOT_ON_BLUR' : 'BLUR_V2_ORDER_NOT_ON_BLUR',
+          'CRITICAL',
+          `This is a Blur marketplace ${blur.form === 'BULK_V1' ? 'bulk listing' : 'order'} signature, but ` +
+            `${input.origin} is not Blur. Sites that ask for Blur signatures elsewhere use them to sell your NFTs. ` +
+            'Do not sign it.',
+        ),
+      ]
+  if (blur.kind === 'orders') return scanOrders(typedData, blur.orders, input, options, siteWarnings)
+  const blind = makeWarning(
+    'RELIABLE_SIMULATION_NOT_POSSIBLE',
+    'WARNING',
+    `${blur.reason} Signing it blind can sell your NFTs at any price: only sign it on blur.io, for a listing you made.`,
+  )
+  return done({ warnings: [...siteWarnings, blind], simulationResults: results([], decodeTypedMessage(typedData)) })
 }
 
 // ── Shared ───────────────────────────────────────────────────────────────────────────────────────────────────────

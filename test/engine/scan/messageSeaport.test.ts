@@ -32,7 +32,7 @@ describe('scanMessage: Seaport orders from OpenSea’s library', () => {
     metadata: { origin },
   })
   const listing = (tokenId: string, price: bigint, recipient?: Address) => ({
-    offer: [{ itemType: ItemType.ERC721, token: fixtures.erc721.address, identifier: tokenId }],
+    offer: [{ itemType: ItemType.ERC721 as 2, token: fixtures.erc721.address, identifier: tokenId }],
     consideration: [{ amount: price.toString(), ...(recipient ? { recipient } : {}) }],
   })
   /** Signs a bulk listing as the user, through the library; returns the payload the wallet was asked to sign. */
