@@ -12,6 +12,8 @@
  *   fallback handler, delegate calls).
  * - `phishing.ts`: the requesting site against the bundled eth-phishing-detect lists.
  * - `blocklist.ts`: known malicious addresses per chain (`data/maliciousAddresses.json`, plus what a host adds).
+ * - `spenders.ts`: contracts that take approvals for a living (exchanges, conduits, routers), generated from npm
+ *   deployment packages into `data/knownSpenders.json` by test/tools/knownSpenders.ts.
  * - `protocols.ts`: which protocol a transaction or message talks to (`data/protocols.json`, Safe wallets, plain
  *   native transfers).
  */
@@ -19,5 +21,6 @@ export { actionFor } from './action.ts'
 export { addMaliciousAddresses, knownMalicious } from './blocklist.ts'
 export { checkDomain, type DomainVerdict, originWarnings } from './phishing.ts'
 export { contractProtocol, knownProtocol, transactionProtocol } from './protocols.ts'
+export { type KnownSpender, knownSpender } from './spenders.ts'
 export { simulationWarnings } from './transactionWarnings.ts'
 export { makeWarning, sortWarnings, uniqueWarnings } from './warnings.ts'

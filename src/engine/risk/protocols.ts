@@ -8,6 +8,7 @@ import type { Protocol } from '../api/index.ts'
 import type { SafeContext } from '../safe/index.ts'
 import type { SimulationTx, TxOutcome } from '../simulation/index.ts'
 import bundled from './data/protocols.json'
+import { knownSpender } from './spenders.ts'
 
 type KnownProtocol = NonNullable<Protocol>
 
@@ -31,10 +32,18 @@ const contractsByChain = new Map<string, Map<string, KnownProtocol>>(
   ]),
 )
 
-/** The protocol of a contract on the bundled list for that chain (or for all chains), or null when not listed. */
+/**
+ * The protocol of a contract on the bundled list for that chain (or for all chains), or of a known spender of a listed
+ * protocol (every Seaport version, the 0x proxy on each chain…), or null.
+ */
 export function knownProtocol(chainId: number, address: Address): Protocol {
   const key = address.toLowerCase()
-  const protocol = contractsByChain.get(String(chainId))?.get(key) ?? contractsByChain.get(ALL_CHAINS)?.get(key) ?? null
+  const spenderProtocol = knownSpender(chainId, address)?.protocol
+  const protocol =
+    contractsByChain.get(String(chainId))?.get(key) ??
+    contractsByChain.get(ALL_CHAINS)?.get(key) ??
+    (spenderProtocol ? protocols[spenderProtocol] : undefined) ??
+    null
   return protocol && { ...protocol }
 }
 

@@ -5,7 +5,7 @@
 import { type Address, getAddress, isAddressEqual, zeroAddress } from 'viem'
 import { addressesInArguments, decodeKnownFunction } from '../abi/index.ts'
 import type { Warning } from '../api/index.ts'
-import { type AssetChange, grantedAmount, shortAddress, type TransferChange } from '../assets/index.ts'
+import { type AssetChange, grantedAmount, isUnlimited, shortAddress, type TransferChange } from '../assets/index.ts'
 import { type Call, expandCalls } from '../safe/index.ts'
 import {
   type AssetRef,
@@ -18,7 +18,9 @@ import {
 } from '../simulation/index.ts'
 import { knownMalicious } from './blocklist.ts'
 import { feeWarnings } from './fees.ts'
+import { knownProtocol } from './protocols.ts'
 import { safeControlWarnings } from './safeControl.ts'
+import { knownSpender } from './spenders.ts'
 import { makeWarning } from './warnings.ts'
 
 /** More transactions than this in one request is unusual for a person to approve knowingly. */
@@ -122,38 +124,71 @@ function drainWarnings(
   return warnings
 }
 
+/**
+ * Approvals judged by what the spender is: a person (APPROVAL_TO_EOA); a contract that takes approvals for a living
+ * (a marketplace's exchange, conduit or delegate, a router: nothing to say); any other contract given an unlimited
+ * ERC-20 allowance or all of a collection (a warning). Several approvals at once are BULK_APPROVALS_REQUEST.
+ */
 function approvalWarnings(
   result: SimulationResult,
   changes: AssetChange[],
   metadataOf: (token: Address) => TokenMetadata,
 ): Warning[] {
   const warnings: Warning[] = []
-  for (const change of changes) {
-    if (change.type !== 'approval' || grantedAmount(change) === 0n) continue
+  const granted = changes.filter((change) => change.type === 'approval' && grantedAmount(change) > 0n)
+  for (const change of granted) {
+    if (change.type !== 'approval') continue
     const name = metadataOf(change.token).symbol ?? metadataOf(change.token).name ?? shortAddress(change.token)
+    const who = shortAddress(change.spender)
     const codeSize = result.reads.before.get(readKeys.codeSize(change.spender))
     if (codeSize === 0n) {
       warnings.push(
         makeWarning(
           'APPROVAL_TO_EOA',
           'WARNING',
-          `You are allowing ${shortAddress(change.spender)}, a personal account rather than a contract, to take your ` +
+          `You are allowing ${who}, a personal account rather than a contract, to take your ` +
             `${name}. Apps spend approved tokens through contracts; an approval to a person is usually a scam.`,
         ),
       )
+      continue
     }
+    if (isKnownSpender(result.chainId, change.spender)) continue
     if (change.standard === 'FOR_ALL') {
       warnings.push(
         makeWarning(
           'UNLIMITED_ALLOWANCE_TO_NFTS',
           'WARNING',
-          `You are allowing ${shortAddress(change.spender)} to transfer all your ${name} NFTs, now and in the future, ` +
-            'without asking you again.',
+          `You are allowing ${who}, a contract that is no known marketplace, to transfer all your ${name} NFTs, now ` +
+            'and in the future, without asking you again.',
+        ),
+      )
+    } else if (change.standard === 'ERC20' && isUnlimited(grantedAmount(change))) {
+      warnings.push(
+        makeWarning(
+          'UNLIMITED_ALLOWANCE_TO_UNKNOWN_SPENDER',
+          'WARNING',
+          `You are allowing ${who}, a contract that is no known exchange or router, to take all of your ${name}, ` +
+            'now and in the future, without asking you again. Only continue if you trust it.',
         ),
       )
     }
   }
+  if (granted.length > 1) {
+    warnings.push(
+      makeWarning(
+        'BULK_APPROVALS_REQUEST',
+        'WARNING',
+        `This request grants ${granted.length} approvals at once. Drainers bundle approvals so that one click hands ` +
+          'over everything: check each one.',
+      ),
+    )
+  }
   return warnings
+}
+
+/** Whether a spender takes approvals for a living: a generated known spender, or a contract of a listed protocol. */
+function isKnownSpender(chainId: number, spender: Address): boolean {
+  return knownSpender(chainId, spender) !== null || knownProtocol(chainId, spender) !== null
 }
 
 function ownContractWarnings(result: SimulationResult, metadataOf: (token: Address) => TokenMetadata): Warning[] {

@@ -1,0 +1,93 @@
+/**
+ * Approvals judged by what the spender is (the known spenders are generated from npm deployment packages), and what
+ * each approval lets the spender take right now, against the devnet.
+ */
+import { type Address, createTestClient, encodeFunctionData, http, maxUint256, parseAbi, parseUnits } from 'viem'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Devnet } from '../../../src/devnet/devnet.ts'
+import { type ScanTransactionsResponse, scanTransactions } from '../../../src/engine/index.ts'
+import { knownSpender } from '../../../src/engine/risk/index.ts'
+import { startTestDevnet } from '../../support/devnet.ts'
+import { validateTransactionsResponse } from '../transactionSupport.ts'
+
+const erc20 = parseAbi(['function approve(address spender, uint256 value) returns (bool)'])
+const erc721 = parseAbi(['function setApprovalForAll(address operator, bool approved)'])
+
+/** Uniswap's SwapRouter02 on mainnet and OpenSea's conduit on every chain, as the generated list names them. */
+const SWAP_ROUTER: Address = '0x68b3465833fb72A70ecDF485E0e4C7bD8665Fc45'
+const OPENSEA_CONDUIT: Address = '0x1E0049783F008A0085193E00003D00cd54003c71'
+
+describe('approvals judged by what the spender is', () => {
+  let devnet: Devnet
+  const fx = () => devnet.fixtures
+  const user = () => fx().accounts[0]?.address as Address
+  const approve = (spender: Address, amount = maxUint256) => ({
+    from: user(),
+    to: fx().erc20.address,
+    data: encodeFunctionData({ abi: erc20, functionName: 'approve', args: [spender, amount] }),
+  })
+  const approveAll = (operator: Address) => ({
+    from: user(),
+    to: fx().erc721.address,
+    data: encodeFunctionData({ abi: erc721, functionName: 'setApprovalForAll', args: [operator, true] }),
+  })
+  const scan = async (txObjects: object[], chainId?: number): Promise<ScanTransactionsResponse> => {
+    const outcome = await scanTransactions(
+      { txObjects, userAccount: user(), metadata: { origin: 'https://app.example.org' } },
+      { rpcUrl: fx().rpcUrl, ...(chainId ? { chainId } : {}) },
+    )
+    if (!outcome.ok) throw new Error(outcome.error.message)
+    validateTransactionsResponse(outcome.response)
+    return outcome.response
+  }
+  const kinds = (response: ScanTransactionsResponse) => response.warnings.map((w) => w.kind)
+
+  beforeAll(async () => {
+    devnet = await startTestDevnet()
+    // The known spenders live at their mainnet addresses; the devnet has no code there. Code is what tells a
+    // contract from a person (APPROVAL_TO_EOA), which these tests are not about, so a stub is placed.
+    const anvil = createTestClient({ mode: 'anvil', transport: http(fx().rpcUrl) })
+    for (const address of [SWAP_ROUTER, OPENSEA_CONDUIT]) await anvil.setCode({ address, bytecode: '0x5f5ff3' })
+  })
+  afterAll(() => devnet?.stop())
+
+  it('the generated list knows the routers, conduits and delegates people approve', () => {
+    expect(knownSpender(1, SWAP_ROUTER)?.name).toBe('Uniswap swap router')
+    expect(knownSpender(31337, OPENSEA_CONDUIT)?.name).toBe('OpenSea conduit')
+    expect(knownSpender(1, '0x00000000000111AbE46ff893f3B2fdF1F759a8A8')?.name).toBe('Blur execution delegate')
+    expect(knownSpender(1, '0x000000000022D473030F116dDEE9F6B43aC78BA3')?.name).toBe('Permit2')
+    expect(knownSpender(1, fx().drainer.address)).toBeNull()
+  })
+
+  it('an unlimited approve to a contract that is no known protocol: WARN', async () => {
+    const response = await scan([approve(fx().drainer.address)])
+    expect(kinds(response)).toEqual(['UNLIMITED_ALLOWANCE_TO_UNKNOWN_SPENDER'])
+    expect(response.action).toBe('WARN')
+  })
+
+  it('a bounded approve to the same contract: nothing to say, NONE', async () => {
+    const response = await scan([approve(fx().drainer.address, parseUnits('100', 6))])
+    expect(response.action).toBe('NONE')
+  })
+
+  it('an unlimited approve to a known router: NONE', async () => {
+    const response = await scan([approve(SWAP_ROUTER)], 1)
+    expect(kinds(response)).toEqual([])
+    expect(response.action).toBe('NONE')
+  })
+
+  it('setApprovalForAll to a marketplace conduit: NONE; to anything else: WARN', async () => {
+    expect((await scan([approveAll(OPENSEA_CONDUIT)])).action).toBe('NONE')
+    const other = await scan([approveAll(fx().drainer.address)])
+    expect(kinds(other)).toEqual(['UNLIMITED_ALLOWANCE_TO_NFTS'])
+  })
+
+  it('several approvals in one request: BULK_APPROVALS_REQUEST', async () => {
+    const response = await scan([approve(fx().drainer.address), approveAll(fx().drainer.address)])
+    expect(kinds(response).sort()).toEqual([
+      'BULK_APPROVALS_REQUEST',
+      'UNLIMITED_ALLOWANCE_TO_NFTS',
+      'UNLIMITED_ALLOWANCE_TO_UNKNOWN_SPENDER',
+    ])
+  })
+})

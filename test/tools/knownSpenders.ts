@@ -1,0 +1,109 @@
+/**
+ * Regenerates src/engine/risk/data/knownSpenders.json: the contracts that take approvals for a living (marketplace
+ * exchanges, conduits and transfer delegates, swap routers, Permit2), per chain, from maintained deployment packages
+ * on npm, never typed in by hand. Run `npx tsx test/tools/knownSpenders.ts` to refresh it (it downloads the pinned
+ * package versions with `npm pack`); bump a version below to take a newer list.
+ */
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { getAddress } from 'viem'
+
+const OUTPUT = new URL('../../src/engine/risk/data/knownSpenders.json', import.meta.url)
+
+const RESERVOIR = '@reservoir0x/sdk@0.0.372'
+const ZERO_EX = '@0x/contract-addresses@8.13.0'
+const PERMIT2 = '@uniswap/permit2-sdk@1.4.0'
+const SEAPORT_JS = '@opensea/seaport-js'
+
+/**
+ * Reservoir's deployment book: which entries are spenders people approve, the name they go by, and their protocol in
+ * src/engine/risk/data/protocols.json where it lists one (it then labels them).
+ */
+const RESERVOIR_SPENDERS: [group: string, entry: string, name: string, protocol?: string][] = [
+  ['SeaportV11', 'Exchange', 'Seaport 1.1', 'seaport'],
+  ['SeaportV14', 'Exchange', 'Seaport 1.4', 'seaport'],
+  ['SeaportV15', 'Exchange', 'Seaport 1.5', 'seaport'],
+  ['SeaportV16', 'Exchange', 'Seaport 1.6', 'seaport'],
+  ['Blur', 'Exchange', 'Blur exchange'],
+  ['Blur', 'ExecutionDelegate', 'Blur execution delegate'],
+  ['BlurV2', 'Exchange', 'Blur exchange v2'],
+  ['BlurV2', 'Delegate', 'Blur delegate v2'],
+  ['LooksRareV2', 'Exchange', 'LooksRare exchange'],
+  ['LooksRareV2', 'TransferManager', 'LooksRare transfer manager'],
+  ['X2Y2', 'Erc721Delegate', 'X2Y2 ERC-721 delegate'],
+  ['X2Y2', 'Erc1155Delegate', 'X2Y2 ERC-1155 delegate'],
+  ['Rarible', 'NFTTransferProxy', 'Rarible NFT transfer proxy'],
+  ['Rarible', 'ERC20TransferProxy', 'Rarible ERC-20 transfer proxy'],
+  ['Sudoswap', 'Router', 'Sudoswap router'],
+  ['Element', 'Exchange', 'Element exchange'],
+  ['PaymentProcessor', 'Exchange', 'Payment Processor'],
+  ['PaymentProcessorV2', 'Exchange', 'Payment Processor v2'],
+  ['ZeroExV4', 'Exchange', '0x exchange proxy', '0x'],
+  ['Common', 'SwapRouter', 'Uniswap swap router', 'uniswap'],
+  ['RouterV6', 'ApprovalProxy', 'Reservoir approval proxy'],
+]
+
+type Spender = { name: string; protocol?: string }
+type Spenders = Record<string, Record<string, Spender>>
+
+function packed(spec: string, directory: string): string {
+  const file = execFileSync('npm', ['pack', spec, '--silent', '--pack-destination', directory], { encoding: 'utf8' })
+  const target = join(directory, spec.replaceAll('/', '-').replace('@', '').split('@')[0] as string)
+  execFileSync('mkdir', ['-p', target])
+  execFileSync('tar', ['xzf', join(directory, file.trim()), '-C', target])
+  return join(target, 'package')
+}
+
+function add(spenders: Spenders, chain: string, address: string, name: string, protocol?: string): void {
+  spenders[chain] ??= {}
+  ;(spenders[chain] as Record<string, Spender>)[getAddress(address)] = { name, ...(protocol ? { protocol } : {}) }
+}
+
+function generate(): { sources: string[]; spenders: Spenders } {
+  const directory = mkdtempSync(join(tmpdir(), 'spenders-'))
+  const spenders: Spenders = {}
+  try {
+    const book = JSON.parse(readFileSync(join(packed(RESERVOIR, directory), 'dist/addresses.json'), 'utf8'))
+    for (const [group, entry, name, protocol] of RESERVOIR_SPENDERS) {
+      for (const [chain, address] of Object.entries((book[group]?.[entry] ?? {}) as Record<string, string>)) {
+        add(spenders, chain, address, name, protocol)
+      }
+    }
+    const zeroEx = JSON.parse(readFileSync(join(packed(ZERO_EX, directory), 'addresses.json'), 'utf8'))
+    for (const [chain, addresses] of Object.entries(zeroEx as Record<string, { exchangeProxy?: string }>)) {
+      if (addresses.exchangeProxy) add(spenders, chain, addresses.exchangeProxy, '0x exchange proxy', '0x')
+    }
+    const permit2 = readFileSync(join(packed(PERMIT2, directory), 'dist/cjs/src/constants.js'), 'utf8')
+    const permit2Address = /PERMIT2_ADDRESS = '(0x[0-9a-fA-F]{40})'/.exec(permit2)?.[1]
+    if (!permit2Address) throw new Error(`${PERMIT2}: PERMIT2_ADDRESS not found`)
+    add(spenders, 'all', permit2Address, 'Permit2', 'permit2')
+    const seaport = createRequire(import.meta.url)(`${SEAPORT_JS}/lib/constants.js`) as {
+      OPENSEA_CONDUIT_ADDRESS: string
+      KNOWN_CONDUIT_KEYS_TO_CONDUIT: Record<string, string>
+    }
+    add(spenders, 'all', seaport.OPENSEA_CONDUIT_ADDRESS, 'OpenSea conduit')
+    for (const conduit of Object.values(seaport.KNOWN_CONDUIT_KEYS_TO_CONDUIT))
+      add(spenders, 'all', conduit, 'OpenSea conduit')
+  } finally {
+    rmSync(directory, { recursive: true, force: true })
+  }
+  const seaportVersion = JSON.parse(
+    readFileSync(createRequire(import.meta.url).resolve(`${SEAPORT_JS}/package.json`), 'utf8'),
+  ).version
+  const sorted = Object.fromEntries(
+    Object.entries(spenders)
+      .sort(([a], [b]) => (a === 'all' ? -1 : b === 'all' ? 1 : Number(a) - Number(b)))
+      .map(([chain, entries]) => [chain, Object.fromEntries(Object.entries(entries).sort())]),
+  )
+  return { sources: [RESERVOIR, ZERO_EX, PERMIT2, `${SEAPORT_JS}@${seaportVersion}`], spenders: sorted }
+}
+
+const { sources, spenders } = generate()
+const note =
+  'Generated by test/tools/knownSpenders.ts from the npm packages in `sources`; do not edit by hand. Contracts that ' +
+  'take approvals for a living (exchanges, conduits, delegates, routers), by chain ("all": every chain).'
+writeFileSync(OUTPUT, `${JSON.stringify({ note, sources, spenders }, null, 2)}\n`)
+console.log(`wrote ${Object.values(spenders).reduce((n, entries) => n + Object.keys(entries).length, 0)} spenders`)
