@@ -140,8 +140,8 @@ function approvalWarnings(
     if (change.type !== 'approval') continue
     const name = metadataOf(change.token).symbol ?? metadataOf(change.token).name ?? shortAddress(change.token)
     const who = shortAddress(change.spender)
-    const codeSize = result.reads.before.get(readKeys.codeSize(change.spender))
-    if (codeSize === 0n) {
+    const isPerson = result.reads.before.get(readKeys.codeSize(change.spender)) === 0n
+    if (isPerson) {
       warnings.push(
         makeWarning(
           'APPROVAL_TO_EOA',
@@ -150,7 +150,6 @@ function approvalWarnings(
             `${name}. Apps spend approved tokens through contracts; an approval to a person is usually a scam.`,
         ),
       )
-      continue
     }
     if (isKnownSpender(result.chainId, change.spender)) continue
     if (change.standard === 'FOR_ALL') {
@@ -158,11 +157,11 @@ function approvalWarnings(
         makeWarning(
           'UNLIMITED_ALLOWANCE_TO_NFTS',
           'WARNING',
-          `You are allowing ${who}, a contract that is no known marketplace, to transfer all your ${name} NFTs, now ` +
-            'and in the future, without asking you again.',
+          `You are allowing ${who}, which is no known marketplace, to transfer all your ${name} NFTs, now and in ` +
+            'the future, without asking you again.',
         ),
       )
-    } else if (change.standard === 'ERC20' && isUnlimited(grantedAmount(change))) {
+    } else if (change.standard === 'ERC20' && !isPerson && isUnlimited(grantedAmount(change))) {
       warnings.push(
         makeWarning(
           'UNLIMITED_ALLOWANCE_TO_UNKNOWN_SPENDER',
