@@ -26,6 +26,7 @@ export type {
   AggregatedError,
   Amount,
   AssetPrice,
+  CanTakeNow,
   DecodedCalldata,
   DecodedLog,
   EngineError,

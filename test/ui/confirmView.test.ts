@@ -86,8 +86,8 @@ describe('the confirmation view of real scans', () => {
 
   it('words an unlimited approval as "Allow … to spend unlimited USDC"', async () => {
     const view = await viewOfTransaction(approveErc20(devnet.fixtures, me))
-    expect(view.groups[0]?.rows.map((row) => [row.text, row.direction])).toEqual([
-      [`Allow ${shortAddress(PERMIT2_ADDRESS)} to spend unlimited USDC`, 'approval'],
+    expect(view.groups[0]?.rows.map((row) => [row.text, row.direction, row.canTake])).toEqual([
+      [`Allow ${shortAddress(PERMIT2_ADDRESS)} to spend unlimited USDC`, 'approval', 'can take now: 10,000 USDC'],
     ])
   })
 
@@ -97,6 +97,7 @@ describe('the confirmation view of real scans', () => {
     expect(view.groups[0]?.rows.map((row) => row.text)).toEqual([
       `Allow ${shortAddress(operator)} to move all your ${devnet.fixtures.erc721.name}`,
     ])
+    expect(view.groups[0]?.rows[0]?.canTake).toBe(`can take now: 3 ${devnet.fixtures.erc721.name}`)
   })
 
   it('labels the Safe an owner executes a transaction for, and lists it before other accounts', async () => {
@@ -124,6 +125,7 @@ describe('the confirmation view of real scans', () => {
     const row = view.groups[0]?.rows[0]
     expect(row?.text).toBe(`Allow ${shortAddress(ROUTER_ADDRESS)} to spend unlimited USDC`)
     expect(row?.note).toMatch(/^Signature permit · valid until /)
+    expect(row?.canTake).toBe('can take now: 10,000 USDC')
   })
 
   it('shows a Permit2 PermitSingle for the maximum uint160 as unlimited', async () => {

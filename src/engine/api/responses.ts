@@ -110,6 +110,12 @@ export type Erc1155Asset = { address: Address; name: string; price: AssetPrice |
 
 export type NftMetadata = { rawImageUrl: string }
 
+/**
+ * Preflight extension on approval and permit state changes: what the spender could move at once, min(allowance, the
+ * owner's current balance), in base units (NFT approvals: items), and in dollars where the asset's price is known.
+ */
+export type CanTakeNow = { amount: string; dollarValue: number | null }
+
 // ── State changes (seed §2.6) ───────────────────────────────────────────────────────────────────────────────────
 
 export type NativeAssetTransferChange = {
@@ -122,7 +128,7 @@ export type Erc20TransferChange = {
 }
 export type Erc20ApprovalChange = {
   kind: 'ERC20_APPROVAL'
-  data: { owner: AddressInfo; spender: AddressInfo; amount: Amount; asset: Erc20Asset }
+  data: { owner: AddressInfo; spender: AddressInfo; amount: Amount; asset: Erc20Asset; canTakeNow?: CanTakeNow }
 }
 export type Erc20PermitChange = {
   kind: 'ERC20_PERMIT'
@@ -134,6 +140,7 @@ export type Erc20PermitChange = {
     nonce: string
     deadline: number | null
     asset: Erc20Asset
+    canTakeNow?: CanTakeNow
   }
 }
 export type Erc721TransferChange = {
@@ -164,7 +171,7 @@ export type Erc721ApprovalChange = {
 }
 export type Erc721ApprovalForAllChange = {
   kind: 'ERC721_APPROVAL_FOR_ALL'
-  data: { amount: Amount; owner: AddressInfo; spender: AddressInfo; asset: Erc721Asset }
+  data: { amount: Amount; owner: AddressInfo; spender: AddressInfo; asset: Erc721Asset; canTakeNow?: CanTakeNow }
 }
 export type Erc1155TransferChange = {
   kind: 'ERC1155_TRANSFER'

@@ -17,6 +17,23 @@ export function formatAmount(amount: bigint, decimals: number): string {
   return `${negative ? '-' : ''}${grouped}${shown ? `.${shown}` : ''}`
 }
 
+/**
+ * What a spender could move at once: the allowance, capped by what the owner holds; in dollars when the asset's price
+ * is known. Null when the balance could not be read.
+ */
+export function canTakeNow(
+  allowance: bigint,
+  balance: unknown,
+  decimals: number,
+  dollarsPerToken: number | null | undefined,
+): { amount: string; dollarValue: number | null } | null {
+  if (typeof balance !== 'bigint') return null
+  const amount = allowance < balance ? allowance : balance
+  const dollarValue =
+    typeof dollarsPerToken === 'number' ? Number(formatUnits(amount, decimals)) * dollarsPerToken : null
+  return { amount: amount.toString(), dollarValue }
+}
+
 /** "0x1234…abcd": enough of an address to recognise it; lowercase like every address on the wire (UI checksums). */
 export function shortAddress(address: Address | string): string {
   const lower = address.toLowerCase()

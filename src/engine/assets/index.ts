@@ -20,5 +20,5 @@ export {
   type TransferChange,
 } from './assetChanges.ts'
 export { erc20Asset, erc721Asset, erc1155Asset, nativeAsset } from './assetObjects.ts'
-export { formatAmount, isUnlimited, shortAddress } from './format.ts'
+export { canTakeNow, formatAmount, isUnlimited, shortAddress } from './format.ts'
 export { addressInfo, renderStateChanges } from './stateChanges.ts'

@@ -1,10 +1,10 @@
 /** Renders the internal asset changes as seed §2.6 state changes, keyed by lowercase account, with plain-English diffs. */
 import type { Address } from 'viem'
 import type { AddressInfo, RawInfo, StateChange } from '../api/index.ts'
-import { type ReadResults, type TokenMetadata, tokenMetadata } from '../simulation/index.ts'
+import { type ReadResults, readKeys, type TokenMetadata, tokenMetadata } from '../simulation/index.ts'
 import { type ApprovalChange, type AssetChange, grantedAmount, type TransferChange } from './assetChanges.ts'
 import { erc20Asset, erc721Asset, erc1155Asset, nativeAsset } from './assetObjects.ts'
-import { formatAmount, isUnlimited, shortAddress } from './format.ts'
+import { canTakeNow, formatAmount, isUnlimited, shortAddress } from './format.ts'
 import { nftMetadata } from './nftMetadata.ts'
 
 /** Looks up token metadata (cached or read in the simulation). */
@@ -109,11 +109,17 @@ function renderApproval(
   const metadata = metadataOf(change.token)
   const granted = grantedAmount(change)
   const revoked = granted === 0n
+  // Held once this request is done (the same as now for a plain approval): what the spender could take at once.
+  const held = reads.after.get(readKeys.erc20Balance(change.token, change.owner))
   let rawInfo: RawInfo
   let diff: string
   if (change.standard === 'ERC20') {
     const asset = erc20Asset(chainId, change.token, metadata)
-    rawInfo = { kind: 'ERC20_APPROVAL', data: { owner, spender, amount, asset } }
+    const canTake = revoked ? null : canTakeNow(change.after, held, asset.decimals, asset.price?.dollarValuePerToken)
+    rawInfo = {
+      kind: 'ERC20_APPROVAL',
+      data: { owner, spender, amount, asset, ...(canTake ? { canTakeNow: canTake } : {}) },
+    }
     diff = revoked
       ? `Revoke ${who}'s approval to spend your ${asset.symbol}`
       : isUnlimited(granted)
@@ -136,7 +142,11 @@ function renderApproval(
       : `Approve ${who} to transfer all your ${asset.name}`
   } else {
     const asset = erc721Asset(change.token, metadata)
-    rawInfo = { kind: 'ERC721_APPROVAL_FOR_ALL', data: { amount, owner, spender, asset } }
+    const canTake = revoked ? null : canTakeNow(held as bigint, held, 0, asset.price?.dollarValuePerToken)
+    rawInfo = {
+      kind: 'ERC721_APPROVAL_FOR_ALL',
+      data: { amount, owner, spender, asset, ...(canTake ? { canTakeNow: canTake } : {}) },
+    }
     diff = revoked
       ? `Revoke ${who}'s approval to transfer your ${asset.name}`
       : `Approve ${who} to transfer all your ${asset.name}`

@@ -5,10 +5,18 @@
  */
 import { maxUint256 } from 'viem'
 import type { Address, Erc20Asset, StateChange, Warning } from '../api/index.ts'
-import { type ApprovalChange, addressInfo, formatAmount, isUnlimited, shortAddress } from '../assets/index.ts'
+import {
+  type ApprovalChange,
+  addressInfo,
+  canTakeNow,
+  formatAmount,
+  isUnlimited,
+  shortAddress,
+} from '../assets/index.ts'
 import { makeWarning, uniqueWarnings } from '../risk/index.ts'
 import {
   codeSizeRead,
+  erc20BalanceRead,
   type MetadataNeeded,
   type Read,
   tokenMetadataReads,
@@ -51,6 +59,8 @@ export type PermitContext = {
   totalSupply: (token: Address) => bigint | null
   /** How the token is named in warning text, e.g. "USDC". */
   symbol: (token: Address) => string
+  /** The owner's current balance of the token, when it could be read. */
+  balance: (token: Address, owner: Address) => bigint | null
 }
 
 /** A permit valid for more than ten years is, for the user, a permit that never expires. */
@@ -172,6 +182,7 @@ export function permitReads(permits: TokenPermit[], nftPermits: NftPermit[], met
   return [
     ...[...spenders].map(codeSizeRead),
     ...permits.map((permit) => totalSupplyRead(permit.token)),
+    ...permits.map((permit) => erc20BalanceRead(permit.token, permit.owner)),
     ...[...tokens].filter(metadataNeeded).flatMap(tokenMetadataReads),
     ...nftPermits.map((permit) => tokenUriRead(permit.token, permit.tokenId)),
   ]
@@ -184,6 +195,8 @@ export function permitStateChange(permit: TokenPermit, asset: Erc20Asset, contex
   const verb = permit.standard === 'PERMIT2_TRANSFER' ? 'transfer' : 'spend'
   const amount = unlimited ? 'unlimited' : `up to ${formatAmount(permit.amount, asset.decimals)}`
   const until = permanent || permit.expiresAt === null ? ', with no expiry' : ` until ${utcTime(permit.expiresAt)}`
+  const balance = context.balance(permit.token, permit.owner)
+  const canTake = canTakeNow(permit.amount, balance, asset.decimals, asset.price?.dollarValuePerToken)
   return {
     humanReadableDiff: `Permit ${shortAddress(permit.spender)} to ${verb} ${amount} ${asset.symbol}${until}`,
     rawInfo: {
@@ -196,6 +209,7 @@ export function permitStateChange(permit: TokenPermit, asset: Erc20Asset, contex
         nonce: permit.nonce.toString(),
         deadline: deadlineSeconds(permit.expiresAt),
         asset,
+        ...(canTake ? { canTakeNow: canTake } : {}),
       },
     },
   }

@@ -279,6 +279,10 @@ async function scanPermits(
       return typeof supply === 'bigint' ? supply : null
     },
     symbol: (token) => assetOf(token).symbol,
+    balance: (token, owner) => {
+      const balance = result.reads.before.get(readKeys.erc20Balance(token, owner))
+      return typeof balance === 'bigint' ? balance : null
+    },
   }
   const nftChanges = Object.values(renderStateChanges(nftPermits.map(nftPermitApproval), result.chainId, result.reads))
   const expectedStateChanges = [

@@ -126,6 +126,8 @@ export function readsForEvents(
     add(codeSizeRead(approval.spender))
     if (approval.kind === 'ERC20') add(allowanceRead(approval.token, approval.owner, approval.spender))
     if (approval.kind === 'FOR_ALL') add(approvedForAllRead(approval.token, approval.owner, approval.spender))
+    // What the spender could take at once is capped by the owner's balance (an ERC-721 count for FOR_ALL).
+    if (approval.kind !== 'ERC721') add(erc20BalanceRead(approval.token, approval.owner))
   }
   for (const token of tokens) if (metadataNeeded(token)) tokenMetadataReads(token).forEach(add)
   return plan

@@ -1,7 +1,7 @@
 /** Amounts and addresses as the engine's wire text writes them, and the one notion of an unlimited allowance. */
 import { maxUint256, parseEther, parseUnits } from 'viem'
 import { describe, expect, it } from 'vitest'
-import { formatAmount, shortAddress } from '../../../src/engine/assets/format.ts'
+import { canTakeNow, formatAmount, shortAddress } from '../../../src/engine/assets/format.ts'
 import { isUnlimited } from '../../../src/engine/index.ts'
 
 const ALICE = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
@@ -30,5 +30,19 @@ describe('formatAmount', () => {
     expect(isUnlimited(maxUint256 / 2n)).toBe(true)
     expect(isUnlimited(parseUnits('1000000000', 18))).toBe(false)
     expect(isUnlimited(2n ** 160n - 1n, 160)).toBe(true)
+  })
+})
+
+describe('canTakeNow', () => {
+  it('is the allowance capped by the balance, in dollars when the price is known', () => {
+    expect(canTakeNow(maxUint256, parseEther('5'), 18, 2000)).toEqual({
+      amount: parseEther('5').toString(),
+      dollarValue: 10000,
+    })
+    expect(canTakeNow(parseUnits('100', 6), parseUnits('10000', 6), 6, null)).toEqual({
+      amount: parseUnits('100', 6).toString(),
+      dollarValue: null,
+    })
+    expect(canTakeNow(maxUint256, undefined, 18, 2000)).toBeNull()
   })
 })

@@ -46,6 +46,7 @@ const context = (overrides: Partial<PermitContext> = {}): PermitContext => ({
   spenderHasCode: () => true,
   totalSupply: () => null,
   symbol: () => 'USDC',
+  balance: () => null,
   ...overrides,
 })
 

@@ -5,7 +5,11 @@
 import { type Address, createTestClient, encodeFunctionData, http, maxUint256, parseAbi, parseUnits } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../../src/devnet/devnet.ts'
-import { type ScanTransactionsResponse, scanTransactions } from '../../../src/engine/index.ts'
+import {
+  type ScanTransactionsResponse,
+  scanTransactions,
+  scanTransactionsWithStats,
+} from '../../../src/engine/index.ts'
 import { knownSpender } from '../../../src/engine/risk/index.ts'
 import { startTestDevnet } from '../../support/devnet.ts'
 import { validateTransactionsResponse } from '../transactionSupport.ts'
@@ -59,15 +63,30 @@ describe('approvals judged by what the spender is', () => {
     expect(knownSpender(1, fx().drainer.address)).toBeNull()
   })
 
-  it('an unlimited approve to a contract that is no known protocol: WARN', async () => {
-    const response = await scan([approve(fx().drainer.address)])
+  const rawOf = (response: ScanTransactionsResponse) =>
+    response.simulationResults.aggregated.expectedStateChanges[user().toLowerCase() as Address]?.[0]?.rawInfo
+
+  it('an unlimited approve to a contract that is no known protocol: WARN; it can take the whole balance now', async () => {
+    const { outcome, stats } = await scanTransactionsWithStats(
+      { txObjects: [approve(fx().drainer.address)], userAccount: user(), metadata: { origin: 'https://a.example' } },
+      { rpcUrl: fx().rpcUrl },
+    )
+    if (!outcome.ok) throw new Error(outcome.error.message)
+    const response = outcome.response
     expect(kinds(response)).toEqual(['UNLIMITED_ALLOWANCE_TO_UNKNOWN_SPENDER'])
     expect(response.action).toBe('WARN')
+    expect(rawOf(response)).toMatchObject({
+      kind: 'ERC20_APPROVAL',
+      data: { canTakeNow: { amount: parseUnits('10000', 6).toString(), dollarValue: null } },
+    })
+    // Read in the same simulation call: still one round trip.
+    expect(stats.roundTrips).toBe(1)
   })
 
-  it('a bounded approve to the same contract: nothing to say, NONE', async () => {
+  it('a bounded approve to the same contract: nothing to say, NONE; it can take the approved amount', async () => {
     const response = await scan([approve(fx().drainer.address, parseUnits('100', 6))])
     expect(response.action).toBe('NONE')
+    expect(rawOf(response)).toMatchObject({ data: { canTakeNow: { amount: parseUnits('100', 6).toString() } } })
   })
 
   it('an unlimited approve to a known router: NONE', async () => {
@@ -80,6 +99,8 @@ describe('approvals judged by what the spender is', () => {
     expect((await scan([approveAll(OPENSEA_CONDUIT)])).action).toBe('NONE')
     const other = await scan([approveAll(fx().drainer.address)])
     expect(kinds(other)).toEqual(['UNLIMITED_ALLOWANCE_TO_NFTS'])
+    // All the user's Devnet Apes (tokens 1-3) can be taken at once.
+    expect(rawOf(other)).toMatchObject({ kind: 'ERC721_APPROVAL_FOR_ALL', data: { canTakeNow: { amount: '3' } } })
   })
 
   it('several approvals in one request: BULK_APPROVALS_REQUEST', async () => {

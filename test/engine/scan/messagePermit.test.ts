@@ -109,6 +109,8 @@ describe('scanMessage: permits', () => {
               symbol: 'USDC',
               decimals: 6,
             }),
+            // Unlimited, but all it can take at once is the 10,000 USDC the user holds (no price on the devnet).
+            canTakeNow: { amount: '10000000000', dollarValue: null },
           },
         },
       },

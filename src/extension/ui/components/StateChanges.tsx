@@ -34,6 +34,11 @@ export function StateChanges({ groups, pending }: { groups: AccountGroup[]; pend
                     </div>
                   )}
                   {row.note && <div className="change-sub">{row.note}</div>}
+                  {row.canTake && (
+                    <div className="change-sub can-take" data-testid="can-take">
+                      {row.canTake}
+                    </div>
+                  )}
                 </div>
                 <span className="usd">{row.usd ?? ''}</span>
               </li>

@@ -1,5 +1,5 @@
 /** Turns the engine's state changes into rows a person can read: signed amounts, approvals in words, dollar values. */
-import { type AssetPrice, isUnlimited, type RawInfo, type StateChange } from '../../../engine/index.ts'
+import { type AssetPrice, type CanTakeNow, isUnlimited, type RawInfo, type StateChange } from '../../../engine/index.ts'
 import { formatAmount, formatUsd, shortAddress } from './format.ts'
 
 /** What the row's icon shows: the asset's own image when local, else a badge generated from address and label. */
@@ -15,7 +15,19 @@ export type ChangeRow = {
   party: { label: string; address: string } | null
   /** Extra facts: a permit's expiry. */
   note: string | null
+  /** For approvals and permits: what the spender could move at once, "can take now: 10,000 USDC ($10,000.00)". */
+  canTake: string | null
   usd: string | null
+}
+
+/** "can take now: 10,000 USDC", with dollars when the engine knew the asset's price. */
+function canTakeText(canTake: CanTakeNow | undefined, decimals: number, unit: string): string | null {
+  if (!canTake) return null
+  const dollars =
+    canTake.dollarValue === null
+      ? ''
+      : ` (${canTake.dollarValue.toLocaleString('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 2 })})`
+  return `can take now: ${formatAmount(BigInt(canTake.amount), decimals)} ${unit}${dollars}`
 }
 
 /** `label` says whose account it is: "You", "Safe" or "Other account". */
@@ -51,6 +63,7 @@ export function describeChange(change: StateChange): ChangeRow {
         text: `${formatAmount(diff, asset.decimals, { signed: true })} ${asset.symbol}`,
         party: other ? { label: diff < 0n ? 'to' : 'from', address: other.address } : null,
         note: null,
+        canTake: null,
         usd: formatUsd(diff, asset.decimals, priceOf(asset.price)),
       }
     }
@@ -77,6 +90,7 @@ export function describeChange(change: StateChange): ChangeRow {
           : `Allow ${who} to spend ${allowanceText(value, asset.decimals, asset.symbol, raw.kind === 'ERC20_PERMIT' ? 160 : 256)}`,
         party: { label: 'spender', address: spender.address },
         note,
+        canTake: revoke ? null : canTakeText(raw.data.canTakeNow, asset.decimals, asset.symbol),
         usd: null,
       }
     }
@@ -93,6 +107,7 @@ export function describeChange(change: StateChange): ChangeRow {
         text: `${formatAmount(diff, 0, { signed: true })} ${nftLabel(asset.name, tokenId)}`,
         party: other ? { label: diff < 0n ? 'to' : 'from', address: other.address } : null,
         note: null,
+        canTake: null,
         usd: formatUsd(diff, 0, priceOf(asset.price)),
       }
     }
@@ -108,6 +123,7 @@ export function describeChange(change: StateChange): ChangeRow {
         text: revoke ? `Remove ${who}'s permission to move ${item}` : `Allow ${who} to move ${item}`,
         party: { label: 'spender', address: spender.address },
         note: null,
+        canTake: null,
         usd: null,
       }
     }
@@ -126,6 +142,7 @@ export function describeChange(change: StateChange): ChangeRow {
           : `Allow ${who} to move all your ${asset.name}`,
         party: { label: 'operator', address: spender.address },
         note: null,
+        canTake: revoke || !('canTakeNow' in raw.data) ? null : canTakeText(raw.data.canTakeNow, 0, asset.name),
         usd: null,
       }
     }
@@ -143,6 +160,7 @@ function unknownChange(change: StateChange): ChangeRow {
     text: change.humanReadableDiff,
     party: null,
     note: null,
+    canTake: null,
     usd: null,
   }
 }
