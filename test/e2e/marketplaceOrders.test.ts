@@ -1,0 +1,112 @@
+/**
+ * Marketplace signatures in the real window: a Seaport bulk listing built and signed by OpenSea's own library, and a
+ * Blur order, both giving NFTs away, end at BLOCK; an approval shows what it can take now.
+ */
+import type { BrowserContext, Page } from 'playwright-core'
+import { encodeFunctionData, type Hex, maxUint256, parseAbi } from 'viem'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Devnet } from '../../src/devnet/devnet.ts'
+import { blurV1Listing } from '../../src/devnet/eip712.ts'
+import { startTestDevnet } from '../support/devnet.ts'
+import { deploySeaport, ItemType } from '../support/seaport.ts'
+import { type Dapp, startDapp, walletPage } from './support/dapp.ts'
+import {
+  callThroughConfirmWindow,
+  type Extension,
+  launchExtension,
+  shownAction,
+  writeSettings,
+} from './support/extension.ts'
+
+describe('marketplace signatures in the confirmation window', () => {
+  let devnet: Devnet
+  let dapp: Dapp
+  let extension: Extension
+  let context: BrowserContext
+  let page: Page
+  let account: Hex
+
+  beforeAll(async () => {
+    ;[devnet, dapp, extension] = await Promise.all([startTestDevnet(), startDapp(), launchExtension()])
+    context = extension.context
+    const { fixtures } = devnet
+    account = fixtures.accounts[0]?.address as Hex
+    await writeSettings(context, { rpcUrls: { '31337': fixtures.rpcUrl } })
+    dapp.page(
+      '/',
+      walletPage(
+        `DevWallet.announceDevWallet(DevWallet.createDevWallet(${JSON.stringify({ rpcUrl: fixtures.rpcUrl, account })}))`,
+      ),
+    )
+    page = await context.newPage()
+    await page.goto(`${dapp.url}/`)
+  }, 120_000)
+  afterAll(async () => {
+    await extension?.close()
+    await Promise.all([dapp?.close(), devnet?.stop()])
+  })
+
+  const signTypedData = (typedData: unknown) =>
+    callThroughConfirmWindow(
+      context,
+      page,
+      `ethereum.request({ method: 'eth_signTypedData_v4', params: ['${account}', ${JSON.stringify(JSON.stringify(typedData))}] })`,
+    )
+
+  it('a Seaport bulk listing of NFTs for 1 wei, signed by OpenSea’s library: BLOCK, every NFT shown', async () => {
+    const { fixtures } = devnet
+    const seaport = await deploySeaport(fixtures)
+    const { seaport: client, signed } = seaport.client(fixtures.accounts[0]?.privateKey as Hex)
+    const attacker = fixtures.accounts[8]?.address as Hex
+    const listing = (identifier: string) => ({
+      offer: [{ itemType: ItemType.ERC721 as 2, token: fixtures.erc721.address, identifier }],
+      consideration: [{ amount: '1', recipient: attacker }],
+    })
+    const { executeAllActions } = await client.createBulkOrders([listing('1'), listing('2'), listing('3')], account)
+    await executeAllActions()
+
+    const { confirm, result } = await signTypedData(signed[0])
+    expect(await shownAction(confirm)).toBe('BLOCK')
+    await expect.poll(() => confirm.locator('[data-warning-kind="TRADE_FOR_NOTHING"]').count()).toBe(1)
+    await expect.poll(() => confirm.locator('[data-testid="state-change"]').count()).toBe(3)
+    await confirm.getByRole('button', { name: 'Reject' }).click()
+    expect(await result()).toEqual({ code: 4001, message: 'User rejected the request.' })
+  })
+
+  it('a Blur listing for nothing on a site that is not Blur: BLOCK with the reference kind', async () => {
+    const { fixtures } = devnet
+    const order = blurV1Listing({
+      chainId: fixtures.chainId,
+      exchange: '0x000000000000Ad05Ccc4F10045630fb830B95127',
+      trader: account,
+      collection: fixtures.erc721.address,
+      tokenId: 1n,
+      price: 0n,
+    })
+    const { confirm, result } = await signTypedData(order)
+    expect(await shownAction(confirm)).toBe('BLOCK')
+    await expect.poll(() => confirm.locator('[data-warning-kind="BLUR_V2_ORDER_NOT_ON_BLUR"]').count()).toBe(1)
+    await expect.poll(() => confirm.locator('[data-warning-kind="TRADE_FOR_NOTHING"]').count()).toBe(1)
+    await confirm.getByRole('button', { name: 'Reject' }).click()
+    expect(await result()).toEqual({ code: 4001, message: 'User rejected the request.' })
+  })
+
+  it('an unlimited approval shows what it can take now', async () => {
+    const { fixtures } = devnet
+    const data = encodeFunctionData({
+      abi: parseAbi(['function approve(address spender, uint256 value) returns (bool)']),
+      functionName: 'approve',
+      args: [fixtures.drainer.address, maxUint256],
+    })
+    const tx = { from: account, to: fixtures.erc20.address, data }
+    const { confirm, result } = await callThroughConfirmWindow(
+      context,
+      page,
+      `ethereum.request({ method: 'eth_sendTransaction', params: [${JSON.stringify(tx)}] })`,
+    )
+    expect(await shownAction(confirm)).toBe('WARN')
+    await expect.poll(() => confirm.locator('[data-testid="can-take"]').textContent()).toBe('can take now: 10,000 USDC')
+    await confirm.getByRole('button', { name: 'Reject' }).click()
+    expect(await result()).toEqual({ code: 4001, message: 'User rejected the request.' })
+  })
+})
