@@ -10,6 +10,7 @@
  *   people and for all NFTs, tokens sent to their own contract, odd gas, long bundles.
  * - `safeControl.ts`: Safe transactions that change who controls the wallet (owners, threshold, modules, guard,
  *   fallback handler, delegate calls).
+ * - `value.ts`: a trade that gives far more in dollars than it brings back, once assets carry prices.
  * - `phishing.ts`: the requesting site against the bundled eth-phishing-detect lists.
  * - `blocklist.ts`: known malicious addresses per chain (`data/maliciousAddresses.json`, plus what a host adds).
  * - `spenders.ts`: contracts that take approvals for a living (exchanges, conduits, routers), generated from npm
@@ -23,4 +24,5 @@ export { checkDomain, type DomainVerdict, originWarnings } from './phishing.ts'
 export { contractProtocol, knownProtocol, transactionProtocol } from './protocols.ts'
 export { type KnownSpender, knownSpender } from './spenders.ts'
 export { simulationWarnings } from './transactionWarnings.ts'
+export { imbalancedValueWarnings } from './value.ts'
 export { makeWarning, sortWarnings, uniqueWarnings } from './warnings.ts'

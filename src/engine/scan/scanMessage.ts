@@ -54,6 +54,7 @@ import {
 import {
   actionFor,
   contractProtocol,
+  imbalancedValueWarnings,
   knownMalicious,
   knownProtocol,
   makeWarning,
@@ -352,6 +353,7 @@ async function scanOrders(
     ...changes.filter((change) => change.humanReadableDiff.startsWith('Send')),
     ...changes.filter((change) => !change.humanReadableDiff.startsWith('Send')),
   ]
+  if (forNothing === 0) warnings.push(...imbalancedValueWarnings(expectedStateChanges))
   return done({ warnings, simulationResults: results(expectedStateChanges, decodedMessage) }, result.stats)
 }
 

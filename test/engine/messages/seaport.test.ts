@@ -103,3 +103,57 @@ describe('findSeaportOrders', () => {
     expect(notAnOrder.ok && findSeaportOrder(notAnOrder.typedData, USER)).toBeNull()
   })
 })
+
+describe('bulk orders (BulkOrder trees)', () => {
+  const leaf = (offer: object[], consideration: object[], offerer = USER) => ({
+    offerer,
+    zone: ZERO,
+    offer,
+    consideration,
+    orderType: '0',
+    startTime: '0',
+    endTime: '1900000000',
+    zoneHash: `0x${'00'.repeat(32)}`,
+    salt: '1',
+    conduitKey: `0x${'00'.repeat(32)}`,
+    counter: '0',
+  })
+  const padding = leaf([], [], ZERO)
+  const bulk = (height: number, leaves: object[]) => {
+    const all = [...leaves, ...Array(2 ** height - leaves.length).fill(padding)]
+    const nest = (items: object[]): object[] =>
+      items.length === 2
+        ? items
+        : nest(Array.from({ length: items.length / 2 }, (_, i) => items.slice(2 * i, 2 * i + 2)))
+    const { EIP712Domain, ...orderTypes } = SEAPORT_ORDER_TYPES
+    const result = parseTypedData({
+      types: {
+        EIP712Domain,
+        BulkOrder: [{ name: 'tree', type: `OrderComponents${'[2]'.repeat(height)}` }],
+        ...orderTypes,
+      },
+      primaryType: 'BulkOrder',
+      domain: {
+        name: 'Seaport',
+        version: '1.6',
+        chainId: '1',
+        verifyingContract: '0x0000000000000068F116a894984e2DB1123eB395',
+      },
+      message: { tree: nest(all) },
+    })
+    if (!result.ok) throw new Error(result.error.message)
+    return result.typedData
+  }
+
+  it('reads every leaf of trees of height 1 and 3, padding included, and adds the user’s orders up', () => {
+    const one = findSeaportOrders(
+      bulk(1, [leaf([nftOffer], [eth('5', USER)]), leaf([nftOffer], [eth('7', USER)])]),
+      USER,
+    )
+    expect(one?.orders).toHaveLength(2)
+    expect(one?.total.receives).toEqual([{ kind: 'NATIVE', token: ZERO, identifier: 0n, amount: 12n }])
+    const three = findSeaportOrders(bulk(3, [leaf([nftOffer], [eth('1', FEE)])]), USER)
+    expect(three?.orders).toHaveLength(8)
+    expect(three?.orders.filter((order) => isTradeForNothing(order, decimals))).toHaveLength(1)
+  })
+})

@@ -199,6 +199,16 @@ describe('scanMessage: Safe transaction messages', () => {
     expect(response.action).toBe('BLOCK')
   })
 
+  it('a Safe message that writes the wallet in decimal is read as that Safe, and blocked for it', async () => {
+    const data = safeTx({ nonce: 1, verifyingContract: BigInt(fixtures.safe.address).toString() })
+    const { response } = await scanOk(request(data, fixtures.safe.owners[0] as Address), fixtures.rpcUrl)
+    expect(validate(response)).toEqual([])
+    expect(response.simulationResults.multisig?.wallet).toBe(fixtures.safe.address.toLowerCase())
+    expect(response.warnings.map((w) => [w.kind, w.severity])).toEqual([['NON_CANONICAL_ADDRESS', 'CRITICAL']])
+    expect(response.warnings[0]?.message).toContain('writes domain.verifyingContract as')
+    expect(response.action).toBe('BLOCK')
+  })
+
   it('reports a Safe-shaped message for a contract that is not a Safe as unsupported, not a crash', async () => {
     const data = safeTx({ nonce: 1, verifyingContract: fixtures.erc20.address })
     const { response } = await scanOk(request(data, fixtures.safe.owners[0] as Address), fixtures.rpcUrl)
@@ -207,6 +217,9 @@ describe('scanMessage: Safe transaction messages', () => {
     expect(response.simulationResults.expectedStateChanges).toEqual([])
     expect(response.simulationResults.multisig).toBeUndefined()
     expect(response.simulationResults.protocol).toBeNull()
+    // What it would do cannot be shown: the person is told so, and the action is WARN, not NONE.
+    expect(response.warnings.map((w) => w.kind)).toEqual(['RELIABLE_SIMULATION_NOT_POSSIBLE'])
+    expect(response.action).toBe('WARN')
   })
 
   it('explains a Safe transaction that would fail: more ETH than the wallet holds', async () => {
