@@ -15,7 +15,7 @@
  * - `simulation/`  the one eth_simulateV1 call: its read plan, reads, RPC client, asset events, token metadata
  * - `assets/`      asset and state changes, worded in plain English
  * - `risk/`        warnings and the action they decide; phishing sites, known malicious addresses, protocols
- * - `messages/`    typed data, permits, Seaport orders, Safe transaction messages, raw messages
+ * - `messages/`    typed data, permits, Seaport and Blur orders, Safe transaction messages, raw messages
  * - `scan/`        the two entry points, request parsing, per-transaction results
  */
 export type {

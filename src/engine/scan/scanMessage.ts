@@ -136,7 +136,7 @@ async function analyse(input: MessageScanInput, options: ScanOptions): Promise<S
     return done({ warnings: [unreadableWarning(humanReadableError)], simulationResults: { ...results([]), error } })
   }
   const typedData = parsed.typedData
-  const scan = await analyseTypedData(typedData, input, options)
+  const scan = await analyseTypedData(typedData, message.data, input, options)
   if (!scan.ok) return scan
   const { simulationResults } = scan.analysis
   const warnings = [...unusualAddressWarnings(typedData), ...scan.analysis.warnings]
@@ -150,8 +150,16 @@ async function analyse(input: MessageScanInput, options: ScanOptions): Promise<S
 /** Errors that mean the scan could not tell what the message does: the person must hear it, as a warning. */
 const UNREAD_ERRORS = new Set<MessageError['kind']>(['UNSUPPORTED_ORDER_TYPE', 'UNSUPPORTED_MESSAGE', 'UNKNOWN_ERROR'])
 
-/** Routes typed data to the analysis of its kind: Safe transaction, permits, Seaport order, or anything else. */
-async function analyseTypedData(typedData: TypedData, input: MessageScanInput, options: ScanOptions): Promise<Scan> {
+/**
+ * Routes typed data to the analysis of its kind: Safe transaction, permits, Seaport or Blur order, or anything else.
+ * `payload` is the request's typed data as sent, for what rides beside the signed fields (a Blur order's tree).
+ */
+async function analyseTypedData(
+  typedData: TypedData,
+  payload: unknown,
+  input: MessageScanInput,
+  options: ScanOptions,
+): Promise<Scan> {
   const safeTx = findSafeTransaction(typedData)
   if (safeTx) return scanSafeTransaction(typedData, safeTx, input, options)
   const permits = findTokenPermits(typedData, input.userAccount)
@@ -159,11 +167,7 @@ async function analyseTypedData(typedData: TypedData, input: MessageScanInput, o
   if (permits.length > 0 || nftPermit) return scanPermits(typedData, permits, nftPermit ? [nftPermit] : [], options)
   const seaport = findSeaportOrders(typedData, input.userAccount)
   if (seaport) return scanOrders(typedData, seaport, input, options)
-  const blur = findBlurSignature(
-    typedData,
-    input.message.kind === 'SIGN_TYPED_DATA' ? input.message.data : null,
-    input.userAccount,
-  )
+  const blur = findBlurSignature(typedData, payload, input.userAccount)
   if (blur) return scanBlur(typedData, blur, input, options)
   const chainId = knownChainId(options.rpcUrl, options.chainId) ?? domainChainId(typedData)
   return done({
