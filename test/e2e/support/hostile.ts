@@ -121,18 +121,27 @@ export async function attempt(
       done = true
       throw new Error(`the call did not settle within ${SETTLE_TIMEOUT_MS} ms: ${call}`)
     })()
+    /** The next window this call opened (in order), or undefined once the call has settled without another. */
     const nextWindow = () =>
       new Promise<Page | undefined>((resolve) => {
-        const take = () => {
-          const next = opened.shift()
-          if (next) resolve(next)
-          return next !== undefined
+        let waiting = true
+        const finish = (value: Page | undefined) => {
+          if (!waiting) return
+          waiting = false
+          windowOpened = () => {}
+          resolve(value)
         }
-        if (take()) return
-        windowOpened = () => take()
+        const take = () => {
+          if (!waiting) return
+          const next = opened.shift()
+          if (next) finish(next)
+        }
+        take()
+        if (!waiting) return
+        windowOpened = take
         settling.then(
-          () => resolve(undefined),
-          () => resolve(undefined),
+          () => finish(undefined),
+          () => finish(undefined),
         )
       })
     let confirm: Page | undefined
