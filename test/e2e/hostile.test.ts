@@ -550,6 +550,12 @@ describe('a hostile page cannot get the wallet to sign what the window did not s
       expect(outcome.settled).toEqual(REJECTED)
       expect(outcome.shown[0]?.request.wallet).toMatchObject({ late: true })
       expect(outcome.received).toEqual([])
+      // The options page names the wallet and the site, so the user knows to prefer another wallet there.
+      const options = await context.newPage()
+      await options.goto(`chrome-extension://${extension.id}/src/extension/ui/options.html`)
+      const label = outcome.shown[0]?.request.wallet?.label
+      await expect.poll(() => options.getByTestId('late-wallets').textContent()).toContain(`${label} on ${dapp.url}`)
+      await options.close()
     })
   })
 
