@@ -72,7 +72,6 @@ export async function openHostilePage(context: BrowserContext, dapp: Dapp, setup
 
 /** Clicks a decision in the window, ticking "I understand the risk" first when the window asks for it. */
 async function press(confirm: Page, decision: Decide) {
-  await confirm.locator('[data-action]:not([data-action="PENDING"])').waitFor({ timeout: 20_000 })
   if (decision === 'continue') {
     const risk = confirm.getByRole('checkbox')
     if (await risk.count()) await risk.check()
@@ -158,6 +157,8 @@ export async function attempt(
         .catch(() => '')
       if (!id || confirm.isClosed()) continue
       lastId = id
+      // What the window shows once its results are in, so a test can check the scan as well as the request.
+      await confirm.locator('[data-action]:not([data-action="PENDING"])').waitFor({ timeout: 20_000 })
       const request = await pendingOf(confirm)
       const decision = decide(request)
       shown.push({ request, decision })
