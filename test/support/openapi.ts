@@ -91,7 +91,10 @@ export const SAFE_CONFIGURATION_CHANGE_SCHEMA = {
   },
 }
 
-/** Registers SAFE_CONFIGURATION_CHANGE in a 2023-06-05 document: a schema, and a branch of every EVM change oneOf. */
+/**
+ * Registers SAFE_CONFIGURATION_CHANGE in a 2023-06-05 document: a schema, and a branch of every EVM state change
+ * oneOf (the transaction scans' shared one and the message scan's own).
+ */
 export function addPreflightStateChanges(document: Json): Json {
   const schemas = (document as { components: { schemas: Record<string, Json> } }).components.schemas
   schemas.PreflightSafeConfigurationChange = SAFE_CONFIGURATION_CHANGE_SCHEMA as Json
@@ -101,8 +104,16 @@ export function addPreflightStateChanges(document: Json): Json {
       { type: 'array', items: { type: 'string' } },
     ],
   }
-  const change = schemas.EvmExpectedStateChange as { properties: { rawInfo: { oneOf: Json[] } } }
-  change.properties.rawInfo.oneOf.push({ $ref: '#/components/schemas/PreflightSafeConfigurationChange' })
+  const visit = (node: Json): void => {
+    if (Array.isArray(node)) return node.forEach(visit)
+    if (node === null || typeof node !== 'object') return
+    const oneOf = (node.rawInfo as { oneOf?: Json[] } | undefined)?.oneOf
+    if (oneOf?.some((branch) => JSON.stringify(branch).includes('StateChangeNativeAssetTransfer'))) {
+      oneOf.push({ $ref: '#/components/schemas/PreflightSafeConfigurationChange' })
+    }
+    Object.values(node).forEach(visit)
+  }
+  visit(document)
   return document
 }
 
