@@ -105,7 +105,10 @@ export function addPreflightStateChanges(document: Json): Json {
     ],
   }
   const visit = (node: Json): void => {
-    if (Array.isArray(node)) return node.forEach(visit)
+    if (Array.isArray(node)) {
+      node.forEach(visit)
+      return
+    }
     if (node === null || typeof node !== 'object') return
     const oneOf = (node.rawInfo as { oneOf?: Json[] } | undefined)?.oneOf
     if (oneOf?.some((branch) => JSON.stringify(branch).includes('StateChangeNativeAssetTransfer'))) {

@@ -16,6 +16,8 @@ contract SafeInspector {
     address private constant SENTINEL = address(1);
     uint256 private constant MODULE_PAGE = 16;
     uint256 private constant CALL_GAS = 100_000;
+    /// Kept back from every read, so the inspector returns what it has read whatever gas the Safe's code burns.
+    uint256 private constant RESERVE_GAS = 60_000;
 
     struct Config {
         address singleton;
@@ -37,7 +39,7 @@ contract SafeInspector {
         config.singleton = _singleton(safe);
         (bool ok, bytes memory data) = _call(safe, abi.encodeWithSignature("getOwners()"));
         if (ok) {
-            try this.decodeAddresses(data) returns (address[] memory owners) {
+            try this.decodeAddresses{gas: CALL_GAS}(data) returns (address[] memory owners) {
                 config.owners = owners;
             } catch {}
         }
@@ -45,7 +47,7 @@ contract SafeInspector {
         config.nonce = _word(safe, abi.encodeWithSignature("nonce()"));
         (ok, data) = _call(safe, abi.encodeWithSignature("VERSION()"));
         if (ok) {
-            try this.decodeString(data) returns (string memory version) {
+            try this.decodeString{gas: CALL_GAS}(data) returns (string memory version) {
                 config.version = version;
             } catch {}
         }
@@ -74,6 +76,7 @@ contract SafeInspector {
     }
 
     function _call(address safe, bytes memory payload) private view returns (bool, bytes memory) {
+        if (gasleft() < CALL_GAS + RESERVE_GAS) return (false, "");
         return safe.staticcall{gas: CALL_GAS}(payload);
     }
 
@@ -94,13 +97,13 @@ contract SafeInspector {
         bytes memory page = abi.encodeWithSignature("getModulesPaginated(address,uint256)", SENTINEL, MODULE_PAGE);
         (bool ok, bytes memory data) = _call(safe, page);
         if (ok) {
-            try this.decodeModulePage(data) returns (address[] memory found, address next) {
+            try this.decodeModulePage{gas: CALL_GAS}(data) returns (address[] memory found, address next) {
                 return (found, found.length == MODULE_PAGE && next != SENTINEL && next != address(0));
             } catch {}
         }
         (ok, data) = _call(safe, abi.encodeWithSignature("getModules()"));
         if (ok) {
-            try this.decodeAddresses(data) returns (address[] memory found) {
+            try this.decodeAddresses{gas: CALL_GAS}(data) returns (address[] memory found) {
                 modules = found;
             } catch {}
         }
