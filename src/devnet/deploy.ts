@@ -18,15 +18,12 @@ import { foundry } from 'viem/chains'
 import { devAccounts } from './accounts.ts'
 import type { Artifacts } from './compile.ts'
 import type { Fixtures } from './fixtures.ts'
+import { deploySafeAttacks } from './safeAttacks.ts'
+import { deployCanonicalSafe, safeArtifact } from './safeDeployment.ts'
 
 const require = createRequire(import.meta.url)
 
 type Artifact = { abi: Abi; bytecode: Hex }
-
-function safeArtifact(path: string): Artifact {
-  const json = require(`@safe-global/safe-contracts/build/artifacts/contracts/${path}`)
-  return { abi: json.abi, bytecode: json.bytecode }
-}
 
 function fixtureArtifact(name: string): Artifact {
   const artifacts: Artifacts = require('./artifacts.json')
@@ -37,7 +34,10 @@ function fixtureArtifact(name: string): Artifact {
 
 const SAFE_VERSION = '1.4.1'
 
-/** Deploys Safe v1.4.1, a 2-of-3 Safe, the fixture tokens and the drainer; returns the fixtures file content. */
+/**
+ * Deploys Safe v1.4.1 at its canonical addresses, a 2-of-3 Safe, the fixture tokens, the drainer and the Safe takeover
+ * contracts; returns the fixtures file content.
+ */
 export async function deployFixtures(rpcUrl: string): Promise<Omit<Fixtures, 'startupMs'>> {
   const accounts = devAccounts(10)
   const [owner0, owner1, owner2] = accounts.map((a) => a.address) as [Address, Address, Address]
@@ -63,13 +63,8 @@ export async function deployFixtures(rpcUrl: string): Promise<Omit<Fixtures, 'st
 
   const safe = safeArtifact('Safe.sol/Safe.json')
   const factory = safeArtifact('proxies/SafeProxyFactory.sol/SafeProxyFactory.json')
-  const singleton = await deploy(safe)
-  const proxyFactory = await deploy(factory)
-  const multiSend = await deploy(safeArtifact('libraries/MultiSend.sol/MultiSend.json'))
-  const multiSendCallOnly = await deploy(safeArtifact('libraries/MultiSendCallOnly.sol/MultiSendCallOnly.json'))
-  const fallbackHandler = await deploy(
-    safeArtifact('handler/CompatibilityFallbackHandler.sol/CompatibilityFallbackHandler.json'),
-  )
+  const safeContracts = await deployCanonicalSafe({ publicClient, wallet, confirm })
+  const { singleton, proxyFactory, fallbackHandler } = safeContracts
 
   const owners = [owner0, owner1, owner2]
   const threshold = 2
@@ -119,6 +114,7 @@ export async function deployFixtures(rpcUrl: string): Promise<Omit<Fixtures, 'st
   ])
 
   const drainer = await deploy(fixtureArtifact('Drainer'), [attacker])
+  const safeAttacks = await deploySafeAttacks((name, args) => deploy(fixtureArtifact(name), args), attacker)
 
   return {
     rpcUrl,
@@ -130,7 +126,8 @@ export async function deployFixtures(rpcUrl: string): Promise<Omit<Fixtures, 'st
     erc721: { address: erc721, name: 'Devnet Apes', symbol: 'DAPE', tokens: nftTokens },
     erc1155: { address: erc1155, balances: itemBalances },
     drainer: { address: drainer, attacker },
-    safeContracts: { singleton, proxyFactory, multiSend, multiSendCallOnly, fallbackHandler },
+    safeContracts,
+    safeAttacks,
     deployer,
   }
 }

@@ -55,6 +55,8 @@ export type {
   Protocol,
   RawInfo,
   RequestMetadata,
+  SafeConfigurationChange,
+  SafeConfigurationField,
   ScanMessage,
   ScanMessageRequest,
   ScanMessageResponse,

@@ -24,7 +24,7 @@ export type BodyValidator = {
   errors: string[]
 }
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
 
 /** Rewrites OpenAPI's `nullable: true` as a JSON Schema union with null, recursively, and drops `discriminator`. */
 export function toJsonSchema(node: Json): Json {
@@ -60,6 +60,66 @@ function applySeedDeviations(document: Json, version: string): Json {
   return document
 }
 
+/**
+ * Preflight's own state change kind, SAFE_CONFIGURATION_CHANGE (README, "The scan API"): sent from 2023-06-05 on,
+ * where the reference reserves the right to add state change kinds and tells clients to fall back to
+ * `humanReadableDiff` for kinds they do not know. Its schema, as the engine's type (api/responses.ts) defines it.
+ */
+export const SAFE_CONFIGURATION_CHANGE_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['kind', 'data'],
+  properties: {
+    kind: { enum: ['SAFE_CONFIGURATION_CHANGE'] },
+    data: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['contract', 'field', 'before', 'after'],
+      properties: {
+        contract: {
+          type: 'object',
+          required: ['address', 'kind'],
+          properties: { address: { type: 'string', pattern: '^0x[0-9a-f]{40}$' }, kind: { enum: ['ACCOUNT'] } },
+        },
+        field: {
+          enum: ['singleton', 'owners', 'threshold', 'nonce', 'modules', 'guard', 'moduleGuard', 'fallbackHandler'],
+        },
+        before: { $ref: '#/components/schemas/PreflightSafeConfigurationValue' },
+        after: { $ref: '#/components/schemas/PreflightSafeConfigurationValue' },
+      },
+    },
+  },
+}
+
+/**
+ * Registers SAFE_CONFIGURATION_CHANGE in a 2023-06-05 document: a schema, and a branch of every EVM state change
+ * oneOf (the transaction scans' shared one and the message scan's own).
+ */
+export function addPreflightStateChanges(document: Json): Json {
+  const schemas = (document as { components: { schemas: Record<string, Json> } }).components.schemas
+  schemas.PreflightSafeConfigurationChange = SAFE_CONFIGURATION_CHANGE_SCHEMA as Json
+  schemas.PreflightSafeConfigurationValue = {
+    oneOf: [
+      { type: 'string', pattern: '^(0x[0-9a-f]{40}|[0-9]+)$' },
+      { type: 'array', items: { type: 'string' } },
+    ],
+  }
+  const visit = (node: Json): void => {
+    if (Array.isArray(node)) {
+      node.forEach(visit)
+      return
+    }
+    if (node === null || typeof node !== 'object') return
+    const oneOf = (node.rawInfo as { oneOf?: Json[] } | undefined)?.oneOf
+    if (oneOf?.some((branch) => JSON.stringify(branch).includes('StateChangeNativeAssetTransfer'))) {
+      oneOf.push({ $ref: '#/components/schemas/PreflightSafeConfigurationChange' })
+    }
+    Object.values(node).forEach(visit)
+  }
+  visit(document)
+  return document
+}
+
 const loaded = new Map<string, { ajv: Ajv2020; id: string }>()
 
 function load(version: string): { ajv: Ajv2020; id: string } {
@@ -67,10 +127,11 @@ function load(version: string): { ajv: Ajv2020; id: string } {
   if (cached) return cached
   const file = OPENAPI_FILES[version]
   if (!file) throw new Error(`no reference OpenAPI file for version ${version}`)
-  const document = applySeedDeviations(
+  const reference = applySeedDeviations(
     toJsonSchema(parse(readFileSync(join(OPENAPI_DIR, file), 'utf8')) as Json),
     version,
   )
+  const document = version === '2023-06-05' ? addPreflightStateChanges(reference) : reference
   const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false, validateSchema: false })
   const id = `openapi-${version}`
   // The whole document is registered as one schema, so its `#/components/...` refs resolve locally, cycles included.

@@ -66,6 +66,8 @@ export const safeAbi = parseAbi([
   'function disableModule(address prevModule, address module)',
   'function setGuard(address guard)',
   'function setFallbackHandler(address handler)',
+  'function setModuleGuard(address moduleGuard)',
+  'function changeMasterCopy(address _masterCopy)',
   'event ExecutionSuccess(bytes32 indexed txHash, uint256 payment)',
   'event ExecutionFailure(bytes32 indexed txHash, uint256 payment)',
   'event SafeReceived(address indexed sender, uint256 value)',
@@ -77,6 +79,7 @@ export const safeAbi = parseAbi([
   'event DisabledModule(address indexed module)',
   'event ChangedGuard(address indexed guard)',
   'event ChangedFallbackHandler(address indexed handler)',
+  'event ChangedModuleGuard(address indexed moduleGuard)',
 ])
 
 export const multiSendAbi = parseAbi(['function multiSend(bytes transactions) payable'])

@@ -36,6 +36,7 @@ export type WarningKind =
   | 'MULTISIG_SIGNER_NOT_OWNER'
   | 'MULTISIG_CHAIN_MISMATCH'
   | 'MULTISIG_NONCE_USED'
+  | 'MULTISIG_HASH_MISMATCH'
 
 /** Seed §2.7. `data` is a string or null in the reference files; the seed allows an object. */
 export type Warning = {
@@ -179,6 +180,32 @@ export type Erc1155ApprovalForAllChange = {
   data: { amount: Amount; owner: AddressInfo; spender: AddressInfo; asset: Erc1155Asset }
 }
 
+/** The field of a Safe's configuration a SAFE_CONFIGURATION_CHANGE is about. */
+export type SafeConfigurationField =
+  | 'singleton'
+  | 'owners'
+  | 'threshold'
+  | 'nonce'
+  | 'modules'
+  | 'guard'
+  | 'moduleGuard'
+  | 'fallbackHandler'
+
+/**
+ * Preflight's own kind (not in the reference files): one field of a Safe's configuration the transactions change,
+ * read from the simulation before and after. Addresses are lowercase; owners and modules are lists; threshold and
+ * nonce are decimal strings. Sent from API version 2023-06-05 on; older versions leave it out (the warnings remain).
+ */
+export type SafeConfigurationChange = {
+  kind: 'SAFE_CONFIGURATION_CHANGE'
+  data: {
+    contract: AddressInfo
+    field: SafeConfigurationField
+    before: string | string[]
+    after: string | string[]
+  }
+}
+
 export type RawInfo =
   | NativeAssetTransferChange
   | Erc20TransferChange
@@ -189,6 +216,7 @@ export type RawInfo =
   | Erc721ApprovalForAllChange
   | Erc1155TransferChange
   | Erc1155ApprovalForAllChange
+  | SafeConfigurationChange
 
 export type StateChange = { humanReadableDiff: string; rawInfo: RawInfo }
 

@@ -39,7 +39,7 @@ export function simulationWarnings(
     ...knownMaliciousWarnings(result.chainId, calls, changes),
     ...drainWarnings(result.chainId, calls, changes, userAccount, metadataOf),
     ...approvalWarnings(result, changes, metadataOf),
-    ...safeControlWarnings(calls),
+    ...safeControlWarnings(calls, result.safeChanges, result.safes),
     ...ownContractWarnings(result, metadataOf),
     ...gasWarnings(result),
     ...feeWarnings(result, txs),

@@ -16,7 +16,14 @@ import {
   type StateChange,
   type Warning,
 } from '../api/index.ts'
-import { type AssetChange, computeAssetChanges, erc20Asset, nativeAsset, renderStateChanges } from '../assets/index.ts'
+import {
+  type AssetChange,
+  computeAssetChanges,
+  erc20Asset,
+  nativeAsset,
+  renderSafeChanges,
+  renderStateChanges,
+} from '../assets/index.ts'
 import {
   addressesInTypedData,
   decodeRawMessage,
@@ -159,8 +166,10 @@ async function analyseTypedData(typedData: TypedData, input: MessageScanInput, o
 
 /**
  * Simulates the Safe transaction as the wallet's execTransaction sent by the signer, with threshold 1, the message's
- * nonce and the signer's pre-validated signature (seed §1.3), and reports the wallet's changes. When the signer is
- * not an owner, the transaction is simulated once more from the first owner, so the user still sees what it does.
+ * nonce and the signer's pre-validated signature (seed §1.3), and reports the wallet's changes: who controls it
+ * first, then its assets. A queued transaction (a nonce above the Safe's) simulates on today's state at its nonce; a
+ * used nonce (executed or replaced) is reported without effects, as it can never run. When the signer is not an
+ * owner, the transaction is simulated once more from the first owner, so the user still sees what it does.
  */
 async function scanSafeTransaction(
   typedData: TypedData,
@@ -184,9 +193,31 @@ async function scanSafeTransaction(
     }
     return done({ warnings: [], simulationResults: { ...results([], decodedMessage), error } }, stats)
   }
-  const signerIsOwner = isSafeOwner(safe, input.userAccount)
+  const multisig: MultisigContext = {
+    wallet: wallet.toLowerCase() as Address,
+    version: safe.version,
+    owners: safe.owners.map((owner) => owner.toLowerCase() as Address),
+    threshold: safe.threshold,
+    currentNonce: safe.nonce.toString(),
+    messageNonce: safeTx.nonce.toString(),
+    safeTxHash: safeTx.safeTxHash,
+    domainHash: safeTx.domainHash,
+    messageHash: safeTx.messageHash,
+  }
+  const requestWarnings = [
+    ...multisigWarnings(safeTx, safe, input.userAccount, run.result.chainId),
+    ...maliciousAddressWarnings(run.result.chainId, typedData),
+  ]
+  const protocol = contractProtocol(run.result.chainId, wallet, run.result.safes)
+  // A nonce the Safe has used was executed or replaced: this one can never run, so no effect is claimed for it.
+  if (safeTx.nonce < safe.nonce) {
+    return done(
+      { warnings: requestWarnings, simulationResults: { ...results([], decodedMessage), protocol, multisig } },
+      stats,
+    )
+  }
   const firstOwner = safe.owners[0]
-  if (!signerIsOwner && firstOwner) {
+  if (!isSafeOwner(safe, input.userAccount) && firstOwner) {
     run = await simulate(getAddress(firstOwner))
     if (!run.ok) return { ok: false, error: run.error, stats }
     stats.roundTrips += run.result.stats.roundTrips
@@ -206,30 +237,19 @@ async function scanSafeTransaction(
     : txError
       ? { kind: 'SIMULATION_FAILED', humanReadableError: txError.humanReadableError }
       : null
-  const multisig: MultisigContext = {
-    wallet: wallet.toLowerCase() as Address,
-    version: safe.version,
-    owners: safe.owners.map((owner) => owner.toLowerCase() as Address),
-    threshold: safe.threshold,
-    currentNonce: safe.nonce.toString(),
-    messageNonce: safeTx.nonce.toString(),
-    safeTxHash: safeTx.safeTxHash,
-    domainHash: safeTx.domainHash,
-    messageHash: safeTx.messageHash,
-  }
-  const warnings = [
-    ...multisigWarnings(safeTx, safe, input.userAccount, result.chainId),
-    ...simulationWarnings(result, txs, changes, wallet),
-    ...maliciousAddressWarnings(result.chainId, typedData),
+  const warnings = [...requestWarnings, ...simulationWarnings(result, txs, changes, wallet)]
+  // Who controls the Safe comes first, then what it holds.
+  const expectedStateChanges = [
+    ...(renderSafeChanges(result.safeChanges)[wallet.toLowerCase() as Address] ?? []),
+    ...asMessageChanges(renderStateChanges(walletChanges, result.chainId, result.reads)),
   ]
-  const expectedStateChanges = asMessageChanges(renderStateChanges(walletChanges, result.chainId, result.reads))
   return done(
     {
       warnings,
       simulationResults: {
         ...results(expectedStateChanges, decodedMessage),
         error,
-        protocol: contractProtocol(result.chainId, wallet, result.safes),
+        protocol,
         multisig,
         perTransaction,
       },

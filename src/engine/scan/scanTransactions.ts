@@ -1,7 +1,7 @@
 /** Transaction scans (seed §2.1, §2.2, §2.4, §2.6, §2.7, §2.8.1, §7): validate, simulate once, explain. */
 import { type Address, isAddressEqual } from 'viem'
-import type { AggregatedError, ScanOptions, ScanOutcome, ScanTransactionsResponse } from '../api/index.ts'
-import { computeAssetChanges, renderStateChanges } from '../assets/index.ts'
+import type { AggregatedError, ScanOptions, ScanOutcome, ScanTransactionsResponse, StateChange } from '../api/index.ts'
+import { computeAssetChanges, renderSafeChanges, renderStateChanges } from '../assets/index.ts'
 import { actionFor, originWarnings, simulationWarnings, sortWarnings, uniqueWarnings } from '../risk/index.ts'
 import { decodeExecTransaction, isSafeOwner } from '../safe/index.ts'
 import { type RpcStats, runSimulation, type SimulationInput, type SimulationResult } from '../simulation/index.ts'
@@ -48,12 +48,27 @@ function renderResponse(input: SimulationInput, origin: string, result: Simulati
     simulationResults: {
       aggregated: {
         error: aggregatedError(input, result),
-        expectedStateChanges: renderStateChanges(changes, result.chainId, result.reads),
+        expectedStateChanges: withSafeChanges(
+          renderSafeChanges(result.safeChanges),
+          renderStateChanges(changes, result.chainId, result.reads),
+        ),
         userAccount: input.userAccount.toLowerCase() as Address,
       },
       perTransaction: perTransactionResults(result, input.txs),
     },
   }
+}
+
+/** Each account's changes, a Safe's configuration changes first: who controls it comes before what it holds. */
+function withSafeChanges(
+  safeChanges: Record<Address, StateChange[]>,
+  assetChanges: Record<Address, StateChange[]>,
+): Record<Address, StateChange[]> {
+  const merged: Record<Address, StateChange[]> = { ...safeChanges }
+  for (const [account, list] of Object.entries(assetChanges) as [Address, StateChange[]][]) {
+    merged[account] = [...(merged[account] ?? []), ...list]
+  }
+  return merged
 }
 
 /** Why the simulation as a whole cannot be trusted: the node refused it, or the multisig preset cannot apply. */

@@ -13,10 +13,10 @@ import {
   nativeBalanceRead,
   READER_ADDRESS,
   type Read,
-  safeReads,
   tokenMetadataReads,
   tokenUriRead,
 } from './reads.ts'
+import { safeConfigRead } from './safeConfigRead.ts'
 
 /** Whether token metadata must still be read (false when cached). */
 export type MetadataNeeded = (token: Address) => boolean
@@ -83,7 +83,7 @@ export function predictReads(
     for (const token of tokens) add(erc20BalanceRead(token, person))
   }
   for (const token of tokens) if (metadataNeeded(token)) tokenMetadataReads(token).forEach(add)
-  for (const wallet of safes) safeReads(wallet).forEach(add)
+  for (const wallet of safes) add(safeConfigRead(wallet))
   return plan
 }
 

@@ -1,6 +1,6 @@
 /**
- * State reads that ride along in the simulation's before/after blocks: balances, allowances, metadata, NFT URIs, Safe
- * state.
+ * State reads that ride along in the simulation's before/after blocks: balances, allowances, metadata, NFT URIs (a
+ * Safe's configuration is read in safeConfigRead.ts).
  */
 import {
   type Abi,
@@ -11,8 +11,7 @@ import {
   parseAbi,
   prepareEncodeFunctionData,
 } from 'viem'
-import { erc20Abi, erc721Abi, erc1155Abi, safeAbi } from '../abi/index.ts'
-import type { SafeContext } from '../safe/index.ts'
+import { erc20Abi, erc721Abi, erc1155Abi } from '../abi/index.ts'
 
 /**
  * Where the native balance reader lives during a simulation (its code is injected by a state override).
@@ -62,11 +61,6 @@ const readFunctions = {
   supportsInterface: readFunction(erc165Abi, 'supportsInterface'),
   tokenUri: readFunction(erc721Abi, 'tokenURI'),
   erc1155Uri: readFunction(erc1155Abi, 'uri'),
-  safeOwners: readFunction(safeAbi, 'getOwners'),
-  safeThreshold: readFunction(safeAbi, 'getThreshold'),
-  safeNonce: readFunction(safeAbi, 'nonce'),
-  safeVersion: readFunction(safeAbi, 'VERSION'),
-  safeSingleton: readFunction(safeAbi, 'masterCopy'),
 }
 
 function read(key: string, to: Address, func: ReadFunction, args: readonly unknown[], timing: Read['timing']): Read {
@@ -96,8 +90,6 @@ export const readKeys = {
   tokenField: (token: Address, field: 'name' | 'symbol' | 'decimals' | 'is1155') => `${field}:${lower(token)}`,
   tokenUri: (token: Address, id: bigint) => `tokenuri:${lower(token)}:${id}`,
   erc1155Uri: (token: Address, id: bigint) => `uri:${lower(token)}:${id}`,
-  safeField: (wallet: Address, field: 'owners' | 'threshold' | 'nonce' | 'version' | 'singleton') =>
-    `safe-${field}:${lower(wallet)}`,
 }
 
 /** Native balance of an account, through the injected reader. */
@@ -162,34 +154,5 @@ export function erc1155UriRead(token: Address, id: bigint): Read {
   return read(readKeys.erc1155Uri(token, id), token, readFunctions.erc1155Uri, [id], 'static')
 }
 
-/** Owners, threshold, nonce, version and singleton of a (possible) Safe, read before the transactions. */
-export function safeReads(wallet: Address): Read[] {
-  return [
-    read(readKeys.safeField(wallet, 'owners'), wallet, readFunctions.safeOwners, [], 'static'),
-    read(readKeys.safeField(wallet, 'threshold'), wallet, readFunctions.safeThreshold, [], 'static'),
-    read(readKeys.safeField(wallet, 'nonce'), wallet, readFunctions.safeNonce, [], 'static'),
-    read(readKeys.safeField(wallet, 'version'), wallet, readFunctions.safeVersion, [], 'static'),
-    read(readKeys.safeField(wallet, 'singleton'), wallet, readFunctions.safeSingleton, [], 'static'),
-  ]
-}
-
 /** Read results by key: a decoded value, or undefined when the call reverted or returned nothing decodable. */
 export type ReadResults = { before: Map<string, unknown>; after: Map<string, unknown> }
-
-/** The Safe context from the before-block reads, or null when the address does not behave like a Safe. */
-export function safeContextFromReads(wallet: Address, reads: ReadResults): SafeContext | null {
-  const owners = reads.before.get(readKeys.safeField(wallet, 'owners')) as Address[] | undefined
-  const threshold = reads.before.get(readKeys.safeField(wallet, 'threshold')) as bigint | undefined
-  const nonce = reads.before.get(readKeys.safeField(wallet, 'nonce')) as bigint | undefined
-  if (!owners || owners.length === 0 || !threshold || nonce === undefined) return null
-  const version = reads.before.get(readKeys.safeField(wallet, 'version'))
-  const singleton = reads.before.get(readKeys.safeField(wallet, 'singleton'))
-  return {
-    address: wallet,
-    version: typeof version === 'string' ? version : 'unknown',
-    owners: [...owners],
-    threshold: Number(threshold),
-    nonce,
-    singleton: typeof singleton === 'string' ? (singleton as Address) : null,
-  }
-}

@@ -3,14 +3,29 @@
  * request sees one consistent state. A second call (same base block) happens only when the transactions touched
  * assets or accounts their calldata did not reveal.
  */
-import { type Address, getAddress, type Hex, numberToHex, pad, zeroAddress } from 'viem'
+import { type Address, getAddress, type Hex, isAddressEqual, numberToHex, pad, zeroAddress } from 'viem'
 import type { EngineError } from '../api/index.ts'
-import { applyMultisigPreset, type Call, presetStorage, type SafeContext } from '../safe/index.ts'
+import {
+  applyMultisigPreset,
+  type Call,
+  decodeExecTransaction,
+  expandCalls,
+  isSafeConfig,
+  presetStorage,
+  SAFE_NONCE_SLOT,
+  type SafeConfigChange,
+  type SafeContext,
+  type SimulationOverrides,
+  safeConfigChanges,
+  safeContext,
+  safeIntent,
+} from '../safe/index.ts'
 import { type ApprovalEvent, assetEventsFromLogs, type Movement, type SimulatedLog } from './assetEvents.ts'
 import { fetchChainId, knownChainId } from './chain.ts'
 import { predictReads, readsForEvents } from './readPlan.ts'
-import { READER_ADDRESS, READER_CODE, type Read, type ReadResults, safeContextFromReads } from './reads.ts'
+import { READER_ADDRESS, READER_CODE, type Read, type ReadResults } from './reads.ts'
 import { createRpcClient, type RpcClient, RpcFailure, type RpcStats } from './rpc.ts'
+import { SAFE_INSPECTOR_ADDRESS, SAFE_INSPECTOR_CODE, safeConfigFromReads } from './safeConfigRead.ts'
 import { checkSimulateResult, type RpcCallResult } from './simulateResponse.ts'
 import { cachedTokenMetadata } from './tokenMetadata.ts'
 
@@ -50,7 +65,10 @@ export type SimulationInput = {
   multisigWallets: Address[]
   /** Storage overrides that start with the transactions, e.g. a Safe's nonce slot for a typed-data message. */
   transactionStorage?: StorageOverride[]
-  /** More addresses whose Safe context to read before the transactions (preset wallets are always read). */
+  /**
+   * More addresses whose Safe configuration to read before and after the transactions; preset wallets, the user
+   * account and the Safe of every execTransaction in the calldata are always read.
+   */
   safes?: Address[]
   /** More reads to make before (and for state reads, after) the transactions, e.g. a permit's token metadata. */
   extraReads?: Read[]
@@ -77,6 +95,8 @@ export type SimulationResult = {
   reads: ReadResults
   /** Safe context per wallet address read (lowercase key), null when the address is not a Safe. */
   safes: Map<string, SafeContext | null>
+  /** What the transactions changed in the configuration of each Safe read (singleton, owners, modules, …). */
+  safeChanges: SafeConfigChange[]
   movements: Movement[]
   approvals: ApprovalEvent[]
   /** The base fee of the block the transactions would follow, when a transaction sets fees and the node has one. */
@@ -96,7 +116,12 @@ export async function runSimulation(input: SimulationInput, options: RunOptions)
   const client = createRpcClient(options.rpcUrl, options.fetch)
   const txs = input.txs.map((tx) => applyMultisigPreset(tx, input.multisigWallets))
   const calls: Call[] = txs.map((tx) => ({ ...tx, depth: 0 }))
-  const safes = unique([...input.multisigWallets, ...(input.safes ?? [])])
+  const safes = unique([
+    ...input.multisigWallets,
+    ...(input.safes ?? []),
+    input.userAccount,
+    ...calls.flatMap(expandCalls).flatMap((call) => (call.to && decodeExecTransaction(call.data) ? [call.to] : [])),
+  ])
   let chainId = knownChainId(options.rpcUrl, options.chainId)
   const metadataNeeded = (token: Address) => cachedTokenMetadata(chainId, token) === undefined
   const mayBeNft = (token: Address) => (cachedTokenMetadata(chainId, token)?.decimals ?? null) === null
@@ -136,7 +161,13 @@ export async function runSimulation(input: SimulationInput, options: RunOptions)
       }
     }
     const result = phase.ok ? phase : { ...phase, outcomes: [], reads: emptyReads() }
-    const events = assetEventsFromLogs(result.outcomes.flatMap((outcome) => outcome.logs))
+    const logs = result.outcomes.flatMap((outcome) => outcome.logs)
+    const events = assetEventsFromLogs(logs)
+    const configs = safes.map((wallet) => ({
+      wallet,
+      before: safeConfigFromReads(wallet, result.reads, 'before'),
+      after: safeConfigFromReads(wallet, result.reads, 'after'),
+    }))
     return {
       ok: true,
       result: {
@@ -144,7 +175,17 @@ export async function runSimulation(input: SimulationInput, options: RunOptions)
         outcomes: result.outcomes,
         failure: phase.ok ? null : phase.failure,
         reads: result.reads,
-        safes: new Map(safes.map((wallet) => [wallet.toLowerCase(), safeContextFromReads(wallet, result.reads)])),
+        safes: new Map(
+          configs.map(({ wallet, before }) => [
+            wallet.toLowerCase(),
+            isSafeConfig(before) ? safeContext(wallet, before) : null,
+          ]),
+        ),
+        safeChanges: configs.flatMap(({ wallet, before, after }) =>
+          isSafeConfig(before) && after
+            ? safeConfigChanges(wallet, before, after, overridesOf(input, calls, wallet), logs)
+            : [],
+        ),
         movements: events.movements,
         approvals: events.approvals,
         baseFeePerGas,
@@ -227,7 +268,10 @@ function txCall(tx: SimulationTx) {
 type AccountOverride = { balance?: Hex; code?: Hex; stateDiff?: Record<Hex, Hex> }
 
 function beforeOverrides(input: SimulationInput): Record<string, AccountOverride> {
-  const overrides: Record<string, AccountOverride> = { [READER_ADDRESS]: { code: READER_CODE } }
+  const overrides: Record<string, AccountOverride> = {
+    [READER_ADDRESS]: { code: READER_CODE },
+    [SAFE_INSPECTOR_ADDRESS]: { code: SAFE_INSPECTOR_CODE },
+  }
   for (const { address, value } of input.balances) {
     overrides[address] = { ...overrides[address], balance: numberToHex(value) }
   }
@@ -239,6 +283,18 @@ function transactionOverrides(input: SimulationInput): Record<string, AccountOve
   const overrides: Record<string, AccountOverride> = {}
   addStorage(overrides, [...presetStorage(input.multisigWallets), ...(input.transactionStorage ?? [])])
   return overrides
+}
+
+/** What the simulation's own overrides did to a Safe: the preset's threshold, a message's nonce. */
+function overridesOf(input: SimulationInput, calls: Call[], wallet: Address): SimulationOverrides {
+  const nonce = (input.transactionStorage ?? []).find(
+    (entry) => isAddressEqual(entry.address, wallet) && entry.slot === SAFE_NONCE_SLOT,
+  )
+  const preset = input.multisigWallets.some((address) => isAddressEqual(address, wallet))
+  return {
+    thresholdPreset: preset ? { announced: safeIntent(calls.flatMap(expandCalls), wallet).thresholds } : null,
+    nonce: nonce ? BigInt(nonce.value) : null,
+  }
 }
 
 function addStorage(overrides: Record<string, AccountOverride>, storage: StorageOverride[]): void {

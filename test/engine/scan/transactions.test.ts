@@ -20,6 +20,7 @@ import { safeAbi } from '../../../src/engine/abi/abis.ts'
 import {
   addMaliciousAddresses,
   type ScanTransactionsResponse,
+  type StateChange,
   scanTransactions,
   scanTransactionsWithStats,
 } from '../../../src/engine/index.ts'
@@ -86,6 +87,16 @@ function execTransaction(to: Address, value: bigint, data: `0x${string}`, signat
   })
 }
 
+/** A transfer's before/after amounts (asset state changes carry `amount`; Safe configuration changes do not). */
+function amountOf(change: StateChange | undefined): { before: string; after: string } {
+  return (
+    (change?.rawInfo.data as { amount?: { before: string; after: string } } | undefined)?.amount ?? {
+      before: '',
+      after: '',
+    }
+  )
+}
+
 describe('seed §2.8.1: a 2-of-3 Safe sends 1 ETH, signed by one owner holding no ETH', () => {
   const request = () => ({
     txObjects: [
@@ -120,11 +131,11 @@ describe('seed §2.8.1: a 2-of-3 Safe sends 1 ETH, signed by one owner holding n
     const [recipientChange] = aggregated.expectedStateChanges[recipient] ?? []
     expect(walletChange?.rawInfo.kind).toBe('NATIVE_ASSET_TRANSFER')
     expect(walletChange?.humanReadableDiff).toBe('Send 1 ETH')
-    const walletAmount = walletChange?.rawInfo.data.amount as { before: string; after: string }
+    const walletAmount = amountOf(walletChange)
     expect(BigInt(walletAmount.before) - BigInt(walletAmount.after)).toBe(parseEther('1'))
     expect(walletAmount.before).toBe(parseEther('100').toString())
     expect(recipientChange?.humanReadableDiff).toBe('Receive 1 ETH')
-    const recipientAmount = recipientChange?.rawInfo.data.amount as { before: string; after: string }
+    const recipientAmount = amountOf(recipientChange)
     expect(BigInt(recipientAmount.after) - BigInt(recipientAmount.before)).toBe(parseEther('1'))
     expect(perTransaction).toHaveLength(1)
     expect(perTransaction[0]?.error).toBeNull()
@@ -314,7 +325,7 @@ describe('tokens and approvals', () => {
       `Approve ${spender.toLowerCase().slice(0, 6)}…${spender.toLowerCase().slice(-4)} to spend 250 USDC`,
     ])
     // The allowance was used up by the second transaction: it is read after the whole bundle.
-    expect(mine[1]?.rawInfo.data.amount).toEqual({ before: '0', after: '0' })
+    expect(amountOf(mine[1])).toEqual({ before: '0', after: '0' })
     expect(aggregated.expectedStateChanges[spender.toLowerCase() as Address]?.[0]?.humanReadableDiff).toBe(
       'Receive 250 USDC',
     )
@@ -368,7 +379,10 @@ describe('malicious and failing transactions', () => {
     expect(stats.roundTrips).toBeLessThanOrEqual(2)
     const changes = outcome.response.simulationResults.aggregated.expectedStateChanges
     const loss = changes[owner(0).toLowerCase() as Address]?.find((change) => change.rawInfo.kind === 'ERC20_TRANSFER')
-    expect(loss?.rawInfo.data.amount).toEqual({ before: parseUnits('10000', 6).toString(), after: '0' })
+    expect(amountOf(loss)).toEqual({
+      before: parseUnits('10000', 6).toString(),
+      after: '0',
+    })
     expect(changes[fx().drainer.attacker.toLowerCase() as Address]?.[0]?.humanReadableDiff).toBe('Receive 10,000 USDC')
     expect(outcome.response.warnings.map((warning) => warning.kind)).toContain('SUSPECTED_MALICIOUS')
   })

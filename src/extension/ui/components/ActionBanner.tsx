@@ -14,9 +14,20 @@ const COPY: Record<ShownAction, { title: string; detail: string }> = {
   },
 }
 
+/** What a BLOCK says when the request would hand a Safe to code or people the signers did not choose. */
+const SAFE_TAKEOVER =
+  'It would change who controls the Safe in a way Safe’s own contracts do not: see what changes in control below.'
+
+type Props = {
+  action: ShownAction
+  failure: string | null
+  /** A Safe's control changes in a way judged CRITICAL. */
+  safeTakeover?: boolean
+}
+
 /** The recommended action in words a person understands, with the scan failure's reason when there is one. */
-export function ActionBanner({ action, failure }: { action: ShownAction; failure: string | null }) {
-  const copy = COPY[action]
+export function ActionBanner({ action, failure, safeTakeover = false }: Props) {
+  const copy = action === 'BLOCK' && safeTakeover ? { ...COPY.BLOCK, detail: SAFE_TAKEOVER } : COPY[action]
   return (
     <section className={`banner banner-${action}`} role={action === 'PENDING' ? 'status' : 'alert'}>
       <strong>
