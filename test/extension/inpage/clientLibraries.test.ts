@@ -55,7 +55,7 @@ function rejectingWallet() {
 const transaction = { from: ACCOUNT, to: TO, value: parseEther('1') }
 
 /** The error a promise rejects with. */
-async function caught(promise: Promise<unknown>): Promise<unknown> {
+async function caught(promise: PromiseLike<unknown>): Promise<unknown> {
   try {
     await promise
   } catch (error) {
