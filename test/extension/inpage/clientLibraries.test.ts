@@ -55,9 +55,9 @@ function rejectingWallet() {
 const transaction = { from: ACCOUNT, to: TO, value: parseEther('1') }
 
 /** The error a promise rejects with. */
-async function caught(promise: PromiseLike<unknown>): Promise<unknown> {
+async function caught(run: () => Promise<unknown>): Promise<unknown> {
   try {
-    await promise
+    await run()
   } catch (error) {
     return error
   }
@@ -72,7 +72,7 @@ describe('a rejection in Preflight, as the client libraries report it', () => {
   it('ethers v6: ACTION_REJECTED', async () => {
     const { wallet, signingCalls } = rejectingWallet()
     const signer = await new BrowserProvider(wallet).getSigner(ACCOUNT)
-    const error = (await caught(signer.sendTransaction({ to: TO, value: parseEther('1') }))) as { code?: string }
+    const error = (await caught(() => signer.sendTransaction({ to: TO, value: parseEther('1') }))) as { code?: string }
     expect(error.code).toBe('ACTION_REJECTED')
     expect(signingCalls).toEqual([])
   })
@@ -80,9 +80,9 @@ describe('a rejection in Preflight, as the client libraries report it', () => {
   it('ethers v5: ACTION_REJECTED (only when the message matches /user denied/i)', async () => {
     const { wallet, signingCalls } = rejectingWallet()
     const signer = new ethers5Providers.Web3Provider(wallet).getSigner(ACCOUNT)
-    const error = (await caught(signer.sendTransaction({ to: TO, value: parseEther('1') }))) as { code?: string }
+    const error = (await caught(() => signer.sendTransaction({ to: TO, value: parseEther('1') }))) as { code?: string }
     expect(error.code).toBe('ACTION_REJECTED')
-    const signature = (await caught(signer.signMessage('hello'))) as { code?: string }
+    const signature = (await caught(() => signer.signMessage('hello'))) as { code?: string }
     expect(signature.code).toBe('ACTION_REJECTED')
     expect(signingCalls).toEqual([])
   })
@@ -90,7 +90,9 @@ describe('a rejection in Preflight, as the client libraries report it', () => {
   it('viem: UserRejectedRequestError', async () => {
     const { wallet, signingCalls } = rejectingWallet()
     const client = createWalletClient({ chain: foundry, transport: custom(wallet) })
-    const error = (await caught(client.sendTransaction({ account: ACCOUNT, to: TO, value: parseEther('1') }))) as {
+    const error = (await caught(() =>
+      client.sendTransaction({ account: ACCOUNT, to: TO, value: parseEther('1') }),
+    )) as {
       walk: (predicate: (e: unknown) => boolean) => unknown
     }
     expect(error.walk((inner) => inner instanceof UserRejectedRequestError)).toBeInstanceOf(UserRejectedRequestError)
@@ -100,9 +102,9 @@ describe('a rejection in Preflight, as the client libraries report it', () => {
   it('web3.js: the provider error with code 4001 and its message', async () => {
     const { wallet, signingCalls } = rejectingWallet()
     const web3 = new Web3(wallet)
-    const error = (await caught(
-      web3.eth.sendTransaction({ ...transaction, gas: 21_000n, gasPrice: 1_000_000_000n }),
-    )) as {
+    const error = (await caught(async () => {
+      await web3.eth.sendTransaction({ ...transaction, gas: 21_000n, gasPrice: 1_000_000_000n })
+    })) as {
       code?: number
       message?: string
       cause?: { code?: number; message?: string }
