@@ -16,8 +16,8 @@ import {
 } from 'viem'
 import { foundry } from 'viem/chains'
 import { devAccounts } from './accounts.ts'
-import type { Artifacts } from './compile.ts'
 import type { Fixtures } from './fixtures.ts'
+import { artifacts, deployProtocols, fixtureArtifact } from './protocols.ts'
 
 const require = createRequire(import.meta.url)
 
@@ -26,13 +26,6 @@ type Artifact = { abi: Abi; bytecode: Hex }
 function safeArtifact(path: string): Artifact {
   const json = require(`@safe-global/safe-contracts/build/artifacts/contracts/${path}`)
   return { abi: json.abi, bytecode: json.bytecode }
-}
-
-function fixtureArtifact(name: string): Artifact {
-  const artifacts: Artifacts = require('./artifacts.json')
-  const artifact = artifacts[name]
-  if (!artifact) throw new Error(`artifact ${name} missing: run npm run compile:contracts`)
-  return artifact as Artifact
 }
 
 const SAFE_VERSION = '1.4.1'
@@ -84,13 +77,17 @@ export async function deployFixtures(rpcUrl: string): Promise<Omit<Fixtures, 'st
   if (!safeAddress) throw new Error('Safe proxy creation emitted no ProxyCreation event')
   await confirm(await wallet.sendTransaction({ to: safeAddress, value: parseEther('100') }))
 
-  const usd = fixtureArtifact('DevUSD')
-  const usdHolders = [safeAddress, owner0]
-  const usdAmounts = [parseUnits('1000000', 6), parseUnits('10000', 6)]
-  const erc20 = await deploy(usd, [usdHolders, usdAmounts])
-
-  const wethArtifact = fixtureArtifact('WrappedEther')
-  const weth = await deploy(wethArtifact)
+  const protocols = await deployProtocols(rpcUrl, {
+    usdcHolders: [
+      { address: safeAddress, amount: parseUnits('1000000', 6) },
+      { address: owner0, amount: parseUnits('10000', 6) },
+    ],
+    liquidityProvider: accounts[0] as { address: Address; privateKey: Hex },
+  })
+  const { erc20: usdc, weth: wrapped, ...protocolFixtures } = protocols
+  const erc20 = usdc.address
+  const weth = wrapped.address
+  const wethArtifact = artifacts.weth9()
   await call(weth, wethArtifact.abi, 'deposit', [], parseEther('20'))
   await call(weth, wethArtifact.abi, 'transfer', [owner0, parseEther('10')])
   await call(weth, wethArtifact.abi, 'transfer', [safeAddress, parseEther('10')])
@@ -131,6 +128,7 @@ export async function deployFixtures(rpcUrl: string): Promise<Omit<Fixtures, 'st
     erc1155: { address: erc1155, balances: itemBalances },
     drainer: { address: drainer, attacker },
     safeContracts: { singleton, proxyFactory, multiSend, multiSendCallOnly, fallbackHandler },
+    ...protocolFixtures,
     deployer,
   }
 }

@@ -1,5 +1,6 @@
 /** The fixtures file: what the devnet deployed, in the shape DESIGN.md promises to tests and tools. */
 import type { Address, Hex } from 'viem'
+import type { ProtocolFixtures } from './protocols.ts'
 
 export type Fixtures = {
   rpcUrl: string
@@ -20,4 +21,4 @@ export type Fixtures = {
   }
   deployer: Address
   startupMs: number
-}
+} & Omit<ProtocolFixtures, 'erc20' | 'weth'>
