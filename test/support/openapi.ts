@@ -49,13 +49,15 @@ function nullableEnum(schema: { [key: string]: Json }): { enum?: Json[] } {
 
 /**
  * Where the seed spec (which wins) is wider than the reference file of the same version: seed §2.7 allows a warning's
- * `data` to be an object in 2023-06-05, the version its examples use.
+ * `data` to be an object in 2023-06-05, the version its examples use; seed §2.6 types a price's `source` as a string
+ * (the reference lists three price vendors; Preflight's prices come from Chainlink feeds and Uniswap V3 TWAPs).
  */
 function applySeedDeviations(document: Json, version: string): Json {
+  const schemas = (document as { components?: { schemas?: Record<string, Json> } }).components?.schemas
+  const price = schemas?.AssetPrice as { properties?: { source?: Json } } | undefined
+  if (price?.properties?.source) price.properties.source = { type: 'string' }
   if (version !== '2023-06-05') return document
-  const warning = (
-    document as { components?: { schemas?: { Warning?: { items?: { properties?: { data?: Json } } } } } }
-  ).components?.schemas?.Warning?.items?.properties
+  const warning = (schemas?.Warning as { items?: { properties?: { data?: Json } } } | undefined)?.items?.properties
   if (warning?.data) warning.data = { type: ['string', 'object', 'null'] }
   return document
 }

@@ -2,9 +2,16 @@
 import { type Address, isAddressEqual } from 'viem'
 import type { AggregatedError, ScanOptions, ScanOutcome, ScanTransactionsResponse } from '../api/index.ts'
 import { computeAssetChanges, renderStateChanges } from '../assets/index.ts'
+import { assetPlan, assetPrices, type PriceLookup, priceSources } from '../prices/index.ts'
 import { actionFor, originWarnings, simulationWarnings, sortWarnings, uniqueWarnings } from '../risk/index.ts'
 import { decodeExecTransaction, isSafeOwner } from '../safe/index.ts'
-import { type RpcStats, runSimulation, type SimulationInput, type SimulationResult } from '../simulation/index.ts'
+import {
+  type RpcStats,
+  runSimulation,
+  type SimulationInput,
+  type SimulationResult,
+  tokenMetadata,
+} from '../simulation/index.ts'
 import { internalError } from './internalError.ts'
 import { perTransactionResults } from './perTransaction.ts'
 import { newRequestId } from './requestId.ts'
@@ -27,7 +34,7 @@ export async function scanTransactionsWithStats(
   if (!parsed.ok) return { outcome: parsed, stats: { roundTrips: 0, requests: 0 } }
   const { simulation: input, origin } = parsed.value
   try {
-    const run = await runSimulation(input, options)
+    const run = await runSimulation({ ...input, assets: assetPlan }, options)
     if (!run.ok) return { outcome: run, stats: { roundTrips: 0, requests: 0 } }
     return { outcome: { ok: true, response: renderResponse(input, origin, run.result) }, stats: run.result.stats }
   } catch (error) {
@@ -36,11 +43,17 @@ export async function scanTransactionsWithStats(
   }
 }
 
+/** The prices of one simulation's assets, from the reads its asset plan added. */
+export function simulationPrices(result: SimulationResult): PriceLookup {
+  const decimalsOf = (token: Address) => tokenMetadata(result.chainId, token, result.reads).decimals
+  return assetPrices(priceSources(result.chainId), result.reads, result.blockTime, decimalsOf)
+}
+
 function renderResponse(input: SimulationInput, origin: string, result: SimulationResult): ScanTransactionsResponse {
   const changes = computeAssetChanges(result)
-  const warnings = sortWarnings(
-    uniqueWarnings([...originWarnings(origin), ...simulationWarnings(result, input.txs, changes, input.userAccount)]),
-  )
+  const priceOf = simulationPrices(result)
+  const effects = simulationWarnings(result, input.txs, changes, input.userAccount, priceOf)
+  const warnings = sortWarnings(uniqueWarnings([...originWarnings(origin), ...effects]))
   return {
     requestId: newRequestId(),
     action: actionFor(warnings),
@@ -48,7 +61,7 @@ function renderResponse(input: SimulationInput, origin: string, result: Simulati
     simulationResults: {
       aggregated: {
         error: aggregatedError(input, result),
-        expectedStateChanges: renderStateChanges(changes, result.chainId, result.reads),
+        expectedStateChanges: renderStateChanges(changes, result.chainId, result.reads, priceOf),
         userAccount: input.userAccount.toLowerCase() as Address,
       },
       perTransaction: perTransactionResults(result, input.txs),
