@@ -159,18 +159,34 @@ function approvalWarnings(
   return warnings
 }
 
+/**
+ * Tokens sent to the token's own contract that stay there. A contract that burns or forwards what it receives in the
+ * same transaction (a Uniswap V2 pair taking back its LP tokens to burn them) has lost the user nothing: only what
+ * the token contract ends up holding of itself is a loss.
+ */
 function ownContractWarnings(result: SimulationResult, metadataOf: (token: Address) => TokenMetadata): Warning[] {
-  return result.movements
-    .filter((movement) => movement.asset.standard === 'ERC20' && isAddressEqual(movement.to, movement.asset.token))
-    .map((movement) => {
-      const token = movement.asset.standard === 'ERC20' ? movement.asset.token : zeroAddress
-      return makeWarning(
+  const kept = new Map<string, { token: Address; amount: bigint; received: boolean }>()
+  for (const { asset, from, to, amount } of result.movements) {
+    if (asset.standard !== 'ERC20') continue
+    const key = asset.token.toLowerCase()
+    const entry = kept.get(key) ?? { token: asset.token, amount: 0n, received: false }
+    if (isAddressEqual(to, asset.token)) {
+      entry.amount += amount
+      entry.received = true
+    }
+    if (isAddressEqual(from, asset.token)) entry.amount -= amount
+    kept.set(key, entry)
+  }
+  return [...kept.values()]
+    .filter((entry) => entry.received && entry.amount > 0n)
+    .map(({ token }) =>
+      makeWarning(
         'TRANSFERRING_ERC20_TO_OWN_CONTRACT',
         'WARNING',
         `This sends ${metadataOf(token).symbol ?? 'tokens'} to the token's own contract, where they are almost ` +
           'always lost for good.',
-      )
-    })
+      ),
+    )
 }
 
 function gasWarnings(result: SimulationResult): Warning[] {
