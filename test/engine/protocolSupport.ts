@@ -130,6 +130,8 @@ export async function executedDeltas(rpcUrl: string, tx: Tx, claimed: Deltas): P
     to: tx.to,
     data: tx.data,
     value: tx.value ?? 0n,
+    // A fixed limit, as a wallet's estimate plus margin would give: the node's own estimate is not what is tested.
+    gas: 3_000_000n,
     chain: null,
   })
   const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 10 })

@@ -218,8 +218,8 @@ describe('scanMessage: permits', () => {
       {
         details: [
           { token: fixtures.erc20.address, amount: '1000000', expiration: now + DAY, nonce: 0 },
-          // The devnet minted 20 WETH in all: a 30 WETH allowance limits nothing.
-          { token: fixtures.weth.address, amount: parseUnits('30', 18).toString(), expiration: now + DAY, nonce: 0 },
+          // The devnet wrapped 220 WETH in all (20 for holders, 100 in each Uniswap pool): 300 WETH limits nothing.
+          { token: fixtures.weth.address, amount: parseUnits('300', 18).toString(), expiration: now + DAY, nonce: 0 },
         ],
         spender: router,
         sigDeadline: now + 1800,
