@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import Ajv2020 from 'ajv/dist/2020.js'
 import { parse } from 'yaml'
 import { type ScanMessageResponse, scanMessageWithStats } from '../../src/engine/index.ts'
-import { OPENAPI_DIR, OPENAPI_FILES, toJsonSchema } from '../support/openapi.ts'
+import { OPENAPI_DIR, OPENAPI_FILES, toJsonSchema, widenPriceSources } from '../support/openapi.ts'
 
 type Schema = Record<string, unknown> & { [key: string]: Schema | Schema[] | unknown }
 
@@ -18,11 +18,13 @@ type Schema = Record<string, unknown> & { [key: string]: Schema | Schema[] | unk
  * - warning kinds MULTISIG_SIGNER_NOT_OWNER / MULTISIG_CHAIN_MISMATCH / MULTISIG_NONCE_USED (Preflight's own; the
  *   reference tells clients to fall back to `message` for unknown kinds);
  * - error kinds INVALID_MESSAGE (malformed typed data) and SIMULATION_FAILED (a Safe transaction that reverts);
- * - ERC721_APPROVAL, the state change of an NFT permit, in the transaction scans' shape.
+ * - ERC721_APPROVAL, the state change of an NFT permit, in the transaction scans' shape;
+ * - a price's `source` is any string (seed §2.6; Preflight's are Chainlink and UniswapV3).
  * Extra `simulationResults` fields (multisig, perTransaction, decodedMessage) need no change: the schema allows them.
  */
 export function messageResponseValidator(): (body: unknown) => string[] {
   const document = toJsonSchema(parse(readFileSync(join(OPENAPI_DIR, OPENAPI_FILES['2023-06-05'] as string), 'utf8')))
+  widenPriceSources(document)
   const schemas = (document as { components: { schemas: Record<string, Schema> } }).components.schemas
   const warningItem = (schemas.Warning as { items: Schema }).items as { properties: Record<string, Schema> }
   ;(warningItem.properties.kind as { enum: string[] }).enum.push(

@@ -54,12 +54,23 @@ function nullableEnum(schema: { [key: string]: Json }): { enum?: Json[] } {
  */
 function applySeedDeviations(document: Json, version: string): Json {
   const schemas = (document as { components?: { schemas?: Record<string, Json> } }).components?.schemas
-  const price = schemas?.AssetPrice as { properties?: { source?: Json } } | undefined
-  if (price?.properties?.source) price.properties.source = { type: 'string' }
+  widenPriceSources(document)
   if (version !== '2023-06-05') return document
   const warning = (schemas?.Warning as { items?: { properties?: { data?: Json } } } | undefined)?.items?.properties
   if (warning?.data) warning.data = { type: ['string', 'object', 'null'] }
   return document
+}
+
+/** Every price `source` (the shared AssetPrice and the copies inlined in message schemas) as any string. */
+export function widenPriceSources(node: Json): void {
+  if (Array.isArray(node)) return node.forEach(widenPriceSources)
+  if (node === null || typeof node !== 'object') return
+  const properties = node.properties as Record<string, Json> | undefined
+  const source = properties?.source as { enum?: Json[] } | undefined
+  if (properties && Array.isArray(source?.enum) && source.enum.includes('Coingecko')) {
+    properties.source = { type: 'string' }
+  }
+  for (const value of Object.values(node)) widenPriceSources(value)
 }
 
 const loaded = new Map<string, { ajv: Ajv2020; id: string }>()

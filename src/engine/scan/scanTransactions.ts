@@ -2,18 +2,13 @@
 import { type Address, isAddressEqual } from 'viem'
 import type { AggregatedError, ScanOptions, ScanOutcome, ScanTransactionsResponse } from '../api/index.ts'
 import { computeAssetChanges, renderStateChanges } from '../assets/index.ts'
-import { assetPlan, assetPrices, type PriceLookup, priceSources } from '../prices/index.ts'
+import { assetPlan } from '../prices/index.ts'
 import { actionFor, originWarnings, simulationWarnings, sortWarnings, uniqueWarnings } from '../risk/index.ts'
 import { decodeExecTransaction, isSafeOwner } from '../safe/index.ts'
-import {
-  type RpcStats,
-  runSimulation,
-  type SimulationInput,
-  type SimulationResult,
-  tokenMetadata,
-} from '../simulation/index.ts'
+import { type RpcStats, runSimulation, type SimulationInput, type SimulationResult } from '../simulation/index.ts'
 import { internalError } from './internalError.ts'
 import { perTransactionResults } from './perTransaction.ts'
+import { simulationPrices } from './pricing.ts'
 import { newRequestId } from './requestId.ts'
 import { parseTransactionsRequest } from './transactionsRequest.ts'
 
@@ -41,12 +36,6 @@ export async function scanTransactionsWithStats(
     // Node failures are values by now (RPC_ERROR); anything thrown here is a bug in Preflight.
     return { outcome: { ok: false, error: internalError(error) }, stats: { roundTrips: 0, requests: 0 } }
   }
-}
-
-/** The prices of one simulation's assets, from the reads its asset plan added. */
-export function simulationPrices(result: SimulationResult): PriceLookup {
-  const decimalsOf = (token: Address) => tokenMetadata(result.chainId, token, result.reads).decimals
-  return assetPrices(priceSources(result.chainId), result.reads, result.blockTime, decimalsOf)
 }
 
 function renderResponse(input: SimulationInput, origin: string, result: SimulationResult): ScanTransactionsResponse {

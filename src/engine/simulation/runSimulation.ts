@@ -56,6 +56,8 @@ export type SimulationInput = {
   extraReads?: Read[]
   /** The scan's asset knowledge for a chain (known tokens, pools, price reads), once the chain is known. */
   assets?: (chainId: number) => AssetPlan
+  /** Tokens to price beyond those the transactions name, e.g. a permit's or an order's tokens. */
+  priceTokens?: Address[]
 }
 
 /** How one transaction went in the simulation. */
@@ -106,6 +108,7 @@ export async function runSimulation(input: SimulationInput, options: RunOptions)
   const mayBeNft = (token: Address) => (cachedTokenMetadata(chainId, token)?.decimals ?? null) === null
   const assetPlan = (id: number | null) => (id === null || !input.assets ? null : priceable(input.assets(id), id))
   const plan = predictReads(calls, [input.userAccount], safes, metadataNeeded, mayBeNft, assetPlan(chainId))
+  for (const read of assetPlan(chainId)?.priceReads(input.priceTokens ?? []) ?? []) plan.set(read.key, read)
   for (const read of input.extraReads ?? []) plan.set(read.key, read)
   try {
     // Asked in the same JSON-RPC batch as the simulation, so an unknown chain costs no extra round trip.
