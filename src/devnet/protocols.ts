@@ -224,7 +224,16 @@ async function send(
   value = 0n,
 ) {
   const data = encodeFunctionData({ abi, functionName, args })
-  const hash = await from.sendTransaction({ to, value, data, account: from.account ?? null, chain: foundry })
+  // A fixed gas limit: Uniswap V3's gas depends on the block time (an oracle observation is written once per second),
+  // so an estimate made one block earlier can fall short.
+  const hash = await from.sendTransaction({
+    to,
+    value,
+    data,
+    gas: 3_000_000n,
+    account: from.account ?? null,
+    chain: foundry,
+  })
   const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 5 })
   if (receipt.status !== 'success') throw new Error(`protocol transaction ${functionName} (${hash}) reverted`)
   return receipt
