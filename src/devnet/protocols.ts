@@ -224,13 +224,13 @@ async function send(
   value = 0n,
 ) {
   const data = encodeFunctionData({ abi, functionName, args })
-  // A fixed gas limit: Uniswap V3's gas depends on the block time (an oracle observation is written once per second),
-  // so an estimate made one block earlier can fall short.
+  // A fixed gas limit (creating a V3 pool takes about 5M): Uniswap V3's gas depends on the block time (an oracle
+  // observation is written once per second), so an estimate made one block earlier can fall short.
   const hash = await from.sendTransaction({
     to,
     value,
     data,
-    gas: 3_000_000n,
+    gas: 10_000_000n,
     account: from.account ?? null,
     chain: foundry,
   })

@@ -84,7 +84,7 @@ beforeEach(async () => {
 })
 
 async function send(to: Address, data: Hex, value = 0n, from = maker()) {
-  const hash = await client().sendTransaction({ account: from, to, data, value, gas: 3_000_000n, chain: null })
+  const hash = await client().sendTransaction({ account: from, to, data, value, gas: 10_000_000n, chain: null })
   const receipt = await client().waitForTransactionReceipt({ hash, pollingInterval: 10 })
   if (receipt.status !== 'success') throw new Error(`setup transaction to ${to} reverted`)
   return receipt
