@@ -8,6 +8,7 @@ const HELP = `preflight — simulate transactions and signatures before you sign
 
 Usage:
   preflight devnet --port P --fixtures FILE   anvil on 127.0.0.1:P with the fixture contracts; writes FILE when ready
+            [--fork-url URL [--fork-block-number N]]   … on top of the chain behind URL (anvil fork mode)
   preflight serve --port Q --rpc CHAIN/NETWORK=URL … --api-key KEY
                                               the HTTP scan API (seed spec), e.g. --rpc ethereum/devnet=http://127.0.0.1:8545
   preflight scan transactions|message --rpc URL [--chain CHAIN/NETWORK]

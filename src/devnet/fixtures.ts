@@ -1,5 +1,6 @@
 /** The fixtures file: what the devnet deployed, in the shape DESIGN.md promises to tests and tools. */
 import type { Address, Hex } from 'viem'
+import type { ProtocolFixtures } from './protocols.ts'
 import type { SafeAttacks } from './safeAttacks.ts'
 import type { SafeContracts } from './safeDeployment.ts'
 
@@ -19,4 +20,4 @@ export type Fixtures = {
   safeAttacks: SafeAttacks
   deployer: Address
   startupMs: number
-}
+} & Omit<ProtocolFixtures, 'erc20' | 'weth'>

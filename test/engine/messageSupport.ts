@@ -7,7 +7,14 @@ import { join } from 'node:path'
 import Ajv2020 from 'ajv/dist/2020.js'
 import { parse } from 'yaml'
 import { type ScanMessageResponse, scanMessageWithStats } from '../../src/engine/index.ts'
-import { addPreflightStateChanges, type Json, OPENAPI_DIR, OPENAPI_FILES, toJsonSchema } from '../support/openapi.ts'
+import {
+  addPreflightStateChanges,
+  type Json,
+  OPENAPI_DIR,
+  OPENAPI_FILES,
+  toJsonSchema,
+  widenPriceSources,
+} from '../support/openapi.ts'
 
 type Schema = Record<string, unknown> & { [key: string]: Schema | Schema[] | unknown }
 
@@ -21,12 +28,14 @@ type Schema = Record<string, unknown> & { [key: string]: Schema | Schema[] | unk
  * - ERC721_APPROVAL, the state change of an NFT permit, in the transaction scans' shape;
  * - warning kind MULTISIG_HASH_MISMATCH and state change kind SAFE_CONFIGURATION_CHANGE (Preflight's own, for Safe
  *   transaction messages; the reference tells clients to fall back to `humanReadableDiff` for unknown kinds).
+ * - a price's `source` is any string (seed §2.6; Preflight's are Chainlink and UniswapV3).
  * Extra `simulationResults` fields (multisig, perTransaction, decodedMessage) need no change: the schema allows them.
  */
 export function messageResponseValidator(): (body: unknown) => string[] {
   const document = addPreflightStateChanges(
     toJsonSchema(parse(readFileSync(join(OPENAPI_DIR, OPENAPI_FILES['2023-06-05'] as string), 'utf8')) as Json),
   )
+  widenPriceSources(document)
   const schemas = (document as { components: { schemas: Record<string, Schema> } }).components.schemas
   const warningItem = (schemas.Warning as { items: Schema }).items as { properties: Record<string, Schema> }
   ;(warningItem.properties.kind as { enum: string[] }).enum.push(

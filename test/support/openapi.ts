@@ -49,13 +49,14 @@ function nullableEnum(schema: { [key: string]: Json }): { enum?: Json[] } {
 
 /**
  * Where the seed spec (which wins) is wider than the reference file of the same version: seed §2.7 allows a warning's
- * `data` to be an object in 2023-06-05, the version its examples use.
+ * `data` to be an object in 2023-06-05, the version its examples use; seed §2.6 types a price's `source` as a string
+ * (the reference lists three price vendors; Preflight's prices come from Chainlink feeds and Uniswap V3 TWAPs).
  */
 function applySeedDeviations(document: Json, version: string): Json {
+  const schemas = (document as { components?: { schemas?: Record<string, Json> } }).components?.schemas
+  widenPriceSources(document)
   if (version !== '2023-06-05') return document
-  const warning = (
-    document as { components?: { schemas?: { Warning?: { items?: { properties?: { data?: Json } } } } } }
-  ).components?.schemas?.Warning?.items?.properties
+  const warning = (schemas?.Warning as { items?: { properties?: { data?: Json } } } | undefined)?.items?.properties
   if (warning?.data) warning.data = { type: ['string', 'object', 'null'] }
   return document
 }
@@ -118,6 +119,21 @@ export function addPreflightStateChanges(document: Json): Json {
   }
   visit(document)
   return document
+}
+
+/** Every price `source` (the shared AssetPrice and the copies inlined in message schemas) as any string. */
+export function widenPriceSources(node: Json): void {
+  if (Array.isArray(node)) {
+    node.forEach(widenPriceSources)
+    return
+  }
+  if (node === null || typeof node !== 'object') return
+  const properties = node.properties as Record<string, Json> | undefined
+  const source = properties?.source as { enum?: Json[] } | undefined
+  if (properties && Array.isArray(source?.enum) && source.enum.includes('Coingecko')) {
+    properties.source = { type: 'string' }
+  }
+  for (const value of Object.values(node)) widenPriceSources(value)
 }
 
 const loaded = new Map<string, { ajv: Ajv2020; id: string }>()

@@ -52,7 +52,8 @@ export type AddressInfo = { address: Address; kind: AccountKind }
 export type Amount = { before: string; after: string }
 
 export type AssetPrice = {
-  source: 'Simplehash' | 'Defillama' | 'Coingecko'
+  /** Preflight reads prices on-chain: 'Chainlink' feeds and 'UniswapV3' TWAPs (the seed types `source` as a string). */
+  source: 'Chainlink' | 'UniswapV3' | 'Simplehash' | 'Defillama' | 'Coingecko'
   updatedAt: number
   dollarValuePerToken: number
 }

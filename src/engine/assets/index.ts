@@ -6,7 +6,8 @@
  *
  * - `assetChanges.ts`: nets movements and approvals into per-account changes (the internal model).
  * - `stateChanges.ts`: renders them as state changes keyed by account.
- * - `assetObjects.ts`: the asset objects inside them (native currency, ERC-20, ERC-721, ERC-1155).
+ * - `assetObjects.ts`: the asset objects inside them (native currency, ERC-20, ERC-721, ERC-1155), priced when the
+ *   scan read a price (prices/).
  * - `nftMetadata.ts`: an NFT's token URI as the contract reported it in the simulation, never fetched.
  * - `safeChanges.ts`: a Safe's configuration changes (singleton, owners, threshold, modules, guards, handler) as
  *   SAFE_CONFIGURATION_CHANGE state changes in the Safe's entry.
@@ -30,4 +31,4 @@ export {
   renderSafeChanges,
   SAFE_FIELD_NAMES,
 } from './safeChanges.ts'
-export { addressInfo, renderStateChanges } from './stateChanges.ts'
+export { addressInfo, type PriceOf, renderStateChanges } from './stateChanges.ts'

@@ -7,11 +7,14 @@
  * - `typedData.ts`: EIP-712 payloads validated field by field, normalised and hashed.
  * - `permits.ts`: permits are analysed here: EIP-2612, DAI-style, Permit2 and ERC-721 permits, what they grant and
  *   the warnings that grant deserves.
+ * - `permit2Orders.ts`: what a Permit2 signature transfer's witness (a UniswapX order) pays the signer.
  * - `seaport.ts`: Seaport orders: what the user gives and receives, and whether that is a trade for nothing.
  * - `safeTx.ts`: Safe transaction messages: the execTransaction to simulate under the preset, the hashes a signer
  *   compares, and what is off about the request (signer not an owner, another chain, a used nonce).
  * - `rawMessage.ts`: personal_sign and eth_sign text, and blind signing of a bare 32-byte hash.
  */
+
+export { isNativeOutput, type WitnessOutput, witnessOutputs } from './permit2Orders.ts'
 export {
   findNftPermit,
   findTokenPermits,

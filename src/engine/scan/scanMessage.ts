@@ -23,6 +23,7 @@ import {
   nativeAsset,
   renderSafeChanges,
   renderStateChanges,
+  type TransferChange,
 } from '../assets/index.ts'
 import {
   addressesInTypedData,
@@ -33,6 +34,7 @@ import {
   findSeaportOrder,
   findTokenPermits,
   hasUnsupportedItems,
+  isNativeOutput,
   isTradeForNothing,
   multisigWarnings,
   type NftPermit,
@@ -51,7 +53,10 @@ import {
   seaportTransfers,
   type TokenPermit,
   type TypedData,
+  type WitnessOutput,
+  witnessOutputs,
 } from '../messages/index.ts'
+import { assetPlan } from '../prices/index.ts'
 import {
   actionFor,
   contractProtocol,
@@ -66,17 +71,22 @@ import {
 import { isSafeOwner } from '../safe/index.ts'
 import {
   cachedTokenMetadata,
+  erc20BalanceRead,
   knownChainId,
+  nativeBalanceRead,
   type Read,
+  type ReadResults,
   type RpcStats,
   type RunOutcome,
   readKeys,
   runSimulation,
   tokenMetadata,
+  tokenMetadataReads,
 } from '../simulation/index.ts'
 import { internalError } from './internalError.ts'
 import { type MessageScanInput, parseMessageRequest } from './messageRequest.ts'
 import { perTransactionResults } from './perTransaction.ts'
+import { simulationPrices } from './pricing.ts'
 import { newRequestId } from './requestId.ts'
 
 type SimulationResults = ScanMessageResponse['simulationResults']
@@ -178,7 +188,8 @@ async function scanSafeTransaction(
   options: ScanOptions,
 ): Promise<Scan> {
   const wallet = getAddress(safeTx.wallet)
-  const simulate = (from: Address) => runSimulation(safeSimulationInput(safeTx, wallet, from), options)
+  const simulate = (from: Address) =>
+    runSimulation({ ...safeSimulationInput(safeTx, wallet, from), assets: assetPlan }, options)
   let run: RunOutcome = await simulate(input.userAccount)
   if (!run.ok) return { ok: false, error: run.error, stats: NO_TRAFFIC }
   const stats = { ...run.result.stats }
@@ -237,11 +248,12 @@ async function scanSafeTransaction(
     : txError
       ? { kind: 'SIMULATION_FAILED', humanReadableError: txError.humanReadableError }
       : null
-  const warnings = [...requestWarnings, ...simulationWarnings(result, txs, changes, wallet)]
+  const priceOf = simulationPrices(result)
+  const warnings = [...requestWarnings, ...simulationWarnings(result, txs, changes, wallet, priceOf)]
   // Who controls the Safe comes first, then what it holds.
   const expectedStateChanges = [
     ...(renderSafeChanges(result.safeChanges)[wallet.toLowerCase() as Address] ?? []),
-    ...asMessageChanges(renderStateChanges(walletChanges, result.chainId, result.reads)),
+    ...asMessageChanges(renderStateChanges(walletChanges, result.chainId, result.reads, priceOf)),
   ]
   return done(
     {
@@ -270,11 +282,16 @@ async function scanPermits(
   const owner = permits[0]?.owner ?? nftPermits[0]?.owner ?? zeroAddress
   const chainHint = knownChainId(options.rpcUrl, options.chainId)
   const metadataNeeded = (token: Address) => cachedTokenMetadata(chainHint, token) === undefined
-  const run = await runReads(owner, permitReads(permits, nftPermits, metadataNeeded), options)
+  // A signature transfer with a witness (a UniswapX order) also says what the signer is paid: read those balances.
+  const outputs = witnessOutputs(typedData, owner)
+  const reads = [...permitReads(permits, nftPermits, metadataNeeded), ...witnessReads(outputs, owner, metadataNeeded)]
+  const tokens = [...permits.map((permit) => permit.token), ...outputs.map((output) => output.token)]
+  const run = await runReads(owner, reads, options, tokens)
   if (!run.ok) return { ok: false, error: run.error, stats: NO_TRAFFIC }
   const result = run.result
+  const priceOf = simulationPrices(result)
   const metadataOf = (token: Address) => tokenMetadata(result.chainId, token, result.reads)
-  const assetOf = (token: Address) => erc20Asset(result.chainId, token, metadataOf(token))
+  const assetOf = (token: Address) => erc20Asset(result.chainId, token, metadataOf(token), priceOf(token))
   const context: PermitContext = {
     now: options.now?.() ?? Math.floor(Date.now() / 1000),
     spenderHasCode: (spender) => result.reads.before.get(readKeys.codeSize(spender)) !== 0n,
@@ -285,9 +302,11 @@ async function scanPermits(
     symbol: (token) => assetOf(token).symbol,
   }
   const nftChanges = Object.values(renderStateChanges(nftPermits.map(nftPermitApproval), result.chainId, result.reads))
+  const paid = renderStateChanges(witnessTransfers(outputs, owner, result.reads), result.chainId, result.reads, priceOf)
   const expectedStateChanges = [
     ...permits.map((permit) => permitStateChange(permit, assetOf(permit.token), context)),
     ...nftChanges.flat(),
+    ...asMessageChanges(paid).map(atLeast),
   ]
   const warnings = [
     ...permitWarnings(permits, nftPermits, context),
@@ -320,9 +339,11 @@ async function scanSeaportOrder(
   const user = input.userAccount
   const chainHint = knownChainId(options.rpcUrl, options.chainId)
   const metadataNeeded = (token: Address) => cachedTokenMetadata(chainHint, token) === undefined
-  const run = await runReads(user, seaportReads(trade, user, metadataNeeded), options)
+  const tokens = [...trade.gives, ...trade.receives].map((item) => item.token)
+  const run = await runReads(user, seaportReads(trade, user, metadataNeeded), options, tokens)
   if (!run.ok) return { ok: false, error: run.error, stats: NO_TRAFFIC }
   const result = run.result
+  const priceOf = simulationPrices(result)
   const changes = seaportTransfers(trade, user, result.reads)
   const decimals = (token: Address) =>
     isAddressEqual(token, zeroAddress)
@@ -339,18 +360,71 @@ async function scanSeaportOrder(
       ),
     )
   }
-  const expectedStateChanges = asMessageChanges(renderStateChanges(changes, result.chainId, result.reads))
+  const rendered = renderStateChanges(changes, result.chainId, result.reads, priceOf)
+  const expectedStateChanges = asMessageChanges(rendered)
   return done({ warnings, simulationResults: results(expectedStateChanges, decodedMessage) }, result.stats)
 }
 
 // ── Shared ───────────────────────────────────────────────────────────────────────────────────────────────────────
 
-/** A simulation with no transactions, only reads: how permits and orders see the chain in one round trip. */
-function runReads(userAccount: Address, extraReads: Read[], options: ScanOptions): Promise<RunOutcome> {
+/**
+ * A simulation with no transactions, only reads: how permits and orders see the chain in one round trip, with the
+ * prices of `tokens` and the native currency read alongside.
+ */
+function runReads(
+  userAccount: Address,
+  extraReads: Read[],
+  options: ScanOptions,
+  tokens: Address[],
+): Promise<RunOutcome> {
   return runSimulation(
-    { txs: [], userAccount, blockNumber: null, balances: [], storage: [], multisigWallets: [], extraReads },
+    {
+      txs: [],
+      userAccount,
+      blockNumber: null,
+      balances: [],
+      storage: [],
+      multisigWallets: [],
+      extraReads,
+      assets: assetPlan,
+      priceTokens: tokens.filter((token) => !isAddressEqual(token, zeroAddress)),
+    },
     options,
   )
+}
+
+/** The balances a witness order's payments change: native currency for the zero address, else the token. */
+function witnessReads(outputs: WitnessOutput[], owner: Address, metadataNeeded: (token: Address) => boolean): Read[] {
+  return outputs.flatMap((output) =>
+    isNativeOutput(output)
+      ? [nativeBalanceRead(owner)]
+      : [
+          erc20BalanceRead(output.token, owner),
+          ...(metadataNeeded(output.token) ? tokenMetadataReads(output.token) : []),
+        ],
+  )
+}
+
+/** What a witness order pays the signer, as balance changes from the balances read now. */
+function witnessTransfers(outputs: WitnessOutput[], owner: Address, reads: ReadResults): TransferChange[] {
+  return outputs.map((output) => {
+    const native = isNativeOutput(output)
+    const held = reads.before.get(native ? readKeys.native(owner) : readKeys.erc20Balance(output.token, owner))
+    const before = typeof held === 'bigint' ? held : 0n
+    return {
+      type: 'transfer',
+      account: owner,
+      asset: native ? { standard: 'NATIVE' } : { standard: 'ERC20', token: output.token },
+      before,
+      after: before + output.amount,
+      counterparty: null,
+    }
+  })
+}
+
+/** An order's payment is its least amount (an auction decays toward it): "Receive at least …". */
+function atLeast(change: StateChange): StateChange {
+  return { ...change, humanReadableDiff: change.humanReadableDiff.replace(/^Receive /, 'Receive at least ') }
 }
 
 /** The listed protocol of the domain's verifying contract (Permit2, Seaport, …) on the message's chain, or null. */

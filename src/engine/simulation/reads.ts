@@ -41,7 +41,7 @@ export type Read = { key: string; to: Address; data: Hex; timing: 'state' | 'sta
  * A read's function, looked up and its selector hashed once: given a one-item ABI and the selector, viem's
  * encodeFunctionData and decodeFunctionResult skip the ABI search and the hashing they would do on every read.
  */
-type ReadFunction = { abi: Abi; functionName: Hex }
+export type ReadFunction = { abi: Abi; functionName: Hex }
 
 function readFunction(abi: Abi, functionName: string): ReadFunction {
   return prepareEncodeFunctionData({ abi, functionName } as never)
@@ -61,6 +61,19 @@ const readFunctions = {
   supportsInterface: readFunction(erc165Abi, 'supportsInterface'),
   tokenUri: readFunction(erc721Abi, 'tokenURI'),
   erc1155Uri: readFunction(erc1155Abi, 'uri'),
+}
+
+/**
+ * A read of any one-function ABI, prepared once by the caller (prepareRead) and made before the transactions: for
+ * reads other folders plan, such as price feeds and pools.
+ */
+export function staticRead(key: string, to: Address, func: ReadFunction, args: readonly unknown[]): Read {
+  return read(key, to, func, args, 'static')
+}
+
+/** Looks up a function of `abi` and hashes its selector once, for staticRead. */
+export function prepareRead(abi: Abi, functionName: string): ReadFunction {
+  return readFunction(abi, functionName)
 }
 
 function read(key: string, to: Address, func: ReadFunction, args: readonly unknown[], timing: Read['timing']): Read {

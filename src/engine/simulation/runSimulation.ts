@@ -22,11 +22,11 @@ import {
 } from '../safe/index.ts'
 import { type ApprovalEvent, assetEventsFromLogs, type Movement, type SimulatedLog } from './assetEvents.ts'
 import { fetchChainId, knownChainId } from './chain.ts'
-import { predictReads, readsForEvents } from './readPlan.ts'
+import { type AssetPlan, predictReads, priceReadsForEvents, readsForEvents } from './readPlan.ts'
 import { READER_ADDRESS, READER_CODE, type Read, type ReadResults } from './reads.ts'
 import { createRpcClient, type RpcClient, RpcFailure, type RpcStats } from './rpc.ts'
 import { SAFE_INSPECTOR_ADDRESS, SAFE_INSPECTOR_CODE, safeConfigFromReads } from './safeConfigRead.ts'
-import { checkSimulateResult, type RpcCallResult } from './simulateResponse.ts'
+import { blockTimestamp, checkSimulateResult, type RpcCallResult } from './simulateResponse.ts'
 import { cachedTokenMetadata } from './tokenMetadata.ts'
 
 /** The fee a transaction offers per gas: a legacy gas price, or EIP-1559 caps. */
@@ -72,6 +72,10 @@ export type SimulationInput = {
   safes?: Address[]
   /** More reads to make before (and for state reads, after) the transactions, e.g. a permit's token metadata. */
   extraReads?: Read[]
+  /** The scan's asset knowledge for a chain (known tokens, pools, price reads), once the chain is known. */
+  assets?: (chainId: number) => AssetPlan
+  /** Tokens to price beyond those the transactions name, e.g. a permit's or an order's tokens. */
+  priceTokens?: Address[]
 }
 
 /** How one transaction went in the simulation. */
@@ -93,6 +97,8 @@ export type SimulationResult = {
   /** Why the node refused to simulate the list as a whole (then outcomes are empty), or null. */
   failure: string | null
   reads: ReadResults
+  /** Unix time of the block the before-reads ran in (what prices are judged fresh against), null if the node omits it. */
+  blockTime: bigint | null
   /** Safe context per wallet address read (lowercase key), null when the address is not a Safe. */
   safes: Map<string, SafeContext | null>
   /** What the transactions changed in the configuration of each Safe read (singleton, owners, modules, …). */
@@ -125,7 +131,9 @@ export async function runSimulation(input: SimulationInput, options: RunOptions)
   let chainId = knownChainId(options.rpcUrl, options.chainId)
   const metadataNeeded = (token: Address) => cachedTokenMetadata(chainId, token) === undefined
   const mayBeNft = (token: Address) => (cachedTokenMetadata(chainId, token)?.decimals ?? null) === null
-  const plan = predictReads(calls, [input.userAccount], safes, metadataNeeded, mayBeNft)
+  const assetPlan = (id: number | null) => (id === null || !input.assets ? null : priceable(input.assets(id), id))
+  const plan = predictReads(calls, [input.userAccount], safes, metadataNeeded, mayBeNft, assetPlan(chainId))
+  for (const read of assetPlan(chainId)?.priceReads(input.priceTokens ?? []) ?? []) plan.set(read.key, read)
   for (const read of input.extraReads ?? []) plan.set(read.key, read)
   try {
     // Asked in the same JSON-RPC batch as the simulation, so an unknown chain costs no extra round trip.
@@ -150,11 +158,13 @@ export async function runSimulation(input: SimulationInput, options: RunOptions)
     if (chainId === null) throw new RpcFailure('The node did not say which chain it serves.', null)
     if (phase.ok) {
       const events = assetEventsFromLogs(phase.outcomes.flatMap((outcome) => outcome.logs))
-      const missing = [...readsForEvents(events.movements, events.approvals, metadataNeeded)].filter(
-        ([key]) => !plan.has(key),
-      )
+      const needed = readsForEvents(events.movements, events.approvals, metadataNeeded)
+      const missing = [...needed].filter(([key]) => !plan.has(key))
       if (missing.length > 0) {
         for (const [key, read] of missing) plan.set(key, read)
+        const assets = assetPlan(chainId)
+        if (assets)
+          for (const read of priceReadsForEvents(events.movements, events.approvals, assets)) plan.set(read.key, read)
         // Same block tag: the second call is self-consistent (its reads and transactions share one state) even
         // if a block arrived in between; node block numbering of simulated blocks differs (anvil vs geth).
         phase = await simulate(client, input, txs, plan, input.blockNumber)
@@ -175,6 +185,7 @@ export async function runSimulation(input: SimulationInput, options: RunOptions)
         outcomes: result.outcomes,
         failure: phase.ok ? null : phase.failure,
         reads: result.reads,
+        blockTime: result.ok ? result.blockTime : null,
         safes: new Map(
           configs.map(({ wallet, before }) => [
             wallet.toLowerCase(),
@@ -199,7 +210,15 @@ export async function runSimulation(input: SimulationInput, options: RunOptions)
   }
 }
 
-type Phase = { ok: true; outcomes: TxOutcome[]; reads: ReadResults } | { ok: false; failure: string }
+type Phase =
+  | { ok: true; outcomes: TxOutcome[]; reads: ReadResults; blockTime: bigint | null }
+  | { ok: false; failure: string }
+
+/** An asset plan that prices no token known to be an NFT (cached metadata without decimals): NFTs have no feed or pool. */
+function priceable(plan: AssetPlan, chainId: number): AssetPlan {
+  const fungible = (token: Address) => cachedTokenMetadata(chainId, token)?.decimals !== null
+  return { ...plan, priceReads: (tokens) => plan.priceReads(tokens.filter(fungible)) }
+}
 
 /** The base fee of block `blockNumber` (the latest when null); null on a chain without EIP-1559. */
 async function baseFeeOf(client: RpcClient, blockNumber: bigint | null): Promise<bigint | null> {
@@ -252,6 +271,7 @@ async function simulate(
     ok: true,
     outcomes: transactions.calls.map((call, index) => toOutcome(call, txs[index] as SimulationTx)),
     reads: { before: decodeReads(reads, before.calls), after: decodeReads(stateReads, after.calls) },
+    blockTime: blockTimestamp(before),
   }
 }
 
