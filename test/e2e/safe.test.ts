@@ -80,7 +80,7 @@ describe('Safe proposals in the confirmation window', () => {
     await confirm.getByRole('checkbox', { name: /I understand the risk/ }).check()
     expect(await proceed.isEnabled()).toBe(true)
     await confirm.getByRole('button', { name: 'Reject' }).click()
-    expect(await result()).toEqual({ code: 4001, message: 'User rejected the request.' })
+    expect(await result()).toEqual({ code: 4001, message: 'User rejected the request: user denied it in Preflight.' })
   }
 
   for (const [scenario, field] of [
@@ -111,7 +111,7 @@ describe('Safe proposals in the confirmation window', () => {
     const text = await confirm.getByRole('region', { name: 'Safe transaction' }).textContent()
     expect(text).toContain('2 → 1 (any single owner then controls the Safe)')
     await confirm.getByRole('button', { name: 'Reject' }).click()
-    expect(await result()).toEqual({ code: 4001, message: 'User rejected the request.' })
+    expect(await result()).toEqual({ code: 4001, message: 'User rejected the request: user denied it in Preflight.' })
   })
 
   it('an honest MultiSend batch: NONE with its transfers, and Continue signs it', async () => {
