@@ -145,7 +145,10 @@ describe('the confirmation window', () => {
   })
 
   it('says why a scan failed, focuses Reject, and Escape rejects', async () => {
-    const failed: ScanState = { status: 'ERROR', error: { kind: 'RPC_ERROR', message: 'connection refused' } }
+    const failed: ScanState = {
+      status: 'ERROR',
+      error: { kind: 'RPC_ERROR', reason: 'UNREACHABLE', message: 'connection refused' },
+    }
     const page = await open(request('error', failed))
     expect(await action(page)).toBe('ERROR')
     expect(await page.getByText('Why: connection refused').count()).toBe(1)

@@ -122,7 +122,7 @@ export async function runSimulation(input: SimulationInput, options: RunOptions)
       if ('error' in answer) throw answer.error
       chainId = answer.id
     }
-    if (chainId === null) throw new RpcFailure('The node did not say which chain it serves.', null)
+    if (chainId === null) throw new RpcFailure('BAD_ANSWER', 'The node did not say which chain it serves.', null)
     if (phase.ok) {
       const events = assetEventsFromLogs(phase.outcomes.flatMap((outcome) => outcome.logs))
       const missing = [...readsForEvents(events.movements, events.approvals, metadataNeeded)].filter(
@@ -154,7 +154,7 @@ export async function runSimulation(input: SimulationInput, options: RunOptions)
   } catch (error) {
     // Only the node's failures are RPC errors; anything else is a bug and reaches the scan's INTERNAL handler.
     if (!(error instanceof RpcFailure)) throw error
-    return { ok: false, error: { kind: 'RPC_ERROR', message: error.message } }
+    return { ok: false, error: { kind: 'RPC_ERROR', reason: error.kind, message: error.message } }
   }
 }
 
@@ -201,6 +201,7 @@ async function simulate(
   const checked = checkSimulateResult(answer, [reads.length, txs.length, stateReads.length])
   if (!checked.ok) {
     throw new RpcFailure(
+      'BAD_ANSWER',
       `The node returned a malformed eth_simulateV1 result: ${checked.problem}. Use a node that implements ` +
         'eth_simulateV1 (anvil, geth ≥ 1.14.9, reth, Nethermind).',
       null,
@@ -229,7 +230,8 @@ type AccountOverride = { balance?: Hex; code?: Hex; stateDiff?: Record<Hex, Hex>
 function beforeOverrides(input: SimulationInput): Record<string, AccountOverride> {
   const overrides: Record<string, AccountOverride> = { [READER_ADDRESS]: { code: READER_CODE } }
   for (const { address, value } of input.balances) {
-    overrides[address] = { ...overrides[address], balance: numberToHex(value) }
+    const account = (overrides[address] ??= {})
+    account.balance = numberToHex(value)
   }
   addStorage(overrides, input.storage)
   return overrides
@@ -241,10 +243,12 @@ function transactionOverrides(input: SimulationInput): Record<string, AccountOve
   return overrides
 }
 
+/** Adds storage overrides in place, in time linear in their number (a later entry for the same slot wins). */
 function addStorage(overrides: Record<string, AccountOverride>, storage: StorageOverride[]): void {
   for (const { address, slot, value } of storage) {
-    const current = overrides[address] ?? {}
-    overrides[address] = { ...current, stateDiff: { ...current.stateDiff, [slot]: value } }
+    const account = (overrides[address] ??= {})
+    account.stateDiff ??= {}
+    account.stateDiff[slot] = value
   }
 }
 

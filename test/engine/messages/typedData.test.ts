@@ -246,7 +246,10 @@ describe('names that are also properties of every object', () => {
 
   it('a struct type named "constructor" still hashes', () => {
     const payload = mail()
-    payload.types.constructor = [{ name: 'contents', type: 'string' }]
+    Object.defineProperty(payload.types, 'constructor', {
+      value: [{ name: 'contents', type: 'string' }],
+      enumerable: true,
+    })
     payload.primaryType = 'constructor'
     const result = parseTypedData(payload)
     expect(result.ok && hashTypedPayload(result.typedData).hash).toMatch(/^0x[0-9a-f]{64}$/)
