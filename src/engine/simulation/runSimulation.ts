@@ -230,8 +230,8 @@ type AccountOverride = { balance?: Hex; code?: Hex; stateDiff?: Record<Hex, Hex>
 function beforeOverrides(input: SimulationInput): Record<string, AccountOverride> {
   const overrides: Record<string, AccountOverride> = { [READER_ADDRESS]: { code: READER_CODE } }
   for (const { address, value } of input.balances) {
-    const account = (overrides[address] ??= {})
-    account.balance = numberToHex(value)
+    overrides[address] ??= {}
+    overrides[address].balance = numberToHex(value)
   }
   addStorage(overrides, input.storage)
   return overrides
@@ -246,7 +246,8 @@ function transactionOverrides(input: SimulationInput): Record<string, AccountOve
 /** Adds storage overrides in place, in time linear in their number (a later entry for the same slot wins). */
 function addStorage(overrides: Record<string, AccountOverride>, storage: StorageOverride[]): void {
   for (const { address, slot, value } of storage) {
-    const account = (overrides[address] ??= {})
+    overrides[address] ??= {}
+    const account = overrides[address]
     account.stateDiff ??= {}
     account.stateDiff[slot] = value
   }
