@@ -1,5 +1,5 @@
 /** `preflight serve`: the HTTP scan API on a port, until SIGINT or SIGTERM. */
-import { parseNetworks } from '../server/routes.ts'
+import { parseNetworks } from '../server/networks.ts'
 import { startScanServer } from '../server/server.ts'
 import { checkChain } from './chainCheck.ts'
 import { parseCommandLine, portOption, stopSignal, UsageError, withUsageErrors } from './options.ts'

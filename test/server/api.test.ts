@@ -3,7 +3,7 @@ import { type Address, encodeFunctionData, erc721Abi, erc1155Abi } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../src/devnet/devnet.ts'
 import type { Fixtures } from '../../src/devnet/fixtures.ts'
-import { parseNetworks } from '../../src/server/routes.ts'
+import { parseNetworks } from '../../src/server/networks.ts'
 import { type RunningServer, startScanServer } from '../../src/server/server.ts'
 import { API_VERSIONS } from '../../src/server/versions.ts'
 import { buildScenarios, permitMessage, safeTxMessage, type TransactionScenario } from '../bench/scenarios.ts'
@@ -11,6 +11,7 @@ import { startTestDevnet } from '../support/devnet.ts'
 import { startUnreachableEndpoint, type UnreachableEndpoint } from '../support/net.ts'
 import { responseValidator } from '../support/openapi.ts'
 import { errorOf, post } from './client.ts'
+import { logSink } from './logSink.ts'
 
 const KEY = 'test-key-0123456789'
 const OTHER_KEY = 'second-key'
@@ -32,7 +33,7 @@ beforeAll(async () => {
     port: 0,
     networks: parseNetworks([`ethereum/devnet=${fixtures.rpcUrl}`, `ethereum/offline=${offline.url}`]),
     apiKeys: [KEY, OTHER_KEY],
-    log: () => {},
+    logStream: logSink().stream,
   })
   base = server.url
   scenarios = [

@@ -2,13 +2,14 @@
 import { createServer as createNetServer, type Socket } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../src/devnet/devnet.ts'
-import { parseNetworks } from '../../src/server/routes.ts'
+import { parseNetworks } from '../../src/server/networks.ts'
 import { type RunningServer, startScanServer } from '../../src/server/server.ts'
 import { API_VERSIONS } from '../../src/server/versions.ts'
 import { buildScenarios, permitMessage } from '../bench/scenarios.ts'
 import { startTestDevnet } from '../support/devnet.ts'
 import { listenOnFreePort } from '../support/net.ts'
 import { post } from './client.ts'
+import { logSink } from './logSink.ts'
 
 const KEY = 'fuzz-key'
 const FUZZ_CASES = 300
@@ -22,7 +23,7 @@ beforeAll(async () => {
     port: 0,
     networks: parseNetworks([`ethereum/devnet=${devnet.fixtures.rpcUrl}`]),
     apiKeys: [KEY],
-    log: () => {},
+    logStream: logSink().stream,
   })
 })
 
@@ -123,7 +124,7 @@ describe('a node that never answers', () => {
       networks: parseNetworks([`ethereum/stuck=http://127.0.0.1:${port}`]),
       apiKeys: [KEY],
       scanTimeoutMs: 300,
-      log: () => {},
+      logStream: logSink().stream,
     })
     try {
       const scenario = buildScenarios(devnet.fixtures, []).find((s) => s.kind === 'transactions')
@@ -140,22 +141,21 @@ describe('a node that never answers', () => {
   })
 })
 
-describe('an engine that throws', () => {
-  it('answers 500 with a request id and still serves the next request', async () => {
+describe('a scan that throws', () => {
+  it('answers 500 with a request id, logs the detail and still serves the next request', async () => {
     let calls = 0
-    const logged: string[] = []
+    const logs = logSink()
     const failing = await startScanServer({
       port: 0,
       networks: parseNetworks([`ethereum/devnet=${devnet.fixtures.rpcUrl}`]),
       apiKeys: [KEY],
-      log: (line) => logged.push(line),
+      logStream: logs.stream,
       // A boundary stand-in: the real engine never throws on input, so a bug is simulated to test the server's net.
-      engine: {
-        scanTransactions: async () => {
+      runner: {
+        threads: 0,
+        close: async () => {},
+        run: async () => {
           calls += 1
-          throw new Error('bug in the engine')
-        },
-        scanMessage: async () => {
           throw new Error('bug in the engine')
         },
       },
@@ -169,7 +169,8 @@ describe('an engine that throws', () => {
       const body = first.body as { error: string; requestId: string }
       expect(body.error).toBe('Internal Server Error')
       expect(body.requestId).toMatch(/^[0-9a-f]{32}$/)
-      expect(logged.join('\n')).toContain(body.requestId)
+      expect(logs.text()).toContain(body.requestId)
+      expect(logs.text()).toContain('bug in the engine')
       const second = await post(`${failing.url}/v0/domains`, { domains: ['example.org'] }, { 'X-Api-Key': KEY })
       expect(second.status).toBe(200)
       expect(calls).toBe(1)
