@@ -4,7 +4,13 @@
  * rate limits, structured logs, Prometheus metrics, health and readiness, and a drain that lets scans finish.
  */
 import { Transform } from 'node:stream'
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from 'fastify'
 import { type EngineError, newRequestId } from '../engine/index.ts'
 import { docsAsset, docsPage } from './docsPage.ts'
 import { parseDomainsRequest, scanDomains } from './domains.ts'
@@ -133,7 +139,8 @@ export function buildApp(config: AppConfig): ScanApp {
 
   const app = Fastify({
     logger: { level: 'info', ...(config.logStream ? { stream: config.logStream } : {}) },
-    disableRequestLogging: true,
+    // Fastify's own request lines are off: the onResponse hook writes one line per request with what operators need.
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
     // Random, never sequential: ids appear in logs and errors and must not be guessable.
     genReqId: () => newRequestId(),
     requestIdHeader: false,
@@ -141,7 +148,15 @@ export function buildApp(config: AppConfig): ScanApp {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 100 },
     requestTimeout: 60_000,
     return503OnClosing: false,
-    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, verbose: true } },
+    ajv: {
+      customOptions: {
+        coerceTypes: false,
+        removeAdditional: false,
+        useDefaults: false,
+        verbose: true,
+        allowUnionTypes: true,
+      },
+    },
     schemaErrorFormatter: (errors, context) => new Error(describeValidationError(errors, context)),
   })
 
@@ -245,6 +260,12 @@ export function buildApp(config: AppConfig): ScanApp {
     'retry-after': String(Math.max(1, Math.ceil((resetAt - Date.now()) / 1000))),
   })
 
+  // While draining, every answer closes its connection, so keep-alive clients move to another instance and the
+  // listener can close as soon as the scans in flight are answered.
+  app.addHook('onSend', async (_request, reply) => {
+    if (draining) reply.header('connection', 'close')
+  })
+
   // A body that trickles in slower than the deadline gets 408 rather than holding the connection.
   app.addHook('preParsing', async (_request, _reply, payload) => {
     let timer: NodeJS.Timeout | undefined
@@ -276,7 +297,6 @@ export function buildApp(config: AppConfig): ScanApp {
     // One line per request: never the body, never the key (only its id).
     request.log.info({
       msg: 'request',
-      requestId: request.id,
       keyId: request.keyId || null,
       method: request.method,
       route,
@@ -291,7 +311,7 @@ export function buildApp(config: AppConfig): ScanApp {
   app.setErrorHandler((error: FastifyError | Refusal, request, reply) => {
     const [status, message] = errorAnswer(error, config.maxBodyBytes)
     if (status >= 500) {
-      request.log.error({ msg: 'unexpected error', requestId: request.id, error: (error as Error).stack })
+      request.log.error({ msg: 'unexpected error', error: (error as Error).stack })
     }
     if (error instanceof Refusal) reply.headers(error.headers)
     return reply.code(status).send({ error: message, requestId: request.id })
@@ -387,7 +407,6 @@ export function buildApp(config: AppConfig): ScanApp {
         // The URL (with its path and query, where hosted nodes put keys) goes to the log only, redacted.
         request.log.warn({
           msg: 'node failed',
-          requestId: request.id,
           network: pair,
           node: redactUrl(rpcUrl),
           reason: error.reason,
@@ -399,7 +418,7 @@ export function buildApp(config: AppConfig): ScanApp {
         return refuse(502, `the node for ${pair} failed: UNSUPPORTED_CHAIN`)
       case 'INTERNAL':
         // A bug's detail goes to the log only: it helps the operator and would only confuse (or inform) the client.
-        request.log.error({ msg: 'scan failed unexpectedly', requestId: request.id, error: error.message })
+        request.log.error({ msg: 'scan failed unexpectedly', error: error.message })
         return refuse(500, 'Internal Server Error')
     }
   }
