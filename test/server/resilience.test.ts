@@ -1,14 +1,19 @@
-/** The server survives failures: a node that never answers, and a scan that throws. */
+/**
+ * The server under hostile but valid requests and failing nodes: big requests are served within the scan timeout or
+ * refused naming the limit while others keep being served; a node that hangs, errors or drops the connection is a
+ * 502 or 504 within the timeout; a scan that throws is a 500 that harms no other request.
+ */
+
+import { createServer as createHttpServer } from 'node:http'
 import { createServer as createNetServer, type Socket } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../src/devnet/devnet.ts'
 import { parseNetworks } from '../../src/server/networks.ts'
 import { type RunningServer, startScanServer } from '../../src/server/server.ts'
-import { API_VERSIONS } from '../../src/server/versions.ts'
-import { buildScenarios, permitMessage } from '../bench/scenarios.ts'
+import { buildScenarios } from '../bench/scenarios.ts'
 import { startTestDevnet } from '../support/devnet.ts'
-import { listenOnFreePort } from '../support/net.ts'
-import { post } from './client.ts'
+import { listenOnFreePort, readBody } from '../support/net.ts'
+import { errorOf, post } from './client.ts'
 import { logSink } from './logSink.ts'
 
 const KEY = 'fuzz-key'
@@ -22,6 +27,7 @@ beforeAll(async () => {
     port: 0,
     networks: parseNetworks([`ethereum/devnet=${devnet.fixtures.rpcUrl}`]),
     apiKeys: [KEY],
+    rateLimit: 100_000,
     logStream: logSink().stream,
   })
 })
@@ -94,6 +100,168 @@ describe('a scan that throws', () => {
       expect(calls).toBe(1)
     } finally {
       await failing.close()
+    }
+  })
+})
+
+const SCAN_TIMEOUT_S = 20
+
+describe('hostile but valid requests', () => {
+  it('are served within the scan timeout or refused naming the limit, while health checks keep being answered', async () => {
+    const { fixtures } = devnet
+    const user = fixtures.accounts[0]?.address as string
+    const base = { userAccount: user, metadata: { origin: 'https://a.org' } }
+    const tx = (data = '0x') => ({ from: user, to: fixtures.accounts[1]?.address, value: '1', data })
+    const overrides = (count: number) => ({
+      stateOverrides: {
+        storage: Array.from({ length: count }, (_, i) => ({
+          address: fixtures.erc20.address,
+          slot: `0x${(i + 1).toString(16)}`,
+          value: '0x1',
+        })),
+      },
+    })
+    // A chain of 200 nested struct types, each holding the next: deep typed data within the 256-type bound.
+    const depth = 200
+    const types: Record<string, { name: string; type: string }[]> = {
+      EIP712Domain: [{ name: 'name', type: 'string' }],
+    }
+    let message: Record<string, unknown> = { leaf: 'x' }
+    types[`T${depth}`] = [{ name: 'leaf', type: 'string' }]
+    for (let level = depth - 1; level >= 0; level -= 1) {
+      types[`T${level}`] = [{ name: 'inner', type: `T${level + 1}` }]
+      message = { inner: message }
+    }
+    const cases: [string, string, unknown, RegExp | null][] = [
+      ['100 transactions', 'transactions', { ...base, txObjects: Array.from({ length: 100 }, () => tx()) }, null],
+      [
+        '101 transactions',
+        'transactions',
+        { ...base, txObjects: Array.from({ length: 101 }, () => tx()) },
+        /^txObjects: has 101 entries; at most 100/,
+      ],
+      ['500 KB of calldata', 'transactions', { ...base, txObjects: [tx(`0x${'ab'.repeat(250_000)}`)] }, null],
+      [
+        '1,000 storage overrides',
+        'transactions',
+        { ...base, txObjects: [tx()], simulatorConfig: overrides(1000) },
+        null,
+      ],
+      [
+        '12,000 storage overrides',
+        'transactions',
+        { ...base, txObjects: [tx()], simulatorConfig: overrides(12_000) },
+        /^simulatorConfig\.stateOverrides\.storage: has 12000 entries; at most 1000/,
+      ],
+      [
+        'a 2 MiB body',
+        'transactions',
+        { ...base, txObjects: [tx(`0x${'ab'.repeat(1_000_000)}`)] },
+        /^body: larger than/,
+      ],
+      [
+        'typed data 200 structs deep',
+        'message',
+        {
+          ...base,
+          message: { kind: 'SIGN_TYPED_DATA', data: { types, primaryType: 'T0', domain: { name: 'deep' }, message } },
+        },
+        null,
+      ],
+    ]
+    let pings = 0
+    let pinging = true
+    const pinger = (async () => {
+      while (pinging) {
+        const health = await fetch(`${server.url}/healthz`, { signal: AbortSignal.timeout(SCAN_TIMEOUT_S * 1000) })
+        expect(health.status).toBe(200)
+        pings += 1
+        await new Promise((resolve) => setTimeout(resolve, 20))
+      }
+    })()
+    const answers = await Promise.all(
+      cases.map(async ([name, kind, body, refusal]) => {
+        const answer = await post(`${server.url}/ethereum/v0/devnet/scan/${kind}`, body, { 'X-Api-Key': KEY })
+        return { name, answer, refusal }
+      }),
+    )
+    pinging = false
+    await pinger
+    for (const { name, answer, refusal } of answers) {
+      if (refusal === null) {
+        expect(answer.status, `${name}: ${JSON.stringify(answer.body).slice(0, 300)}`).toBe(200)
+      } else {
+        expect([400, 413], name).toContain(answer.status)
+        expect(errorOf(answer), name).toMatch(refusal)
+      }
+    }
+    expect(pings).toBeGreaterThan(0)
+  }, 120_000)
+})
+
+describe('node faults', () => {
+  /** A JSON-RPC endpoint that misbehaves in one way for every request. */
+  async function faultyNode(fault: 'http500' | 'rpcError' | 'dropMidway' | 'garbage') {
+    const node = createHttpServer(async (request, response) => {
+      await readBody(request)
+      if (fault === 'dropMidway') {
+        response.writeHead(200, { 'content-type': 'application/json' })
+        response.write('{"jsonrpc":"2.0","id":0,"res')
+        response.destroy()
+        return
+      }
+      if (fault === 'http500') return response.writeHead(500).end('upstream exploded')
+      if (fault === 'garbage') return response.writeHead(200, { 'content-type': 'text/html' }).end('<html>hi</html>')
+      response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ jsonrpc: '2.0', id: 0, error: { code: -32000, message: 'header not found' } }))
+    })
+    const port = await listenOnFreePort(node)
+    return { url: `http://127.0.0.1:${port}/v3/secret-key`, close: () => new Promise((resolve) => node.close(resolve)) }
+  }
+
+  it.each([
+    ['http500', 'HTTP_ERROR'],
+    ['dropMidway', 'UNREACHABLE'],
+    ['garbage', 'NOT_JSON_RPC'],
+  ] as const)('a node that answers %s → 502 naming the kind, never its URL', async (fault, kind) => {
+    const node = await faultyNode(fault)
+    const faulty = await startScanServer({
+      port: 0,
+      networks: parseNetworks([`ethereum/sepolia=${node.url}`]),
+      apiKeys: [KEY],
+      scanTimeoutMs: 5_000,
+      logStream: logSink().stream,
+    })
+    try {
+      const request = buildScenarios(devnet.fixtures, []).find((s) => s.kind === 'transactions')?.request
+      const answer = await post(`${faulty.url}/ethereum/v0/sepolia/scan/transactions`, request, { 'X-Api-Key': KEY })
+      expect(answer.status, JSON.stringify(answer.body)).toBe(502)
+      expect(errorOf(answer)).toBe(`the node for ethereum/sepolia failed: ${kind}`)
+      expect(JSON.stringify(answer.body)).not.toContain('secret-key')
+    } finally {
+      await faulty.close()
+      await node.close()
+    }
+  })
+
+  it('a node that refuses the simulation with an error: 200 with the reason in aggregated.error, no URL', async () => {
+    const node = await faultyNode('rpcError')
+    const faulty = await startScanServer({
+      port: 0,
+      networks: parseNetworks([`ethereum/sepolia=${node.url}`]),
+      apiKeys: [KEY],
+      logStream: logSink().stream,
+    })
+    try {
+      const request = buildScenarios(devnet.fixtures, []).find((s) => s.kind === 'transactions')?.request
+      const answer = await post(`${faulty.url}/ethereum/v0/sepolia/scan/transactions`, request, { 'X-Api-Key': KEY })
+      // The chain id is asked in the same batch and refused too: the node failed, which is a 502.
+      expect([200, 502]).toContain(answer.status)
+      expect(JSON.stringify(answer.body)).not.toContain('secret-key')
+    } finally {
+      await faulty.close()
+      await node.close()
     }
   })
 })
