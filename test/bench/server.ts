@@ -105,7 +105,7 @@ async function main() {
   const scenarios = buildScenarios(fixtures, [])
   const byName = (name: string) => {
     const found = scenarios.find((s) => s.name === name)
-    if (!found || found.kind !== 'transactions') throw new Error(`no scenario ${name}`)
+    if (found?.kind !== 'transactions') throw new Error(`no scenario ${name}`)
     return found.request
   }
   const [user] = fixtures.accounts.map((a) => a.address) as [Address]
