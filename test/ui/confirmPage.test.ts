@@ -61,8 +61,18 @@ describe('the confirmation window', () => {
       scanTransactions({ txObjects: [tx], userAccount: me, metadata: { origin: BLOCKLISTED_ORIGIN } }, options),
     ])
     if (!sent.ok || !permit.ok || !blocked.ok) throw new Error('a scan failed')
-    sendEthScan = { status: 'DONE', kind: 'transactions', response: sent.response }
-    permit2Scan = { status: 'DONE', kind: 'message', response: permit.response }
+    sendEthScan = {
+      status: 'DONE',
+      kind: 'transactions',
+      response: sent.response,
+      backend: { kind: 'local', host: '127.0.0.1:8545' },
+    }
+    permit2Scan = {
+      status: 'DONE',
+      kind: 'message',
+      response: permit.response,
+      backend: { kind: 'remote', host: '127.0.0.1:8080' },
+    }
     blockScan = { status: 'DONE', kind: 'transactions', response: blocked.response }
   })
   afterAll(async () => {
@@ -113,6 +123,9 @@ describe('the confirmation window', () => {
       expect.stringContaining('+1 ETH'),
     ])
     expect(await page.getByText('No issues found').count()).toBe(1)
+    expect(await page.getByTestId('scan-backend').textContent()).toBe(
+      'this browser, simulating on the node at 127.0.0.1:8545',
+    )
     expect(await focused(page)).toBe('Continue')
     expect(await fitsWidth(page)).toBe(true)
     await page.close()
@@ -122,6 +135,7 @@ describe('the confirmation window', () => {
     const page = await open(request('warn', permit2Scan))
     expect(await action(page)).toBe('WARN')
     expect(await page.locator('[data-warning-kind="PERMIT_UNLIMITED_ALLOWANCE"]').count()).toBe(1)
+    expect(await page.getByTestId('scan-backend').textContent()).toBe('the scan API at 127.0.0.1:8080')
     expect(await focused(page)).toBe('Reject')
     expect(await fitsWidth(page)).toBe(true)
     const closed = page.waitForEvent('close')
