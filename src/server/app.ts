@@ -19,6 +19,7 @@ import { createMetrics } from './metrics.ts'
 import { openApiDocument } from './openapi.ts'
 import type { CounterStore } from './rateLimit.ts'
 import { readinessChecker } from './readiness.ts'
+import { redactUrl } from './redactUrl.ts'
 import type { ScanJob, ScanJobResult } from './scanJob.ts'
 import type { ScanRunner } from './scanRunner.ts'
 import { describeValidationError } from './schemaErrors.ts'
@@ -549,15 +550,4 @@ function errorAnswer(error: FastifyError | Refusal, maxBodyBytes: number): [numb
   const status = error.statusCode ?? 500
   if (status >= 400 && status < 500) return [status, error.message]
   return [500, 'Internal Server Error']
-}
-
-/** A node URL fit for a log: scheme and host only; the path and query, where hosted nodes put keys, are dropped. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url)
-    const hidden = parsed.pathname !== '/' || parsed.search !== '' || parsed.username !== ''
-    return `${parsed.protocol}//${parsed.host}${hidden ? '/…' : ''}`
-  } catch {
-    return '[unparseable URL]'
-  }
 }

@@ -84,6 +84,16 @@ async function startServer(rpcUrl: string, threads: number) {
   return { child, url, pid: child.pid as number, startMs }
 }
 
+/** Sends SIGTERM and waits for the drain to end; says so if it takes longer than the scan timeout. */
+async function stop(child: ChildProcess): Promise<void> {
+  const started = performance.now()
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+  child.kill('SIGTERM')
+  await exited
+  const ms = performance.now() - started
+  if (ms > 20_000) process.stdout.write(`  (the server took ${Math.round(ms)} ms to stop)\n`)
+}
+
 /** The one eth_simulateV1 body a scan sends, captured by running the engine once with a recording fetch. */
 async function capture(rpcUrl: string, kind: 'transactions' | 'message', body: unknown): Promise<string> {
   let sent = ''
@@ -175,7 +185,7 @@ async function main() {
   process.stdout.write(
     `\nRSS over ${SOAK} plain scans: ${rssStart.toFixed(0)} MB → ${rssEnd.toFixed(0)} MB (${(((rssEnd - rssStart) / rssStart) * 100).toFixed(1)} %)\n`,
   )
-  server.child.kill('SIGTERM')
+  await stop(server.child)
 
   process.stdout.write('\nplain transfer at c = 32 by scan threads:\n')
   for (const threads of [0, 1, 2]) {
@@ -185,7 +195,7 @@ async function main() {
     process.stdout.write(
       `  --threads ${threads}: ${Math.round(PER_LEVEL / run.seconds)} scans/s, p50 ${quantile(run.latencies, 0.5).toFixed(2)} ms, p99 ${quantile(run.latencies, 0.99).toFixed(2)} ms\n`,
     )
-    one.child.kill('SIGTERM')
+    await stop(one.child)
   }
   await devnet.stop()
 }
