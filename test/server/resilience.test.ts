@@ -5,7 +5,7 @@
  */
 
 import { createServer as createHttpServer } from 'node:http'
-import { createServer as createNetServer, type Socket } from 'node:net'
+import { connect, createServer as createNetServer, type Socket } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../src/devnet/devnet.ts'
 import { parseNetworks } from '../../src/server/networks.ts'
@@ -262,6 +262,40 @@ describe('node faults', () => {
     } finally {
       await faulty.close()
       await node.close()
+    }
+  })
+})
+
+describe('a client that sends its body too slowly', () => {
+  it('gets 408 naming the deadline, as JSON with a request id, and the server serves others meanwhile', async () => {
+    const impatient = await startScanServer({
+      port: 0,
+      networks: parseNetworks([`ethereum/devnet=${devnet.fixtures.rpcUrl}`]),
+      apiKeys: [KEY],
+      bodyTimeoutMs: 500,
+      logStream: logSink().stream,
+    })
+    const { port } = new URL(impatient.url)
+    try {
+      const socket = connect(Number(port), '127.0.0.1')
+      let answer = ''
+      socket.on('data', (chunk) => {
+        answer += chunk
+      })
+      const closed = new Promise((resolve) => socket.on('close', resolve))
+      socket.write(
+        'POST /v0/domains HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
+          `X-Api-Key: ${KEY}\r\nContent-Length: 100\r\n\r\n{"domains": [`,
+      )
+      expect((await fetch(`${impatient.url}/healthz`)).status).toBe(200)
+      await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 5_000))])
+      socket.destroy()
+      expect(answer).toMatch(/^HTTP\/1\.1 408/)
+      const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { error: string; requestId: string }
+      expect(body.error).toBe('body: not received within 0.5 seconds')
+      expect(body.requestId).toMatch(/^[0-9a-f]{32}$/)
+    } finally {
+      await impatient.close()
     }
   })
 })
