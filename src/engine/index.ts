@@ -49,6 +49,7 @@ export type {
   NativeAsset,
   NativeAssetTransferChange,
   NftMetadata,
+  NodeFailureKind,
   PerTransactionError,
   PerTransactionResult,
   PresetKind,
@@ -80,6 +81,8 @@ export { isUnlimited } from './assets/index.ts'
 export type { SafeTx } from './messages/index.ts'
 export { addMaliciousAddresses, checkDomain, type DomainVerdict, originWarnings } from './risk/index.ts'
 export {
+  MAX_STATE_OVERRIDES,
+  MAX_TX_OBJECTS,
   newRequestId,
   scanMessage,
   scanMessageWithStats,

@@ -79,7 +79,7 @@ export function renderMessage(response: ScanMessageResponse, version: ApiVersion
     simulationResults: {
       ...extensions,
       expectedStateChanges: changes,
-      error: version === '2023-06-05' ? error : messageErrorBefore20230605(error),
+      error: messageErrorInReferenceKinds(error),
       ...(legacy ? {} : { protocol }),
     },
   }
@@ -131,8 +131,11 @@ function firstErrorBefore20230308(
   return { kind: 'INVALID_TRANSACTION', humanReadableError: failed.humanReadableError }
 }
 
-/** Message error kinds outside the older enumerations fall back to the closest one the older clients know. */
-function messageErrorBefore20230605(error: MessageError | null): Json | null {
+/**
+ * Message error kinds outside the reference enumeration (UNSUPPORTED_ORDER_TYPE, UNKNOWN_ERROR, UNSUPPORTED_MESSAGE,
+ * in every version) fall back to the closest one clients know; the humanReadableError still says what happened.
+ */
+function messageErrorInReferenceKinds(error: MessageError | null): Json | null {
   if (error === null) return null
   if (error.kind === 'INVALID_MESSAGE') return { ...error, kind: 'UNSUPPORTED_MESSAGE' }
   if (error.kind === 'SIMULATION_FAILED') return { ...error, kind: 'UNKNOWN_ERROR' }

@@ -62,8 +62,9 @@ export function messageResponseValidator(): (body: unknown) => string[] {
     'INVALID_MESSAGE',
     'SIMULATION_FAILED',
   )
-  const changes = results.expectedStateChanges as { items: { properties: { rawInfo: { oneOf: Schema[] } } } }
-  changes.items.properties.rawInfo.oneOf.push({ $ref: '#/components/schemas/EvmStateChangeErc721Approval' })
+  // toJsonSchema turns the reference's discriminated oneOf into anyOf.
+  const changes = results.expectedStateChanges as { items: { properties: { rawInfo: { anyOf: Schema[] } } } }
+  changes.items.properties.rawInfo.anyOf.push({ $ref: '#/components/schemas/EvmStateChangeErc721Approval' })
   const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false, validateSchema: false })
   // Registered whole, so the `#/components/...` references resolve inside the document.
   ajv.addSchema({ ...(document as object), $id: 'message' }, 'message')

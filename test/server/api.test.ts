@@ -7,7 +7,7 @@ import { safeTxTypedData } from '../../src/devnet/eip712.ts'
 import type { Fixtures } from '../../src/devnet/fixtures.ts'
 import { takeoverProposal } from '../../src/devnet/safeProposals.ts'
 import type { SafeTx } from '../../src/engine/index.ts'
-import { parseNetworks } from '../../src/server/routes.ts'
+import { parseNetworks } from '../../src/server/networks.ts'
 import { type RunningServer, startScanServer } from '../../src/server/server.ts'
 import { API_VERSIONS } from '../../src/server/versions.ts'
 import { buildScenarios, permitMessage, safeTxMessage, type TransactionScenario } from '../bench/scenarios.ts'
@@ -15,6 +15,7 @@ import { startTestDevnet } from '../support/devnet.ts'
 import { startUnreachableEndpoint, type UnreachableEndpoint } from '../support/net.ts'
 import { responseValidator } from '../support/openapi.ts'
 import { errorOf, post } from './client.ts'
+import { logSink } from './logSink.ts'
 
 const KEY = 'test-key-0123456789'
 const OTHER_KEY = 'second-key'
@@ -36,7 +37,7 @@ beforeAll(async () => {
     port: 0,
     networks: parseNetworks([`ethereum/devnet=${fixtures.rpcUrl}`, `ethereum/offline=${offline.url}`]),
     apiKeys: [KEY, OTHER_KEY],
-    log: () => {},
+    logStream: logSink().stream,
   })
   base = server.url
   scenarios = [

@@ -32,9 +32,11 @@ export function toJsonSchema(node: Json): Json {
   if (node === null || typeof node !== 'object') return node
   const out: { [key: string]: Json } = {}
   for (const [key, value] of Object.entries(node)) {
-    // ajv only understands `discriminator` with extra constraints the reference files do not meet; oneOf suffices.
+    // ajv only understands `discriminator` with extra constraints the reference files do not meet. A discriminated
+    // oneOf picks its branch by `kind`, so anyOf states it faithfully even where two branches share a kind (the
+    // reference's EvmSimulationTimedOut is declared with kind SIMULATION_FAILED).
     if (key === 'discriminator' || key === 'nullable') continue
-    out[key] = toJsonSchema(value)
+    out[key === 'oneOf' && node.discriminator ? 'anyOf' : key] = toJsonSchema(value)
   }
   if (node.nullable !== true) return out
   if (typeof out.type === 'string') return { ...out, type: [out.type, 'null'], ...nullableEnum(out) }
@@ -47,14 +49,37 @@ function nullableEnum(schema: { [key: string]: Json }): { enum?: Json[] } {
   return Array.isArray(schema.enum) && !schema.enum.includes(null) ? { enum: [...schema.enum, null] } : {}
 }
 
+/** Preflight's own warning kinds (Safe transaction messages), a deliberate difference the server documents. */
+const PREFLIGHT_WARNING_KINDS = [
+  'MULTISIG_SIGNER_NOT_OWNER',
+  'MULTISIG_NONCE_USED',
+  'MULTISIG_CHAIN_MISMATCH',
+  'MULTISIG_HASH_MISMATCH',
+]
+
 /**
- * Where the seed spec (which wins) is wider than the reference file of the same version: seed §2.7 allows a warning's
- * `data` to be an object in 2023-06-05, the version its examples use; seed §2.6 types a price's `source` as a string
- * (the reference lists three price vendors; Preflight's prices come from Chainlink feeds and Uniswap V3 TWAPs).
+ * The deliberate differences the server documents (src/server/openapi.ts DIFFERENCES) applied to a reference file:
+ * seed §2.7 allows a warning's `data` to be an object in 2023-06-05, the version its examples use; warning kinds
+ * include Preflight's three for Safe messages (the reference tells clients to expect new kinds); seed §2.6 types a
+ * price's `source` as a string (the reference lists three price vendors; Preflight's prices come from Chainlink feeds
+ * and Uniswap V3 TWAPs).
  */
-function applySeedDeviations(document: Json, version: string): Json {
+function applyDocumentedDifferences(document: Json, version: string): Json {
   const schemas = (document as { components?: { schemas?: Record<string, Json> } }).components?.schemas
   widenPriceSources(document)
+  const visit = (node: Json) => {
+    if (node === null || typeof node !== 'object') return
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item)
+      return
+    }
+    const kinds = (node.properties as { kind?: { enum?: Json[] } } | undefined)?.kind?.enum
+    if (Array.isArray(kinds) && kinds.includes('PERMIT_UNLIMITED_ALLOWANCE') && kinds.includes('COPY_CAT_DOMAIN')) {
+      kinds.push(...PREFLIGHT_WARNING_KINDS)
+    }
+    for (const value of Object.values(node)) visit(value)
+  }
+  visit(document)
   if (version !== '2023-06-05') return document
   const warning = (schemas?.Warning as { items?: { properties?: { data?: Json } } } | undefined)?.items?.properties
   if (warning?.data) warning.data = { type: ['string', 'object', 'null'] }
@@ -94,7 +119,7 @@ export const SAFE_CONFIGURATION_CHANGE_SCHEMA = {
 
 /**
  * Registers SAFE_CONFIGURATION_CHANGE in a 2023-06-05 document: a schema, and a branch of every EVM state change
- * oneOf (the transaction scans' shared one and the message scan's own).
+ * oneOf or anyOf (the transaction scans' shared one and the message scan's own).
  */
 export function addPreflightStateChanges(document: Json): Json {
   const schemas = (document as { components: { schemas: Record<string, Json> } }).components.schemas
@@ -111,9 +136,11 @@ export function addPreflightStateChanges(document: Json): Json {
       return
     }
     if (node === null || typeof node !== 'object') return
-    const oneOf = (node.rawInfo as { oneOf?: Json[] } | undefined)?.oneOf
-    if (oneOf?.some((branch) => JSON.stringify(branch).includes('StateChangeNativeAssetTransfer'))) {
-      oneOf.push({ $ref: '#/components/schemas/PreflightSafeConfigurationChange' })
+    // A discriminated oneOf is an anyOf once toJsonSchema has converted it.
+    const rawInfo = node.rawInfo as { oneOf?: Json[]; anyOf?: Json[] } | undefined
+    const branches = rawInfo?.oneOf ?? rawInfo?.anyOf
+    if (branches?.some((branch) => JSON.stringify(branch).includes('StateChangeNativeAssetTransfer'))) {
+      branches.push({ $ref: '#/components/schemas/PreflightSafeConfigurationChange' })
     }
     Object.values(node).forEach(visit)
   }
@@ -143,7 +170,7 @@ function load(version: string): { ajv: Ajv2020; id: string } {
   if (cached) return cached
   const file = OPENAPI_FILES[version]
   if (!file) throw new Error(`no reference OpenAPI file for version ${version}`)
-  const reference = applySeedDeviations(
+  const reference = applyDocumentedDifferences(
     toJsonSchema(parse(readFileSync(join(OPENAPI_DIR, file), 'utf8')) as Json),
     version,
   )
@@ -162,9 +189,26 @@ function pointerSegment(segment: string): string {
   return segment.replaceAll('~', '~0').replaceAll('/', '~1')
 }
 
-/** Returns a validator for the JSON body of `status` on `method path` in the reference file of `version`. */
-export function responseValidator(version: string, path: string, method: string, status: number): BodyValidator {
-  const { ajv, id } = load(version)
+/** The request examples a reference file carries for `method path`, by name, as the file gives them. */
+export function requestExamples(version: string, path: string, method = 'post'): [string, unknown][] {
+  const file = OPENAPI_FILES[version]
+  if (!file) throw new Error(`no reference OpenAPI file for version ${version}`)
+  const document = parse(readFileSync(join(OPENAPI_DIR, file), 'utf8')) as {
+    paths: Record<string, Record<string, { requestBody?: { content?: Record<string, { examples?: object }> } }>>
+  }
+  const examples = document.paths[path]?.[method]?.requestBody?.content?.['application/json']?.examples ?? {}
+  return Object.entries(examples).map(([name, example]) => [name, (example as { value: unknown }).value])
+}
+
+/** A validator for a JSON Schema document already loaded (e.g. the server's own OpenAPI document). */
+export function documentValidator(document: object, path: string, method: string, status: number): BodyValidator {
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false })
+  const id = 'served'
+  ajv.addSchema({ ...document, $id: id }, id)
+  return compileAt(ajv, id, path, method, status)
+}
+
+function compileAt(ajv: Ajv2020, id: string, path: string, method: string, status: number): BodyValidator {
   const pointer = ['paths', path, method.toLowerCase(), 'responses', String(status), 'content', 'application/json']
     .map(pointerSegment)
     .join('/')
@@ -176,6 +220,12 @@ export function responseValidator(version: string, path: string, method: string,
   }) as BodyValidator
   check.errors = []
   return check
+}
+
+/** Returns a validator for the JSON body of `status` on `method path` in the reference file of `version`. */
+export function responseValidator(version: string, path: string, method: string, status: number): BodyValidator {
+  const { ajv, id } = load(version)
+  return compileAt(ajv, id, path, method, status)
 }
 
 function describe(error: ErrorObject): string {

@@ -1,7 +1,12 @@
 /** One result per transaction: error, gas, protocol, decoded calldata and logs (seed §2.4 perTransaction). */
 import { toEventSelector } from 'viem'
 import { decodeCalldata, decodeLog, decodeRevert } from '../abi/index.ts'
-import type { Address, PerTransactionError, PerTransactionResult } from '../api/index.ts'
+import {
+  type Address,
+  NATIVE_ASSET_ADDRESS,
+  type PerTransactionError,
+  type PerTransactionResult,
+} from '../api/index.ts'
 import { transactionProtocol } from '../risk/index.ts'
 import type { SimulationResult, SimulationTx, TxOutcome } from '../simulation/index.ts'
 
@@ -27,19 +32,24 @@ export function perTransactionResults(result: SimulationResult, txs: SimulationT
         decodedCalldata,
       }
     }
+    const logs = eventLogs(outcome)
     return {
       error: transactionError(outcome),
       gas: { gasLimit: gasLimit(outcome).toString() },
       protocol,
-      logs: outcome.logs.map((log) => ({
-        address: log.address.toLowerCase() as Address,
-        topics: log.topics,
-        data: log.data,
-      })),
-      decodedLogs: outcome.logs.map(decodeLog),
+      logs: logs.map((log) => ({ address: log.address.toLowerCase() as Address, topics: log.topics, data: log.data })),
+      decodedLogs: logs.map(decodeLog),
       decodedCalldata,
     }
   })
+}
+
+/**
+ * The contracts' own event logs (seed §2.4: raw event logs). The node's traceTransfers adds a pseudo-log from the
+ * all-e address for each ETH transfer; those feed the state changes but no contract emitted them.
+ */
+function eventLogs(outcome: TxOutcome): TxOutcome['logs'] {
+  return outcome.logs.filter((log) => log.address.toLowerCase() !== NATIVE_ASSET_ADDRESS)
 }
 
 /**

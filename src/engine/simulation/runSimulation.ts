@@ -155,7 +155,7 @@ export async function runSimulation(input: SimulationInput, options: RunOptions)
       if ('error' in answer) throw answer.error
       chainId = answer.id
     }
-    if (chainId === null) throw new RpcFailure('The node did not say which chain it serves.', null)
+    if (chainId === null) throw new RpcFailure('BAD_ANSWER', 'The node did not say which chain it serves.', null)
     if (phase.ok) {
       const events = assetEventsFromLogs(phase.outcomes.flatMap((outcome) => outcome.logs))
       const needed = readsForEvents(events.movements, events.approvals, metadataNeeded)
@@ -206,7 +206,7 @@ export async function runSimulation(input: SimulationInput, options: RunOptions)
   } catch (error) {
     // Only the node's failures are RPC errors; anything else is a bug and reaches the scan's INTERNAL handler.
     if (!(error instanceof RpcFailure)) throw error
-    return { ok: false, error: { kind: 'RPC_ERROR', message: error.message } }
+    return { ok: false, error: { kind: 'RPC_ERROR', reason: error.kind, message: error.message } }
   }
 }
 
@@ -261,6 +261,7 @@ async function simulate(
   const checked = checkSimulateResult(answer, [reads.length, txs.length, stateReads.length])
   if (!checked.ok) {
     throw new RpcFailure(
+      'BAD_ANSWER',
       `The node returned a malformed eth_simulateV1 result: ${checked.problem}. Use a node that implements ` +
         'eth_simulateV1 (anvil, geth ≥ 1.14.9, reth, Nethermind).',
       null,
@@ -293,7 +294,8 @@ function beforeOverrides(input: SimulationInput): Record<string, AccountOverride
     [SAFE_INSPECTOR_ADDRESS]: { code: SAFE_INSPECTOR_CODE },
   }
   for (const { address, value } of input.balances) {
-    overrides[address] = { ...overrides[address], balance: numberToHex(value) }
+    overrides[address] ??= {}
+    overrides[address].balance = numberToHex(value)
   }
   addStorage(overrides, input.storage)
   return overrides
@@ -317,10 +319,13 @@ function overridesOf(input: SimulationInput, calls: Call[], wallet: Address): Si
   }
 }
 
+/** Adds storage overrides in place, in time linear in their number (a later entry for the same slot wins). */
 function addStorage(overrides: Record<string, AccountOverride>, storage: StorageOverride[]): void {
   for (const { address, slot, value } of storage) {
-    const current = overrides[address] ?? {}
-    overrides[address] = { ...current, stateDiff: { ...current.stateDiff, [slot]: value } }
+    overrides[address] ??= {}
+    const account = overrides[address]
+    account.stateDiff ??= {}
+    account.stateDiff[slot] = value
   }
 }
 

@@ -47,6 +47,16 @@ function Header({ request }: { request: PendingRequest }) {
             <dd data-testid="wallet">{request.wallet.label}</dd>
           </>
         )}
+        {request.scan.status !== 'PENDING' && request.scan.backend && (
+          <>
+            <dt>Scanned by</dt>
+            <dd data-testid="scan-backend">
+              {request.scan.backend.kind === 'remote'
+                ? `the scan API at ${request.scan.backend.host}`
+                : `this browser, simulating on the node at ${request.scan.backend.host}`}
+            </dd>
+          </>
+        )}
       </dl>
       {request.wallet?.late && (
         <p className="error-text" data-testid="late-wallet" style={{ margin: '8px 0 0' }}>
