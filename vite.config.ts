@@ -1,13 +1,26 @@
 import { crx, type ManifestV3Export } from '@crxjs/vite-plugin'
 import { defineConfig } from 'vite'
+import { lazyJson } from './build/lazyJson.ts'
+import { workerSize } from './build/workerSize.ts'
 import manifest from './manifest.json' with { type: 'json' }
 
 // The confirmation page is opened by the worker, not named in the manifest, so it is an extra input.
 // Engine modules do nothing when imported (DESIGN: a platform-neutral library), and saying so lets the windows import
 // a helper such as isUnlimited through the engine's one door without the whole engine following it into their bundle.
 // No module preload: its helper touches `document`, which the service worker does not have.
+// The phishing and token lists are parsed on first use, not while the worker starts (build/lazyJson.ts); the token
+// list keeps what src/engine/assets/tokenList.ts reads, without the bridge addresses that are a quarter of its size.
 export default defineConfig({
-  plugins: [crx({ manifest: manifest as ManifestV3Export })],
+  plugins: [
+    lazyJson({
+      'eth-phishing-detect/src/config.json': (config) => config,
+      '@uniswap/default-token-list/build/uniswap-default.tokenlist.json': (list) => ({
+        tokens: (list.tokens as Record<string, unknown>[]).map(({ extensions: _bridges, ...token }) => token),
+      }),
+    }),
+    crx({ manifest: manifest as ManifestV3Export }),
+    workerSize(manifest.background.service_worker),
+  ],
   build: {
     outDir: 'dist',
     emptyOutDir: true,
