@@ -1,6 +1,7 @@
 import { crx, type ManifestV3Export } from '@crxjs/vite-plugin'
 import { defineConfig } from 'vite'
 import { lazyJson } from './build/lazyJson.ts'
+import { prebuiltAbi } from './build/prebuiltAbi.ts'
 import { workerSize } from './build/workerSize.ts'
 import manifest from './manifest.json' with { type: 'json' }
 
@@ -18,6 +19,7 @@ export default defineConfig({
         tokens: (list.tokens as Record<string, unknown>[]).map(({ extensions: _bridges, ...token }) => token),
       }),
     }),
+    prebuiltAbi(/[\\/]src[\\/]engine[\\/]/),
     crx({ manifest: manifest as ManifestV3Export }),
     workerSize(manifest.background.service_worker),
   ],
