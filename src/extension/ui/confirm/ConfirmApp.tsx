@@ -188,7 +188,7 @@ export function ConfirmApp({ initialId, queue }: Props) {
     <main className="page" data-action={view.action} aria-busy={view.action === 'PENDING'}>
       <QueueBar queue={inWindow} shownId={shownId} onRejectAll={rejectAll} />
       <Header request={request} />
-      <ActionBanner action={view.action} failure={view.failure} />
+      <ActionBanner action={view.action} failure={view.failure} problems={view.simulationErrors.length > 0} />
       <WarningList warnings={view.warnings} />
       {view.simulationErrors.length > 0 && (
         <section className="card">
