@@ -136,6 +136,30 @@ describe('the confirmation window', () => {
     await page.close()
   })
 
+  it('never says "No issues found" for a NONE answer that reports a problem, as a scan API may for a bad message', async () => {
+    if (permit2Scan.status !== 'DONE' || permit2Scan.kind !== 'message') throw new Error('expected a message scan')
+    const why = 'message.data.domain: empty: a domain must name at least the contract or chain the signature is for'
+    const answer: ScanState = {
+      ...permit2Scan,
+      response: {
+        ...permit2Scan.response,
+        action: 'NONE',
+        warnings: [],
+        simulationResults: {
+          ...permit2Scan.response.simulationResults,
+          expectedStateChanges: [],
+          error: { kind: 'INVALID_MESSAGE', humanReadableError: why },
+        },
+      },
+    }
+    const page = await open({ ...request('problem', answer), method: 'eth_signTypedData_v4' })
+    expect(await action(page)).toBe('NONE')
+    expect(await page.getByText('No issues found').count()).toBe(0)
+    expect(await page.getByRole('alert').first().innerText()).toContain('Preflight could not check everything')
+    expect(await page.getByText(why).count()).toBe(1)
+    await page.close()
+  })
+
   it('lists warnings with their kind, focuses Reject for WARN, and sends the decision before closing', async () => {
     const page = await open(request('warn', permit2Scan))
     expect(await action(page)).toBe('WARN')

@@ -1,5 +1,5 @@
 /** One result per transaction: error, gas, protocol, decoded calldata and logs (seed §2.4 perTransaction). */
-import { toEventSelector } from 'viem'
+import { type Hex, toEventSelector } from 'viem'
 import { decodeCalldata, decodeLog, decodeRevert } from '../abi/index.ts'
 import {
   type Address,
@@ -10,7 +10,9 @@ import {
 import { transactionProtocol } from '../risk/index.ts'
 import type { SimulationResult, SimulationTx, TxOutcome } from '../simulation/index.ts'
 
-const EXECUTION_FAILURE = toEventSelector('ExecutionFailure(bytes32,uint256)')
+let executionFailure: Hex | undefined
+/** Safe's ExecutionFailure topic, hashed on first use (not while a service worker starts). */
+const executionFailureTopic = () => (executionFailure ??= toEventSelector('ExecutionFailure(bytes32,uint256)'))
 
 /** perTransaction entries for every requested transaction, in order. */
 export function perTransactionResults(result: SimulationResult, txs: SimulationTx[]): PerTransactionResult[] {
@@ -65,7 +67,7 @@ export function gasLimit(outcome: TxOutcome): bigint {
 function transactionError(outcome: TxOutcome): PerTransactionError | null {
   if (outcome.status === 'success') {
     // Safe's execTransaction succeeds even when its inner call fails (with safeTxGas or gasPrice set).
-    if (outcome.logs.some((log) => log.topics[0] === EXECUTION_FAILURE)) {
+    if (outcome.logs.some((log) => log.topics[0] === executionFailureTopic())) {
       return {
         kind: 'TRANSACTION_REVERTED',
         humanReadableError: 'The Safe executed the transaction but its inner call failed, so nothing was transferred.',

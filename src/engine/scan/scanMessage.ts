@@ -141,11 +141,9 @@ async function analyse(input: MessageScanInput, options: ScanOptions): Promise<S
   }
   const parsed = parseTypedData(message.data)
   if (!parsed.ok) {
-    const error: MessageError = {
-      kind: 'INVALID_MESSAGE',
-      humanReadableError: `${parsed.error.field}: ${parsed.error.message}`,
-    }
-    return done({ warnings: [], simulationResults: { ...results([]), error } })
+    const why = `${parsed.error.field}: ${parsed.error.message}`
+    const error: MessageError = { kind: 'INVALID_MESSAGE', humanReadableError: why }
+    return done({ warnings: [malformedMessageWarning(why)], simulationResults: { ...results([]), error } })
   }
   const typedData = parsed.typedData
   const scan = await analyseTypedData(typedData, input, options)
@@ -154,6 +152,18 @@ async function analyse(input: MessageScanInput, options: ScanOptions): Promise<S
   return protocol
     ? done({ ...scan.analysis, simulationResults: { ...scan.analysis.simulationResults, protocol } }, scan.stats)
     : scan
+}
+
+/**
+ * A malformed typed-data message is not a message without issues: a correct wallet refuses to sign it, a lenient one
+ * may sign something other than what can be shown, and nothing it grants can be worked out. WARN, saying why.
+ */
+function malformedMessageWarning(why: string): Warning {
+  return makeWarning(
+    'RELIABLE_SIMULATION_NOT_POSSIBLE',
+    'WARNING',
+    `This typed-data message is malformed (${why}). A wallet should refuse to sign it, and what it would grant cannot be shown.`,
+  )
 }
 
 /** Routes typed data to the analysis of its kind: Safe transaction, permits, Seaport order, or anything else. */

@@ -38,13 +38,15 @@ const ERC1155_INTERFACE_ID: Hex = '0xd9b67a26'
 export type Read = { key: string; to: Address; data: Hex; timing: 'state' | 'static'; decode: (data: Hex) => unknown }
 
 /**
- * A read's function, looked up and its selector hashed once: given a one-item ABI and the selector, viem's
- * encodeFunctionData and decodeFunctionResult skip the ABI search and the hashing they would do on every read.
+ * A read's function, looked up and its selector hashed once, on first use (not while a service worker starts): given
+ * a one-item ABI and the selector, viem's encodeFunctionData and decodeFunctionResult skip the ABI search and the
+ * hashing they would do on every read.
  */
-export type ReadFunction = { abi: Abi; functionName: Hex }
+export type ReadFunction = () => { abi: Abi; functionName: Hex }
 
 function readFunction(abi: Abi, functionName: string): ReadFunction {
-  return prepareEncodeFunctionData({ abi, functionName } as never)
+  let prepared: ReturnType<ReadFunction> | undefined
+  return () => (prepared ??= prepareEncodeFunctionData({ abi, functionName } as never))
 }
 
 const readFunctions = {
@@ -77,13 +79,14 @@ export function prepareRead(abi: Abi, functionName: string): ReadFunction {
 }
 
 function read(key: string, to: Address, func: ReadFunction, args: readonly unknown[], timing: Read['timing']): Read {
-  const data = encodeFunctionData({ ...func, args } as never)
+  const prepared = func()
+  const data = encodeFunctionData({ ...prepared, args } as never)
   return {
     key,
     to,
     data,
     timing,
-    decode: (result) => decodeFunctionResult({ abi: func.abi, data: result } as never),
+    decode: (result) => decodeFunctionResult({ abi: prepared.abi, data: result } as never),
   }
 }
 

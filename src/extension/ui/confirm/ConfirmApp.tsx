@@ -201,6 +201,7 @@ export function ConfirmApp({ initialId, queue }: Props) {
       <ActionBanner
         action={view.action}
         failure={view.failure}
+        problems={view.simulationErrors.length > 0}
         safeTakeover={view.control.some((change) => change.severity === 'CRITICAL')}
       />
       <WarningList warnings={view.warnings} />
