@@ -1,13 +1,32 @@
 import { crx, type ManifestV3Export } from '@crxjs/vite-plugin'
 import { defineConfig } from 'vite'
+import { bundledData } from './build/bundledData.ts'
+import { prebuiltAbi } from './build/prebuiltAbi.ts'
+import { workerSize } from './build/workerSize.ts'
 import manifest from './manifest.json' with { type: 'json' }
 
 // The confirmation page is opened by the worker, not named in the manifest, so it is an extra input.
 // Engine modules do nothing when imported (DESIGN: a platform-neutral library), and saying so lets the windows import
 // a helper such as isUnlimited through the engine's one door without the whole engine following it into their bundle.
 // No module preload: its helper touches `document`, which the service worker does not have.
+// The phishing and token lists are files the worker fetches, not part of the script it loads at every start
+// (build/bundledData.ts); the token list keeps what src/engine/assets/tokenList.ts reads, without the bridge addresses
+// that are a quarter of its size.
 export default defineConfig({
-  plugins: [crx({ manifest: manifest as ManifestV3Export })],
+  plugins: [
+    bundledData({
+      'eth-phishing-detect/src/config.json': { name: 'phishing-list' },
+      '@uniswap/default-token-list/build/uniswap-default.tokenlist.json': {
+        name: 'token-list',
+        keep: (list) => ({
+          tokens: (list.tokens as Record<string, unknown>[]).map(({ extensions: _bridges, ...token }) => token),
+        }),
+      },
+    }),
+    prebuiltAbi(/[\\/]src[\\/]engine[\\/]/),
+    crx({ manifest: manifest as ManifestV3Export }),
+    workerSize(manifest.background.service_worker),
+  ],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

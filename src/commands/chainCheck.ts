@@ -1,6 +1,7 @@
 /** Checks that the node behind a `chain/network` name serves that chain, so a scan never silently runs elsewhere. */
 import { createPublicClient, http } from 'viem'
 import { CHAIN_PATHS, chainIdOf } from '../engine/index.ts'
+import { redactUrl } from '../server/redactUrl.ts'
 
 type ChainCheck =
   | { ok: true; chainId: number | undefined }
@@ -27,13 +28,13 @@ export async function checkChain(pair: string, rpcUrl: string, allowUnknown = fa
     return {
       ok: false,
       kind: 'MISMATCH',
-      message: `the node at ${rpcUrl} serves chain ${actual}, but ${pair} is chain ${expected}`,
+      message: `the node at ${redactUrl(rpcUrl)} serves chain ${actual}, but ${pair} is chain ${expected}`,
     }
   } catch (error) {
     return {
       ok: false,
       kind: 'UNREACHABLE',
-      message: `could not ask ${rpcUrl} for its chain id: ${(error as Error).message.split('\n')[0]}`,
+      message: `could not ask ${redactUrl(rpcUrl)} for its chain id: ${(error as Error).message.split('\n')[0]}`,
     }
   }
 }

@@ -1,15 +1,19 @@
 /** `preflight demo`: the devnet, the built extension and the demo dapp, running together until Ctrl+C. */
 
-import { mkdirSync } from 'node:fs'
+import { randomBytes } from 'node:crypto'
+import { createWriteStream, mkdirSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { isPortInUse } from '../devnet/anvil.ts'
 import { serveDapp } from '../devnet/dapp/server.ts'
 import { startDevnet } from '../devnet/devnet.ts'
+import { parseNetworks } from '../server/networks.ts'
+import { startScanServer } from '../server/server.ts'
 import { parseCommandLine, portOption, stopSignal, UsageError, withUsageErrors } from './options.ts'
 
-const USAGE = `preflight demo [--port P] [--dapp-port Q] [--open] [--out-dir DIR] [--fixtures FILE]
+const USAGE = `preflight demo [--port P] [--dapp-port Q] [--api-port R] [--open] [--out-dir DIR] [--fixtures FILE]
   --port P        devnet RPC port on 127.0.0.1 (default 8545, the extension's default RPC for chain 31337)
   --dapp-port Q   demo dapp port on 127.0.0.1 (default 5173)
+  --api-port R    scan API port on 127.0.0.1 (default 8080), serving ethereum/devnet with a development key
   --open          launch Chromium with the extension loaded and the dapp open (needs a display)
   --out-dir DIR   where to build the extension (default dist)
   --fixtures FILE where to write the devnet fixtures (default .preflight/fixtures.json)
@@ -17,7 +21,14 @@ const USAGE = `preflight demo [--port P] [--dapp-port Q] [--open] [--out-dir DIR
 
 const REPO_ROOT = join(import.meta.dirname, '../..')
 
-type DemoOptions = { port: number; dappPort: number; open: boolean; outDir: string; fixturesFile: string }
+type DemoOptions = {
+  port: number
+  dappPort: number
+  apiPort: number
+  open: boolean
+  outDir: string
+  fixturesFile: string
+}
 
 function parseDemoArgs(argv: string[]): DemoOptions | 'help' {
   const { values } = parseCommandLine({
@@ -25,6 +36,7 @@ function parseDemoArgs(argv: string[]): DemoOptions | 'help' {
     options: {
       port: { type: 'string' },
       'dapp-port': { type: 'string' },
+      'api-port': { type: 'string' },
       open: { type: 'boolean', default: false },
       'out-dir': { type: 'string' },
       fixtures: { type: 'string' },
@@ -35,11 +47,14 @@ function parseDemoArgs(argv: string[]): DemoOptions | 'help' {
   const options = {
     port: portOption('port', values.port, 8545),
     dappPort: portOption('dapp-port', values['dapp-port'], 5173),
+    apiPort: portOption('api-port', values['api-port'], 8080),
     open: values.open ?? false,
     outDir: resolve(values['out-dir'] ?? 'dist'),
     fixturesFile: values.fixtures ?? join('.preflight', 'fixtures.json'),
   }
-  if (options.port === options.dappPort) throw new UsageError('--port and --dapp-port must differ')
+  if (new Set([options.port, options.dappPort, options.apiPort]).size < 3) {
+    throw new UsageError('--port, --dapp-port and --api-port must differ')
+  }
   return options
 }
 
@@ -75,10 +90,11 @@ async function demo(argv: string[]): Promise<number> {
     process.stdout.write(USAGE)
     return 0
   }
-  const { port, dappPort, open, outDir, fixturesFile } = options
+  const { port, dappPort, apiPort, open, outDir, fixturesFile } = options
   for (const [flag, value] of [
     ['--port', port],
     ['--dapp-port', dappPort],
+    ['--api-port', apiPort],
   ] as const) {
     if (await isPortInUse(value)) {
       process.stderr.write(
@@ -106,6 +122,16 @@ async function demo(argv: string[]): Promise<number> {
     const dapp = await serveDapp({ port: dappPort, fixtures })
     stops.push(dapp.close)
 
+    // The scan API on the devnet, so the extension can be switched to a remote backend in its options page.
+    const apiKey = `dev-${randomBytes(12).toString('hex')}`
+    const api = await startScanServer({
+      port: apiPort,
+      networks: parseNetworks([`ethereum/devnet=${fixtures.rpcUrl}`]),
+      apiKeys: [apiKey],
+      logStream: createWriteStream(join(dirname(fixturesFile), 'scan-api.log')),
+    })
+    stops.push(api.close)
+
     process.stdout.write(
       [
         '',
@@ -114,10 +140,13 @@ async function demo(argv: string[]): Promise<number> {
         `  Safe        ${fixtures.safe.address} (${fixtures.safe.threshold} of ${fixtures.safe.owners.length} owners: dev accounts 0–2)`,
         `  extension   built in ${buildMs} ms into ${outDir}`,
         `  demo dapp   ${dapp.url}`,
+        `  scan API    ${api.url} (docs at ${api.url}/docs), development key ${apiKey}`,
+        `              logs in ${join(dirname(fixturesFile), 'scan-api.log')}`,
         '',
         'Load the extension: open chrome://extensions, turn on Developer mode, click "Load unpacked" and choose',
         `  ${outDir}`,
         `then open ${dapp.url} and click the buttons.`,
+        `To scan through the API instead of locally, set scan API URL ${api.url} and key ${apiKey} in the extension's options.`,
         ...(port === 8545
           ? []
           : [

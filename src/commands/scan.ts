@@ -1,5 +1,6 @@
 /** `preflight scan transactions|message --rpc URL`: one request on stdin, the response (2023-06-05 shape) on stdout. */
 import { type EngineError, type ScanOutcome, scanMessage, scanTransactions } from '../engine/index.ts'
+import { redactUrl } from '../server/redactUrl.ts'
 import { checkChain } from './chainCheck.ts'
 import { parseCommandLine, withUsageErrors } from './options.ts'
 
@@ -12,9 +13,10 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8')
 }
 
-/** One line a person can act on, naming the field when the request was at fault. */
-function describeEngineError(error: EngineError): string {
-  return error.kind === 'INVALID_REQUEST' ? `invalid request: ${error.field}: ${error.message}` : error.message
+/** One line a person can act on, naming the field when the request was at fault and the node when it was. */
+function describeEngineError(error: EngineError, rpcUrl: string): string {
+  if (error.kind === 'INVALID_REQUEST') return `invalid request: ${error.field}: ${error.message}`
+  return error.kind === 'RPC_ERROR' ? `${error.message} (node: ${redactUrl(rpcUrl)})` : error.message
 }
 
 /** Runs the scan command; exit 0 with the response on stdout, 1 when the scan could not run, 2 on bad usage or input. */
@@ -65,7 +67,7 @@ async function scan(argv: string[]): Promise<number> {
   const outcome: ScanOutcome<unknown> =
     kind === 'transactions' ? await scanTransactions(request, options) : await scanMessage(request, options)
   if (!outcome.ok) {
-    process.stderr.write(`preflight scan ${kind}: ${describeEngineError(outcome.error)}\n`)
+    process.stderr.write(`preflight scan ${kind}: ${describeEngineError(outcome.error, values.rpc)}\n`)
     return outcome.error.kind === 'INVALID_REQUEST' ? 2 : 1
   }
   process.stdout.write(`${JSON.stringify(outcome.response, null, 2)}\n`)

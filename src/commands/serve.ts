@@ -1,20 +1,42 @@
-/** `preflight serve`: the HTTP scan API on a port, until SIGINT or SIGTERM. */
-import { parseNetworks } from '../server/routes.ts'
+/** `preflight serve`: the HTTP scan API on a port, until SIGINT or SIGTERM (which drain it first). */
+import { existsSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
+import { fileURLToPath } from 'node:url'
+import { readKeysFile } from '../server/keys.ts'
+import { parseNetworks } from '../server/networks.ts'
 import { startScanServer } from '../server/server.ts'
 import { checkChain } from './chainCheck.ts'
 import { parseCommandLine, portOption, stopSignal, UsageError, withUsageErrors } from './options.ts'
 
-const USAGE = `preflight serve --port Q --rpc CHAIN/NETWORK=URL … --api-key KEY …
+const USAGE = `preflight serve --port Q --rpc CHAIN/NETWORK=URL … --api-key KEY … [--rate-limit N] [--redis URL]
 
   --port Q                     TCP port (default 8080); 0 picks a free one
   --host H                     interface to listen on (default 127.0.0.1)
   --rpc CHAIN/NETWORK=URL      node for one chain/network, e.g. ethereum/mainnet=https://… (repeatable)
-  --api-key KEY                an accepted X-Api-Key value (repeatable); PREFLIGHT_API_KEYS adds a comma list
+  --api-key KEY                an accepted X-Api-Key value (repeatable); visible in the process list until the
+                               server starts, so prefer PREFLIGHT_API_KEYS=a,b or --api-keys-file
+  --api-keys-file FILE         accepted keys as hex SHA-256 hashes, one per line (printf %s KEY | sha256sum)
+  --rate-limit N               scan requests per minute per key (default 600)
+  --redis URL                  keep rate-limit counters in Redis (redis://host:6379), shared by several processes
+  --threads N                  scan threads (default: one per core, ${availableParallelism()} here); 0 scans on the main thread
+  --scan-timeout S             seconds before a scan is answered 504 and its node calls cancelled (default 20)
 `
+
+/** The compiled scan worker beside the compiled command (build/); absent when running from the TypeScript sources. */
+const WORKER_FILE = new URL('./scanWorker.mjs', import.meta.url)
 
 /** Parses argv, starts the server and blocks until a stop signal; 0 after a clean stop, 2 on bad usage. */
 export function runServe(argv: string[]): Promise<number> {
   return withUsageErrors('serve', USAGE, () => serve(argv))
+}
+
+function positiveInteger(flag: string, value: string | undefined, fallback: number, lowest = 1): number {
+  if (value === undefined) return fallback
+  const number = Number(value)
+  if (!Number.isInteger(number) || number < lowest) {
+    throw new UsageError(`--${flag} must be an integer of at least ${lowest}, got "${value}"`)
+  }
+  return number
 }
 
 async function serve(argv: string[]): Promise<number> {
@@ -25,9 +47,16 @@ async function serve(argv: string[]): Promise<number> {
       host: { type: 'string' },
       rpc: { type: 'string', multiple: true },
       'api-key': { type: 'string', multiple: true },
+      'api-keys-file': { type: 'string' },
+      'rate-limit': { type: 'string' },
+      redis: { type: 'string' },
+      threads: { type: 'string' },
+      'scan-timeout': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   })
+  // Keys given on the command line stay in the process list for as long as it runs: overwrite it.
+  process.title = 'preflight serve'
   if (values.help) {
     process.stdout.write(USAGE)
     return 0
@@ -46,15 +75,35 @@ async function serve(argv: string[]): Promise<number> {
   const apiKeys = [...(values['api-key'] ?? []), ...(process.env.PREFLIGHT_API_KEYS ?? '').split(',')]
     .map((key) => key.trim())
     .filter((key) => key !== '')
-  if (apiKeys.length === 0) {
-    process.stderr.write(`preflight serve: give at least one --api-key KEY (or PREFLIGHT_API_KEYS)\n\n${USAGE}`)
+  let apiKeyHashes: string[] = []
+  if (values['api-keys-file'] !== undefined) {
+    const file = readKeysFile(values['api-keys-file'])
+    if (!file.ok) throw new UsageError(file.error)
+    apiKeyHashes = file.hashes
+  }
+  if (apiKeys.length + apiKeyHashes.length === 0) {
+    process.stderr.write(
+      `preflight serve: give at least one --api-key KEY, PREFLIGHT_API_KEYS or --api-keys-file FILE\n\n${USAGE}`,
+    )
     return 2
   }
+  if (values.redis !== undefined && !/^rediss?:\/\//.test(values.redis)) {
+    throw new UsageError(`--redis must be a redis:// or rediss:// URL, got "${values.redis}"`)
+  }
+  const rateLimit = positiveInteger('rate-limit', values['rate-limit'], 600)
+  const scanTimeoutMs = positiveInteger('scan-timeout', values['scan-timeout'], 20) * 1000
+  const compiled = existsSync(fileURLToPath(WORKER_FILE))
+  const threads = compiled ? positiveInteger('threads', values.threads, availableParallelism(), 0) : 0
 
   // A wrong node is a mistake worth shouting about, but not fatal: the node may just be down for now.
   const checks = await Promise.all([...networks].map(([pair, url]) => checkChain(pair, url, true)))
   for (const check of checks) {
     if (!check.ok) process.stderr.write(`preflight serve: warning: ${check.message}\n`)
+  }
+  if ((values['api-key'] ?? []).length > 0) {
+    process.stderr.write(
+      'preflight serve: warning: --api-key puts the key in your shell history; prefer PREFLIGHT_API_KEYS or --api-keys-file\n',
+    )
   }
 
   const server = await startScanServer({
@@ -62,12 +111,18 @@ async function serve(argv: string[]): Promise<number> {
     host: values.host ?? '127.0.0.1',
     networks,
     apiKeys,
+    apiKeyHashes,
+    rateLimit,
+    scanTimeoutMs,
+    threads,
+    workerFile: WORKER_FILE,
+    ...(values.redis ? { redisUrl: values.redis } : {}),
   })
-  process.stdout.write(
+  process.stderr.write(
     [
-      `scan API listening on ${server.url}`,
-      ...[...networks].map(([pair, url]) => `  ${server.url}/${pair.replace('/', '/v0/')}/scan/transactions → ${url}`),
-      `  ${apiKeys.length} API key(s) accepted; Ctrl+C stops it.`,
+      `scan API listening on ${server.url} (${threads === 0 ? 'scans on the main thread' : `${threads} scan threads`}, rate limit ${rateLimit}/min per key, counters ${values.redis ? 'in Redis' : 'in memory'})`,
+      ...[...networks.keys()].map((pair) => `  ${server.url}/${pair.replace('/', '/v0/')}/scan/transactions`),
+      `  ${apiKeys.length + apiKeyHashes.length} API key(s) accepted; docs at ${server.url}/docs; Ctrl+C stops it.`,
       '',
     ].join('\n'),
   )

@@ -52,15 +52,24 @@ export function isPortInUse(port: number): Promise<boolean> {
   })
 }
 
-/** Starts anvil on 127.0.0.1:port with chain id 31337 and the default dev accounts; resolves once it listens. */
-export async function startAnvil(options: { port: number }): Promise<Anvil> {
-  const { port } = options
+/** Where a forked devnet takes its state from: a node's URL and, optionally, the block to fork at (else its latest). */
+export type ForkOptions = { url: string; blockNumber?: bigint }
+
+/**
+ * Starts anvil on 127.0.0.1:port with chain id 31337 and the default dev accounts; resolves once it listens. With
+ * `fork`, anvil's fork mode: the chain's state is the node's, fetched as it is read; chain id 31337 all the same, so
+ * the extension's devnet settings apply.
+ */
+export async function startAnvil(options: { port: number; fork?: ForkOptions }): Promise<Anvil> {
+  const { port, fork } = options
   if (await isPortInUse(port)) {
     throw new DevnetError('PORT_IN_USE', `port ${port} on 127.0.0.1 is already in use; choose another with --port`)
   }
   // Not --silent: anvil's own "Listening on" line is the only proof that the node on the port is this child, not
   // another process that took the port between the check above and anvil's bind.
   const args = ['--host', '127.0.0.1', '--port', String(port), '--chain-id', '31337']
+  if (fork) args.push('--fork-url', fork.url)
+  if (fork?.blockNumber !== undefined) args.push('--fork-block-number', fork.blockNumber.toString())
   const child = spawn(anvilBinaryPath(), args, { stdio: ['ignore', 'pipe', 'pipe'] })
   // Kill anvil with us: an orphaned node would hold the port after the parent crashes or exits without stop().
   const killWithParent = () => child.kill('SIGKILL')

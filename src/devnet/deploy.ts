@@ -1,5 +1,4 @@
 /** Deploys and funds the devnet fixtures with a deterministic sequence of transactions from the deployer account. */
-import { createRequire } from 'node:module'
 import {
   type Abi,
   type Address,
@@ -9,6 +8,7 @@ import {
   getAddress,
   type Hex,
   http,
+  type PublicClient,
   parseEther,
   parseEventLogs,
   parseUnits,
@@ -16,28 +16,19 @@ import {
 } from 'viem'
 import { foundry } from 'viem/chains'
 import { devAccounts } from './accounts.ts'
-import type { Artifacts } from './compile.ts'
 import type { Fixtures } from './fixtures.ts'
-
-const require = createRequire(import.meta.url)
+import { artifacts, deployProtocols, fixtureArtifact } from './protocols.ts'
+import { deploySafeAttacks } from './safeAttacks.ts'
+import { deployCanonicalSafe, safeArtifact } from './safeDeployment.ts'
 
 type Artifact = { abi: Abi; bytecode: Hex }
 
-function safeArtifact(path: string): Artifact {
-  const json = require(`@safe-global/safe-contracts/build/artifacts/contracts/${path}`)
-  return { abi: json.abi, bytecode: json.bytecode }
-}
-
-function fixtureArtifact(name: string): Artifact {
-  const artifacts: Artifacts = require('./artifacts.json')
-  const artifact = artifacts[name]
-  if (!artifact) throw new Error(`artifact ${name} missing: run npm run compile:contracts`)
-  return artifact as Artifact
-}
-
 const SAFE_VERSION = '1.4.1'
 
-/** Deploys Safe v1.4.1, a 2-of-3 Safe, the fixture tokens and the drainer; returns the fixtures file content. */
+/**
+ * Deploys Safe v1.4.1 at its canonical addresses, a 2-of-3 Safe, the fixture tokens, the drainer and the Safe takeover
+ * contracts; returns the fixtures file content.
+ */
 export async function deployFixtures(rpcUrl: string): Promise<Omit<Fixtures, 'startupMs'>> {
   const accounts = devAccounts(10)
   const [owner0, owner1, owner2] = accounts.map((a) => a.address) as [Address, Address, Address]
@@ -63,13 +54,8 @@ export async function deployFixtures(rpcUrl: string): Promise<Omit<Fixtures, 'st
 
   const safe = safeArtifact('Safe.sol/Safe.json')
   const factory = safeArtifact('proxies/SafeProxyFactory.sol/SafeProxyFactory.json')
-  const singleton = await deploy(safe)
-  const proxyFactory = await deploy(factory)
-  const multiSend = await deploy(safeArtifact('libraries/MultiSend.sol/MultiSend.json'))
-  const multiSendCallOnly = await deploy(safeArtifact('libraries/MultiSendCallOnly.sol/MultiSendCallOnly.json'))
-  const fallbackHandler = await deploy(
-    safeArtifact('handler/CompatibilityFallbackHandler.sol/CompatibilityFallbackHandler.json'),
-  )
+  const safeContracts = await deployCanonicalSafe({ publicClient, wallet, confirm })
+  const { singleton, proxyFactory, fallbackHandler } = safeContracts
 
   const owners = [owner0, owner1, owner2]
   const threshold = 2
@@ -78,19 +64,27 @@ export async function deployFixtures(rpcUrl: string): Promise<Omit<Fixtures, 'st
     functionName: 'setup',
     args: [owners, BigInt(threshold), zeroAddress, '0x', fallbackHandler, zeroAddress, 0n, zeroAddress],
   })
-  const created = await call(proxyFactory, factory.abi, 'createProxyWithNonce', [singleton, initializer, 0n])
+  const created = await call(proxyFactory, factory.abi, 'createProxyWithNonce', [
+    singleton,
+    initializer,
+    await freeSaltNonce(publicClient, deployer, proxyFactory, factory.abi, [singleton, initializer]),
+  ])
   const [proxyCreation] = parseEventLogs({ abi: factory.abi, logs: created.logs, eventName: 'ProxyCreation' })
   const safeAddress = (proxyCreation?.args as { proxy?: Address } | undefined)?.proxy
   if (!safeAddress) throw new Error('Safe proxy creation emitted no ProxyCreation event')
   await confirm(await wallet.sendTransaction({ to: safeAddress, value: parseEther('100') }))
 
-  const usd = fixtureArtifact('DevUSD')
-  const usdHolders = [safeAddress, owner0]
-  const usdAmounts = [parseUnits('1000000', 6), parseUnits('10000', 6)]
-  const erc20 = await deploy(usd, [usdHolders, usdAmounts])
-
-  const wethArtifact = fixtureArtifact('WrappedEther')
-  const weth = await deploy(wethArtifact)
+  const protocols = await deployProtocols(rpcUrl, {
+    usdcHolders: [
+      { address: safeAddress, amount: parseUnits('1000000', 6) },
+      { address: owner0, amount: parseUnits('10000', 6) },
+    ],
+    liquidityProvider: accounts[0] as { address: Address; privateKey: Hex },
+  })
+  const { erc20: usdc, weth: wrapped, ...protocolFixtures } = protocols
+  const erc20 = usdc.address
+  const weth = wrapped.address
+  const wethArtifact = artifacts.weth9()
   await call(weth, wethArtifact.abi, 'deposit', [], parseEther('20'))
   await call(weth, wethArtifact.abi, 'transfer', [owner0, parseEther('10')])
   await call(weth, wethArtifact.abi, 'transfer', [safeAddress, parseEther('10')])
@@ -119,6 +113,7 @@ export async function deployFixtures(rpcUrl: string): Promise<Omit<Fixtures, 'st
   ])
 
   const drainer = await deploy(fixtureArtifact('Drainer'), [attacker])
+  const safeAttacks = await deploySafeAttacks((name, args) => deploy(fixtureArtifact(name), args), attacker)
 
   return {
     rpcUrl,
@@ -130,7 +125,31 @@ export async function deployFixtures(rpcUrl: string): Promise<Omit<Fixtures, 'st
     erc721: { address: erc721, name: 'Devnet Apes', symbol: 'DAPE', tokens: nftTokens },
     erc1155: { address: erc1155, balances: itemBalances },
     drainer: { address: drainer, attacker },
-    safeContracts: { singleton, proxyFactory, multiSend, multiSendCallOnly, fallbackHandler },
+    safeContracts,
+    safeAttacks,
+    ...protocolFixtures,
     deployer,
   }
+}
+
+/**
+ * The first salt nonce from 0 whose Safe proxy does not exist yet: 0 on a fresh devnet, a later one on a fork of a
+ * chain that already has this Safe (a devnet forked from a devnet), where CREATE2 to the same address would revert.
+ */
+async function freeSaltNonce(
+  client: PublicClient,
+  from: Address,
+  proxyFactory: Address,
+  abi: Abi,
+  args: [Address, Hex],
+): Promise<bigint> {
+  for (let salt = 0n; salt < 100n; salt++) {
+    const data = encodeFunctionData({ abi, functionName: 'createProxyWithNonce', args: [...args, salt] })
+    const free = await client.call({ account: from, to: proxyFactory, data }).then(
+      () => true,
+      () => false,
+    )
+    if (free) return salt
+  }
+  throw new Error('no free salt nonce for the devnet Safe among the first 100')
 }

@@ -1,5 +1,8 @@
 /** The fixtures file: what the devnet deployed, in the shape DESIGN.md promises to tests and tools. */
 import type { Address, Hex } from 'viem'
+import type { ProtocolFixtures } from './protocols.ts'
+import type { SafeAttacks } from './safeAttacks.ts'
+import type { SafeContracts } from './safeDeployment.ts'
 
 export type Fixtures = {
   rpcUrl: string
@@ -11,13 +14,10 @@ export type Fixtures = {
   erc721: { address: Address; name: string; symbol: string; tokens: { tokenId: string; owner: Address }[] }
   erc1155: { address: Address; balances: { id: string; owner: Address; amount: string }[] }
   drainer: { address: Address; attacker: Address }
-  safeContracts: {
-    singleton: Address
-    proxyFactory: Address
-    multiSend: Address
-    multiSendCallOnly: Address
-    fallbackHandler: Address
-  }
+  /** Safe v1.4.1 at its canonical addresses (the ones @safe-global/safe-deployments lists for every chain). */
+  safeContracts: SafeContracts
+  /** The attacker's contracts for Safe takeover scenarios. */
+  safeAttacks: SafeAttacks
   deployer: Address
   startupMs: number
-}
+} & Omit<ProtocolFixtures, 'erc20' | 'weth'>

@@ -50,12 +50,15 @@ export type {
   NativeAsset,
   NativeAssetTransferChange,
   NftMetadata,
+  NodeFailureKind,
   PerTransactionError,
   PerTransactionResult,
   PresetKind,
   Protocol,
   RawInfo,
   RequestMetadata,
+  SafeConfigurationChange,
+  SafeConfigurationField,
   ScanMessage,
   ScanMessageRequest,
   ScanMessageResponse,
@@ -79,6 +82,8 @@ export { isUnlimited } from './assets/index.ts'
 export type { SafeTx } from './messages/index.ts'
 export { addMaliciousAddresses, checkDomain, type DomainVerdict, originWarnings } from './risk/index.ts'
 export {
+  MAX_STATE_OVERRIDES,
+  MAX_TX_OBJECTS,
   newRequestId,
   scanMessage,
   scanMessageWithStats,

@@ -11,6 +11,9 @@
  *   UNKNOWN_ERROR, SIMULATION_FAILED (`parsedErrorMessage`), INVALID_TRANSACTION; ERC-20 and native changes repeat
  *   `name`, `symbol` and `decimals` in `data`; prices are snake_case; NFT metadata carries `previews`; message results
  *   have no `protocol`.
+ * - SAFE_CONFIGURATION_CHANGE, Preflight's own state change kind for a Safe's singleton, owners, threshold, modules,
+ *   guards and fallback handler, is sent from 2023-06-05 on, as the engine makes it. The older versions' clients
+ *   cannot know it, so their responses leave it out; the warnings that judge those changes are sent in every version.
  */
 
 import {
@@ -20,6 +23,7 @@ import {
   NATIVE_ASSET_ADDRESS,
   type PerTransactionError,
   type RawInfo,
+  type SafeConfigurationChange,
   type ScanMessageResponse,
   type ScanTransactionsResponse,
   type StateChange,
@@ -35,7 +39,9 @@ export function renderTransactions(response: ScanTransactionsResponse, version: 
   const { aggregated, perTransaction } = response.simulationResults
   const userChanges = aggregated.expectedStateChanges[aggregated.userAccount.toLowerCase() as `0x${string}`] ?? []
   const legacy = version === '2022-06-01'
-  const expectedStateChanges = userChanges.map((change) => renderChange(change, { legacy, message: false }))
+  const expectedStateChanges = userChanges
+    .filter(isAssetChange)
+    .map((change) => renderChange(change, { legacy, message: false }))
   const head = { requestId, action: response.action, warnings: renderWarnings(response.warnings, version) }
   if (legacy) {
     return {
@@ -63,7 +69,9 @@ export function renderTransactions(response: ScanTransactionsResponse, version: 
 export function renderMessage(response: ScanMessageResponse, version: ApiVersion, requestId: string): Json {
   const legacy = version === '2022-06-01'
   const { error, expectedStateChanges, protocol, ...extensions } = response.simulationResults
-  const changes = expectedStateChanges.map((change) => renderChange(change, { legacy, message: true }))
+  const changes = expectedStateChanges
+    .filter((change) => version === '2023-06-05' || isAssetChange(change))
+    .map((change) => renderChange(change, { legacy, message: true }))
   return {
     requestId,
     action: response.action,
@@ -71,7 +79,7 @@ export function renderMessage(response: ScanMessageResponse, version: ApiVersion
     simulationResults: {
       ...extensions,
       expectedStateChanges: changes,
-      error: version === '2023-06-05' ? error : messageErrorBefore20230605(error),
+      error: messageErrorInReferenceKinds(error),
       ...(legacy ? {} : { protocol }),
     },
   }
@@ -123,8 +131,11 @@ function firstErrorBefore20230308(
   return { kind: 'INVALID_TRANSACTION', humanReadableError: failed.humanReadableError }
 }
 
-/** Message error kinds outside the older enumerations fall back to the closest one the older clients know. */
-function messageErrorBefore20230605(error: MessageError | null): Json | null {
+/**
+ * Message error kinds outside the reference enumeration (UNSUPPORTED_ORDER_TYPE, UNKNOWN_ERROR, UNSUPPORTED_MESSAGE,
+ * in every version) fall back to the closest one clients know; the humanReadableError still says what happened.
+ */
+function messageErrorInReferenceKinds(error: MessageError | null): Json | null {
   if (error === null) return null
   if (error.kind === 'INVALID_MESSAGE') return { ...error, kind: 'UNSUPPORTED_MESSAGE' }
   if (error.kind === 'SIMULATION_FAILED') return { ...error, kind: 'UNKNOWN_ERROR' }
@@ -138,7 +149,16 @@ type ChangeStyle = {
   message: boolean
 }
 
+type AssetRawInfo = Exclude<RawInfo, SafeConfigurationChange>
+
+/** A change of an asset (every kind the reference files know), as opposed to Preflight's Safe configuration kind. */
+function isAssetChange(change: StateChange): change is StateChange & { rawInfo: AssetRawInfo } {
+  return change.rawInfo.kind !== 'SAFE_CONFIGURATION_CHANGE'
+}
+
 function renderChange(change: StateChange, style: ChangeStyle): Json {
+  // Preflight's own kind has one shape, the engine's, in the versions that carry it.
+  if (!isAssetChange(change)) return change
   const data = style.message ? messageData(change.rawInfo, style) : transactionData(change.rawInfo, style)
   return { humanReadableDiff: change.humanReadableDiff, rawInfo: { kind: change.rawInfo.kind, data } }
 }
@@ -146,7 +166,7 @@ function renderChange(change: StateChange, style: ChangeStyle): Json {
 const account = (address: string) => ({ address, kind: 'ACCOUNT' as const })
 
 /** Before 2023-06-05 a transaction scan's change names the token `contract` (the all-e address for native currency). */
-function transactionData(info: RawInfo, style: ChangeStyle): Json {
+function transactionData(info: AssetRawInfo, style: ChangeStyle): Json {
   switch (info.kind) {
     case 'NATIVE_ASSET_TRANSFER':
     case 'ERC20_TRANSFER': {
@@ -167,7 +187,7 @@ function transactionData(info: RawInfo, style: ChangeStyle): Json {
 }
 
 /** Message changes already name their `contract`; NFT changes get the collection fields every version declares. */
-function messageData(info: RawInfo, style: ChangeStyle): Json {
+function messageData(info: AssetRawInfo, style: ChangeStyle): Json {
   switch (info.kind) {
     case 'NATIVE_ASSET_TRANSFER':
     case 'ERC20_TRANSFER':

@@ -8,7 +8,7 @@ export type ApiVersion = (typeof API_VERSIONS)[number]
  * Used when `X-Api-Version` is absent. The seed leaves this open; the reference files give 2023-06-05 as the header's
  * default and the seed's examples use it, so a client that sends no header gets the newest shape.
  */
-const DEFAULT_API_VERSION: ApiVersion = '2023-06-05'
+export const DEFAULT_API_VERSION: ApiVersion = '2023-06-05'
 
 type VersionChoice = { ok: true; version: ApiVersion } | { ok: false; error: string }
 

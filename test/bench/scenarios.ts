@@ -23,6 +23,7 @@ import {
   type TypedData,
 } from '../../src/devnet/eip712.ts'
 import type { Fixtures } from '../../src/devnet/fixtures.ts'
+import { addOwnerProposal, takeoverProposal } from '../../src/devnet/safeProposals.ts'
 import type { ScanMessageRequest, ScanTransactionsRequest } from '../../src/engine/index.ts'
 
 const drainerAbi = parseAbi(['function claim() payable', 'function claimRewards(address token) payable'])
@@ -69,12 +70,12 @@ export function buildScenarios(fixtures: Fixtures, coldTokens: Address[]): Scena
   const single = (name: string, to: Address, data: Hex | undefined, value: bigint, maxRoundTrips: number) =>
     transactionScenario(name, user, [{ to, data, value }], maxRoundTrips)
 
-  const safeExec = (name: string, to: Address, value: bigint, data: Hex): TransactionScenario => {
+  const safeExec = (name: string, to: Address, value: bigint, data: Hex, operation = 0): TransactionScenario => {
     const execute = (signatures: Hex) =>
       encodeFunctionData({
         abi: safeAbi,
         functionName: 'execTransaction',
-        args: [to, value, data, 0, 0n, 0n, 0n, zeroAddress, zeroAddress, signatures],
+        args: [to, value, data, operation, 0n, 0n, 0n, zeroAddress, zeroAddress, signatures],
       })
     // The owner's pre-validated signature: r = owner, s = 0, v = 1 (what the engine's preset substitutes).
     const prevalidated = `${pad(signer)}${'0'.repeat(64)}01` as Hex
@@ -115,6 +116,9 @@ export function buildScenarios(fixtures: Fixtures, coldTokens: Address[]): Scena
     ),
     safeExec('Safe exec: native transfer', recipient, parseEther('1'), '0x'),
     safeExec('Safe exec: ERC-20 transfer', usdc, 0n, transferData(recipient, parseUnits('1000', 6))),
+    ((takeover) => safeExec('Safe exec: singleton swap (BLOCK)', takeover.to, 0n, takeover.data, takeover.operation))(
+      takeoverProposal(fixtures, 0n),
+    ),
     single(
       'drainer claim()',
       fixtures.drainer.address,
@@ -147,6 +151,17 @@ export function buildScenarios(fixtures: Fixtures, coldTokens: Address[]): Scena
       kind: 'message',
       name: 'Safe multisig message',
       request: () => safeTxMessage(fixtures, signer, recipient),
+      minRoundTrips: 1,
+      maxRoundTrips: 1,
+    },
+    {
+      kind: 'message',
+      name: 'Safe message: add owner, threshold 1 (WARN)',
+      request: () =>
+        typedDataRequest(
+          signer,
+          safeTxTypedData(String(fixtures.chainId), fixtures.safe.address, addOwnerProposal(fixtures, 0n)),
+        ),
       minRoundTrips: 1,
       maxRoundTrips: 1,
     },

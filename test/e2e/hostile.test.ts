@@ -9,8 +9,10 @@
  * not read, E routes around the patch, F signing methods not intercepted.
  */
 import type { BrowserContext } from 'playwright-core'
+import type { Address } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../src/devnet/devnet.ts'
+import { permit2PermitSingle } from '../../src/devnet/eip712.ts'
 import type { PendingRequest } from '../../src/extension/shared/pending.ts'
 import { startTestDevnet } from '../support/devnet.ts'
 import { type Dapp, startDapp } from './support/dapp.ts'
@@ -22,7 +24,7 @@ import { startWalletNode, type WalletNode } from './support/walletNode.ts'
 const ATTACKER = '0x000000000000000000000000000000000000dead'
 const FRIEND = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8'
 const ONE_ETH = '0xde0b6b3a7640000'
-const REJECTED = { code: 4001, message: 'User rejected the request.' }
+const REJECTED = { code: 4001, message: 'User rejected the request: user denied it in Preflight.' }
 
 describe('a hostile page cannot get the wallet to sign what the window did not show', () => {
   let devnet: Devnet
@@ -88,33 +90,16 @@ describe('a hostile page cannot get the wallet to sign what the window did not s
     return BigInt(((await reply.json()) as { result: string }).result)
   }
   const permit2 = (spender: string, amount: string) =>
-    JSON.stringify({
-      types: {
-        EIP712Domain: [
-          { name: 'name', type: 'string' },
-          { name: 'chainId', type: 'uint256' },
-          { name: 'verifyingContract', type: 'address' },
-        ],
-        PermitSingle: [
-          { name: 'details', type: 'PermitDetails' },
-          { name: 'spender', type: 'address' },
-          { name: 'sigDeadline', type: 'uint256' },
-        ],
-        PermitDetails: [
-          { name: 'token', type: 'address' },
-          { name: 'amount', type: 'uint160' },
-          { name: 'expiration', type: 'uint48' },
-          { name: 'nonce', type: 'uint48' },
-        ],
-      },
-      domain: { name: 'Permit2', chainId: 31337, verifyingContract: '0x000000000022d473030f116ddee9f6b43ac78ba3' },
-      primaryType: 'PermitSingle',
-      message: {
-        details: { token: devnet.fixtures.erc20.address, amount, expiration: '1900000000', nonce: '0' },
-        spender,
-        sigDeadline: '1900000000',
-      },
-    })
+    JSON.stringify(
+      permit2PermitSingle({
+        chainId: 31337,
+        token: devnet.fixtures.erc20.address,
+        amount: BigInt(amount),
+        expiration: 1_900_000_000,
+        spender: spender as Address,
+        sigDeadline: 1_900_000_000,
+      }),
+    )
 
   it('lets an honest request through: the window shows it and Continue sends exactly that', async () => {
     const before = await balance(FRIEND)
@@ -263,6 +248,10 @@ describe('a hostile page cannot get the wallet to sign what the window did not s
           `ethereum.request({ method: 'personal_sign', params: ['0x6869', '${account}'] })`,
           `ethereum.request({ method: 'eth_signTypedData_v4', params: ['${account}', ${JSON.stringify(permit2(FRIEND, '5'))}] })`,
           sendTx(FRIEND, '0x3'),
+          `new Promise((ok) => ethereum.sendAsync([{ jsonrpc: '2.0', id: 3, method: 'eth_chainId' }, { jsonrpc: '2.0', id: 4, method: 'personal_sign', params: ['0x01', '${account}'] }], (e, r) => ok(r)))`,
+          `new Promise((ok) => ethereum._rpcRequest({ jsonrpc: '2.0', id: 5, method: 'personal_sign', params: ['0x02', '${account}'] }, (e, r) => ok(r)))`,
+          `ethereum._rpcEngine.handle({ jsonrpc: '2.0', id: 6, method: 'personal_sign', params: ['0x03', '${account}'] })`,
+          `Promise.resolve(Object.defineProperty(window, 'unrelated', { value: 1 }) && ethereum.providers)`,
         ]
         for (const call of calls) {
           const outcome = await attempt(context, node, page, call, () => 'continue')
@@ -561,6 +550,12 @@ describe('a hostile page cannot get the wallet to sign what the window did not s
       expect(outcome.settled).toEqual(REJECTED)
       expect(outcome.shown[0]?.request.wallet).toMatchObject({ late: true })
       expect(outcome.received).toEqual([])
+      // The options page names the wallet and the site, so the user knows to prefer another wallet there.
+      const options = await context.newPage()
+      await options.goto(`chrome-extension://${extension.id}/src/extension/ui/options.html`)
+      const label = outcome.shown[0]?.request.wallet?.label
+      await expect.poll(() => options.getByTestId('late-wallets').textContent()).toContain(`${label} on ${dapp.url}`)
+      await options.close()
     })
   })
 

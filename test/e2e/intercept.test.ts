@@ -34,7 +34,7 @@ import {
   writeSettings,
 } from './support/extension.ts'
 
-const REJECTED = { code: 4001, message: 'User rejected the request.' }
+const REJECTED = { code: 4001, message: 'User rejected the request: user denied it in Preflight.' }
 const SIGNATURE = /^0x[0-9a-f]{130}$/
 
 describe('intercepting every route to the wallet', () => {
@@ -317,6 +317,40 @@ describe('intercepting every route to the wallet', () => {
     ])
     context.off('page', count)
     expect(windows).toBe(0)
+  })
+
+  it('leaves the define functions it watches looking and behaving like the builtins', async () => {
+    const page = await open('/announced')
+    const seen = await page.evaluate(() => {
+      const describe = (fn: unknown) => {
+        const f = fn as { name: string; length: number }
+        return [f.name, f.length, Function.prototype.toString.call(fn).includes('[native code]')]
+      }
+      const target = {}
+      Object.defineProperty(target, 'a', { value: 1, enumerable: true })
+      Object.defineProperties(target, { b: { value: 2, enumerable: true } })
+      return {
+        defineProperty: describe(Object.defineProperty),
+        defineProperties: describe(Object.defineProperties),
+        reflect: describe(Reflect.defineProperty),
+        result: [Reflect.defineProperty(Object.freeze({}), 'x', { value: 1 }), JSON.stringify(target)],
+        threw: (() => {
+          try {
+            Object.defineProperty(1 as unknown as object, 'x', {})
+            return false
+          } catch (error) {
+            return error instanceof TypeError
+          }
+        })(),
+      }
+    })
+    expect(seen).toEqual({
+      defineProperty: ['defineProperty', 3, true],
+      defineProperties: ['defineProperties', 2, true],
+      reflect: ['defineProperty', 3, true],
+      result: [false, '{"a":1,"b":2}'],
+      threw: true,
+    })
   })
 
   it('passes intercepted methods through when Preflight is off or paused for the site', async () => {

@@ -22,7 +22,7 @@ import {
   writeSettings,
 } from './support/extension.ts'
 
-const REJECTED = { code: 4001, message: 'User rejected the request.' }
+const REJECTED = { code: 4001, message: 'User rejected the request: user denied it in Preflight.' }
 
 describe('one confirmation window for concurrent requests', () => {
   let devnet: Devnet

@@ -23,7 +23,7 @@ import {
 } from './support/extension.ts'
 import { type HeldRpc, startHeldRpc } from './support/heldRpc.ts'
 
-const REJECTED = { code: 4001, message: 'User rejected the request.' }
+const REJECTED = { code: 4001, message: 'User rejected the request: user denied it in Preflight.' }
 const TX_HASH = /^0x[0-9a-f]{64}$/
 
 describe('each request settles exactly once', () => {

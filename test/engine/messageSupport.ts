@@ -7,7 +7,14 @@ import { join } from 'node:path'
 import Ajv2020 from 'ajv/dist/2020.js'
 import { parse } from 'yaml'
 import { type ScanMessageResponse, scanMessageWithStats } from '../../src/engine/index.ts'
-import { OPENAPI_DIR, OPENAPI_FILES, toJsonSchema } from '../support/openapi.ts'
+import {
+  addPreflightStateChanges,
+  type Json,
+  OPENAPI_DIR,
+  OPENAPI_FILES,
+  toJsonSchema,
+  widenPriceSources,
+} from '../support/openapi.ts'
 
 type Schema = Record<string, unknown> & { [key: string]: Schema | Schema[] | unknown }
 
@@ -15,14 +22,20 @@ type Schema = Record<string, unknown> & { [key: string]: Schema | Schema[] | unk
  * The reference schema of a message scan 200 response, widened only where the seed spec or Preflight's documented
  * extensions go beyond it:
  * - warning `data` may be an object (seed §2.7 says "object or null"; the reference says string or null);
- * - warning kinds MULTISIG_SIGNER_NOT_OWNER / MULTISIG_CHAIN_MISMATCH / MULTISIG_NONCE_USED / NON_CANONICAL_ADDRESS
- *   (Preflight's own; the reference tells clients to fall back to `message` for unknown kinds);
+ * - warning kinds MULTISIG_SIGNER_NOT_OWNER / MULTISIG_CHAIN_MISMATCH / MULTISIG_NONCE_USED / NON_CANONICAL_ADDRESS /
+ *   UNLIMITED_ALLOWANCE_TO_UNKNOWN_SPENDER (Preflight's own; the reference tells clients to fall back to `message` for unknown kinds);
  * - error kinds INVALID_MESSAGE (malformed typed data) and SIMULATION_FAILED (a Safe transaction that reverts);
- * - ERC721_APPROVAL, the state change of an NFT permit, in the transaction scans' shape.
+ * - ERC721_APPROVAL, the state change of an NFT permit, in the transaction scans' shape;
+ * - warning kind MULTISIG_HASH_MISMATCH and state change kind SAFE_CONFIGURATION_CHANGE (Preflight's own, for Safe
+ *   transaction messages; the reference tells clients to fall back to `humanReadableDiff` for unknown kinds).
+ * - a price's `source` is any string (seed §2.6; Preflight's are Chainlink and UniswapV3).
  * Extra `simulationResults` fields (multisig, perTransaction, decodedMessage) need no change: the schema allows them.
  */
 export function messageResponseValidator(): (body: unknown) => string[] {
-  const document = toJsonSchema(parse(readFileSync(join(OPENAPI_DIR, OPENAPI_FILES['2023-06-05'] as string), 'utf8')))
+  const document = addPreflightStateChanges(
+    toJsonSchema(parse(readFileSync(join(OPENAPI_DIR, OPENAPI_FILES['2023-06-05'] as string), 'utf8')) as Json),
+  )
+  widenPriceSources(document)
   const schemas = (document as { components: { schemas: Record<string, Schema> } }).components.schemas
   const warningItem = (schemas.Warning as { items: Schema }).items as { properties: Record<string, Schema> }
   ;(warningItem.properties.kind as { enum: string[] }).enum.push(
@@ -31,6 +44,7 @@ export function messageResponseValidator(): (body: unknown) => string[] {
     'MULTISIG_NONCE_USED',
     'NON_CANONICAL_ADDRESS',
     'UNLIMITED_ALLOWANCE_TO_UNKNOWN_SPENDER',
+    'MULTISIG_HASH_MISMATCH',
   )
   warningItem.properties.data = { type: ['string', 'object', 'null'] }
   const pointer = [
@@ -50,8 +64,9 @@ export function messageResponseValidator(): (body: unknown) => string[] {
     'INVALID_MESSAGE',
     'SIMULATION_FAILED',
   )
-  const changes = results.expectedStateChanges as { items: { properties: { rawInfo: { oneOf: Schema[] } } } }
-  changes.items.properties.rawInfo.oneOf.push({ $ref: '#/components/schemas/EvmStateChangeErc721Approval' })
+  // toJsonSchema turns the reference's discriminated oneOf into anyOf.
+  const changes = results.expectedStateChanges as { items: { properties: { rawInfo: { anyOf: Schema[] } } } }
+  changes.items.properties.rawInfo.anyOf.push({ $ref: '#/components/schemas/EvmStateChangeErc721Approval' })
   const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false, validateSchema: false })
   // Registered whole, so the `#/components/...` references resolve inside the document.
   ajv.addSchema({ ...(document as object), $id: 'message' }, 'message')

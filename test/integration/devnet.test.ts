@@ -101,7 +101,8 @@ describe('preflight devnet', () => {
     expect(await balanceOf(usd, owner0)).toBe(10_000_000_000n)
     expect(await balanceOf(fixtures.weth.address, owner0)).toBe(parseEther('10'))
     expect(await balanceOf(fixtures.weth.address, fixtures.safe.address)).toBe(parseEther('10'))
-    expect(await c.getBalance({ address: fixtures.weth.address })).toBe(parseEther('20'))
+    // 20 wrapped by the fixtures, 100 in each Uniswap pool.
+    expect(await c.getBalance({ address: fixtures.weth.address })).toBe(parseEther('220'))
   })
 
   it('mints the NFTs and ERC-1155 items to their owners', async () => {
@@ -248,6 +249,53 @@ describe('preflight devnet command', () => {
       await exited
       rmSync(dir, { recursive: true, force: true })
     }
+  })
+
+  it('forks a running chain with --fork-url: its state, the fixtures again, the protocols at the same addresses', async () => {
+    const origin = await startTestDevnet()
+    const port = await freePort()
+    const dir = mkdtempSync(join(tmpdir(), 'preflight-fork-'))
+    const file = join(dir, 'f.json')
+    const args = [bin, 'devnet', '--port', String(port), '--fixtures', file, '--fork-url', origin.fixtures.rpcUrl]
+    const child = spawn('node', args, { stdio: 'pipe' })
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
+    try {
+      const out = await outputUntil(child, 'Ctrl+C', 60_000)
+      expect(out).toContain(`forked from http://127.0.0.1:${origin.fixtures.rpcUrl.split(':').at(-1)}/…`)
+      const forked = JSON.parse(readFileSync(file, 'utf8')) as Fixtures
+      const c = createPublicClient({ transport: http(forked.rpcUrl) })
+      expect(await c.getChainId()).toBe(31337)
+      // The origin's state is there: its Safe, which the fork's fixtures did not create.
+      expect(forked.safe.address).not.toBe(origin.fixtures.safe.address)
+      expect(await c.getCode({ address: origin.fixtures.safe.address })).toMatch(/^0x[0-9a-f]{10,}/)
+      // The protocols were found, not deployed again, and the fork's own holders were funded.
+      expect(forked.uniswapV3).toEqual(origin.fixtures.uniswapV3)
+      expect(forked.uniswapV2).toEqual(origin.fixtures.uniswapV2)
+      expect(forked.erc20.address).toBe(origin.fixtures.erc20.address)
+      const usdc = (account: Address) =>
+        c.readContract({ address: forked.erc20.address, abi: erc20Abi, functionName: 'balanceOf', args: [account] })
+      expect(await usdc(forked.safe.address)).toBe(1_000_000_000_000n)
+      child.kill('SIGTERM')
+      expect(await exited).toBe(0)
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
+      await exited
+      await origin.stop()
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('refuses a fork block number that is not a number, and one without --fork-url', async () => {
+    const run = (args: string[]) => promisify(execFile)('node', [bin, 'devnet', ...args]).catch((e) => e)
+    const bad = await run(['--fork-url', 'http://127.0.0.1:1', '--fork-block-number', 'latest'])
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toContain('--fork-block-number must be a block number (a whole number), got "latest"')
+    const alone = await run(['--fork-block-number', '5'])
+    expect(alone.code).toBe(2)
+    expect(alone.stderr).toContain('--fork-block-number needs --fork-url')
+    const notUrl = await run(['--fork-url', 'mainnet'])
+    expect(notUrl.code).toBe(2)
+    expect(notUrl.stderr).toContain("--fork-url must be a node's URL")
   })
 
   it('fails with a clear message when the port is in use', async () => {

@@ -1,9 +1,13 @@
 /** The scan API against a real devnet: auth, versions (validated against each version's OpenAPI), errors, domains. */
-import { type Address, encodeFunctionData, erc721Abi, erc1155Abi } from 'viem'
+import { type Address, encodeFunctionData, erc721Abi, erc1155Abi, type Hex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { safeAbi } from '../../src/devnet/dapp/requests.ts'
 import type { Devnet } from '../../src/devnet/devnet.ts'
+import { safeTxTypedData } from '../../src/devnet/eip712.ts'
 import type { Fixtures } from '../../src/devnet/fixtures.ts'
-import { parseNetworks } from '../../src/server/routes.ts'
+import { takeoverProposal } from '../../src/devnet/safeProposals.ts'
+import type { SafeTx } from '../../src/engine/index.ts'
+import { parseNetworks } from '../../src/server/networks.ts'
 import { type RunningServer, startScanServer } from '../../src/server/server.ts'
 import { API_VERSIONS } from '../../src/server/versions.ts'
 import { buildScenarios, permitMessage, safeTxMessage, type TransactionScenario } from '../bench/scenarios.ts'
@@ -11,6 +15,7 @@ import { startTestDevnet } from '../support/devnet.ts'
 import { startUnreachableEndpoint, type UnreachableEndpoint } from '../support/net.ts'
 import { responseValidator } from '../support/openapi.ts'
 import { errorOf, post } from './client.ts'
+import { logSink } from './logSink.ts'
 
 const KEY = 'test-key-0123456789'
 const OTHER_KEY = 'second-key'
@@ -32,7 +37,7 @@ beforeAll(async () => {
     port: 0,
     networks: parseNetworks([`ethereum/devnet=${fixtures.rpcUrl}`, `ethereum/offline=${offline.url}`]),
     apiKeys: [KEY, OTHER_KEY],
-    log: () => {},
+    logStream: logSink().stream,
   })
   base = server.url
   scenarios = [
@@ -156,6 +161,47 @@ describe('versions', () => {
       }
     })
   }
+
+  it('a Safe configuration change: 2023-06-05 carries SAFE_CONFIGURATION_CHANGE, older versions only the warning', async () => {
+    const tx = takeoverProposal(fixtures, 0n)
+    const message = {
+      message: { kind: 'SIGN_TYPED_DATA', data: safeTxTypedData(fixtures.chainId, fixtures.safe.address, tx) },
+      userAccount: fixtures.safe.owners[1],
+      metadata: { origin: 'https://app.safe.global' },
+    }
+    const execute = {
+      txObjects: [{ from: fixtures.safe.owners[0], to: fixtures.safe.address, data: execTransactionData(tx) }],
+      userAccount: fixtures.safe.address,
+      metadata: { origin: 'https://app.safe.global' },
+      simulatorConfig: { presets: [{ kind: 'MULTISIG_WALLET', walletAddress: fixtures.safe.address }] },
+    }
+    for (const version of API_VERSIONS) {
+      const headers = { 'X-Api-Version': version }
+      const messageAnswer = await scanMessage(message, headers)
+      const validateMessage = responseValidator(version, REFERENCE_MESSAGE_PATH, 'post', 200)
+      expect(validateMessage(messageAnswer.body), `${version}: ${validateMessage.errors.join('\n')}`).toBe(true)
+      const txPath = version === '2022-06-01' ? '/ethereum/v0/mainnet/scan/transaction' : REFERENCE_TX_PATH
+      const body =
+        version === '2022-06-01' ? { ...execute, txObjects: undefined, txObject: execute.txObjects[0] } : execute
+      const txAnswer = await scanTx(body, headers)
+      const validateTx = responseValidator(version, txPath, 'post', 200)
+      expect(validateTx(txAnswer.body), `${version}: ${validateTx.errors.join('\n')}`).toBe(true)
+      for (const answer of [messageAnswer, txAnswer]) {
+        const { action, warnings } = answer.body as { action: string; warnings: { severity: string }[] }
+        expect(action).toBe('BLOCK')
+        expect(warnings.map((warning) => warning.severity)).toContain('CRITICAL')
+      }
+      const expected = version === '2023-06-05' ? ['SAFE_CONFIGURATION_CHANGE'] : []
+      expect(
+        changesOf(messageAnswer.body).map((change) => change.rawInfo.kind),
+        version,
+      ).toEqual(expected)
+      expect(
+        changesOf(txAnswer.body).map((change) => change.rawInfo.kind),
+        version,
+      ).toEqual(expected)
+    }
+  })
 
   it('2023-06-05 keys state changes by account; 2023-05-17 lists the user account changes', async () => {
     const request = txScenario('ERC-20 transfer').request
@@ -342,12 +388,36 @@ describe('domains', () => {
 })
 
 /** State changes in any version's shape: a list, a map by account, or the 2022 single-transaction list. */
-function changeCount(body: unknown): number {
+function changesOf(body: unknown): Change[] {
   const results = (body as { simulationResults: Record<string, unknown> }).simulationResults
   const changes =
     (results.aggregated as { expectedStateChanges?: unknown } | undefined)?.expectedStateChanges ??
     results.expectedStateChanges
-  return Array.isArray(changes) ? changes.length : Object.values(changes as object).flat().length
+  return Array.isArray(changes) ? changes : (Object.values(changes as object).flat() as Change[])
+}
+
+function changeCount(body: unknown): number {
+  return changesOf(body).length
+}
+
+/** The Safe's execTransaction of `tx`, without signatures (the preset supplies the sender's). */
+function execTransactionData(tx: SafeTx): Hex {
+  return encodeFunctionData({
+    abi: safeAbi,
+    functionName: 'execTransaction',
+    args: [
+      tx.to,
+      tx.value,
+      tx.data,
+      tx.operation,
+      tx.safeTxGas,
+      tx.baseGas,
+      tx.gasPrice,
+      tx.gasToken,
+      tx.refundReceiver,
+      '0x',
+    ],
+  })
 }
 
 type Change = { humanReadableDiff: string; rawInfo: { kind: string; data: Record<string, unknown> } }

@@ -2,12 +2,13 @@
 import type { Address } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../src/devnet/devnet.ts'
-import { type ScanOptions, scanMessage, scanTransactions } from '../../src/engine/index.ts'
-import { parseNetworks } from '../../src/server/routes.ts'
+import { type ScanOptions, scanMessageWithStats } from '../../src/engine/index.ts'
+import { parseNetworks } from '../../src/server/networks.ts'
 import { type RunningServer, startScanServer } from '../../src/server/server.ts'
 import { permitMessage } from '../bench/scenarios.ts'
 import { freePort, startTestDevnet } from '../support/devnet.ts'
 import { post } from './client.ts'
+import { logSink } from './logSink.ts'
 
 const KEY = 'internal-key'
 
@@ -21,7 +22,7 @@ const brokenClock = (options: ScanOptions): ScanOptions => ({
 
 let devnet: Devnet
 let server: RunningServer
-const logged: string[] = []
+const logs = logSink()
 
 beforeAll(async () => {
   devnet = await startTestDevnet()
@@ -29,10 +30,17 @@ beforeAll(async () => {
     port: await freePort(),
     networks: parseNetworks([`ethereum/devnet=${devnet.fixtures.rpcUrl}`]),
     apiKeys: [KEY],
-    log: (line) => logged.push(line),
-    engine: {
-      scanTransactions: (request, options) => scanTransactions(request, brokenClock(options)),
-      scanMessage: (request, options) => scanMessage(request, brokenClock(options)),
+    logStream: logs.stream,
+    // The real engine, with a clock that throws: the scan job as the server runs it, but with that one input broken.
+    runner: {
+      threads: 0,
+      close: async () => {},
+      run: async (job) => {
+        const { outcome, stats } = await scanMessageWithStats(job.body, brokenClock({ rpcUrl: job.rpcUrl }))
+        return outcome.ok
+          ? { ok: true, json: JSON.stringify(outcome.response), stats }
+          : { ok: false, error: outcome.error, stats }
+      },
     },
   })
 })
@@ -47,7 +55,7 @@ describe('an engine bug', () => {
     const { fixtures } = devnet
     const [owner, spender] = fixtures.accounts.map((account) => account.address) as [Address, Address]
     const request = permitMessage(fixtures, owner, fixtures.erc20.address, spender)
-    const outcome = await scanMessage(request, brokenClock({ rpcUrl: fixtures.rpcUrl }))
+    const { outcome } = await scanMessageWithStats(request, brokenClock({ rpcUrl: fixtures.rpcUrl }))
     expect(outcome).toMatchObject({ ok: false, error: { kind: 'INTERNAL' } })
   })
 
@@ -59,7 +67,7 @@ describe('an engine bug', () => {
     expect(answer.status).toBe(500)
     const body = answer.body as { error: string; requestId: string }
     expect(body).toEqual({ error: 'Internal Server Error', requestId: expect.stringMatching(/^[0-9a-f]{32}$/) })
-    const line = logged.find((entry) => entry.includes(body.requestId))
-    expect(line).toContain('clock exploded at permits.ts')
+    const line = logs.lines().find((entry) => entry.requestId === body.requestId && entry.level === 50)
+    expect(String(line?.error)).toContain('clock exploded at permits.ts')
   })
 })

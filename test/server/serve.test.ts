@@ -1,10 +1,14 @@
 /** `preflight serve` as a process: flags, keys from the environment, a real scan, and a clean stop on SIGTERM. */
 import { type ChildProcess, spawn } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../src/devnet/devnet.ts'
 import { buildScenarios } from '../bench/scenarios.ts'
 import { startTestDevnet } from '../support/devnet.ts'
+import { startSlowNode } from '../support/slowNode.ts'
 import { post } from './client.ts'
 
 /** The documented command: `node bin/preflight.mjs serve …`. */
@@ -19,6 +23,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await devnet?.stop()
 })
+
+const transfer = () => buildScenarios(devnet.fixtures, []).find((s) => s.kind === 'transactions')?.request
 
 /** Starts the command with `args`; resolves once it prints its address, or with its exit code if it stops first. */
 function serve(args: string[], env: Record<string, string> = {}) {
@@ -37,8 +43,8 @@ function serve(args: string[], env: Record<string, string> = {}) {
   })
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
   const ready = new Promise<string | null>((resolve) => {
-    child.stdout?.on('data', () => {
-      const url = /listening on (http:\/\/\S+)/.exec(stdout)?.[1]
+    child.stderr?.on('data', () => {
+      const url = /listening on (http:\/\/\S+)/.exec(stderr)?.[1]
       if (url) resolve(url)
     })
     exited.then(() => resolve(null))
@@ -95,6 +101,102 @@ describe('preflight serve', () => {
       )
     } finally {
       stop(running.child)
+    }
+  })
+
+  it('takes keys as SHA-256 hashes from a file, keeps them out of the process list and logs neither keys nor bodies', async () => {
+    const key = 'file-key-never-on-disk'
+    const dir = mkdtempSync(join(tmpdir(), 'preflight-keys-'))
+    const file = join(dir, 'keys.sha256')
+    const hash = createHash('sha256').update(key).digest('hex')
+    writeFileSync(file, `# team keys\n${hash}  -\n`)
+    const running = serve([
+      '--port',
+      '0',
+      '--rpc',
+      `ethereum/devnet=${devnet.fixtures.rpcUrl}`,
+      '--api-keys-file',
+      file,
+      '--api-key',
+      'flag-key-secret',
+    ])
+    try {
+      const url = await running.ready
+      expect(url, running.output().stderr).toBeTruthy()
+      const commandLine = readFileSync(`/proc/${running.child.pid}/cmdline`, 'utf8')
+      expect(commandLine).not.toContain('flag-key-secret')
+      const request = transfer()
+      const answer = await post(`${url}/ethereum/v0/devnet/scan/transactions`, request, { 'X-Api-Key': key })
+      expect(answer.status).toBe(200)
+      expect((await post(`${url}/ethereum/v0/devnet/scan/transactions`, request, { 'X-Api-Key': hash })).status).toBe(
+        401,
+      )
+      await expect.poll(() => running.output().stdout).toContain((answer.body as { requestId: string }).requestId)
+      const lines = running
+        .output()
+        .stdout.trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+      const scanLine = lines.find((line) => line.requestId === (answer.body as { requestId: string }).requestId)
+      expect(scanLine).toMatchObject({
+        keyId: hash.slice(0, 8),
+        route: '/:chain/v0/:network/scan/transactions',
+        network: 'ethereum/devnet',
+        version: '2023-06-05',
+        status: 200,
+        rpcRoundTrips: 1,
+      })
+      expect(typeof scanLine?.durationMs).toBe('number')
+      const everything = running.output().stdout + running.output().stderr
+      for (const secret of [key, 'flag-key-secret', request?.userAccount ?? 'none', devnet.fixtures.rpcUrl]) {
+        expect(everything).not.toContain(secret)
+      }
+    } finally {
+      stop(running.child)
+    }
+  })
+
+  it('on SIGTERM, finishes the scan in flight, refuses new ones, then exits 0', async () => {
+    const slow = await startSlowNode(devnet.fixtures.rpcUrl, 1_500)
+    const running = serve(['--port', '0', '--rpc', `ethereum/devnet=${slow.url}`, '--api-key', 'k'])
+    try {
+      const url = await running.ready
+      const inFlight = post(`${url}/ethereum/v0/devnet/scan/transactions`, transfer(), { 'X-Api-Key': 'k' })
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      running.child.kill('SIGTERM')
+      const answer = await inFlight
+      expect(answer.status).toBe(200)
+      expect(await running.exited).toBe(0)
+    } finally {
+      stop(running.child)
+      await slow.close()
+    }
+  })
+
+  it('on SIGTERM with a node that never answers, answers 504 by the scan timeout and exits instead of lingering', async () => {
+    const stuck = await startSlowNode(devnet.fixtures.rpcUrl, Number.POSITIVE_INFINITY)
+    const running = serve([
+      '--port',
+      '0',
+      '--rpc',
+      `ethereum/devnet=${stuck.url}`,
+      '--api-key',
+      'k',
+      '--scan-timeout',
+      '2',
+    ])
+    try {
+      const url = await running.ready
+      const inFlight = post(`${url}/ethereum/v0/devnet/scan/transactions`, transfer(), { 'X-Api-Key': 'k' })
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      running.child.kill('SIGTERM')
+      const answer = await inFlight
+      expect(answer.status).toBe(504)
+      expect((answer.body as { error: string }).error).toMatch(/did not finish within 2 seconds/)
+      expect(await running.exited).toBe(0)
+    } finally {
+      stop(running.child)
+      await stuck.close()
     }
   })
 })

@@ -1,7 +1,8 @@
 /**
  * Renders the confirmation window for real scans and saves PNGs for the README.
  * Run: npx tsx test/tools/screenshot.ts [EXTENSION_DIR=dist] [OUT_DIR=test/screenshots]
- * Starts its own devnet, scans the demo dapp's Permit2 permit and Safe transaction with the engine, seeds each result
+ * Starts its own devnet, scans the demo dapp's Permit2 permit, Safe transaction and Safe takeover (a MultiSend batch
+ * hiding a delegatecall) with the engine, seeds each result
  * into chrome.storage.session as a pending request and screenshots the window at 400 px, light and dark.
  */
 import { mkdirSync } from 'node:fs'
@@ -10,6 +11,7 @@ import type { Address } from 'viem'
 import { launchChromium } from '../../src/devnet/chromium.ts'
 import { permit2Single, safeTransfer } from '../../src/devnet/dapp/requests.ts'
 import { safeTxTypedData, type TypedData } from '../../src/devnet/eip712.ts'
+import { hiddenDelegatecallBatchProposal } from '../../src/devnet/safeProposals.ts'
 import { scanMessage } from '../../src/engine/index.ts'
 import type { PendingRequest } from '../../src/extension/shared/pending.ts'
 import { startTestDevnet } from '../support/devnet.ts'
@@ -27,6 +29,11 @@ try {
   const scenes: Record<string, TypedData> = {
     confirm: permit2Single(fixtures, Math.floor(Date.now() / 1000)),
     'confirm-safe': safeTxTypedData(fixtures.chainId, fixtures.safe.address, safeTransfer(fixtures, 0n)),
+    'confirm-safe-takeover': safeTxTypedData(
+      fixtures.chainId,
+      fixtures.safe.address,
+      hiddenDelegatecallBatchProposal(fixtures, 0n),
+    ),
   }
   const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'))
   const base = `chrome-extension://${new URL(worker.url()).host}/src/extension/ui/confirm.html`

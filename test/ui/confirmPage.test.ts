@@ -61,8 +61,18 @@ describe('the confirmation window', () => {
       scanTransactions({ txObjects: [tx], userAccount: me, metadata: { origin: BLOCKLISTED_ORIGIN } }, options),
     ])
     if (!sent.ok || !permit.ok || !blocked.ok) throw new Error('a scan failed')
-    sendEthScan = { status: 'DONE', kind: 'transactions', response: sent.response }
-    permit2Scan = { status: 'DONE', kind: 'message', response: permit.response }
+    sendEthScan = {
+      status: 'DONE',
+      kind: 'transactions',
+      response: sent.response,
+      backend: { kind: 'local', host: '127.0.0.1:8545' },
+    }
+    permit2Scan = {
+      status: 'DONE',
+      kind: 'message',
+      response: permit.response,
+      backend: { kind: 'remote', host: '127.0.0.1:8080' },
+    }
     blockScan = { status: 'DONE', kind: 'transactions', response: blocked.response }
   })
   afterAll(async () => {
@@ -86,8 +96,13 @@ describe('the confirmation window', () => {
   const store = (items: Record<string, unknown>, area: 'session' | 'local' = 'session') =>
     control.evaluate(([values, where]) => chrome.storage[where].set(values), [items, area] as const)
 
+  /**
+   * Seeds a request as the worker would have stored it. The worker is woken first: a worker that starts after a
+   * record was stored takes it for one a stopped worker left behind and scans it again (requests.recover).
+   */
   async function open(pending: PendingRequest): Promise<Page> {
-    await store({ [`pending:${pending.id}`]: pending })
+    await control.evaluate(() => chrome.runtime.sendMessage({ type: 'preflight/wake' }).catch(() => undefined))
+    await store({ [`pending:${pending.id}`]: { ...pending, createdAt: Date.now() } })
     const page = await context.newPage()
     await page.setViewportSize({ width: 360, height: 640 })
     await page.goto(`${base}confirm.html?id=${pending.id}`)
@@ -113,8 +128,35 @@ describe('the confirmation window', () => {
       expect.stringContaining('+1 ETH'),
     ])
     expect(await page.getByText('No issues found').count()).toBe(1)
+    expect(await page.getByTestId('scan-backend').textContent()).toBe(
+      'this browser, simulating on the node at 127.0.0.1:8545',
+    )
     expect(await focused(page)).toBe('Continue')
     expect(await fitsWidth(page)).toBe(true)
+    await page.close()
+  })
+
+  it('never says "No issues found" for a NONE answer that reports a problem, as a scan API may for a bad message', async () => {
+    if (permit2Scan.status !== 'DONE' || permit2Scan.kind !== 'message') throw new Error('expected a message scan')
+    const why = 'message.data.domain: empty: a domain must name at least the contract or chain the signature is for'
+    const answer: ScanState = {
+      ...permit2Scan,
+      response: {
+        ...permit2Scan.response,
+        action: 'NONE',
+        warnings: [],
+        simulationResults: {
+          ...permit2Scan.response.simulationResults,
+          expectedStateChanges: [],
+          error: { kind: 'INVALID_MESSAGE', humanReadableError: why },
+        },
+      },
+    }
+    const page = await open({ ...request('problem', answer), method: 'eth_signTypedData_v4' })
+    expect(await action(page)).toBe('NONE')
+    expect(await page.getByText('No issues found').count()).toBe(0)
+    expect(await page.getByRole('alert').first().innerText()).toContain('Preflight could not check everything')
+    expect(await page.getByText(why).count()).toBe(1)
     await page.close()
   })
 
@@ -122,6 +164,7 @@ describe('the confirmation window', () => {
     const page = await open(request('warn', permit2Scan))
     expect(await action(page)).toBe('WARN')
     expect(await page.locator('[data-warning-kind="PERMIT_UNLIMITED_ALLOWANCE"]').count()).toBe(1)
+    expect(await page.getByTestId('scan-backend').textContent()).toBe('the scan API at 127.0.0.1:8080')
     expect(await focused(page)).toBe('Reject')
     expect(await fitsWidth(page)).toBe(true)
     const closed = page.waitForEvent('close')
@@ -145,7 +188,10 @@ describe('the confirmation window', () => {
   })
 
   it('says why a scan failed, focuses Reject, and Escape rejects', async () => {
-    const failed: ScanState = { status: 'ERROR', error: { kind: 'RPC_ERROR', message: 'connection refused' } }
+    const failed: ScanState = {
+      status: 'ERROR',
+      error: { kind: 'RPC_ERROR', reason: 'UNREACHABLE', message: 'connection refused' },
+    }
     const page = await open(request('error', failed))
     expect(await action(page)).toBe('ERROR')
     expect(await page.getByText('Why: connection refused').count()).toBe(1)

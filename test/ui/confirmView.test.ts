@@ -18,6 +18,7 @@ import {
 } from '../../src/devnet/dapp/requests.ts'
 import type { Devnet } from '../../src/devnet/devnet.ts'
 import { PERMIT2_ADDRESS, safeTxTypedData, type TypedData } from '../../src/devnet/eip712.ts'
+import { addOwnerProposal, hiddenDelegatecallBatchProposal } from '../../src/devnet/safeProposals.ts'
 import { scanMessage, scanTransactions } from '../../src/engine/index.ts'
 import type { PendingRequest, ScanState } from '../../src/extension/shared/pending.ts'
 import { confirmView } from '../../src/extension/ui/lib/confirmView.ts'
@@ -149,5 +150,33 @@ describe('the confirmation view of real scans', () => {
     expect(view.multisig).toMatchObject({ threshold: 2, currentNonce: '0', messageNonce: '0' })
     expect(view.multisig?.safeTxHash).toMatch(/^0x[0-9a-f]{64}$/)
     expect(view.message?.fields.find((field) => field.name === 'value')?.value).toBe(parseEther('1').toString())
+  })
+  it('leads a Safe takeover with what changes in control, judged CRITICAL, apart from the asset changes', async () => {
+    const { fixtures } = devnet
+    const proposal = hiddenDelegatecallBatchProposal(fixtures, 0n)
+    const view = await viewOfMessage(me, safeTxTypedData(fixtures.chainId, fixtures.safe.address, proposal))
+    expect(view.action).toBe('BLOCK')
+    expect(view.control).toEqual([
+      {
+        safe: fixtures.safe.address.toLowerCase(),
+        field: 'singleton',
+        label: 'Singleton',
+        text: `Safe 1.4.1 (${shortAddress(fixtures.safeContracts.singleton).toLowerCase()}) → ${shortAddress(fixtures.safeAttacks.singleton).toLowerCase()}`,
+        severity: 'CRITICAL',
+      },
+    ])
+    expect(view.groups[0]?.rows.map((row) => row.text)).toEqual(['−1 ETH'])
+  })
+
+  it('spells out an owner and threshold change as a warning in the Safe panel', async () => {
+    const { fixtures } = devnet
+    const proposal = addOwnerProposal(fixtures, 0n)
+    const view = await viewOfMessage(me, safeTxTypedData(fixtures.chainId, fixtures.safe.address, proposal))
+    expect(view.action).toBe('WARN')
+    expect(view.control.map((change) => [change.label, change.text, change.severity])).toEqual([
+      ['Owners', `adds ${shortAddress(fixtures.drainer.attacker).toLowerCase()} (3 → 4 owners)`, 'WARNING'],
+      ['Threshold', '2 → 1 (any single owner then controls the Safe)', 'WARNING'],
+    ])
+    expect(view.groups).toEqual([])
   })
 })

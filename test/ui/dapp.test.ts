@@ -10,6 +10,7 @@ import { safeAbi, safeTransfer } from '../../src/devnet/dapp/requests.ts'
 import { type DappServer, serveDapp } from '../../src/devnet/dapp/server.ts'
 import type { Devnet } from '../../src/devnet/devnet.ts'
 import { safeTxTypedData } from '../../src/devnet/eip712.ts'
+import { SAFE_SCENARIOS } from '../../src/devnet/safeProposals.ts'
 import { startTestDevnet } from '../support/devnet.ts'
 
 describe('the demo dapp', () => {
@@ -79,6 +80,22 @@ describe('the demo dapp', () => {
       typeof recoverTypedDataAddress
     >[0])
     expect(signer).toBe(fixtures.safe.owners[2])
+  })
+
+  it('proposes every Safe scenario, each signed by the chosen owner over its own proposal', async () => {
+    const { fixtures } = devnet
+    await page.selectOption('#owner', '1')
+    const nonce = await chain().readContract({ address: fixtures.safe.address, abi: safeAbi, functionName: 'nonce' })
+    for (const [id, { build }] of Object.entries(SAFE_SCENARIOS)) {
+      const result = await click(id)
+      expect(result.status, id).toBe('ok')
+      const signature = result.text.split('signature ')[1] as Hex
+      const typed = safeTxTypedData(fixtures.chainId, fixtures.safe.address, build(fixtures, nonce))
+      const signer = await recoverTypedDataAddress({ ...typed, signature } as Parameters<
+        typeof recoverTypedDataAddress
+      >[0])
+      expect(signer, id).toBe(fixtures.safe.owners[1])
+    }
   })
 
   it('executes a Safe transaction with two owners’ signatures: the Safe pays 1 ETH and its nonce moves on', async () => {

@@ -38,13 +38,15 @@ describe('preflight demo', () => {
   })
 
   it('runs the devnet, the built extension and the dapp until Ctrl+C', async () => {
-    const [port, dappPort] = [await freePort(), await freePort()]
+    const [port, dappPort, apiPort] = [await freePort(), await freePort(), await freePort()]
     const fixturesFile = join(outDir, 'fixtures.json')
     exit = runDemo([
       '--port',
       String(port),
       '--dapp-port',
       String(dappPort),
+      '--api-port',
+      String(apiPort),
       '--out-dir',
       join(outDir, 'ext'),
       '--fixtures',
@@ -66,6 +68,11 @@ describe('preflight demo', () => {
     expect(fixtures).toMatchObject({ rpcUrl: `http://127.0.0.1:${port}`, chainId: 31337 })
     expect(JSON.parse(readFileSync(fixturesFile, 'utf8')).rpcUrl).toBe(fixtures.rpcUrl)
     expect(await (await fetch(`${dapp}/`)).text()).toContain('data-testid="result"')
+    // The scan API runs on the devnet too: alive, and keyed (its development key is printed, not guessable).
+    const api = `http://127.0.0.1:${apiPort}`
+    expect((await fetch(`${api}/readyz`)).status).toBe(200)
+    const unkeyed = await fetch(`${api}/ethereum/v0/devnet/scan/message`, { method: 'POST' })
+    expect(unkeyed.status).toBe(401)
     const manifest = JSON.parse(readFileSync(join(outDir, 'ext/manifest.json'), 'utf8'))
     expect(existsSync(join(outDir, 'ext', manifest.action.default_popup))).toBe(true)
 
@@ -74,6 +81,7 @@ describe('preflight demo', () => {
     exit = undefined
     expect(await isPortInUse(port)).toBe(false)
     expect(await isPortInUse(dappPort)).toBe(false)
+    expect(await isPortInUse(apiPort)).toBe(false)
   })
 
   it('refuses a port in use, naming the option, before building anything', async () => {

@@ -3,6 +3,7 @@ import { type Address, createPublicClient, custom, type Hex } from 'viem'
 import type { SafeTx } from '../../engine/index.ts'
 import { safeTxTypedData, type TypedData } from '../eip712.ts'
 import type { Fixtures } from '../fixtures.ts'
+import { SAFE_SCENARIOS } from '../safeProposals.ts'
 import { announceDevWallet, createDevWallet } from './devWallet.ts'
 import {
   approveErc20,
@@ -56,16 +57,25 @@ async function sendTransaction(tx: TxRequest): Promise<Hex> {
 const signTypedData = (signer: Address, data: TypedData) =>
   wallet().request({ method: 'eth_signTypedData_v4', params: [signer, JSON.stringify(data)] }) as Promise<Hex>
 
+const safeNonce = (fixtures: Fixtures) =>
+  chain.readContract({ address: fixtures.safe.address, abi: safeAbi, functionName: 'nonce' })
+
 async function safeTxForCurrentNonce(fixtures: Fixtures): Promise<SafeTx> {
-  const nonce = await chain.readContract({ address: fixtures.safe.address, abi: safeAbi, functionName: 'nonce' })
-  return safeTransfer(fixtures, nonce)
+  return safeTransfer(fixtures, await safeNonce(fixtures))
 }
 
 function actions(fixtures: Fixtures, me: Address): Record<string, () => Promise<string>> {
   const owners = fixtures.safe.owners
   const pickedOwner = () => owners[Number(byId<HTMLSelectElement>('owner').value)] ?? me
   const tx = async (request: TxRequest) => `tx ${await sendTransaction(request)}`
+  /** The chosen owner signs a scenario's proposal at the Safe's current nonce. */
+  const propose = async (build: (fixtures: Fixtures, nonce: bigint) => SafeTx) => {
+    const proposal = build(fixtures, await safeNonce(fixtures))
+    return `signature ${await signTypedData(pickedOwner(), safeTxTypedData(fixtures.chainId, fixtures.safe.address, proposal))}`
+  }
+  const proposals = Object.entries(SAFE_SCENARIOS).map(([id, { build }]) => [id, () => propose(build)] as const)
   return {
+    ...Object.fromEntries(proposals),
     'send-eth': () => tx(sendEth(fixtures, me)),
     'transfer-erc20': () => tx(transferErc20(fixtures, me)),
     'approve-erc20': () => tx(approveErc20(fixtures, me)),

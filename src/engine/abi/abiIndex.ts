@@ -1,5 +1,6 @@
 /**
- * The known ABIs' functions and events indexed by selector once, at load. viem's decodeFunctionData and
+ * The known ABIs' functions and events indexed by selector once, on first use (hashing every signature at load would
+ * delay a starting service worker's first answer). viem's decodeFunctionData and
  * decodeEventLog format and hash every item of the ABI they are given on each call (and throw an error object, stack
  * and all, when none matches); looking a selector up here first is what keeps decoding cheap.
  */
@@ -33,32 +34,33 @@ function indexBy<T>(entries: T[], key: (entry: T) => string): Map<string, T[]> {
   return index
 }
 
-const functionsBySelector = indexBy(
-  decodingAbis.flatMap((abi) =>
-    (abi as Abi)
-      .filter((item): item is AbiFunction => item.type === 'function')
-      .map((item) => ({ abi: abi as Abi, item })),
-  ),
-  ({ item }) => toFunctionSelector(item),
-)
-
-const eventsBySelector = indexBy(
-  decodingAbis.flatMap((abi) =>
-    (abi as Abi).filter((item): item is AbiEvent => item.type === 'event').map((item) => ({ abi: abi as Abi, item })),
-  ),
-  ({ item }) => toEventSelector(item),
-)
+let functionsBySelector: Map<string, KnownFunction[]> | undefined
+let eventsBySelector: Map<string, KnownEvent[]> | undefined
 
 /**
  * The known functions `data` may call, in `decodingAbis` order (at most one per ABI). The selector is compared as
  * given, case and all, exactly as decodeFunctionData compares it.
  */
 export function functionsForCalldata(data: Hex): readonly KnownFunction[] {
+  functionsBySelector ??= indexBy(
+    decodingAbis.flatMap((abi) =>
+      (abi as Abi)
+        .filter((item): item is AbiFunction => item.type === 'function')
+        .map((item) => ({ abi: abi as Abi, item })),
+    ),
+    ({ item }) => toFunctionSelector(item),
+  )
   return functionsBySelector.get(data.slice(0, 10)) ?? NONE
 }
 
 /** The known events whose signature hash is `topic`, in `decodingAbis` order. */
 export function eventsForTopic(topic: Hex): readonly KnownEvent[] {
+  eventsBySelector ??= indexBy(
+    decodingAbis.flatMap((abi) =>
+      (abi as Abi).filter((item): item is AbiEvent => item.type === 'event').map((item) => ({ abi: abi as Abi, item })),
+    ),
+    ({ item }) => toEventSelector(item),
+  )
   return eventsBySelector.get(topic) ?? NONE
 }
 
@@ -76,12 +78,15 @@ export function decodeArguments<const F extends AbiFunction>(
 }
 
 /**
- * A decoder for calls to one function, its selector hashed once: the arguments, or null when `data` calls something
- * else. Throws, like decodeFunctionData, when the selector matches but the arguments do not fit.
+ * A decoder for calls to one function, its selector hashed once, on first use: the arguments, or null when `data`
+ * calls something else. Throws, like decodeFunctionData, when the selector matches but the arguments do not fit.
  */
 export function functionDecoder<const F extends AbiFunction>(
   item: F,
 ): (data: Hex) => DecodeAbiParametersReturnType<F['inputs']> | null {
-  const selector = toFunctionSelector(item)
-  return (data) => (data.slice(0, 10) === selector ? decodeArguments(item, data) : null)
+  let selector: Hex | undefined
+  return (data) => {
+    selector ??= toFunctionSelector(item)
+    return data.slice(0, 10) === selector ? decodeArguments(item, data) : null
+  }
 }

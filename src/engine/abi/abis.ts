@@ -66,6 +66,8 @@ export const safeAbi = parseAbi([
   'function disableModule(address prevModule, address module)',
   'function setGuard(address guard)',
   'function setFallbackHandler(address handler)',
+  'function setModuleGuard(address moduleGuard)',
+  'function changeMasterCopy(address _masterCopy)',
   'event ExecutionSuccess(bytes32 indexed txHash, uint256 payment)',
   'event ExecutionFailure(bytes32 indexed txHash, uint256 payment)',
   'event SafeReceived(address indexed sender, uint256 value)',
@@ -77,6 +79,7 @@ export const safeAbi = parseAbi([
   'event DisabledModule(address indexed module)',
   'event ChangedGuard(address indexed guard)',
   'event ChangedFallbackHandler(address indexed handler)',
+  'event ChangedModuleGuard(address indexed moduleGuard)',
 ])
 
 export const multiSendAbi = parseAbi(['function multiSend(bytes transactions) payable'])
@@ -93,6 +96,37 @@ const permit2Abi = parseAbi([
   'function lockdown(TokenSpenderPair[] approvals)',
   'function invalidateNonces(address token, address spender, uint48 newNonce)',
   'event Permit(address indexed owner, address indexed token, address indexed spender, uint160 amount, uint48 expiration, uint48 nonce)',
+])
+
+/**
+ * Uniswap's routers and V3 position manager: swaps and liquidity (the devnet deploys them from their npm artifacts).
+ * Decoded, their token arguments (a swap's path) tell the read plan which balances a swap moves.
+ */
+const uniswapAbi = parseAbi([
+  'struct ExactInputSingleParams { address tokenIn; address tokenOut; uint24 fee; address recipient; uint256 deadline; uint256 amountIn; uint256 amountOutMinimum; uint160 sqrtPriceLimitX96; }',
+  'struct ExactOutputSingleParams { address tokenIn; address tokenOut; uint24 fee; address recipient; uint256 deadline; uint256 amountOut; uint256 amountInMaximum; uint160 sqrtPriceLimitX96; }',
+  'struct ExactInputParams { bytes path; address recipient; uint256 deadline; uint256 amountIn; uint256 amountOutMinimum; }',
+  'struct MintParams { address token0; address token1; uint24 fee; int24 tickLower; int24 tickUpper; uint256 amount0Desired; uint256 amount1Desired; uint256 amount0Min; uint256 amount1Min; address recipient; uint256 deadline; }',
+  'struct DecreaseLiquidityParams { uint256 tokenId; uint128 liquidity; uint256 amount0Min; uint256 amount1Min; uint256 deadline; }',
+  'struct CollectParams { uint256 tokenId; address recipient; uint128 amount0Max; uint128 amount1Max; }',
+  'function swapExactETHForTokens(uint256 amountOutMin, address[] path, address to, uint256 deadline) payable returns (uint256[] amounts)',
+  'function swapETHForExactTokens(uint256 amountOut, address[] path, address to, uint256 deadline) payable returns (uint256[] amounts)',
+  'function swapExactTokensForETH(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline) returns (uint256[] amounts)',
+  'function swapTokensForExactETH(uint256 amountOut, uint256 amountInMax, address[] path, address to, uint256 deadline) returns (uint256[] amounts)',
+  'function swapExactTokensForTokens(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline) returns (uint256[] amounts)',
+  'function swapTokensForExactTokens(uint256 amountOut, uint256 amountInMax, address[] path, address to, uint256 deadline) returns (uint256[] amounts)',
+  'function addLiquidity(address tokenA, address tokenB, uint256 amountADesired, uint256 amountBDesired, uint256 amountAMin, uint256 amountBMin, address to, uint256 deadline) returns (uint256 amountA, uint256 amountB, uint256 liquidity)',
+  'function addLiquidityETH(address token, uint256 amountTokenDesired, uint256 amountTokenMin, uint256 amountETHMin, address to, uint256 deadline) payable returns (uint256 amountToken, uint256 amountETH, uint256 liquidity)',
+  'function removeLiquidity(address tokenA, address tokenB, uint256 liquidity, uint256 amountAMin, uint256 amountBMin, address to, uint256 deadline) returns (uint256 amountA, uint256 amountB)',
+  'function removeLiquidityETH(address token, uint256 liquidity, uint256 amountTokenMin, uint256 amountETHMin, address to, uint256 deadline) returns (uint256 amountToken, uint256 amountETH)',
+  'function exactInputSingle(ExactInputSingleParams params) payable returns (uint256 amountOut)',
+  'function exactOutputSingle(ExactOutputSingleParams params) payable returns (uint256 amountIn)',
+  'function exactInput(ExactInputParams params) payable returns (uint256 amountOut)',
+  'function refundETH() payable',
+  'function unwrapWETH9(uint256 amountMinimum, address recipient) payable',
+  'function mint(MintParams params) payable returns (uint256 tokenId, uint128 liquidity, uint256 amount0, uint256 amount1)',
+  'function decreaseLiquidity(DecreaseLiquidityParams params) payable returns (uint256 amount0, uint256 amount1)',
+  'function collect(CollectParams params) payable returns (uint256 amount0, uint256 amount1)',
 ])
 
 /** Errors a revert may carry that the engine can explain: OpenZeppelin v5 token errors and common ones. */
@@ -123,4 +157,13 @@ export const knownErrorsAbi = parseAbi([
 ])
 
 /** Every function and event ABI used to decode calldata and logs, most specific first. */
-export const decodingAbis = [erc20Abi, erc721Abi, erc1155Abi, wethAbi, safeAbi, multiSendAbi, permit2Abi] as const
+export const decodingAbis = [
+  erc20Abi,
+  erc721Abi,
+  erc1155Abi,
+  wethAbi,
+  safeAbi,
+  multiSendAbi,
+  permit2Abi,
+  uniswapAbi,
+] as const

@@ -7,10 +7,24 @@
 /** A request the engine cannot scan: which field is wrong and why. */
 export type InvalidRequest = { kind: 'INVALID_REQUEST'; field: string; message: string }
 
-/** Why a scan could not run at all: bad input (which field, why), an unreachable/failed node, or a bug in Preflight. */
+/** What went wrong with the node: it could not be reached, answered with an error, or answered nonsense. */
+export type NodeFailureKind =
+  | 'UNREACHABLE'
+  | 'HTTP_ERROR'
+  | 'TIMEOUT'
+  | 'ABORTED'
+  | 'REJECTED'
+  | 'UNSUPPORTED_METHOD'
+  | 'NOT_JSON_RPC'
+  | 'BAD_ANSWER'
+
+/**
+ * Why a scan could not run at all: bad input (which field, why), an unreachable/failed node, or a bug in Preflight.
+ * An RPC_ERROR's message never names the node's URL, which may hold a key.
+ */
 export type EngineError =
   | InvalidRequest
-  | { kind: 'RPC_ERROR'; message: string }
+  | { kind: 'RPC_ERROR'; reason: NodeFailureKind; message: string }
   | { kind: 'UNSUPPORTED_CHAIN'; message: string }
   | { kind: 'INTERNAL'; message: string }
 

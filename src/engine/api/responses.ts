@@ -39,6 +39,7 @@ export type WarningKind =
   | 'MULTISIG_SIGNER_NOT_OWNER'
   | 'MULTISIG_CHAIN_MISMATCH'
   | 'MULTISIG_NONCE_USED'
+  | 'MULTISIG_HASH_MISMATCH'
   // Preflight's own: an address in typed data written in another form than 0x-hex (decimal, no 0x, bad checksum…).
   | 'NON_CANONICAL_ADDRESS'
   // Preflight's own: an unlimited token allowance to a contract that is no known protocol.
@@ -58,7 +59,8 @@ export type AddressInfo = { address: Address; kind: AccountKind }
 export type Amount = { before: string; after: string }
 
 export type AssetPrice = {
-  source: 'Simplehash' | 'Defillama' | 'Coingecko'
+  /** Preflight reads prices on-chain: 'Chainlink' feeds and 'UniswapV3' TWAPs (the seed types `source` as a string). */
+  source: 'Chainlink' | 'UniswapV3' | 'Simplehash' | 'Defillama' | 'Coingecko'
   updatedAt: number
   dollarValuePerToken: number
 }
@@ -193,6 +195,32 @@ export type Erc1155ApprovalForAllChange = {
   data: { amount: Amount; owner: AddressInfo; spender: AddressInfo; asset: Erc1155Asset }
 }
 
+/** The field of a Safe's configuration a SAFE_CONFIGURATION_CHANGE is about. */
+export type SafeConfigurationField =
+  | 'singleton'
+  | 'owners'
+  | 'threshold'
+  | 'nonce'
+  | 'modules'
+  | 'guard'
+  | 'moduleGuard'
+  | 'fallbackHandler'
+
+/**
+ * Preflight's own kind (not in the reference files): one field of a Safe's configuration the transactions change,
+ * read from the simulation before and after. Addresses are lowercase; owners and modules are lists; threshold and
+ * nonce are decimal strings. Sent from API version 2023-06-05 on; older versions leave it out (the warnings remain).
+ */
+export type SafeConfigurationChange = {
+  kind: 'SAFE_CONFIGURATION_CHANGE'
+  data: {
+    contract: AddressInfo
+    field: SafeConfigurationField
+    before: string | string[]
+    after: string | string[]
+  }
+}
+
 export type RawInfo =
   | NativeAssetTransferChange
   | Erc20TransferChange
@@ -203,6 +231,7 @@ export type RawInfo =
   | Erc721ApprovalForAllChange
   | Erc1155TransferChange
   | Erc1155ApprovalForAllChange
+  | SafeConfigurationChange
 
 export type StateChange = { humanReadableDiff: string; rawInfo: RawInfo }
 

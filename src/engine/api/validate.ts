@@ -36,8 +36,16 @@ export function parseAddress(value: unknown, field: string): Parsed<Address> {
   return { ok: true, value: getAddress(value) }
 }
 
+/** Longer amount strings are refused before parsing (a 0x-hex 2^256-1 has 66 characters, a decimal one 78). */
+const MAX_AMOUNT_TEXT = 80
+
 /** A non-negative integer up to 2^256-1 given as a decimal string, a 0x-hex string or a safe JSON integer. */
 export function parseAmount(value: unknown, field: string): Parsed<bigint> {
+  // 2^256 has 78 decimal digits: a longer string cannot be in range, and turning it into a BigInt costs more than
+  // linear time in its length.
+  if (typeof value === 'string' && value.length > MAX_AMOUNT_TEXT) {
+    return invalid(field, `has ${value.length} characters; an amount up to 2^256-1 needs at most 78`)
+  }
   let amount: bigint
   if (typeof value === 'number') {
     if (!Number.isSafeInteger(value) || value < 0) {

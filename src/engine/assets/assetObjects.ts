@@ -1,6 +1,7 @@
 /** Asset objects of state changes: the native currency, ERC-20 tokens, ERC-721 collections and ERC-1155 contracts. */
 import type { Address } from 'viem'
 import {
+  type AssetPrice,
   type Erc20Asset,
   type Erc721Asset,
   type Erc1155Asset,
@@ -10,8 +11,8 @@ import {
 import { nativeCurrency, type TokenMetadata } from '../simulation/index.ts'
 import { listedToken } from './tokenList.ts'
 
-/** The chain's native currency as an asset (seed §2.6: the all-e address). */
-export function nativeAsset(chainId: number): NativeAsset {
+/** The chain's native currency as an asset (seed §2.6: the all-e address), with its price when one was read. */
+export function nativeAsset(chainId: number, price: AssetPrice | null = null): NativeAsset {
   const currency = nativeCurrency(chainId)
   return {
     address: NATIVE_ASSET_ADDRESS,
@@ -20,12 +21,17 @@ export function nativeAsset(chainId: number): NativeAsset {
     decimals: currency.decimals,
     verified: true,
     imageUrl: null,
-    price: null,
+    price,
   }
 }
 
-/** An ERC-20 asset: on-chain name/symbol/decimals, verified only when on the bundled token list. */
-export function erc20Asset(chainId: number, token: Address, metadata: TokenMetadata): Erc20Asset {
+/** An ERC-20 asset: on-chain name/symbol/decimals, verified only when on the bundled token list; price when read. */
+export function erc20Asset(
+  chainId: number,
+  token: Address,
+  metadata: TokenMetadata,
+  price: AssetPrice | null = null,
+): Erc20Asset {
   const listed = listedToken(chainId, token)
   return {
     address: token.toLowerCase() as Address,
@@ -35,7 +41,7 @@ export function erc20Asset(chainId: number, token: Address, metadata: TokenMetad
     verified: listed !== null,
     lists: listed ? ['UNISWAP'] : [],
     imageUrl: listed?.logoURI ?? null,
-    price: null,
+    price,
   }
 }
 

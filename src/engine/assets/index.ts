@@ -6,8 +6,11 @@
  *
  * - `assetChanges.ts`: nets movements and approvals into per-account changes (the internal model).
  * - `stateChanges.ts`: renders them as state changes keyed by account.
- * - `assetObjects.ts`: the asset objects inside them (native currency, ERC-20, ERC-721, ERC-1155).
+ * - `assetObjects.ts`: the asset objects inside them (native currency, ERC-20, ERC-721, ERC-1155), priced when the
+ *   scan read a price (prices/).
  * - `nftMetadata.ts`: an NFT's token URI as the contract reported it in the simulation, never fetched.
+ * - `safeChanges.ts`: a Safe's configuration changes (singleton, owners, threshold, modules, guards, handler) as
+ *   SAFE_CONFIGURATION_CHANGE state changes in the Safe's entry.
  * - `tokenList.ts`: the bundled Uniswap token list, which decides `verified`.
  * - `format.ts`: amounts and addresses as the diffs and warnings write them; isUnlimited, the one notion of an
  *   unlimited allowance.
@@ -21,4 +24,11 @@ export {
 } from './assetChanges.ts'
 export { erc20Asset, erc721Asset, erc1155Asset, nativeAsset } from './assetObjects.ts'
 export { canTakeNow, formatAmount, isUnlimited, shortAddress } from './format.ts'
-export { addressInfo, renderStateChanges } from './stateChanges.ts'
+export {
+  controllerLabel,
+  describeSafeChange,
+  renderSafeChange,
+  renderSafeChanges,
+  SAFE_FIELD_NAMES,
+} from './safeChanges.ts'
+export { addressInfo, type PriceOf, renderStateChanges } from './stateChanges.ts'

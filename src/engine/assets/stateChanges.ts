@@ -1,6 +1,6 @@
 /** Renders the internal asset changes as seed §2.6 state changes, keyed by lowercase account, with plain-English diffs. */
 import type { Address } from 'viem'
-import type { AddressInfo, RawInfo, StateChange } from '../api/index.ts'
+import type { AddressInfo, AssetPrice, RawInfo, StateChange } from '../api/index.ts'
 import { type ReadResults, readKeys, type TokenMetadata, tokenMetadata } from '../simulation/index.ts'
 import { type ApprovalChange, type AssetChange, grantedAmount, type TransferChange } from './assetChanges.ts'
 import { erc20Asset, erc721Asset, erc1155Asset, nativeAsset } from './assetObjects.ts'
@@ -10,11 +10,17 @@ import { nftMetadata } from './nftMetadata.ts'
 /** Looks up token metadata (cached or read in the simulation). */
 type MetadataLookup = (token: Address) => TokenMetadata
 
+/** The dollar price of the native currency (null) or a token, as the scan read it; null when unknown. */
+export type PriceOf = (token: Address | null) => AssetPrice | null
+
+const NO_PRICES: PriceOf = () => null
+
 /** The state changes of every affected account, keyed by lowercase address (seed §2.4 expectedStateChanges). */
 export function renderStateChanges(
   changes: AssetChange[],
   chainId: number,
   reads: ReadResults,
+  priceOf: PriceOf = NO_PRICES,
 ): Record<Address, StateChange[]> {
   const metadataOf: MetadataLookup = (token) => tokenMetadata(chainId, token, reads)
   const byAccount: Record<Address, StateChange[]> = {}
@@ -22,8 +28,8 @@ export function renderStateChanges(
     const account = (change.type === 'transfer' ? change.account : change.owner).toLowerCase() as Address
     const rendered =
       change.type === 'transfer'
-        ? renderTransfer(change, chainId, metadataOf, reads)
-        : renderApproval(change, chainId, metadataOf, reads)
+        ? renderTransfer(change, chainId, metadataOf, reads, priceOf)
+        : renderApproval(change, chainId, metadataOf, reads, priceOf)
     byAccount[account] = [...(byAccount[account] ?? []), rendered]
   }
   return byAccount
@@ -39,6 +45,7 @@ function renderTransfer(
   chainId: number,
   metadataOf: MetadataLookup,
   reads: ReadResults,
+  priceOf: PriceOf,
 ): StateChange {
   const amount = { before: change.before.toString(), after: change.after.toString() }
   const sending = change.after < change.before
@@ -46,7 +53,7 @@ function renderTransfer(
   const counterparty = change.counterparty ? { counterparty: addressInfo(change.counterparty) } : {}
   const { asset } = change
   if (asset.standard === 'NATIVE') {
-    const native = nativeAsset(chainId)
+    const native = nativeAsset(chainId, priceOf(null))
     const diff = formatAmount(change.after - change.before, native.decimals).replace('-', '')
     return {
       humanReadableDiff: `${verb} ${diff} ${native.symbol}`,
@@ -55,7 +62,7 @@ function renderTransfer(
   }
   const metadata = metadataOf(asset.token)
   if (asset.standard === 'ERC20') {
-    const token = erc20Asset(chainId, asset.token, metadata)
+    const token = erc20Asset(chainId, asset.token, metadata, priceOf(asset.token))
     const diff = formatAmount(change.after - change.before, token.decimals).replace('-', '')
     return {
       humanReadableDiff: `${verb} ${diff} ${token.symbol}`,
@@ -101,6 +108,7 @@ function renderApproval(
   chainId: number,
   metadataOf: MetadataLookup,
   reads: ReadResults,
+  priceOf: PriceOf,
 ): StateChange {
   const amount = { before: change.before.toString(), after: change.after.toString() }
   const owner = addressInfo(change.owner)
@@ -114,7 +122,7 @@ function renderApproval(
   let rawInfo: RawInfo
   let diff: string
   if (change.standard === 'ERC20') {
-    const asset = erc20Asset(chainId, change.token, metadata)
+    const asset = erc20Asset(chainId, change.token, metadata, priceOf(change.token))
     const canTake = revoked ? null : canTakeNow(change.after, held, asset.decimals, asset.price?.dollarValuePerToken)
     rawInfo = {
       kind: 'ERC20_APPROVAL',

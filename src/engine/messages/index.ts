@@ -7,6 +7,7 @@
  * - `typedData.ts`: EIP-712 payloads validated field by field, normalised and hashed.
  * - `permits.ts`: permits are analysed here: EIP-2612, DAI-style, Permit2 and ERC-721 permits, what they grant and
  *   the warnings that grant deserves.
+ * - `permit2Orders.ts`: what a Permit2 signature transfer's witness (a UniswapX order) pays the signer.
  * - `seaport.ts`: Seaport orders and bulk orders: what the user gives and receives (collection offers included), and
  *   whether any order is a trade for nothing.
  * - `blur.ts`: Blur's exchange orders (v1 and v2) and bulk Root signatures, opened where the request gives the tree.
@@ -17,6 +18,7 @@
  */
 
 export { type BlurSignature, findBlurSignature, isBlurSite } from './blur.ts'
+export { isNativeOutput, type WitnessOutput, witnessOutputs } from './permit2Orders.ts'
 export {
   findNftPermit,
   findTokenPermits,

@@ -1,24 +1,36 @@
 /**
  * Safe (multisig) transaction messages: a primary type of any name whose fields are exactly the Safe transaction
- * struct, under a domain of chainId and verifyingContract (the wallet). Yields the transaction to simulate and the
- * hashes a signer compares with a hardware wallet.
+ * struct of some Safe version (1.0.0 names `baseGas` `dataGas`), under a domain of the wallet alone (before 1.3.0) or
+ * of chainId and the wallet. Yields the transaction to simulate, the hashes a signer compares with a hardware wallet,
+ * and what is off about the request — including a shape the Safe's own version would not hash the same way.
  */
 import { encodeFunctionData } from 'viem'
 import { safeAbi } from '../abi/index.ts'
 import type { Address, Hex, Warning } from '../api/index.ts'
 import { shortAddress } from '../assets/index.ts'
 import { makeWarning } from '../risk/index.ts'
-import { type ExecTransaction, isSafeOwner, SAFE_NONCE_SLOT, type SafeContext } from '../safe/index.ts'
+import {
+  type ExecTransaction,
+  isSafeOwner,
+  SAFE_NONCE_SLOT,
+  type SafeContext,
+  safeHashing,
+  safeTxHash,
+} from '../safe/index.ts'
 import { type SimulationInput, type SimulationTx, toWord } from '../simulation/index.ts'
 import { hashTypedPayload, structSignature, type TypedData } from './typedData.ts'
 
-/** The Safe transaction struct's fields in the order the Safe contract hashes them (seed §2.3). */
-export const SAFE_TX_FIELDS =
-  'address to,uint256 value,bytes data,uint8 operation,uint256 safeTxGas,uint256 baseGas,uint256 gasPrice,' +
-  'address gasToken,address refundReceiver,uint256 nonce'
+/** The Safe transaction struct's fields in the order the Safe contract hashes them (seed §2.3); 1.0.0 says dataGas. */
+const safeTxFields = (gasField: 'baseGas' | 'dataGas') =>
+  'address to,uint256 value,bytes data,uint8 operation,uint256 safeTxGas,' +
+  `uint256 ${gasField},uint256 gasPrice,address gasToken,address refundReceiver,uint256 nonce`
+const SAFE_TX_SHAPES = new Map([
+  [safeTxFields('baseGas'), 'baseGas'],
+  [safeTxFields('dataGas'), 'dataGas'],
+] as const)
 
-/** The domain the Safe contract (v1.3 and later) signs under. */
-const SAFE_DOMAIN_FIELDS = 'uint256 chainId,address verifyingContract'
+/** The domains Safe contracts sign under: the wallet alone (before 1.3.0), or the chain and the wallet. */
+const SAFE_DOMAINS = new Set(['uint256 chainId,address verifyingContract', 'address verifyingContract'])
 
 /** The fields of a Safe transaction as the SafeTx message carries them: execTransaction's, with the nonce to sign. */
 export type SafeTx = Omit<ExecTransaction, 'signatures'> & { readonly nonce: bigint }
@@ -26,7 +38,8 @@ export type SafeTx = Omit<ExecTransaction, 'signatures'> & { readonly nonce: big
 /** A Safe transaction as signed: the wallet, the chain the domain names, the call and its hashes. */
 export type SafeTxMessage = SafeTx & {
   wallet: Address
-  chainId: bigint
+  /** The chain the domain names; null for a pre-1.3.0 domain, valid wherever the Safe has this address. */
+  chainId: bigint | null
   /** keccak256 of the EIP-712 encoding: the hash the owners sign and the Safe checks. */
   safeTxHash: Hex
   domainHash: Hex
@@ -36,18 +49,18 @@ export type SafeTxMessage = SafeTx & {
 /** The Safe transaction a validated payload describes, or null when it is not one. */
 export function findSafeTransaction(typedData: TypedData): SafeTxMessage | null {
   const { types, primaryType, message, domain } = typedData
-  if (structSignature(types, primaryType) !== SAFE_TX_FIELDS) return null
-  if (structSignature(types, 'EIP712Domain') !== SAFE_DOMAIN_FIELDS) return null
+  const gasField = SAFE_TX_SHAPES.get(structSignature(types, primaryType))
+  if (!gasField || !SAFE_DOMAINS.has(structSignature(types, 'EIP712Domain'))) return null
   const hashes = hashTypedPayload(typedData)
   return {
     wallet: domain.verifyingContract as Address,
-    chainId: domain.chainId as bigint,
+    chainId: typeof domain.chainId === 'bigint' ? domain.chainId : null,
     to: message.to as Address,
     value: message.value as bigint,
     data: message.data as Hex,
     operation: Number(message.operation as bigint),
     safeTxGas: message.safeTxGas as bigint,
-    baseGas: message.baseGas as bigint,
+    baseGas: message[gasField] as bigint,
     gasPrice: message.gasPrice as bigint,
     gasToken: message.gasToken as Address,
     refundReceiver: message.refundReceiver as Address,
@@ -98,7 +111,8 @@ export function safeSimulationInput(safeTx: SafeTxMessage, wallet: Address, from
  * What is off about a Safe transaction request. A signer who is not an owner adds no confirmation (WARNING: harmless
  * by itself, but the request is not what it claims). A domain for another chain makes the signature valid where this
  * preview shows nothing, and Safes often share addresses across chains (CRITICAL). A used nonce can never execute
- * (WARNING: a stale or replayed request).
+ * (WARNING: a stale or replayed request). A shape the Safe's version hashes differently cannot confirm anything here
+ * (WARNING: the request was made for another Safe version, or another Safe).
  */
 export function multisigWarnings(
   safeTx: SafeTxMessage,
@@ -119,7 +133,7 @@ export function multisigWarnings(
       ),
     )
   }
-  if (safeTx.chainId !== BigInt(chainId)) {
+  if (safeTx.chainId !== null && safeTx.chainId !== BigInt(chainId)) {
     warnings.push(
       makeWarning(
         'MULTISIG_CHAIN_MISMATCH',
@@ -136,9 +150,26 @@ export function multisigWarnings(
       makeWarning(
         'MULTISIG_NONCE_USED',
         'WARNING',
-        `This Safe transaction uses nonce ${safeTx.nonce}, which the Safe ${wallet} has already used (its next nonce ` +
-          `is ${safe.nonce}). It can never be executed; the request is stale or a replay.`,
+        `This Safe transaction uses nonce ${safeTx.nonce}, and the Safe ${wallet} is already at nonce ${safe.nonce}: ` +
+          'the transaction with this nonce was already executed or replaced, so this one can never be executed and ' +
+          'nothing was simulated. The request is stale or a replay.',
         { messageNonce: safeTx.nonce.toString(), currentNonce: safe.nonce.toString() },
+      ),
+    )
+  }
+  // Hashed for the chain the message names: a chain of its own is reported above, not again here.
+  const expected = safeTxHash(safe.version, Number(safeTx.chainId ?? chainId), safe.address, safeTx)
+  if (expected !== safeTx.safeTxHash) {
+    const { domainHasChainId } = safeHashing(safe.version)
+    warnings.push(
+      makeWarning(
+        'MULTISIG_HASH_MISMATCH',
+        'WARNING',
+        `The Safe ${wallet} runs Safe ${safe.version}, which hashes its transactions ` +
+          `${domainHasChainId ? 'with' : 'without'} the chain id in the domain, so it computes ${expected} for this ` +
+          `transaction, not the ${safeTx.safeTxHash} you would sign. Your signature cannot confirm it on this Safe: ` +
+          'the request was made for another Safe version or another Safe.',
+        { expectedSafeTxHash: expected, messageHash: safeTx.safeTxHash },
       ),
     )
   }

@@ -192,7 +192,8 @@ function parseTypes(value: unknown, path: string): Record<string, TypedDataField
   }
   const entries = Object.entries(value)
   if (entries.length > MAX_TYPES) throw new PayloadError(path, `declares ${entries.length} types; at most ${MAX_TYPES}`)
-  const types: Record<string, TypedDataField[]> = {}
+  // No prototype: every later `types[name]` finds declared types only, never `__proto__` or `constructor`.
+  const types: Record<string, TypedDataField[]> = Object.create(null)
   for (const [name, fields] of entries) {
     const typePath = `${path}.${name}`
     if (
@@ -229,7 +230,7 @@ function parseTypes(value: unknown, path: string): Record<string, TypedDataField
     })
   }
   ;(types.EIP712Domain ?? []).forEach((field, index) => {
-    const expected = DOMAIN_FIELD_TYPES[field.name]
+    const expected = Object.hasOwn(DOMAIN_FIELD_TYPES, field.name) ? DOMAIN_FIELD_TYPES[field.name] : undefined
     if (expected && field.type !== expected) {
       throw new PayloadError(
         `${path}.EIP712Domain[${index}].type`,
@@ -288,10 +289,11 @@ function parseDomain(walk: Walk, value: unknown, path: string): TypedStruct {
 }
 
 function parseStruct(walk: Walk, typeName: string, value: Record<string, unknown>, path: string): TypedStruct {
-  const struct: TypedStruct = {}
+  const struct: TypedStruct = Object.create(null)
   for (const field of walk.types[typeName] ?? []) {
     const fieldPath = `${path}.${field.name}`
-    const fieldValue = value[field.name]
+    // Own properties only: a field named `constructor` must not find Object's.
+    const fieldValue = Object.hasOwn(value, field.name) ? value[field.name] : undefined
     if (fieldValue === undefined || fieldValue === null) {
       throw new PayloadError(fieldPath, `missing (declared as ${field.type} in ${typeName})`)
     }

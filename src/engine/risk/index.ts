@@ -8,6 +8,7 @@
  * - `warnings.ts`: warning values, most severe first, repeats dropped.
  * - `transactionWarnings.ts`: what a simulation's effects justify: known and suspected theft (drainers), approvals to
  *   people and for all NFTs, tokens sent to their own contract, odd gas, long bundles.
+ * - `valueWarnings.ts`: a large dollar value sent for next to nothing back (TRADE_FOR_NOTHING for transactions).
  * - `safeControl.ts`: Safe transactions that change who controls the wallet (owners, threshold, modules, guard,
  *   fallback handler, delegate calls).
  * - `value.ts`: a trade that gives far more in dollars than it brings back, once assets carry prices.

@@ -3,9 +3,18 @@ import config from 'eth-phishing-detect/src/config.json'
 import type { Warning } from '../api/index.ts'
 import { makeWarning } from './warnings.ts'
 
-const allowlist = new Set(config.whitelist.map((domain) => domain.toLowerCase()))
-const blocklist = new Set(config.blacklist.map((domain) => domain.toLowerCase()))
-const fuzzylist = config.fuzzylist.map((domain) => domain.toLowerCase())
+type Lists = { allowlist: Set<string>; blocklist: Set<string>; fuzzylist: string[] }
+
+let built: Lists | undefined
+/** The lists, built on first use: nothing is read while the service worker starts. */
+function lists(): Lists {
+  built ??= {
+    allowlist: new Set(config.whitelist.map((domain) => domain.toLowerCase())),
+    blocklist: new Set(config.blacklist.map((domain) => domain.toLowerCase())),
+    fuzzylist: config.fuzzylist.map((domain) => domain.toLowerCase()),
+  }
+  return built
+}
 
 /** What the lists say about a hostname. */
 export type DomainVerdict =
@@ -22,6 +31,7 @@ function domainAndParents(hostname: string): string[] {
 
 /** Looks a hostname up the way eth-phishing-detect does: exact or parent-domain matches, fuzzy on the last two labels. */
 export function checkDomain(hostname: string): DomainVerdict {
+  const { allowlist, blocklist, fuzzylist } = lists()
   const host = hostname.toLowerCase().replace(/\.$/, '')
   const candidates = domainAndParents(host)
   if (candidates.some((domain) => allowlist.has(domain))) return { kind: 'ALLOWED' }

@@ -5,7 +5,14 @@
 import { type Address, getAddress, isAddressEqual, zeroAddress } from 'viem'
 import { addressesInArguments, decodeKnownFunction } from '../abi/index.ts'
 import type { Warning } from '../api/index.ts'
-import { type AssetChange, grantedAmount, isUnlimited, shortAddress, type TransferChange } from '../assets/index.ts'
+import {
+  type AssetChange,
+  grantedAmount,
+  isUnlimited,
+  type PriceOf,
+  shortAddress,
+  type TransferChange,
+} from '../assets/index.ts'
 import { type Call, expandCalls } from '../safe/index.ts'
 import {
   type AssetRef,
@@ -21,6 +28,7 @@ import { feeWarnings } from './fees.ts'
 import { knownProtocol } from './protocols.ts'
 import { safeControlWarnings } from './safeControl.ts'
 import { knownSpender } from './spenders.ts'
+import { valueWarnings } from './valueWarnings.ts'
 import { makeWarning } from './warnings.ts'
 
 /** More transactions than this in one request is unusual for a person to approve knowingly. */
@@ -28,20 +36,22 @@ const MAX_USUAL_TRANSACTIONS = 10
 /** Gas above this (a third of a 30M block) is far beyond transfers, swaps and mints: gas-token minting or griefing. */
 const UNUSUAL_GAS_USED = 10_000_000n
 
-/** Every warning the simulated effects justify, unsorted. */
+/** Every warning the simulated effects justify, unsorted; `priceOf` values what the user sends and gets back. */
 export function simulationWarnings(
   result: SimulationResult,
   txs: SimulationTx[],
   changes: AssetChange[],
   userAccount: Address,
+  priceOf: PriceOf = () => null,
 ): Warning[] {
   const metadataOf = (token: Address) => tokenMetadata(result.chainId, token, result.reads)
   const calls = txs.flatMap((tx) => expandCalls({ ...tx, depth: 0 }))
   return [
     ...knownMaliciousWarnings(result.chainId, calls, changes),
     ...drainWarnings(result.chainId, calls, changes, userAccount, metadataOf),
+    ...valueWarnings(result.chainId, changes, userAccount, priceOf, (token) => metadataOf(token).decimals),
     ...approvalWarnings(result, changes, metadataOf),
-    ...safeControlWarnings(calls),
+    ...safeControlWarnings(calls, result.safeChanges, result.safes),
     ...ownContractWarnings(result, metadataOf),
     ...gasWarnings(result),
     ...feeWarnings(result, txs),
@@ -190,18 +200,34 @@ function isKnownSpender(chainId: number, spender: Address): boolean {
   return knownSpender(chainId, spender) !== null || knownProtocol(chainId, spender) !== null
 }
 
+/**
+ * Tokens sent to the token's own contract that stay there. A contract that burns or forwards what it receives in the
+ * same transaction (a Uniswap V2 pair taking back its LP tokens to burn them) has lost the user nothing: only what
+ * the token contract ends up holding of itself is a loss.
+ */
 function ownContractWarnings(result: SimulationResult, metadataOf: (token: Address) => TokenMetadata): Warning[] {
-  return result.movements
-    .filter((movement) => movement.asset.standard === 'ERC20' && isAddressEqual(movement.to, movement.asset.token))
-    .map((movement) => {
-      const token = movement.asset.standard === 'ERC20' ? movement.asset.token : zeroAddress
-      return makeWarning(
+  const kept = new Map<string, { token: Address; amount: bigint; received: boolean }>()
+  for (const { asset, from, to, amount } of result.movements) {
+    if (asset.standard !== 'ERC20') continue
+    const key = asset.token.toLowerCase()
+    const entry = kept.get(key) ?? { token: asset.token, amount: 0n, received: false }
+    if (isAddressEqual(to, asset.token)) {
+      entry.amount += amount
+      entry.received = true
+    }
+    if (isAddressEqual(from, asset.token)) entry.amount -= amount
+    kept.set(key, entry)
+  }
+  return [...kept.values()]
+    .filter((entry) => entry.received && entry.amount > 0n)
+    .map(({ token }) =>
+      makeWarning(
         'TRANSFERRING_ERC20_TO_OWN_CONTRACT',
         'WARNING',
         `This sends ${metadataOf(token).symbol ?? 'tokens'} to the token's own contract, where they are almost ` +
           'always lost for good.',
-      )
-    })
+      ),
+    )
 }
 
 function gasWarnings(result: SimulationResult): Warning[] {

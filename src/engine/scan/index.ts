@@ -15,3 +15,4 @@
 export { newRequestId } from './requestId.ts'
 export { scanMessage, scanMessageWithStats } from './scanMessage.ts'
 export { scanTransactions, scanTransactionsWithStats } from './scanTransactions.ts'
+export { MAX_STATE_OVERRIDES, MAX_TX_OBJECTS } from './transactionsRequest.ts'

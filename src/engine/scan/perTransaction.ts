@@ -1,11 +1,18 @@
 /** One result per transaction: error, gas, protocol, decoded calldata and logs (seed §2.4 perTransaction). */
-import { toEventSelector } from 'viem'
+import { type Hex, toEventSelector } from 'viem'
 import { decodeCalldata, decodeLog, decodeRevert } from '../abi/index.ts'
-import type { Address, PerTransactionError, PerTransactionResult } from '../api/index.ts'
+import {
+  type Address,
+  NATIVE_ASSET_ADDRESS,
+  type PerTransactionError,
+  type PerTransactionResult,
+} from '../api/index.ts'
 import { transactionProtocol } from '../risk/index.ts'
 import type { SimulationResult, SimulationTx, TxOutcome } from '../simulation/index.ts'
 
-const EXECUTION_FAILURE = toEventSelector('ExecutionFailure(bytes32,uint256)')
+let executionFailure: Hex | undefined
+/** Safe's ExecutionFailure topic, hashed on first use (not while a service worker starts). */
+const executionFailureTopic = () => (executionFailure ??= toEventSelector('ExecutionFailure(bytes32,uint256)'))
 
 /** perTransaction entries for every requested transaction, in order. */
 export function perTransactionResults(result: SimulationResult, txs: SimulationTx[]): PerTransactionResult[] {
@@ -27,19 +34,24 @@ export function perTransactionResults(result: SimulationResult, txs: SimulationT
         decodedCalldata,
       }
     }
+    const logs = eventLogs(outcome)
     return {
       error: transactionError(outcome),
       gas: { gasLimit: gasLimit(outcome).toString() },
       protocol,
-      logs: outcome.logs.map((log) => ({
-        address: log.address.toLowerCase() as Address,
-        topics: log.topics,
-        data: log.data,
-      })),
-      decodedLogs: outcome.logs.map(decodeLog),
+      logs: logs.map((log) => ({ address: log.address.toLowerCase() as Address, topics: log.topics, data: log.data })),
+      decodedLogs: logs.map(decodeLog),
       decodedCalldata,
     }
   })
+}
+
+/**
+ * The contracts' own event logs (seed §2.4: raw event logs). The node's traceTransfers adds a pseudo-log from the
+ * all-e address for each ETH transfer; those feed the state changes but no contract emitted them.
+ */
+function eventLogs(outcome: TxOutcome): TxOutcome['logs'] {
+  return outcome.logs.filter((log) => log.address.toLowerCase() !== NATIVE_ASSET_ADDRESS)
 }
 
 /**
@@ -55,7 +67,7 @@ export function gasLimit(outcome: TxOutcome): bigint {
 function transactionError(outcome: TxOutcome): PerTransactionError | null {
   if (outcome.status === 'success') {
     // Safe's execTransaction succeeds even when its inner call fails (with safeTxGas or gasPrice set).
-    if (outcome.logs.some((log) => log.topics[0] === EXECUTION_FAILURE)) {
+    if (outcome.logs.some((log) => log.topics[0] === executionFailureTopic())) {
       return {
         kind: 'TRANSACTION_REVERTED',
         humanReadableError: 'The Safe executed the transaction but its inner call failed, so nothing was transferred.',

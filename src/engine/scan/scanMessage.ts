@@ -16,7 +16,15 @@ import {
   type StateChange,
   type Warning,
 } from '../api/index.ts'
-import { type AssetChange, computeAssetChanges, erc20Asset, nativeAsset, renderStateChanges } from '../assets/index.ts'
+import {
+  type AssetChange,
+  computeAssetChanges,
+  erc20Asset,
+  nativeAsset,
+  renderSafeChanges,
+  renderStateChanges,
+  type TransferChange,
+} from '../assets/index.ts'
 import {
   addressesInTypedData,
   type BlurSignature,
@@ -29,6 +37,7 @@ import {
   findTokenPermits,
   hasUnsupportedItems,
   isBlurSite,
+  isNativeOutput,
   isTradeForNothing,
   multisigWarnings,
   type NftPermit,
@@ -50,7 +59,10 @@ import {
   type TypedData,
   unreadableWarning,
   unusualAddressWarnings,
+  type WitnessOutput,
+  witnessOutputs,
 } from '../messages/index.ts'
+import { assetPlan } from '../prices/index.ts'
 import {
   actionFor,
   contractProtocol,
@@ -66,17 +78,22 @@ import {
 import { isSafeOwner } from '../safe/index.ts'
 import {
   cachedTokenMetadata,
+  erc20BalanceRead,
   knownChainId,
+  nativeBalanceRead,
   type Read,
+  type ReadResults,
   type RpcStats,
   type RunOutcome,
   readKeys,
   runSimulation,
   tokenMetadata,
+  tokenMetadataReads,
 } from '../simulation/index.ts'
 import { internalError } from './internalError.ts'
 import { type MessageScanInput, parseMessageRequest } from './messageRequest.ts'
 import { perTransactionResults } from './perTransaction.ts'
+import { simulationPrices } from './pricing.ts'
 import { newRequestId } from './requestId.ts'
 
 type SimulationResults = ScanMessageResponse['simulationResults']
@@ -131,9 +148,10 @@ async function analyse(input: MessageScanInput, options: ScanOptions): Promise<S
   }
   const parsed = parseTypedData(message.data)
   if (!parsed.ok) {
-    const humanReadableError = `${parsed.error.field}: ${parsed.error.message}`
-    const error: MessageError = { kind: 'INVALID_MESSAGE', humanReadableError }
-    return done({ warnings: [unreadableWarning(humanReadableError)], simulationResults: { ...results([]), error } })
+    const why = `${parsed.error.field}: ${parsed.error.message}`
+    const error: MessageError = { kind: 'INVALID_MESSAGE', humanReadableError: why }
+    const warning = unreadableWarning(`It is malformed (${why}), and a wallet should refuse to sign it.`)
+    return done({ warnings: [warning], simulationResults: { ...results([]), error } })
   }
   const typedData = parsed.typedData
   const scan = await analyseTypedData(typedData, message.data, input, options)
@@ -180,8 +198,10 @@ async function analyseTypedData(
 
 /**
  * Simulates the Safe transaction as the wallet's execTransaction sent by the signer, with threshold 1, the message's
- * nonce and the signer's pre-validated signature (seed §1.3), and reports the wallet's changes. When the signer is
- * not an owner, the transaction is simulated once more from the first owner, so the user still sees what it does.
+ * nonce and the signer's pre-validated signature (seed §1.3), and reports the wallet's changes: who controls it
+ * first, then its assets. A queued transaction (a nonce above the Safe's) simulates on today's state at its nonce; a
+ * used nonce (executed or replaced) is reported without effects, as it can never run. When the signer is not an
+ * owner, the transaction is simulated once more from the first owner, so the user still sees what it does.
  */
 async function scanSafeTransaction(
   typedData: TypedData,
@@ -190,7 +210,8 @@ async function scanSafeTransaction(
   options: ScanOptions,
 ): Promise<Scan> {
   const wallet = getAddress(safeTx.wallet)
-  const simulate = (from: Address) => runSimulation(safeSimulationInput(safeTx, wallet, from), options)
+  const simulate = (from: Address) =>
+    runSimulation({ ...safeSimulationInput(safeTx, wallet, from), assets: assetPlan }, options)
   let run: RunOutcome = await simulate(input.userAccount)
   if (!run.ok) return { ok: false, error: run.error, stats: NO_TRAFFIC }
   const stats = { ...run.result.stats }
@@ -205,9 +226,31 @@ async function scanSafeTransaction(
     }
     return done({ warnings: [], simulationResults: { ...results([], decodedMessage), error } }, stats)
   }
-  const signerIsOwner = isSafeOwner(safe, input.userAccount)
+  const multisig: MultisigContext = {
+    wallet: wallet.toLowerCase() as Address,
+    version: safe.version,
+    owners: safe.owners.map((owner) => owner.toLowerCase() as Address),
+    threshold: safe.threshold,
+    currentNonce: safe.nonce.toString(),
+    messageNonce: safeTx.nonce.toString(),
+    safeTxHash: safeTx.safeTxHash,
+    domainHash: safeTx.domainHash,
+    messageHash: safeTx.messageHash,
+  }
+  const requestWarnings = [
+    ...multisigWarnings(safeTx, safe, input.userAccount, run.result.chainId),
+    ...maliciousAddressWarnings(run.result.chainId, typedData),
+  ]
+  const protocol = contractProtocol(run.result.chainId, wallet, run.result.safes)
+  // A nonce the Safe has used was executed or replaced: this one can never run, so no effect is claimed for it.
+  if (safeTx.nonce < safe.nonce) {
+    return done(
+      { warnings: requestWarnings, simulationResults: { ...results([], decodedMessage), protocol, multisig } },
+      stats,
+    )
+  }
   const firstOwner = safe.owners[0]
-  if (!signerIsOwner && firstOwner) {
+  if (!isSafeOwner(safe, input.userAccount) && firstOwner) {
     run = await simulate(getAddress(firstOwner))
     if (!run.ok) return { ok: false, error: run.error, stats }
     stats.roundTrips += run.result.stats.roundTrips
@@ -227,30 +270,20 @@ async function scanSafeTransaction(
     : txError
       ? { kind: 'SIMULATION_FAILED', humanReadableError: txError.humanReadableError }
       : null
-  const multisig: MultisigContext = {
-    wallet: wallet.toLowerCase() as Address,
-    version: safe.version,
-    owners: safe.owners.map((owner) => owner.toLowerCase() as Address),
-    threshold: safe.threshold,
-    currentNonce: safe.nonce.toString(),
-    messageNonce: safeTx.nonce.toString(),
-    safeTxHash: safeTx.safeTxHash,
-    domainHash: safeTx.domainHash,
-    messageHash: safeTx.messageHash,
-  }
-  const warnings = [
-    ...multisigWarnings(safeTx, safe, input.userAccount, result.chainId),
-    ...simulationWarnings(result, txs, changes, wallet),
-    ...maliciousAddressWarnings(result.chainId, typedData),
+  const priceOf = simulationPrices(result)
+  const warnings = [...requestWarnings, ...simulationWarnings(result, txs, changes, wallet, priceOf)]
+  // Who controls the Safe comes first, then what it holds.
+  const expectedStateChanges = [
+    ...(renderSafeChanges(result.safeChanges)[wallet.toLowerCase() as Address] ?? []),
+    ...asMessageChanges(renderStateChanges(walletChanges, result.chainId, result.reads, priceOf)),
   ]
-  const expectedStateChanges = asMessageChanges(renderStateChanges(walletChanges, result.chainId, result.reads))
   return done(
     {
       warnings,
       simulationResults: {
         ...results(expectedStateChanges, decodedMessage),
         error,
-        protocol: contractProtocol(result.chainId, wallet, result.safes),
+        protocol,
         multisig,
         perTransaction,
       },
@@ -271,11 +304,16 @@ async function scanPermits(
   const owner = permits[0]?.owner ?? nftPermits[0]?.owner ?? zeroAddress
   const chainHint = knownChainId(options.rpcUrl, options.chainId)
   const metadataNeeded = (token: Address) => cachedTokenMetadata(chainHint, token) === undefined
-  const run = await runReads(owner, permitReads(permits, nftPermits, metadataNeeded), options)
+  // A signature transfer with a witness (a UniswapX order) also says what the signer is paid: read those balances.
+  const outputs = witnessOutputs(typedData, owner)
+  const reads = [...permitReads(permits, nftPermits, metadataNeeded), ...witnessReads(outputs, owner, metadataNeeded)]
+  const tokens = [...permits.map((permit) => permit.token), ...outputs.map((output) => output.token)]
+  const run = await runReads(owner, reads, options, tokens)
   if (!run.ok) return { ok: false, error: run.error, stats: NO_TRAFFIC }
   const result = run.result
+  const priceOf = simulationPrices(result)
   const metadataOf = (token: Address) => tokenMetadata(result.chainId, token, result.reads)
-  const assetOf = (token: Address) => erc20Asset(result.chainId, token, metadataOf(token))
+  const assetOf = (token: Address) => erc20Asset(result.chainId, token, metadataOf(token), priceOf(token))
   const context: PermitContext = {
     now: options.now?.() ?? Math.floor(Date.now() / 1000),
     spenderHasCode: (spender) => result.reads.before.get(readKeys.codeSize(spender)) !== 0n,
@@ -290,9 +328,11 @@ async function scanPermits(
     },
   }
   const nftChanges = Object.values(renderStateChanges(nftPermits.map(nftPermitApproval), result.chainId, result.reads))
+  const paid = renderStateChanges(witnessTransfers(outputs, owner, result.reads), result.chainId, result.reads, priceOf)
   const expectedStateChanges = [
     ...permits.map((permit) => permitStateChange(permit, assetOf(permit.token), context)),
     ...nftChanges.flat(),
+    ...asMessageChanges(paid).map(atLeast),
   ]
   const warnings = [
     ...permitWarnings(permits, nftPermits, context),
@@ -329,9 +369,11 @@ async function scanOrders(
   const user = input.userAccount
   const chainHint = knownChainId(options.rpcUrl, options.chainId)
   const metadataNeeded = (token: Address) => cachedTokenMetadata(chainHint, token) === undefined
-  const run = await runReads(user, seaportReads(trade, user, metadataNeeded), options)
+  const tokens = [...trade.gives, ...trade.receives].map((item) => item.token)
+  const run = await runReads(user, seaportReads(trade, user, metadataNeeded), options, tokens)
   if (!run.ok) return { ok: false, error: run.error, stats: NO_TRAFFIC }
   const result = run.result
+  const priceOf = simulationPrices(result)
   const decimals = (token: Address) =>
     isAddressEqual(token, zeroAddress)
       ? nativeAsset(result.chainId).decimals
@@ -350,7 +392,12 @@ async function scanOrders(
       ),
     )
   }
-  const transfers = renderStateChanges(seaportTransfers(trade, user, result.reads), result.chainId, result.reads)
+  const transfers = renderStateChanges(
+    seaportTransfers(trade, user, result.reads),
+    result.chainId,
+    result.reads,
+    priceOf,
+  )
   const changes = [...asMessageChanges(transfers), ...seaportCriteriaChanges(trade, user, result.chainId, result.reads)]
   // What leaves the wallet first, then what comes in, exact and "any item" changes alike.
   const expectedStateChanges = [
@@ -390,12 +437,64 @@ function scanBlur(typedData: TypedData, blur: BlurSignature, input: MessageScanI
 
 // ── Shared ───────────────────────────────────────────────────────────────────────────────────────────────────────
 
-/** A simulation with no transactions, only reads: how permits and orders see the chain in one round trip. */
-function runReads(userAccount: Address, extraReads: Read[], options: ScanOptions): Promise<RunOutcome> {
+/**
+ * A simulation with no transactions, only reads: how permits and orders see the chain in one round trip, with the
+ * prices of `tokens` and the native currency read alongside.
+ */
+function runReads(
+  userAccount: Address,
+  extraReads: Read[],
+  options: ScanOptions,
+  tokens: Address[],
+): Promise<RunOutcome> {
   return runSimulation(
-    { txs: [], userAccount, blockNumber: null, balances: [], storage: [], multisigWallets: [], extraReads },
+    {
+      txs: [],
+      userAccount,
+      blockNumber: null,
+      balances: [],
+      storage: [],
+      multisigWallets: [],
+      extraReads,
+      assets: assetPlan,
+      priceTokens: tokens.filter((token) => !isAddressEqual(token, zeroAddress)),
+    },
     options,
   )
+}
+
+/** The balances a witness order's payments change: native currency for the zero address, else the token. */
+function witnessReads(outputs: WitnessOutput[], owner: Address, metadataNeeded: (token: Address) => boolean): Read[] {
+  return outputs.flatMap((output) =>
+    isNativeOutput(output)
+      ? [nativeBalanceRead(owner)]
+      : [
+          erc20BalanceRead(output.token, owner),
+          ...(metadataNeeded(output.token) ? tokenMetadataReads(output.token) : []),
+        ],
+  )
+}
+
+/** What a witness order pays the signer, as balance changes from the balances read now. */
+function witnessTransfers(outputs: WitnessOutput[], owner: Address, reads: ReadResults): TransferChange[] {
+  return outputs.map((output) => {
+    const native = isNativeOutput(output)
+    const held = reads.before.get(native ? readKeys.native(owner) : readKeys.erc20Balance(output.token, owner))
+    const before = typeof held === 'bigint' ? held : 0n
+    return {
+      type: 'transfer',
+      account: owner,
+      asset: native ? { standard: 'NATIVE' } : { standard: 'ERC20', token: output.token },
+      before,
+      after: before + output.amount,
+      counterparty: null,
+    }
+  })
+}
+
+/** An order's payment is its least amount (an auction decays toward it): "Receive at least …". */
+function atLeast(change: StateChange): StateChange {
+  return { ...change, humanReadableDiff: change.humanReadableDiff.replace(/^Receive /, 'Receive at least ') }
 }
 
 /** The listed protocol of the domain's verifying contract (Permit2, Seaport, …) on the message's chain, or null. */

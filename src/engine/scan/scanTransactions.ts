@@ -1,12 +1,14 @@
 /** Transaction scans (seed §2.1, §2.2, §2.4, §2.6, §2.7, §2.8.1, §7): validate, simulate once, explain. */
 import { type Address, isAddressEqual } from 'viem'
-import type { AggregatedError, ScanOptions, ScanOutcome, ScanTransactionsResponse } from '../api/index.ts'
-import { computeAssetChanges, renderStateChanges } from '../assets/index.ts'
+import type { AggregatedError, ScanOptions, ScanOutcome, ScanTransactionsResponse, StateChange } from '../api/index.ts'
+import { computeAssetChanges, renderSafeChanges, renderStateChanges } from '../assets/index.ts'
+import { assetPlan } from '../prices/index.ts'
 import { actionFor, originWarnings, simulationWarnings, sortWarnings, uniqueWarnings } from '../risk/index.ts'
 import { decodeExecTransaction, isSafeOwner } from '../safe/index.ts'
 import { type RpcStats, runSimulation, type SimulationInput, type SimulationResult } from '../simulation/index.ts'
 import { internalError } from './internalError.ts'
 import { perTransactionResults } from './perTransaction.ts'
+import { simulationPrices } from './pricing.ts'
 import { newRequestId } from './requestId.ts'
 import { parseTransactionsRequest } from './transactionsRequest.ts'
 
@@ -27,7 +29,7 @@ export async function scanTransactionsWithStats(
   if (!parsed.ok) return { outcome: parsed, stats: { roundTrips: 0, requests: 0 } }
   const { simulation: input, origin } = parsed.value
   try {
-    const run = await runSimulation(input, options)
+    const run = await runSimulation({ ...input, assets: assetPlan }, options)
     if (!run.ok) return { outcome: run, stats: { roundTrips: 0, requests: 0 } }
     return { outcome: { ok: true, response: renderResponse(input, origin, run.result) }, stats: run.result.stats }
   } catch (error) {
@@ -38,9 +40,9 @@ export async function scanTransactionsWithStats(
 
 function renderResponse(input: SimulationInput, origin: string, result: SimulationResult): ScanTransactionsResponse {
   const changes = computeAssetChanges(result)
-  const warnings = sortWarnings(
-    uniqueWarnings([...originWarnings(origin), ...simulationWarnings(result, input.txs, changes, input.userAccount)]),
-  )
+  const priceOf = simulationPrices(result)
+  const effects = simulationWarnings(result, input.txs, changes, input.userAccount, priceOf)
+  const warnings = sortWarnings(uniqueWarnings([...originWarnings(origin), ...effects]))
   return {
     requestId: newRequestId(),
     action: actionFor(warnings),
@@ -48,12 +50,27 @@ function renderResponse(input: SimulationInput, origin: string, result: Simulati
     simulationResults: {
       aggregated: {
         error: aggregatedError(input, result),
-        expectedStateChanges: renderStateChanges(changes, result.chainId, result.reads),
+        expectedStateChanges: withSafeChanges(
+          renderSafeChanges(result.safeChanges),
+          renderStateChanges(changes, result.chainId, result.reads, priceOf),
+        ),
         userAccount: input.userAccount.toLowerCase() as Address,
       },
       perTransaction: perTransactionResults(result, input.txs),
     },
   }
+}
+
+/** Each account's changes, a Safe's configuration changes first: who controls it comes before what it holds. */
+function withSafeChanges(
+  safeChanges: Record<Address, StateChange[]>,
+  assetChanges: Record<Address, StateChange[]>,
+): Record<Address, StateChange[]> {
+  const merged: Record<Address, StateChange[]> = { ...safeChanges }
+  for (const [account, list] of Object.entries(assetChanges) as [Address, StateChange[]][]) {
+    merged[account] = [...(merged[account] ?? []), ...list]
+  }
+  return merged
 }
 
 /** Why the simulation as a whole cannot be trusted: the node refused it, or the multisig preset cannot apply. */

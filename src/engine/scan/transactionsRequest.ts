@@ -15,6 +15,12 @@ import { type SimulationInput, type SimulationTx, type TxFees, toWord } from '..
 /** The most transactions one scan accepts; more is a request error, not a slow scan. */
 export const MAX_TX_OBJECTS = 100
 
+/**
+ * The most entries each of `stateOverrides.nativeBalances` and `stateOverrides.storage` may hold. Far more than any
+ * honest simulation sets, and small enough that checking them (each address checksummed) stays a few milliseconds.
+ */
+export const MAX_STATE_OVERRIDES = 1000
+
 type TransactionsScanInput = { simulation: SimulationInput; origin: string }
 
 type Result = { ok: true; value: TransactionsScanInput } | { ok: false; error: InvalidRequest }
@@ -131,7 +137,11 @@ function parseSimulatorConfig(value: unknown): Parsed<SimulatorSettings> {
   const overrides = value.stateOverrides
   if (overrides !== undefined && overrides !== null) {
     if (!isRecord(overrides)) return invalid('simulatorConfig.stateOverrides', 'must be an object')
-    const balances = listField(overrides.nativeBalances, 'simulatorConfig.stateOverrides.nativeBalances')
+    const balances = listField(
+      overrides.nativeBalances,
+      'simulatorConfig.stateOverrides.nativeBalances',
+      MAX_STATE_OVERRIDES,
+    )
     if (!balances.ok) return balances
     for (const [index, entry] of balances.value.entries()) {
       const field = `simulatorConfig.stateOverrides.nativeBalances[${index}]`
@@ -142,7 +152,7 @@ function parseSimulatorConfig(value: unknown): Parsed<SimulatorSettings> {
       if (!amount.ok) return amount
       settings.balances.push({ address: address.value, value: amount.value })
     }
-    const storage = listField(overrides.storage, 'simulatorConfig.stateOverrides.storage')
+    const storage = listField(overrides.storage, 'simulatorConfig.stateOverrides.storage', MAX_STATE_OVERRIDES)
     if (!storage.ok) return storage
     for (const [index, entry] of storage.value.entries()) {
       const field = `simulatorConfig.stateOverrides.storage[${index}]`
@@ -171,8 +181,9 @@ function parseSimulatorConfig(value: unknown): Parsed<SimulatorSettings> {
   return { ok: true, value: settings }
 }
 
-function listField(value: unknown, field: string): Parsed<unknown[]> {
+function listField(value: unknown, field: string, maxItems = Number.POSITIVE_INFINITY): Parsed<unknown[]> {
   if (value === undefined || value === null) return { ok: true, value: [] }
   if (!Array.isArray(value)) return invalid(field, 'must be an array')
+  if (value.length > maxItems) return invalid(field, `has ${value.length} entries; at most ${maxItems} are accepted`)
   return { ok: true, value }
 }

@@ -20,13 +20,23 @@ export type ApprovalEvent =
   | { kind: 'ERC721'; token: Address; owner: Address; spender: Address; tokenId: bigint }
   | { kind: 'FOR_ALL'; token: Address; owner: Address; spender: Address; approved: boolean }
 
-const TRANSFER = toEventSelector('Transfer(address,address,uint256)')
-const APPROVAL = toEventSelector('Approval(address,address,uint256)')
-const APPROVAL_FOR_ALL = toEventSelector('ApprovalForAll(address,address,bool)')
-const TRANSFER_SINGLE = toEventSelector('TransferSingle(address,address,address,uint256,uint256)')
-const TRANSFER_BATCH = toEventSelector('TransferBatch(address,address,address,uint256[],uint256[])')
-const DEPOSIT = toEventSelector('Deposit(address,uint256)')
-const WITHDRAWAL = toEventSelector('Withdrawal(address,uint256)')
+let topics:
+  | Record<
+      'TRANSFER' | 'APPROVAL' | 'APPROVAL_FOR_ALL' | 'TRANSFER_SINGLE' | 'TRANSFER_BATCH' | 'DEPOSIT' | 'WITHDRAWAL',
+      Hex
+    >
+  | undefined
+/** The asset events' topics, hashed on first use: hashing while a service worker starts delays its first answer. */
+const assetTopics = () =>
+  (topics ??= {
+    TRANSFER: toEventSelector('Transfer(address,address,uint256)'),
+    APPROVAL: toEventSelector('Approval(address,address,uint256)'),
+    APPROVAL_FOR_ALL: toEventSelector('ApprovalForAll(address,address,bool)'),
+    TRANSFER_SINGLE: toEventSelector('TransferSingle(address,address,address,uint256,uint256)'),
+    TRANSFER_BATCH: toEventSelector('TransferBatch(address,address,address,uint256[],uint256[])'),
+    DEPOSIT: toEventSelector('Deposit(address,uint256)'),
+    WITHDRAWAL: toEventSelector('Withdrawal(address,uint256)'),
+  })
 
 // One-event ABIs: decodeEventLog hashes every event of the ABI it is given, on every call.
 const erc20Transfer = [getAbiItem({ abi: erc20Abi, name: 'Transfer' })]
@@ -54,6 +64,7 @@ export function assetEventsFromLogs(logs: SimulatedLog[]): { movements: Movement
 }
 
 function collect(log: SimulatedLog, movements: Movement[], approvals: ApprovalEvent[]): void {
+  const { TRANSFER, APPROVAL, APPROVAL_FOR_ALL, TRANSFER_SINGLE, TRANSFER_BATCH, DEPOSIT, WITHDRAWAL } = assetTopics()
   const token = getAddress(log.address)
   const topic = log.topics[0]
   const native = log.address.toLowerCase() === NATIVE_ASSET_ADDRESS

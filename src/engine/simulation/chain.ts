@@ -18,7 +18,7 @@ export async function fetchChainId(client: RpcClient, rpcUrl: string): Promise<n
   if (typeof answer !== 'string' || !isHex(answer, { strict: true }) || answer === '0x') {
     // Only the start of the answer: a hostile endpoint could send megabytes.
     const shown = String(JSON.stringify(answer)).slice(0, 40)
-    throw new RpcFailure(`The node at ${rpcUrl} answered eth_chainId with ${shown}, not a chain id.`, null)
+    throw new RpcFailure('BAD_ANSWER', `The node answered eth_chainId with ${shown}, not a chain id.`, null)
   }
   const chainId = Number(BigInt(answer))
   chainIdByRpcUrl.set(rpcUrl, chainId)

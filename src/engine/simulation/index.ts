@@ -6,7 +6,8 @@
  *
  * - `runSimulation.ts`: builds the call (state overrides, the Safe preset, the reader contract) and returns the
  *   engine's internal model of what happened (SimulationResult).
- * - `readPlan.ts`: which reads a scan needs, predicted from calldata, then required by the events.
+ * - `readPlan.ts`: which reads a scan needs, predicted from calldata, then required by the events; an AssetPlan from
+ *   the scan adds known tokens, their pools and their price reads.
  * - `reads.ts`: the reads themselves (balances, allowances, token metadata, NFT URIs, a Safe's owners), their keys,
  *   and the reader contract injected for native balances and code sizes.
  * - `assetEvents.ts`: asset movements and approvals read out of the simulated logs.
@@ -16,17 +17,20 @@
  */
 export type { AssetRef } from './assetEvents.ts'
 export { knownChainId, nativeCurrency } from './chain.ts'
-export type { MetadataNeeded } from './readPlan.ts'
+export type { AssetPlan, MetadataNeeded } from './readPlan.ts'
 export {
   codeSizeRead,
   erc20BalanceRead,
   erc1155BalanceRead,
   erc1155UriRead,
   nativeBalanceRead,
+  prepareRead,
   READER_ADDRESS,
   type Read,
+  type ReadFunction,
   type ReadResults,
   readKeys,
+  staticRead,
   tokenMetadataReads,
   tokenUriRead,
   totalSupplyRead,

@@ -13,16 +13,27 @@ import {
   nativeBalanceRead,
   READER_ADDRESS,
   type Read,
-  safeReads,
   tokenMetadataReads,
   tokenUriRead,
 } from './reads.ts'
+import { safeConfigRead } from './safeConfigRead.ts'
 
 /** Whether token metadata must still be read (false when cached). */
 export type MetadataNeeded = (token: Address) => boolean
 
 /** Whether a token may be an NFT: false when cached metadata already shows it fungible, so no URI read is wasted. */
 export type MayBeNft = (token: Address) => boolean
+
+/**
+ * What a scan knows about the assets of one chain beyond balances (the simulation does not know prices): which
+ * calldata addresses are fungible tokens, which pools may trade a set of tokens (their balances move in a swap), and
+ * the reads that price the native currency and a set of tokens.
+ */
+export type AssetPlan = {
+  isToken: (address: Address) => boolean
+  pools: (tokens: Address[]) => Address[]
+  priceReads: (tokens: Address[]) => Read[]
+}
 
 const TOKEN_FUNCTIONS = new Set([
   'transfer',
@@ -39,8 +50,10 @@ const TOKEN_FUNCTIONS = new Set([
 ])
 
 /**
- * Reads a transaction list will need, guessed from its calldata so that plain transfers take one round trip. NFTs the
- * calldata names by id also get their metadata URI read (NFTs only the logs reveal go without: no second call for it).
+ * Reads a transaction list will need, guessed from its calldata so that plain transfers and swaps of known tokens take
+ * one round trip. NFTs the calldata names by id also get their metadata URI read (NFTs only the logs reveal go
+ * without: no second call for it). With `assets`, tokens the calldata names as arguments (a swap's path) count as
+ * tokens, the pools between them as accounts, and every token gets its price reads.
  */
 export function predictReads(
   calls: Call[],
@@ -48,6 +61,7 @@ export function predictReads(
   safes: Address[],
   metadataNeeded: MetadataNeeded,
   mayBeNft: MayBeNft,
+  assets: AssetPlan | null = null,
 ): Map<string, Read> {
   const plan = new Map<string, Read>()
   const add = (read: Read) => plan.set(read.key, read)
@@ -59,7 +73,10 @@ export function predictReads(
     people.add(call.to)
     const decoded = decodeKnownFunction(call.data)
     if (!decoded) continue
-    for (const address of addressesInArguments(decoded.args)) people.add(address)
+    for (const address of addressesInArguments(decoded.args)) {
+      people.add(address)
+      if (!mayBeNft(address) || assets?.isToken(address)) tokens.add(address)
+    }
     if (!TOKEN_FUNCTIONS.has(decoded.functionName)) continue
     tokens.add(call.to)
     const [first, second, third] = decoded.args
@@ -76,6 +93,10 @@ export function predictReads(
     const uriRead = nftUriRead(call.to, decoded, mayBeNft)
     if (uriRead) add(uriRead)
   }
+  if (assets) {
+    for (const pool of assets.pools([...tokens])) people.add(pool)
+    assets.priceReads([...tokens]).forEach(add)
+  }
   people.delete(zeroAddress)
   people.delete(READER_ADDRESS)
   for (const person of people) {
@@ -83,7 +104,7 @@ export function predictReads(
     for (const token of tokens) add(erc20BalanceRead(token, person))
   }
   for (const token of tokens) if (metadataNeeded(token)) tokenMetadataReads(token).forEach(add)
-  for (const wallet of safes) safeReads(wallet).forEach(add)
+  for (const wallet of safes) add(safeConfigRead(wallet))
   return plan
 }
 
@@ -131,4 +152,16 @@ export function readsForEvents(
   }
   for (const token of tokens) if (metadataNeeded(token)) tokenMetadataReads(token).forEach(add)
   return plan
+}
+
+/**
+ * The price reads of every fungible asset the events moved or approved. They ride along when the events already
+ * require a second call; on their own they never cost one (a chain unknown when the first call was planned, e.g.
+ * the first scan of a node whose chain was not given, goes without prices rather than pay a round trip).
+ */
+export function priceReadsForEvents(movements: Movement[], approvals: ApprovalEvent[], assets: AssetPlan): Read[] {
+  const fungible = new Set<Address>()
+  for (const { asset } of movements) if (asset.standard === 'ERC20') fungible.add(asset.token)
+  for (const approval of approvals) if (approval.kind === 'ERC20') fungible.add(approval.token)
+  return assets.priceReads([...fungible])
 }

@@ -1,6 +1,6 @@
 /**
- * State reads that ride along in the simulation's before/after blocks: balances, allowances, metadata, NFT URIs, Safe
- * state.
+ * State reads that ride along in the simulation's before/after blocks: balances, allowances, metadata, NFT URIs (a
+ * Safe's configuration is read in safeConfigRead.ts).
  */
 import {
   type Abi,
@@ -11,8 +11,7 @@ import {
   parseAbi,
   prepareEncodeFunctionData,
 } from 'viem'
-import { erc20Abi, erc721Abi, erc1155Abi, safeAbi } from '../abi/index.ts'
-import type { SafeContext } from '../safe/index.ts'
+import { erc20Abi, erc721Abi, erc1155Abi } from '../abi/index.ts'
 
 /**
  * Where the native balance reader lives during a simulation (its code is injected by a state override).
@@ -39,13 +38,15 @@ const ERC1155_INTERFACE_ID: Hex = '0xd9b67a26'
 export type Read = { key: string; to: Address; data: Hex; timing: 'state' | 'static'; decode: (data: Hex) => unknown }
 
 /**
- * A read's function, looked up and its selector hashed once: given a one-item ABI and the selector, viem's
- * encodeFunctionData and decodeFunctionResult skip the ABI search and the hashing they would do on every read.
+ * A read's function, looked up and its selector hashed once, on first use (not while a service worker starts): given
+ * a one-item ABI and the selector, viem's encodeFunctionData and decodeFunctionResult skip the ABI search and the
+ * hashing they would do on every read.
  */
-type ReadFunction = { abi: Abi; functionName: Hex }
+export type ReadFunction = () => { abi: Abi; functionName: Hex }
 
 function readFunction(abi: Abi, functionName: string): ReadFunction {
-  return prepareEncodeFunctionData({ abi, functionName } as never)
+  let prepared: ReturnType<ReadFunction> | undefined
+  return () => (prepared ??= prepareEncodeFunctionData({ abi, functionName } as never))
 }
 
 const readFunctions = {
@@ -62,21 +63,30 @@ const readFunctions = {
   supportsInterface: readFunction(erc165Abi, 'supportsInterface'),
   tokenUri: readFunction(erc721Abi, 'tokenURI'),
   erc1155Uri: readFunction(erc1155Abi, 'uri'),
-  safeOwners: readFunction(safeAbi, 'getOwners'),
-  safeThreshold: readFunction(safeAbi, 'getThreshold'),
-  safeNonce: readFunction(safeAbi, 'nonce'),
-  safeVersion: readFunction(safeAbi, 'VERSION'),
-  safeSingleton: readFunction(safeAbi, 'masterCopy'),
+}
+
+/**
+ * A read of any one-function ABI, prepared once by the caller (prepareRead) and made before the transactions: for
+ * reads other folders plan, such as price feeds and pools.
+ */
+export function staticRead(key: string, to: Address, func: ReadFunction, args: readonly unknown[]): Read {
+  return read(key, to, func, args, 'static')
+}
+
+/** Looks up a function of `abi` and hashes its selector once, for staticRead. */
+export function prepareRead(abi: Abi, functionName: string): ReadFunction {
+  return readFunction(abi, functionName)
 }
 
 function read(key: string, to: Address, func: ReadFunction, args: readonly unknown[], timing: Read['timing']): Read {
-  const data = encodeFunctionData({ ...func, args } as never)
+  const prepared = func()
+  const data = encodeFunctionData({ ...prepared, args } as never)
   return {
     key,
     to,
     data,
     timing,
-    decode: (result) => decodeFunctionResult({ abi: func.abi, data: result } as never),
+    decode: (result) => decodeFunctionResult({ abi: prepared.abi, data: result } as never),
   }
 }
 
@@ -96,8 +106,6 @@ export const readKeys = {
   tokenField: (token: Address, field: 'name' | 'symbol' | 'decimals' | 'is1155') => `${field}:${lower(token)}`,
   tokenUri: (token: Address, id: bigint) => `tokenuri:${lower(token)}:${id}`,
   erc1155Uri: (token: Address, id: bigint) => `uri:${lower(token)}:${id}`,
-  safeField: (wallet: Address, field: 'owners' | 'threshold' | 'nonce' | 'version' | 'singleton') =>
-    `safe-${field}:${lower(wallet)}`,
 }
 
 /** Native balance of an account, through the injected reader. */
@@ -162,34 +170,5 @@ export function erc1155UriRead(token: Address, id: bigint): Read {
   return read(readKeys.erc1155Uri(token, id), token, readFunctions.erc1155Uri, [id], 'static')
 }
 
-/** Owners, threshold, nonce, version and singleton of a (possible) Safe, read before the transactions. */
-export function safeReads(wallet: Address): Read[] {
-  return [
-    read(readKeys.safeField(wallet, 'owners'), wallet, readFunctions.safeOwners, [], 'static'),
-    read(readKeys.safeField(wallet, 'threshold'), wallet, readFunctions.safeThreshold, [], 'static'),
-    read(readKeys.safeField(wallet, 'nonce'), wallet, readFunctions.safeNonce, [], 'static'),
-    read(readKeys.safeField(wallet, 'version'), wallet, readFunctions.safeVersion, [], 'static'),
-    read(readKeys.safeField(wallet, 'singleton'), wallet, readFunctions.safeSingleton, [], 'static'),
-  ]
-}
-
 /** Read results by key: a decoded value, or undefined when the call reverted or returned nothing decodable. */
 export type ReadResults = { before: Map<string, unknown>; after: Map<string, unknown> }
-
-/** The Safe context from the before-block reads, or null when the address does not behave like a Safe. */
-export function safeContextFromReads(wallet: Address, reads: ReadResults): SafeContext | null {
-  const owners = reads.before.get(readKeys.safeField(wallet, 'owners')) as Address[] | undefined
-  const threshold = reads.before.get(readKeys.safeField(wallet, 'threshold')) as bigint | undefined
-  const nonce = reads.before.get(readKeys.safeField(wallet, 'nonce')) as bigint | undefined
-  if (!owners || owners.length === 0 || !threshold || nonce === undefined) return null
-  const version = reads.before.get(readKeys.safeField(wallet, 'version'))
-  const singleton = reads.before.get(readKeys.safeField(wallet, 'singleton'))
-  return {
-    address: wallet,
-    version: typeof version === 'string' ? version : 'unknown',
-    owners: [...owners],
-    threshold: Number(threshold),
-    nonce,
-    singleton: typeof singleton === 'string' ? (singleton as Address) : null,
-  }
-}

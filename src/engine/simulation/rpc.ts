@@ -1,5 +1,6 @@
 /** JSON-RPC access to the node through viem's HTTP transport, counting round trips and requests for benchmarks. */
 import { type EIP1193RequestFn, HttpRequestError, http, RpcError, TimeoutError } from 'viem'
+import type { NodeFailureKind } from '../api/index.ts'
 
 /** How much one scan talked to the node: sequential round trips and JSON-RPC requests (batch members count each). */
 export type RpcStats = { roundTrips: number; requests: number }
@@ -10,9 +11,13 @@ export type RpcClient = {
   stats: RpcStats
 }
 
-/** A failure to reach or use the node, as a value with a message a person can act on. */
+/**
+ * A failure to reach or use the node, as a value with a message a person can act on. The message never names the
+ * node's URL: hosted nodes carry the customer's key in it, and the message can travel to a scan API client.
+ */
 export class RpcFailure extends Error {
   constructor(
+    readonly kind: NodeFailureKind,
     message: string,
     /** JSON-RPC error code when the node answered with an error object. */
     readonly code: number | null,
@@ -60,7 +65,7 @@ export function createRpcClient(rpcUrl: string, fetchFn: typeof fetch = globalTh
     const send = calls.length === 1 ? single : batched
     for (const call of calls) {
       send({ method: call.method as 'eth_chainId', params: call.params as never }).then(call.resolve, (error) =>
-        call.reject(toRpcFailure(error, rpcUrl, call.method)),
+        call.reject(toRpcFailure(error, call.method)),
       )
     }
   }
@@ -73,35 +78,48 @@ export function createRpcClient(rpcUrl: string, fetchFn: typeof fetch = globalTh
   }
 }
 
-function toRpcFailure(error: unknown, rpcUrl: string, method: string): RpcFailure {
+function toRpcFailure(error: unknown, method: string): RpcFailure {
   if (error instanceof RpcError) {
     if (error.code === -32601 || /method not found|not supported|unsupported|does not exist/i.test(error.details)) {
       return new RpcFailure(
-        `The node at ${rpcUrl} does not support ${method}; use a node that implements eth_simulateV1 (anvil, geth ≥ 1.14.9, reth, Nethermind).`,
+        'UNSUPPORTED_METHOD',
+        `The node does not support ${method}; use a node that implements eth_simulateV1 (anvil, geth ≥ 1.14.9, reth, Nethermind).`,
         error.code,
       )
     }
-    return new RpcFailure(`The node at ${rpcUrl} rejected ${method}: ${error.details}`, error.code)
+    return new RpcFailure('REJECTED', `The node rejected ${method}: ${error.details}`, error.code)
   }
   if (error instanceof TimeoutError) {
-    return new RpcFailure(
-      `The node at ${rpcUrl} did not answer ${method} within 30 seconds; check that it is up.`,
-      null,
-    )
+    return new RpcFailure('TIMEOUT', `The node did not answer ${method} within 30 seconds; check that it is up.`, null)
   }
+  if (isAbort(error)) return new RpcFailure('ABORTED', `The call to the node (${method}) was cancelled.`, null)
   if (error instanceof HttpRequestError && error.cause instanceof SyntaxError) {
     return new RpcFailure(
-      `The server at ${rpcUrl} answered ${method} with something that is not JSON-RPC; check that the RPC URL is a node's JSON-RPC endpoint.`,
+      'NOT_JSON_RPC',
+      `The node's address answered ${method} with something that is not JSON-RPC; check that the RPC URL is a node's JSON-RPC endpoint.`,
       null,
     )
   }
-  if (error instanceof HttpRequestError) {
-    const status = error.status ? ` (HTTP ${error.status})` : ''
+  if (error instanceof HttpRequestError && error.status) {
     return new RpcFailure(
-      `Could not reach the node at ${rpcUrl}${status}; check the RPC URL and that the node is running.`,
+      'HTTP_ERROR',
+      `The node answered ${method} with HTTP ${error.status}; check the RPC URL and the node's access settings.`,
       null,
     )
   }
-  const message = error instanceof Error ? error.message : String(error)
-  return new RpcFailure(`Calling ${method} on ${rpcUrl} failed: ${message}`, null)
+  // viem's own messages quote the URL, so only the error's class travels on.
+  const name = error instanceof Error ? error.name : typeof error
+  return new RpcFailure(
+    'UNREACHABLE',
+    `Could not reach the node for ${method} (${name}); check the RPC URL and that the node is running.`,
+    null,
+  )
+}
+
+/** An abort the caller asked for (its AbortSignal), as fetch reports it directly or wrapped by viem. */
+function isAbort(error: unknown): boolean {
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 4; cause = cause.cause, depth += 1) {
+    if (cause.name === 'AbortError') return true
+  }
+  return false
 }

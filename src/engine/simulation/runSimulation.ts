@@ -3,15 +3,30 @@
  * request sees one consistent state. A second call (same base block) happens only when the transactions touched
  * assets or accounts their calldata did not reveal.
  */
-import { type Address, getAddress, type Hex, numberToHex, pad, zeroAddress } from 'viem'
+import { type Address, getAddress, type Hex, isAddressEqual, numberToHex, pad, zeroAddress } from 'viem'
 import type { EngineError } from '../api/index.ts'
-import { applyMultisigPreset, type Call, presetStorage, type SafeContext } from '../safe/index.ts'
+import {
+  applyMultisigPreset,
+  type Call,
+  decodeExecTransaction,
+  expandCalls,
+  isSafeConfig,
+  presetStorage,
+  SAFE_NONCE_SLOT,
+  type SafeConfigChange,
+  type SafeContext,
+  type SimulationOverrides,
+  safeConfigChanges,
+  safeContext,
+  safeIntent,
+} from '../safe/index.ts'
 import { type ApprovalEvent, assetEventsFromLogs, type Movement, type SimulatedLog } from './assetEvents.ts'
 import { fetchChainId, knownChainId } from './chain.ts'
-import { predictReads, readsForEvents } from './readPlan.ts'
-import { READER_ADDRESS, READER_CODE, type Read, type ReadResults, safeContextFromReads } from './reads.ts'
+import { type AssetPlan, predictReads, priceReadsForEvents, readsForEvents } from './readPlan.ts'
+import { READER_ADDRESS, READER_CODE, type Read, type ReadResults } from './reads.ts'
 import { createRpcClient, type RpcClient, RpcFailure, type RpcStats } from './rpc.ts'
-import { checkSimulateResult, type RpcCallResult } from './simulateResponse.ts'
+import { SAFE_INSPECTOR_ADDRESS, SAFE_INSPECTOR_CODE, safeConfigFromReads } from './safeConfigRead.ts'
+import { blockTimestamp, checkSimulateResult, type RpcCallResult } from './simulateResponse.ts'
 import { cachedTokenMetadata } from './tokenMetadata.ts'
 
 /** The fee a transaction offers per gas: a legacy gas price, or EIP-1559 caps. */
@@ -50,10 +65,17 @@ export type SimulationInput = {
   multisigWallets: Address[]
   /** Storage overrides that start with the transactions, e.g. a Safe's nonce slot for a typed-data message. */
   transactionStorage?: StorageOverride[]
-  /** More addresses whose Safe context to read before the transactions (preset wallets are always read). */
+  /**
+   * More addresses whose Safe configuration to read before and after the transactions; preset wallets, the user
+   * account and the Safe of every execTransaction in the calldata are always read.
+   */
   safes?: Address[]
   /** More reads to make before (and for state reads, after) the transactions, e.g. a permit's token metadata. */
   extraReads?: Read[]
+  /** The scan's asset knowledge for a chain (known tokens, pools, price reads), once the chain is known. */
+  assets?: (chainId: number) => AssetPlan
+  /** Tokens to price beyond those the transactions name, e.g. a permit's or an order's tokens. */
+  priceTokens?: Address[]
 }
 
 /** How one transaction went in the simulation. */
@@ -75,8 +97,12 @@ export type SimulationResult = {
   /** Why the node refused to simulate the list as a whole (then outcomes are empty), or null. */
   failure: string | null
   reads: ReadResults
+  /** Unix time of the block the before-reads ran in (what prices are judged fresh against), null if the node omits it. */
+  blockTime: bigint | null
   /** Safe context per wallet address read (lowercase key), null when the address is not a Safe. */
   safes: Map<string, SafeContext | null>
+  /** What the transactions changed in the configuration of each Safe read (singleton, owners, modules, …). */
+  safeChanges: SafeConfigChange[]
   movements: Movement[]
   approvals: ApprovalEvent[]
   /** The base fee of the block the transactions would follow, when a transaction sets fees and the node has one. */
@@ -96,11 +122,18 @@ export async function runSimulation(input: SimulationInput, options: RunOptions)
   const client = createRpcClient(options.rpcUrl, options.fetch)
   const txs = input.txs.map((tx) => applyMultisigPreset(tx, input.multisigWallets))
   const calls: Call[] = txs.map((tx) => ({ ...tx, depth: 0 }))
-  const safes = unique([...input.multisigWallets, ...(input.safes ?? [])])
+  const safes = unique([
+    ...input.multisigWallets,
+    ...(input.safes ?? []),
+    input.userAccount,
+    ...calls.flatMap(expandCalls).flatMap((call) => (call.to && decodeExecTransaction(call.data) ? [call.to] : [])),
+  ])
   let chainId = knownChainId(options.rpcUrl, options.chainId)
   const metadataNeeded = (token: Address) => cachedTokenMetadata(chainId, token) === undefined
   const mayBeNft = (token: Address) => (cachedTokenMetadata(chainId, token)?.decimals ?? null) === null
-  const plan = predictReads(calls, [input.userAccount], safes, metadataNeeded, mayBeNft)
+  const assetPlan = (id: number | null) => (id === null || !input.assets ? null : priceable(input.assets(id), id))
+  const plan = predictReads(calls, [input.userAccount], safes, metadataNeeded, mayBeNft, assetPlan(chainId))
+  for (const read of assetPlan(chainId)?.priceReads(input.priceTokens ?? []) ?? []) plan.set(read.key, read)
   for (const read of input.extraReads ?? []) plan.set(read.key, read)
   try {
     // Asked in the same JSON-RPC batch as the simulation, so an unknown chain costs no extra round trip.
@@ -122,21 +155,29 @@ export async function runSimulation(input: SimulationInput, options: RunOptions)
       if ('error' in answer) throw answer.error
       chainId = answer.id
     }
-    if (chainId === null) throw new RpcFailure('The node did not say which chain it serves.', null)
+    if (chainId === null) throw new RpcFailure('BAD_ANSWER', 'The node did not say which chain it serves.', null)
     if (phase.ok) {
       const events = assetEventsFromLogs(phase.outcomes.flatMap((outcome) => outcome.logs))
-      const missing = [...readsForEvents(events.movements, events.approvals, metadataNeeded)].filter(
-        ([key]) => !plan.has(key),
-      )
+      const needed = readsForEvents(events.movements, events.approvals, metadataNeeded)
+      const missing = [...needed].filter(([key]) => !plan.has(key))
       if (missing.length > 0) {
         for (const [key, read] of missing) plan.set(key, read)
+        const assets = assetPlan(chainId)
+        if (assets)
+          for (const read of priceReadsForEvents(events.movements, events.approvals, assets)) plan.set(read.key, read)
         // Same block tag: the second call is self-consistent (its reads and transactions share one state) even
         // if a block arrived in between; node block numbering of simulated blocks differs (anvil vs geth).
         phase = await simulate(client, input, txs, plan, input.blockNumber)
       }
     }
     const result = phase.ok ? phase : { ...phase, outcomes: [], reads: emptyReads() }
-    const events = assetEventsFromLogs(result.outcomes.flatMap((outcome) => outcome.logs))
+    const logs = result.outcomes.flatMap((outcome) => outcome.logs)
+    const events = assetEventsFromLogs(logs)
+    const configs = safes.map((wallet) => ({
+      wallet,
+      before: safeConfigFromReads(wallet, result.reads, 'before'),
+      after: safeConfigFromReads(wallet, result.reads, 'after'),
+    }))
     return {
       ok: true,
       result: {
@@ -144,7 +185,18 @@ export async function runSimulation(input: SimulationInput, options: RunOptions)
         outcomes: result.outcomes,
         failure: phase.ok ? null : phase.failure,
         reads: result.reads,
-        safes: new Map(safes.map((wallet) => [wallet.toLowerCase(), safeContextFromReads(wallet, result.reads)])),
+        blockTime: result.ok ? result.blockTime : null,
+        safes: new Map(
+          configs.map(({ wallet, before }) => [
+            wallet.toLowerCase(),
+            isSafeConfig(before) ? safeContext(wallet, before) : null,
+          ]),
+        ),
+        safeChanges: configs.flatMap(({ wallet, before, after }) =>
+          isSafeConfig(before) && after
+            ? safeConfigChanges(wallet, before, after, overridesOf(input, calls, wallet), logs)
+            : [],
+        ),
         movements: events.movements,
         approvals: events.approvals,
         baseFeePerGas,
@@ -154,11 +206,19 @@ export async function runSimulation(input: SimulationInput, options: RunOptions)
   } catch (error) {
     // Only the node's failures are RPC errors; anything else is a bug and reaches the scan's INTERNAL handler.
     if (!(error instanceof RpcFailure)) throw error
-    return { ok: false, error: { kind: 'RPC_ERROR', message: error.message } }
+    return { ok: false, error: { kind: 'RPC_ERROR', reason: error.kind, message: error.message } }
   }
 }
 
-type Phase = { ok: true; outcomes: TxOutcome[]; reads: ReadResults } | { ok: false; failure: string }
+type Phase =
+  | { ok: true; outcomes: TxOutcome[]; reads: ReadResults; blockTime: bigint | null }
+  | { ok: false; failure: string }
+
+/** An asset plan that prices no token known to be an NFT (cached metadata without decimals): NFTs have no feed or pool. */
+function priceable(plan: AssetPlan, chainId: number): AssetPlan {
+  const fungible = (token: Address) => cachedTokenMetadata(chainId, token)?.decimals !== null
+  return { ...plan, priceReads: (tokens) => plan.priceReads(tokens.filter(fungible)) }
+}
 
 /** The base fee of block `blockNumber` (the latest when null); null on a chain without EIP-1559. */
 async function baseFeeOf(client: RpcClient, blockNumber: bigint | null): Promise<bigint | null> {
@@ -201,6 +261,7 @@ async function simulate(
   const checked = checkSimulateResult(answer, [reads.length, txs.length, stateReads.length])
   if (!checked.ok) {
     throw new RpcFailure(
+      'BAD_ANSWER',
       `The node returned a malformed eth_simulateV1 result: ${checked.problem}. Use a node that implements ` +
         'eth_simulateV1 (anvil, geth ≥ 1.14.9, reth, Nethermind).',
       null,
@@ -211,6 +272,7 @@ async function simulate(
     ok: true,
     outcomes: transactions.calls.map((call, index) => toOutcome(call, txs[index] as SimulationTx)),
     reads: { before: decodeReads(reads, before.calls), after: decodeReads(stateReads, after.calls) },
+    blockTime: blockTimestamp(before),
   }
 }
 
@@ -227,9 +289,13 @@ function txCall(tx: SimulationTx) {
 type AccountOverride = { balance?: Hex; code?: Hex; stateDiff?: Record<Hex, Hex> }
 
 function beforeOverrides(input: SimulationInput): Record<string, AccountOverride> {
-  const overrides: Record<string, AccountOverride> = { [READER_ADDRESS]: { code: READER_CODE } }
+  const overrides: Record<string, AccountOverride> = {
+    [READER_ADDRESS]: { code: READER_CODE },
+    [SAFE_INSPECTOR_ADDRESS]: { code: SAFE_INSPECTOR_CODE },
+  }
   for (const { address, value } of input.balances) {
-    overrides[address] = { ...overrides[address], balance: numberToHex(value) }
+    overrides[address] ??= {}
+    overrides[address].balance = numberToHex(value)
   }
   addStorage(overrides, input.storage)
   return overrides
@@ -241,10 +307,25 @@ function transactionOverrides(input: SimulationInput): Record<string, AccountOve
   return overrides
 }
 
+/** What the simulation's own overrides did to a Safe: the preset's threshold, a message's nonce. */
+function overridesOf(input: SimulationInput, calls: Call[], wallet: Address): SimulationOverrides {
+  const nonce = (input.transactionStorage ?? []).find(
+    (entry) => isAddressEqual(entry.address, wallet) && entry.slot === SAFE_NONCE_SLOT,
+  )
+  const preset = input.multisigWallets.some((address) => isAddressEqual(address, wallet))
+  return {
+    thresholdPreset: preset ? { announced: safeIntent(calls.flatMap(expandCalls), wallet).thresholds } : null,
+    nonce: nonce ? BigInt(nonce.value) : null,
+  }
+}
+
+/** Adds storage overrides in place, in time linear in their number (a later entry for the same slot wins). */
 function addStorage(overrides: Record<string, AccountOverride>, storage: StorageOverride[]): void {
   for (const { address, slot, value } of storage) {
-    const current = overrides[address] ?? {}
-    overrides[address] = { ...current, stateDiff: { ...current.stateDiff, [slot]: value } }
+    overrides[address] ??= {}
+    const account = overrides[address]
+    account.stateDiff ??= {}
+    account.stateDiff[slot] = value
   }
 }
 

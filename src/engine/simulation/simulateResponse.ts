@@ -15,7 +15,7 @@ export type RpcCallResult = {
   error?: { code?: number; message?: string }
 }
 
-type RpcBlockResult = { calls: RpcCallResult[] }
+type RpcBlockResult = { calls: RpcCallResult[]; timestamp?: unknown }
 
 /** The three blocks of a scan (before-reads, transactions, after-reads), or a sentence saying what is malformed. */
 export function checkSimulateResult(
@@ -40,6 +40,11 @@ export function checkSimulateResult(
     if (bad !== -1) return { ok: false, problem: `call ${bad + 1} of block ${index + 1} is malformed` }
   }
   return { ok: true, blocks: value as [RpcBlockResult, RpcBlockResult, RpcBlockResult] }
+}
+
+/** A simulated block's timestamp in Unix seconds, or null when the node did not say (it is optional to the engine). */
+export function blockTimestamp(block: RpcBlockResult): bigint | null {
+  return isHexText(block.timestamp) && block.timestamp !== '0x' ? BigInt(block.timestamp) : null
 }
 
 function isCallResult(value: unknown): value is RpcCallResult {

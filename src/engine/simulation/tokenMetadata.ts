@@ -8,8 +8,44 @@ import { type ReadResults, readKeys } from './reads.ts'
 /** What the chain says about a token contract; decimals null when it has none (NFTs). */
 export type TokenMetadata = { name: string | null; symbol: string | null; decimals: number | null; is1155: boolean }
 
-const metadataCache = new Map<string, TokenMetadata>()
+/**
+ * How many tokens' metadata one process remembers. Every scan can name new tokens (a hostile client, thousands), so
+ * the cache forgets the least recently used beyond this; a forgotten token is simply read again in its next scan.
+ */
+export const TOKEN_METADATA_CACHE_SIZE = 10_000
+
+/** A Map that drops its least recently used entry when it grows past `capacity` (a Map iterates in insertion order). */
+class LruMap<K, V> {
+  readonly #entries = new Map<K, V>()
+  constructor(readonly capacity: number) {}
+
+  get size(): number {
+    return this.#entries.size
+  }
+
+  get(key: K): V | undefined {
+    const value = this.#entries.get(key)
+    if (value !== undefined) {
+      this.#entries.delete(key)
+      this.#entries.set(key, value)
+    }
+    return value
+  }
+
+  set(key: K, value: V): void {
+    this.#entries.delete(key)
+    this.#entries.set(key, value)
+    if (this.#entries.size > this.capacity) this.#entries.delete(this.#entries.keys().next().value as K)
+  }
+}
+
+const metadataCache = new LruMap<string, TokenMetadata>(TOKEN_METADATA_CACHE_SIZE)
 const cacheKey = (chainId: number, token: Address) => `${chainId}:${token.toLowerCase()}`
+
+/** How many tokens the cache holds now (for tests and memory checks). */
+export function cachedTokenCount(): number {
+  return metadataCache.size
+}
 
 /** Cached metadata of a token on a chain, or undefined when it must be read. */
 export function cachedTokenMetadata(chainId: number | null, token: Address): TokenMetadata | undefined {

@@ -52,17 +52,23 @@ export function createConfirmQueue(browser: Browser, store: PendingStore, reject
   return {
     /**
      * Stores a new request in the window, opening one when none is open (the record is stored first, so the window
-     * never loads before its request exists). Throws when the request cannot be stored.
+     * never loads before its request exists). Resolves once the request is stored, so its scan can start while the
+     * window opens; throws when the request cannot be stored.
      */
-    add: (record: PendingRequest): Promise<void> =>
-      inTurn(async () => {
+    add: (record: PendingRequest): Promise<void> => {
+      let stored = () => {}
+      const kept = new Promise<void>((resolve) => {
+        stored = resolve
+      })
+      const turn = inTurn(async () => {
         if (windowId !== undefined) {
           await store.put({ ...record, windowId })
           waiting.set(record.id, record.createdAt)
-          return
+          return stored()
         }
         await store.put(record)
         waiting.set(record.id, record.createdAt)
+        stored()
         try {
           windowId = await openConfirmWindow(browser, record.id)
         } catch (error) {
@@ -72,7 +78,12 @@ export function createConfirmQueue(browser: Browser, store: PendingStore, reject
         }
         const holder = windowId
         await store.update(record.id, (current) => ({ ...current, windowId: holder }))
-      }),
+      })
+      // A failure to store rejects `turn` before `kept` resolves. A failure after that (recording which window the
+      // request waits in) leaves it stored and shown; a restarted worker finds it without a window and shows it again.
+      turn.catch(() => undefined)
+      return Promise.race([kept, turn])
+    },
     /** A request settled: it leaves the queue. Returns the request the window shows next, or null when none. */
     settled(id: string): string | null {
       waiting.delete(id)

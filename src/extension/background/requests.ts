@@ -46,8 +46,11 @@ function isChecking(settings: Settings, sender: RequestSender): boolean {
 
 const reason = (error: unknown) => (error instanceof Error ? error.message : String(error))
 
-/** Wires request handling to the browser; returns the handlers worker.ts registers. */
-export function createRequests(browser: Browser, store: PendingStore) {
+/**
+ * Wires request handling to the browser; returns the handlers worker.ts registers. `engineData` resolves once the data
+ * the engine reads (the phishing and token lists, files apart from the worker's script) has arrived.
+ */
+export function createRequests(browser: Browser, store: PendingStore, engineData: () => Promise<void>) {
   const history = createHistory(browser.storage.local)
   const lateWallets = createLateWallets(browser.storage.local)
   /** Requests accepted over each live relay port, so a page that goes away settles its requests. */
@@ -87,6 +90,7 @@ export function createRequests(browser: Browser, store: PendingStore) {
     let state: PendingRequest['scan']
     try {
       const request = await buildScanRequest(record.method, record.params, record.account, record.origin)
+      if (settings.backend.kind === 'local') await engineData()
       state = await runScan(request, record.chainId, settings)
     } catch (error) {
       state = { status: 'ERROR', error: { kind: 'BACKEND_ERROR', message: `The scan failed: ${reason(error)}` } }

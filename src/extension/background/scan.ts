@@ -4,7 +4,7 @@
  */
 
 import { type EngineError, type ScanOutcome, scanEndpoint, scanMessage, scanTransactions } from '../../engine/index.ts'
-import type { ScanState } from '../shared/pending.ts'
+import type { ScanBackendUsed, ScanState } from '../shared/pending.ts'
 import type { Settings } from '../shared/settings.ts'
 import type { ScanRequest } from './scanRequest.ts'
 
@@ -90,7 +90,23 @@ async function remote(
   return done(scan, body)
 }
 
-/** The scan result as the confirmation window shows it; never throws. */
+/** The host of a node or scan API URL, for saying who answered; never its path, where keys are often put. */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host
+  } catch {
+    return 'an invalid URL'
+  }
+}
+
+/** Which backend a scan goes to under these settings, when it has one for the chain. */
+function backendUsed(chainId: number, settings: Settings): ScanBackendUsed | undefined {
+  if (settings.backend.kind === 'remote') return { kind: 'remote', host: hostOf(settings.backend.apiUrl) }
+  const rpcUrl = settings.rpcUrls[String(chainId)]
+  return rpcUrl ? { kind: 'local', host: hostOf(rpcUrl) } : undefined
+}
+
+/** The scan result as the confirmation window shows it, saying which backend answered; never throws. */
 export async function runScan(
   scan: ScanRequest,
   chainId: number,
@@ -118,7 +134,9 @@ export async function runScan(
     })
   })
   try {
-    return await Promise.race([work, timeout])
+    const state = await Promise.race([work, timeout])
+    const used = backendUsed(chainId, settings)
+    return used && state.status !== 'PENDING' ? { ...state, backend: used } : state
   } finally {
     clearTimeout(timer)
   }

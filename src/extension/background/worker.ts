@@ -1,4 +1,5 @@
 // Background service worker: receives intercepted requests from the relays, scans them and settles them.
+import { loadBundledData } from 'virtual:bundled-data'
 import browser, { type Runtime } from 'webextension-polyfill'
 import { RELAY_PORT_NAME } from '../relay/protocol.ts'
 import type { DecisionMessage } from '../shared/pending.ts'
@@ -6,7 +7,7 @@ import { createPendingStore } from './pendingStore.ts'
 import { createRequests } from './requests.ts'
 import { isExtensionPage } from './sender.ts'
 
-const requests = createRequests(browser, createPendingStore(browser.storage.session))
+const requests = createRequests(browser, createPendingStore(browser.storage.session), loadBundledData)
 
 browser.runtime.onConnect.addListener((port) => {
   if (port.name === RELAY_PORT_NAME) requests.onConnect(port)
@@ -28,3 +29,5 @@ browser.windows.onRemoved.addListener((windowId) => {
 })
 
 void requests.recover()
+// The lists arrive while the first request is stored and its window opens; they are parsed when a scan reads them.
+loadBundledData().catch(() => undefined)

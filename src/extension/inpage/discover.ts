@@ -8,6 +8,7 @@
 import {
   addListener,
   apply,
+  construct,
   customEventDetail,
   defineProperty,
   dispatch,
@@ -25,12 +26,14 @@ import {
   originalReflectDefineProperty,
   ownKeys,
   ownValue,
+  ProxyConstructor,
   stopImmediatePropagation,
   win,
 } from './intrinsics.ts'
 import type { Patcher } from './patchProvider.ts'
 
 type Register = Patcher['register']
+type AnyFunction = (...args: unknown[]) => unknown
 
 /**
  * Keeps `window.ethereum` hooked: the hook's configurable accessor catches assignments (other wallets can still
@@ -77,31 +80,27 @@ export function watchWindowEthereum(register: Register): () => void {
 /**
  * Wraps Object.defineProperty, Object.defineProperties and Reflect.defineProperty so that a definition of
  * `window.ethereum`, or of an entry point on a held wallet, is hooked before the call returns. Everything else is the
- * original behaviour, with the same receiver, arguments and result.
+ * original behaviour, with the same receiver, arguments and result. Each stand-in is a Proxy of the original, so
+ * its name, length and `[native code]` text stay those of the builtin (pages and polyfills sniff them).
  */
 export function watchDefinitions(onWindowEthereum: () => void, redefined: Patcher['redefined']): void {
   const after = (target: unknown, key: PropertyKey) => {
     if (target === win && key === 'ethereum') onWindowEthereum()
     else if (target !== null && typeof target === 'object') redefined(target, key)
   }
-  const wrappers = {
-    defineProperty(target: object, key: PropertyKey, attributes: PropertyDescriptor) {
-      const result = apply(originalObjectDefineProperty, undefined, [target, key, attributes])
-      after(target, key)
-      return result
-    },
-    defineProperties(target: object, properties: PropertyDescriptorMap) {
-      const result = apply(originalObjectDefineProperties, undefined, [target, properties])
-      const keys = ownKeys(properties)
-      for (let index = 0; index < keys.length; index++) after(target, keys[index] as PropertyKey)
-      return result
-    },
-    reflectDefineProperty(target: object, key: PropertyKey, attributes: PropertyDescriptor) {
-      const result = apply(originalReflectDefineProperty, undefined, [target, key, attributes])
-      if (result) after(target, key)
-      return result
-    },
-  }
+  /** A stand-in for `original` that runs it, then `notice` with its arguments and result. */
+  const observe = (original: object, notice: (args: unknown[], result: unknown) => void) =>
+    construct(ProxyConstructor, [
+      original,
+      {
+        __proto__: null,
+        apply(target: AnyFunction, self: unknown, args: unknown[]) {
+          const result = apply(target, self, args)
+          notice(args, result)
+          return result
+        },
+      },
+    ])
   const install = (host: object, key: string, value: unknown) =>
     defineProperty(host, key, {
       __proto__: null,
@@ -110,9 +109,26 @@ export function watchDefinitions(onWindowEthereum: () => void, redefined: Patche
       enumerable: false,
       configurable: true,
     } as PropertyDescriptor)
-  install(Object, 'defineProperty', wrappers.defineProperty)
-  install(Object, 'defineProperties', wrappers.defineProperties)
-  install(Reflect, 'defineProperty', wrappers.reflectDefineProperty)
+  install(
+    Object,
+    'defineProperty',
+    observe(originalObjectDefineProperty, (args) => after(args[0], args[1] as PropertyKey)),
+  )
+  install(
+    Object,
+    'defineProperties',
+    observe(originalObjectDefineProperties, (args) => {
+      const keys = ownKeys(args[1] as object)
+      for (let index = 0; index < keys.length; index++) after(args[0], keys[index] as PropertyKey)
+    }),
+  )
+  install(
+    Reflect,
+    'defineProperty',
+    observe(originalReflectDefineProperty, (args, result) => {
+      if (result) after(args[0], args[1] as PropertyKey)
+    }),
+  )
 }
 
 /**

@@ -33,6 +33,7 @@ import {
   weakSetAdd,
   weakSetHas,
 } from './intrinsics.ts'
+import { readField } from './snapshot.ts'
 import { type Held, heldFor, holdAs, isWrapper } from './wallets.ts'
 
 type AnyFunction = (...args: unknown[]) => unknown
@@ -51,6 +52,27 @@ const ENGINE_KEY = '_rpcEngine'
 const ENGINE_ENTRIES: readonly Entry[] = [['handle', 'handle']]
 /** Prototype chains are short; this bounds the walk for an adversarial chain of Proxies. */
 const MAX_PROTOTYPE_DEPTH = 8
+
+/** Flags wallets set on their providers, in the order to trust them (many also set isMetaMask). */
+const WALLET_FLAGS: readonly (readonly [string, string])[] = [
+  ['isRabby', 'Rabby'],
+  ['isCoinbaseWallet', 'Coinbase Wallet'],
+  ['isBraveWallet', 'Brave Wallet'],
+  ['isTrust', 'Trust Wallet'],
+  ['isPhantom', 'Phantom'],
+  ['isOkxWallet', 'OKX Wallet'],
+  ['isFrame', 'Frame'],
+  ['isMetaMask', 'MetaMask (or a wallet that says it is)'],
+]
+
+/** A name for a provider not announced through EIP-6963 (display only: the page can set these flags too). */
+function labelOf(provider: object): string {
+  for (let index = 0; index < WALLET_FLAGS.length; index++) {
+    const flag = WALLET_FLAGS[index] as readonly [string, string]
+    if (readField(provider, flag[0]) === true) return flag[1]
+  }
+  return 'window.ethereum'
+}
 
 export type Patcher = {
   /** Hooks a provider once and returns the object to expose for it (itself, or its stand-in). */
@@ -260,7 +282,7 @@ export function createPatcher(gate: Gate, isLate: () => boolean): Patcher {
       if (label && known.provider === provider) known.info.label = label
       return (weakMapGet(standIns, provider) as object | undefined) ?? provider
     }
-    const held: Held = { provider, info: { label: label ?? 'window.ethereum', late: isLate() } }
+    const held: Held = { provider, info: { label: label ?? labelOf(provider), late: isLate() } }
     holdAs(provider, held)
     const patched = patchWhereTheyLive(provider, PROVIDER_ENTRIES)
     hookEngine(provider, held)

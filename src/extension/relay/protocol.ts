@@ -46,7 +46,10 @@ export type HookCall = {
 /** An EIP-1193 error the hook throws to the dapp. */
 export type ProviderError = { code: number; message: string }
 
-export const USER_REJECTED: ProviderError = { code: 4001, message: 'User rejected the request.' }
+export const USER_REJECTED: ProviderError = {
+  code: 4001,
+  message: 'User rejected the request: user denied it in Preflight.',
+}
 
 /** How a request ends for the hook: forward these params to the wallet, or throw an error. */
 export type Outcome = { kind: 'forward'; params: unknown } | { kind: 'error'; error: ProviderError }

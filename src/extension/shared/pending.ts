@@ -19,11 +19,21 @@ export type InterceptedMethod =
   | 'eth_sign'
   | 'personal_sign'
 
+/**
+ * Which backend answered a scan, for the window to say: the engine in this browser simulating on a node, or a remote
+ * scan API. `host` is the node's or the API's host only (a path can hold a key).
+ */
+export type ScanBackendUsed = { kind: 'local' | 'remote'; host: string }
+
 export type ScanState =
   | { status: 'PENDING' }
-  | { status: 'DONE'; kind: 'transactions'; response: ScanTransactionsResponse }
-  | { status: 'DONE'; kind: 'message'; response: ScanMessageResponse }
-  | { status: 'ERROR'; error: EngineError | { kind: 'BACKEND_ERROR' | 'TIMEOUT'; message: string } }
+  | { status: 'DONE'; kind: 'transactions'; response: ScanTransactionsResponse; backend?: ScanBackendUsed }
+  | { status: 'DONE'; kind: 'message'; response: ScanMessageResponse; backend?: ScanBackendUsed }
+  | {
+      status: 'ERROR'
+      error: EngineError | { kind: 'BACKEND_ERROR' | 'TIMEOUT'; message: string }
+      backend?: ScanBackendUsed
+    }
 
 export type PendingRequest = {
   /** Unguessable id (crypto.randomUUID) chosen by the worker, never by the page. */

@@ -66,38 +66,59 @@ export async function shownAction(confirm: Page): Promise<string> {
   return (await root.getAttribute('data-action')) ?? ''
 }
 
+/** Watches the browser's service workers through a CDP session on `page` (an extension page or any other). */
+export async function watchServiceWorkers(page: Page) {
+  type Version = { versionId: string; runningStatus: string }
+  const cdp = await page.context().newCDPSession(page)
+  const statuses = new Map<string, string>()
+  let starts = 0
+  let onUpdate = () => {}
+  cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }: { versions: Version[] }) => {
+    for (const version of versions) {
+      if (version.runningStatus === 'starting' && statuses.get(version.versionId) !== 'starting') starts++
+      statuses.set(version.versionId, version.runningStatus)
+    }
+    onUpdate()
+  })
+  // enable reports every known version before it returns, so `statuses` starts out complete.
+  await cdp.send('ServiceWorker.enable')
+  return {
+    /**
+     * Stops every service worker (as Chrome does when a worker is idle) and waits until none runs; fails with the
+     * workers' states if they have not stopped within `timeoutMs`.
+     */
+    async stopAll(timeoutMs = 10_000): Promise<void> {
+      await cdp.send('ServiceWorker.stopAllWorkers')
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          const states = JSON.stringify(Object.fromEntries(statuses))
+          reject(new Error(`service workers did not stop within ${timeoutMs} ms (versions: ${states})`))
+        }, timeoutMs)
+        onUpdate = () => {
+          if (![...statuses.values()].every((status) => status === 'stopped')) return
+          clearTimeout(timer)
+          onUpdate = () => {}
+          resolve()
+        }
+        onUpdate()
+      })
+    },
+    /** How many times a service worker started since the watch began: a stopped worker woken by a request counts. */
+    starts: () => starts,
+    detach: () => cdp.detach(),
+  }
+}
+
 /**
  * Stops every service worker in the browser (as Chrome does when a worker is idle) and waits until none runs; returns
  * at once when none was running, and fails with the workers' states if they have not stopped within `timeoutMs`.
  */
 export async function stopServiceWorkers(page: Page, timeoutMs = 10_000): Promise<void> {
-  type Version = { versionId: string; runningStatus: string }
-  const cdp = await page.context().newCDPSession(page)
-  const statuses = new Map<string, string>()
-  const allStopped = () => [...statuses.values()].every((status) => status === 'stopped')
-  let onUpdate = () => {}
-  cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }: { versions: Version[] }) => {
-    for (const version of versions) statuses.set(version.versionId, version.runningStatus)
-    onUpdate()
-  })
+  const workers = await watchServiceWorkers(page)
   try {
-    // enable reports every known version before it returns, so `statuses` starts out complete.
-    await cdp.send('ServiceWorker.enable')
-    await cdp.send('ServiceWorker.stopAllWorkers')
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        const states = JSON.stringify(Object.fromEntries(statuses))
-        reject(new Error(`service workers did not stop within ${timeoutMs} ms (versions: ${states})`))
-      }, timeoutMs)
-      onUpdate = () => {
-        if (!allStopped()) return
-        clearTimeout(timer)
-        resolve()
-      }
-      onUpdate()
-    })
+    await workers.stopAll(timeoutMs)
   } finally {
-    await cdp.detach()
+    await workers.detach()
   }
 }
 

@@ -2,8 +2,8 @@
  * A JSON-RPC pass-through to the devnet that can hold requests: with it, a test keeps a scan running for as long as
  * it needs (to close the window or stop the worker mid-scan) and then lets it finish against the real node.
  */
-import { createServer, type ServerResponse } from 'node:http'
-import { listenOnFreePort, readBody } from '../../support/net.ts'
+import type { ServerResponse } from 'node:http'
+import { serveJsonRpc } from '../../support/net.ts'
 
 export type HeldRpc = {
   url: string
@@ -36,23 +36,14 @@ export async function startHeldRpc(upstream: string): Promise<HeldRpc> {
     }
   }
 
-  const server = createServer(async (req, res) => {
-    // The extension's worker fetches cross-origin; answer its preflight the way a node does.
-    res.setHeader('access-control-allow-origin', '*')
-    res.setHeader('access-control-allow-headers', 'content-type')
-    if (req.method === 'OPTIONS') {
-      res.writeHead(204).end()
-      return
-    }
-    const body = await readBody(req)
+  const endpoint = await serveJsonRpc(async (body, res) => {
     if (!held) return void (await forward(body, res))
     held.push(() => void forward(body, res))
     notify()
   })
-  const port = await listenOnFreePort(server)
 
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: endpoint.url,
     hold: () => {
       held = held ?? []
     },
@@ -66,10 +57,6 @@ export async function startHeldRpc(upstream: string): Promise<HeldRpc> {
       held = undefined
       for (const go of queued) go()
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
+    close: endpoint.close,
   }
 }

@@ -72,7 +72,6 @@ export async function openHostilePage(context: BrowserContext, dapp: Dapp, setup
 
 /** Clicks a decision in the window, ticking "I understand the risk" first when the window asks for it. */
 async function press(confirm: Page, decision: Decide) {
-  await confirm.locator('[data-action]:not([data-action="PENDING"])').waitFor({ timeout: 20_000 })
   if (decision === 'continue') {
     const risk = confirm.getByRole('checkbox')
     if (await risk.count()) await risk.check()
@@ -121,18 +120,27 @@ export async function attempt(
       done = true
       throw new Error(`the call did not settle within ${SETTLE_TIMEOUT_MS} ms: ${call}`)
     })()
+    /** The next window this call opened (in order), or undefined once the call has settled without another. */
     const nextWindow = () =>
       new Promise<Page | undefined>((resolve) => {
-        const take = () => {
-          const next = opened.shift()
-          if (next) resolve(next)
-          return next !== undefined
+        let waiting = true
+        const finish = (value: Page | undefined) => {
+          if (!waiting) return
+          waiting = false
+          windowOpened = () => {}
+          resolve(value)
         }
-        if (take()) return
-        windowOpened = () => take()
+        const take = () => {
+          if (!waiting) return
+          const next = opened.shift()
+          if (next) finish(next)
+        }
+        take()
+        if (!waiting) return
+        windowOpened = take
         settling.then(
-          () => resolve(undefined),
-          () => resolve(undefined),
+          () => finish(undefined),
+          () => finish(undefined),
         )
       })
     let confirm: Page | undefined
@@ -149,6 +157,8 @@ export async function attempt(
         .catch(() => '')
       if (!id || confirm.isClosed()) continue
       lastId = id
+      // What the window shows once its results are in, so a test can check the scan as well as the request.
+      await confirm.locator('[data-action]:not([data-action="PENDING"])').waitFor({ timeout: 20_000 })
       const request = await pendingOf(confirm)
       const decision = decide(request)
       shown.push({ request, decision })

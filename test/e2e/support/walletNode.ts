@@ -4,8 +4,7 @@
  * anvil lacks are carried out the way a wallet would (wallet_sendCalls as one transaction per call, older typed-data
  * methods through eth_signTypedData_v4, legacy v1 data with a placeholder signature).
  */
-import { createServer } from 'node:http'
-import { listenOnFreePort, readBody } from '../../support/net.ts'
+import { serveJsonRpc } from '../../support/net.ts'
 
 export type Received = { method: string; params: unknown }
 
@@ -67,14 +66,8 @@ export async function startWalletNode(upstream: string): Promise<WalletNode> {
     return call(rpc.method, params)
   }
 
-  const server = createServer(async (req, res) => {
-    res.setHeader('access-control-allow-origin', '*')
-    res.setHeader('access-control-allow-headers', 'content-type')
-    if (req.method === 'OPTIONS') {
-      res.writeHead(204).end()
-      return
-    }
-    const rpc = JSON.parse(await readBody(req)) as Rpc
+  const endpoint = await serveJsonRpc(async (body, res) => {
+    const rpc = JSON.parse(body) as Rpc
     log.push({ method: rpc.method, params: rpc.params })
     try {
       const reply = await answer(rpc)
@@ -85,15 +78,10 @@ export async function startWalletNode(upstream: string): Promise<WalletNode> {
       res.writeHead(502).end(String(error))
     }
   })
-  const port = await listenOnFreePort(server)
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: endpoint.url,
     received: () => [...log],
     signing: (from = 0) => log.slice(from).filter((entry) => SIGNING.has(entry.method)),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
+    close: endpoint.close,
   }
 }

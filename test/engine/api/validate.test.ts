@@ -16,6 +16,18 @@ describe('parseAmount', () => {
       })
     }
   })
+
+  it('refuses a number text too long to be in range before parsing it (a megabyte of digits)', () => {
+    expect(parseAmount((2n ** 256n - 1n).toString(), 'value').ok).toBe(true)
+    expect(parseAmount('9'.repeat(1_000_000), 'value')).toEqual({
+      ok: false,
+      error: {
+        kind: 'INVALID_REQUEST',
+        field: 'value',
+        message: 'has 1000000 characters; an amount up to 2^256-1 needs at most 78',
+      },
+    })
+  })
 })
 
 describe('addresses: EIP-55 checksums', () => {

@@ -228,3 +228,30 @@ describe('malformed payloads: an error naming the field, never a throw', () => {
     expect(errorOf(payload)).toBe('message.data.message.allowed: expected bool, got "false"')
   })
 })
+
+describe('names that are also properties of every object', () => {
+  for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+    it(`primaryType "${name}" is an undefined type, not a crash`, () => {
+      expect(errorOf({ ...mail(), primaryType: name })).toBe(
+        `message.data.primaryType: "${name}" is not defined in message.data.types`,
+      )
+    })
+  }
+
+  it('a declared field named "constructor" with no value is missing, not Object', () => {
+    const payload = mail()
+    payload.types.Mail = [{ name: 'constructor', type: 'string' }]
+    expect(errorOf(payload)).toBe('message.data.message.constructor: missing (declared as string in Mail)')
+  })
+
+  it('a struct type named "constructor" still hashes', () => {
+    const payload = mail()
+    Object.defineProperty(payload.types, 'constructor', {
+      value: [{ name: 'contents', type: 'string' }],
+      enumerable: true,
+    })
+    payload.primaryType = 'constructor'
+    const result = parseTypedData(payload)
+    expect(result.ok && hashTypedPayload(result.typedData).hash).toMatch(/^0x[0-9a-f]{64}$/)
+  })
+})

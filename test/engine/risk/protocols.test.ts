@@ -181,11 +181,11 @@ describe('protocols in devnet transaction scans', () => {
     expect(stats).toEqual({ roundTrips: 1, requests: 1 })
   })
 
-  it('without the preset the Safe is not probed (no extra reads), so it carries no protocol', async () => {
+  it('without the preset the Safe of an execTransaction is still read (its configuration is judged): Safe, 1 round trip', async () => {
     const { perTransaction, stats } = await scan({
       txObjects: [{ from: owner(1), to: fx().safe.address, data: execTransaction(RECIPIENT, parseEther('1')) }],
     })
-    expect(perTransaction[0]?.protocol).toBeNull()
+    expect(perTransaction[0]?.protocol).toMatchObject({ name: 'Safe', trustLevel: 'TRUSTED' })
     expect(stats.roundTrips).toBe(1)
   })
 

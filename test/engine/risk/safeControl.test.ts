@@ -1,6 +1,7 @@
 /**
- * Safe transactions that change who controls the wallet (owners, threshold, modules, guard, delegate calls), and the
- * MULTISIG_WALLET preset on an address that is not a Safe, against the devnet's 2-of-3 Safe.
+ * Safe transactions that change who controls the wallet (owners, threshold, modules, guard, delegate calls), judged
+ * from the simulated configuration, and the MULTISIG_WALLET preset on an address that is not a Safe, against the
+ * devnet's 2-of-3 Safe (Safe v1.4.1 at its canonical addresses).
  */
 import {
   type Address,
@@ -24,8 +25,8 @@ import { startTestDevnet } from '../../support/devnet.ts'
 import { messageResponseValidator, scanOk as scanMessageOk } from '../messageSupport.ts'
 import { validateTransactionsResponse } from '../transactionSupport.ts'
 
-/** Safe v1.4.1's MultiSend at its canonical address (safe-deployments), the same on every chain. */
-const CANONICAL_MULTI_SEND: Address = '0x38869bf66a61cF6bDB996A6aE40D5853Fd43B526'
+/** An address holding a copy of MultiSend's code: the same code, but not where Safe deployed it. */
+const MULTI_SEND_COPY: Address = '0x000000000000000000000000000000000000dEaD'
 const NEW_OWNER: Address = '0x1111111111111111111111111111111111111111'
 const erc721 = parseAbi(['function setApprovalForAll(address operator, bool approved)'])
 
@@ -35,13 +36,12 @@ let rpcUrl: string
 beforeAll(async () => {
   devnet = await startTestDevnet()
   rpcUrl = devnet.fixtures.rpcUrl
-  // The devnet deploys MultiSend at an address of its own; a copy at the canonical address is the trusted library.
   const client = createTestClient({ mode: 'anvil', transport: http(rpcUrl) })
   const code = await client.request({
     method: 'eth_getCode',
     params: [devnet.fixtures.safeContracts.multiSend, 'latest'],
   } as never)
-  await client.setCode({ address: CANONICAL_MULTI_SEND, bytecode: code as Hex })
+  await client.setCode({ address: MULTI_SEND_COPY, bytecode: code as Hex })
 })
 afterAll(async () => {
   await devnet?.stop()
@@ -91,7 +91,7 @@ function batch(): Hex {
 }
 
 describe('Safe owner management is flagged in plain English', () => {
-  it('addOwnerWithThreshold with threshold 1 → USER_ACCOUNT_OWNER_CHANGE naming the new owner and the threshold', async () => {
+  it('addOwnerWithThreshold with threshold 1 → USER_ACCOUNT_OWNER_CHANGE naming the new owners and the threshold', async () => {
     const data = encodeFunctionData({ abi: safeAbi, functionName: 'addOwnerWithThreshold', args: [NEW_OWNER, 1n] })
     const response = await scanOk(safeRequest(data))
     expect(response.simulationResults.perTransaction[0]?.error).toBeNull()
@@ -99,11 +99,18 @@ describe('Safe owner management is flagged in plain English', () => {
     expect(response.warnings).toEqual([
       expect.objectContaining({ kind: 'USER_ACCOUNT_OWNER_CHANGE', severity: 'WARNING' }),
     ])
-    expect(response.warnings[0]?.message).toContain('adds 0x1111…1111 as an owner')
-    expect(response.warnings[0]?.message).toContain('any single owner alone controls the Safe')
+    expect(response.warnings[0]?.message).toContain('owners adds 0x1111…1111; threshold 2 → 1')
+    expect(response.warnings[0]?.message).toContain('any single one of them alone would control the Safe')
+    const safeChanges =
+      response.simulationResults.aggregated.expectedStateChanges[fx().safe.address.toLowerCase() as Address]
+    expect(safeChanges?.map((change) => change.rawInfo.kind)).toEqual([
+      'SAFE_CONFIGURATION_CHANGE',
+      'SAFE_CONFIGURATION_CHANGE',
+    ])
+    expect(safeChanges?.[1]?.rawInfo.data).toMatchObject({ field: 'threshold', before: '2', after: '1' })
   })
 
-  it('swapOwner and changeThreshold → USER_ACCOUNT_OWNER_CHANGE', async () => {
+  it('swapOwner and changeThreshold → USER_ACCOUNT_OWNER_CHANGE with the simulated owners and threshold', async () => {
     const swap = encodeFunctionData({
       abi: safeAbi,
       functionName: 'swapOwner',
@@ -112,19 +119,30 @@ describe('Safe owner management is flagged in plain English', () => {
     const swapped = await scanOk(safeRequest(swap))
     expect(swapped.simulationResults.perTransaction[0]?.error).toBeNull()
     expect(kinds(swapped.warnings)).toEqual(['USER_ACCOUNT_OWNER_CHANGE'])
-    expect(swapped.warnings[0]?.message).toContain('replaces the owner 0x3c44…93bc with 0x1111…1111')
+    expect(swapped.warnings[0]?.message).toContain('owners adds 0x1111…1111, removes 0x3c44…93bc')
     const threshold = encodeFunctionData({ abi: safeAbi, functionName: 'changeThreshold', args: [3n] })
     const changed = await scanOk(safeRequest(threshold))
     expect(kinds(changed.warnings)).toEqual(['USER_ACCOUNT_OWNER_CHANGE'])
-    expect(changed.warnings[0]?.message).toContain('needs 3 confirmations')
+    expect(changed.warnings[0]?.message).toContain('threshold 2 → 3')
+    expect(changed.warnings[0]?.message).toContain('3 of them would have to confirm every transaction')
   })
 
-  it('enableModule → SET_OWNER_AUTHORITY: a module moves assets without confirmations', async () => {
+  it('enableModule of an unknown module → SET_OWNER_AUTHORITY CRITICAL, BLOCK: a module moves assets unasked', async () => {
     const data = encodeFunctionData({ abi: safeAbi, functionName: 'enableModule', args: [NEW_OWNER] })
     const response = await scanOk(safeRequest(data))
     expect(response.simulationResults.perTransaction[0]?.error).toBeNull()
-    expect(response.warnings).toEqual([expect.objectContaining({ kind: 'SET_OWNER_AUTHORITY', severity: 'WARNING' })])
+    expect(response.action).toBe('BLOCK')
+    expect(response.warnings).toEqual([expect.objectContaining({ kind: 'SET_OWNER_AUTHORITY', severity: 'CRITICAL' })])
     expect(response.warnings[0]?.message).toContain('without any owner’s confirmation')
+  })
+
+  it('a proposal that would revert is still judged by its calldata', async () => {
+    const data = encodeFunctionData({ abi: safeAbi, functionName: 'enableModule', args: [NEW_OWNER] })
+    // Without the preset, the empty signatures make execTransaction revert (GS020): the simulation changes nothing.
+    const { simulatorConfig: _preset, ...request } = safeRequest(data)
+    const response = await scanOk(request)
+    expect(response.simulationResults.perTransaction[0]?.error?.kind).toBe('TRANSACTION_REVERTED')
+    expect(response.warnings).toEqual([expect.objectContaining({ kind: 'SET_OWNER_AUTHORITY', severity: 'CRITICAL' })])
   })
 
   it('a Safe transaction message that adds an owner carries the same warning', async () => {
@@ -144,22 +162,25 @@ describe('Safe owner management is flagged in plain English', () => {
     expect(response.simulationResults.error).toBeNull()
     expect(response.action).toBe('WARN')
     expect(kinds(response.warnings)).toEqual(['USER_ACCOUNT_OWNER_CHANGE'])
+    expect(response.simulationResults.expectedStateChanges.map((change) => change.humanReadableDiff)).toEqual([
+      'Owners: adds 0x1111…1111 (3 → 4 owners)',
+    ])
   })
 })
 
 describe('delegate calls from a Safe', () => {
-  it('a delegate call into an unknown contract → SET_OWNER_AUTHORITY, even when the simulation shows nothing', async () => {
+  it('a delegate call into an unknown contract → SET_OWNER_AUTHORITY CRITICAL, even when the simulation shows nothing', async () => {
     const response = await scanOk(safeRequest('0x', 1, fx().drainer.address))
     expect(response.simulationResults.aggregated.expectedStateChanges).toEqual({})
-    expect(response.action).toBe('WARN')
-    expect(response.warnings).toEqual([expect.objectContaining({ kind: 'SET_OWNER_AUTHORITY', severity: 'WARNING' })])
+    expect(response.action).toBe('BLOCK')
+    expect(response.warnings).toEqual([expect.objectContaining({ kind: 'SET_OWNER_AUTHORITY', severity: 'CRITICAL' })])
     expect(response.warnings[0]?.message).toContain(
-      `lets ${fx().drainer.address.slice(0, 6).toLowerCase()}…${fx().drainer.address.slice(-4).toLowerCase()} run its own code as your Safe`,
+      `lets ${fx().drainer.address.slice(0, 6).toLowerCase()}…${fx().drainer.address.slice(-4).toLowerCase()} run its own code as the Safe`,
     )
   })
 
-  it('a MultiSend batch through the canonical MultiSend shows every inner effect with no delegate-call warning', async () => {
-    const response = await scanOk(safeRequest(batch(), 1, CANONICAL_MULTI_SEND))
+  it('a MultiSend batch through the devnet’s MultiSend (canonical) shows every inner effect with no delegate-call warning', async () => {
+    const response = await scanOk(safeRequest(batch(), 1, fx().safeContracts.multiSend))
     expect(response.simulationResults.perTransaction[0]?.error).toBeNull()
     const safeChanges = response.simulationResults.aggregated.expectedStateChanges[
       fx().safe.address.toLowerCase() as Address
@@ -169,10 +190,13 @@ describe('delegate calls from a Safe', () => {
     expect(kinds(response.warnings)).toContain('UNLIMITED_ALLOWANCE_TO_NFTS')
   })
 
-  it('the same batch through a MultiSend copy at another address is flagged: the address is what is trusted', async () => {
-    const response = await scanOk(safeRequest(batch(), 1, fx().safeContracts.multiSend))
+  it('the same batch through a MultiSend copy at another address is CRITICAL: the address is what is trusted', async () => {
+    const response = await scanOk(safeRequest(batch(), 1, MULTI_SEND_COPY))
     expect(response.simulationResults.perTransaction[0]?.error).toBeNull()
-    expect(kinds(response.warnings)).toContain('SET_OWNER_AUTHORITY')
+    expect(response.warnings).toContainEqual(
+      expect.objectContaining({ kind: 'SET_OWNER_AUTHORITY', severity: 'CRITICAL' }),
+    )
+    expect(response.action).toBe('BLOCK')
   })
 
   it('an owner change inside a MultiSend batch is flagged too', async () => {
@@ -182,7 +206,7 @@ describe('delegate calls from a Safe', () => {
       [0, fx().safe.address, 0n, BigInt(size(add)), add],
     )
     const data = encodeFunctionData({ abi: multiSendAbi, functionName: 'multiSend', args: [packed] })
-    const response = await scanOk(safeRequest(data, 1, CANONICAL_MULTI_SEND))
+    const response = await scanOk(safeRequest(data, 1, fx().safeContracts.multiSend))
     expect(response.simulationResults.perTransaction[0]?.error).toBeNull()
     expect(kinds(response.warnings)).toEqual(['USER_ACCOUNT_OWNER_CHANGE'])
   })

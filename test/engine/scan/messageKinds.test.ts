@@ -246,7 +246,7 @@ describe('scanMessage: orders, other typed data, raw messages, malformed input',
     })
   })
 
-  describe('malformed typed data: an error naming the field in the response, never a throw', () => {
+  describe('malformed typed data: WARN, and an error naming the field in the response, never a throw', () => {
     const base = () =>
       permit2PermitSingle({
         chainId: '31337',
@@ -266,6 +266,15 @@ describe('scanMessage: orders, other typed data, raw messages, malformed input',
           return data
         },
         /^message\.data\.types\.EIP712Domain: missing/,
+      ],
+      [
+        'a field of an undefined type',
+        () => {
+          const data = base()
+          data.types.PermitSingle = [...(data.types.PermitSingle ?? []), { name: 'extra', type: 'Undeclared' }]
+          return data
+        },
+        /^message\.data\.types\.PermitSingle\[\d+\]\.type: "Undeclared" is neither an EIP-712 type nor defined$/,
       ],
       [
         'undefined primary type',
@@ -323,14 +332,15 @@ describe('scanMessage: orders, other typed data, raw messages, malformed input',
         expect(outcome.response.simulationResults.error?.kind).toBe('INVALID_MESSAGE')
         expect(outcome.response.simulationResults.error?.humanReadableError).toMatch(expected)
         expect(outcome.response.simulationResults.expectedStateChanges).toEqual([])
-        expect(validate(outcome.response)).toEqual([])
+        // Never "no issues": the user is warned that the message is malformed, and why.
         expect(outcome.response.action).toBe('WARN')
-        expect(outcome.response.warnings.map((w) => [w.kind, w.severity])).toEqual([
-          ['RELIABLE_SIMULATION_NOT_POSSIBLE', 'WARNING'],
-        ])
-        expect(outcome.response.warnings[0]?.message).toMatch(
-          /^This message could not be read — do not sign unless you know why\. message\.data/,
-        )
+        const [warning, ...others] = outcome.response.warnings
+        expect(others).toEqual([])
+        expect(warning).toMatchObject({ kind: 'RELIABLE_SIMULATION_NOT_POSSIBLE', severity: 'WARNING' })
+        expect(warning?.message).toContain('malformed')
+        expect(warning?.message).toContain(outcome.response.simulationResults.error?.humanReadableError)
+        expect(warning?.message).toMatch(/^This message could not be read — do not sign unless you know why\. /)
+        expect(validate(outcome.response)).toEqual([])
       })
     }
   })

@@ -162,8 +162,11 @@ describe('scanMessage: Safe transaction messages', () => {
       fixtures.rpcUrl,
     )
     expect(response.warnings.map((w) => [w.kind, w.severity])).toEqual([['MULTISIG_NONCE_USED', 'WARNING']])
-    expect(response.warnings[0]?.message).toMatch(/already used.*can never be executed/)
+    expect(response.warnings[0]?.message).toMatch(/already executed or replaced.*can never be executed/)
     expect(response.action).toBe('WARN')
+    // No simulation pretends it will run: no effects are claimed.
+    expect(response.simulationResults.expectedStateChanges).toEqual([])
+    expect(response.simulationResults.perTransaction).toBeUndefined()
     expect(response.simulationResults.multisig).toMatchObject({ currentNonce: '1', messageNonce: '0' })
     expect(validate(response)).toEqual([])
   })

@@ -288,8 +288,8 @@ describe('scanMessage: permits', () => {
       {
         details: [
           { token: fixtures.erc20.address, amount: '1000000', expiration: now + DAY, nonce: 0 },
-          // The devnet minted 20 WETH in all: a 30 WETH allowance limits nothing.
-          { token: fixtures.weth.address, amount: parseUnits('30', 18).toString(), expiration: now + DAY, nonce: 0 },
+          // The devnet wrapped 220 WETH in all (20 for holders, 100 in each Uniswap pool): 300 WETH limits nothing.
+          { token: fixtures.weth.address, amount: parseUnits('300', 18).toString(), expiration: now + DAY, nonce: 0 },
         ],
         spender: router,
         sigDeadline: now + 1800,
@@ -352,6 +352,95 @@ describe('scanMessage: permits', () => {
     })
     expect(second.response.warnings.map((w) => w.kind)).toEqual(['PERMIT_NO_EXPIRATION'])
     expect(validate(second.response)).toEqual([])
+  })
+
+  it('a UniswapX order (PermitWitnessTransferFrom): a one-time transfer out, and the least the order pays back', async () => {
+    const { TokenPermissions, transferFields } = PERMIT2_TYPES
+    const reactor = router
+    const data = permit2TypedData(
+      String(fixtures.chainId),
+      'PermitWitnessTransferFrom',
+      {
+        PermitWitnessTransferFrom: [
+          { name: 'permitted', type: 'TokenPermissions' },
+          ...transferFields,
+          { name: 'witness', type: 'ExclusiveDutchOrder' },
+        ],
+        TokenPermissions,
+        ExclusiveDutchOrder: [
+          { name: 'info', type: 'OrderInfo' },
+          { name: 'decayStartTime', type: 'uint256' },
+          { name: 'decayEndTime', type: 'uint256' },
+          { name: 'exclusiveFiller', type: 'address' },
+          { name: 'exclusivityOverrideBps', type: 'uint256' },
+          { name: 'inputToken', type: 'address' },
+          { name: 'inputStartAmount', type: 'uint256' },
+          { name: 'inputEndAmount', type: 'uint256' },
+          { name: 'outputs', type: 'DutchOutput[]' },
+        ],
+        OrderInfo: [
+          { name: 'reactor', type: 'address' },
+          { name: 'swapper', type: 'address' },
+          { name: 'nonce', type: 'uint256' },
+          { name: 'deadline', type: 'uint256' },
+          { name: 'additionalValidationContract', type: 'address' },
+          { name: 'additionalValidationData', type: 'bytes' },
+        ],
+        DutchOutput: [
+          { name: 'token', type: 'address' },
+          { name: 'startAmount', type: 'uint256' },
+          { name: 'endAmount', type: 'uint256' },
+          { name: 'recipient', type: 'address' },
+        ],
+      },
+      {
+        permitted: { token: fixtures.erc20.address, amount: '100000000' },
+        spender: reactor,
+        nonce: '9',
+        deadline: now + 600,
+        witness: {
+          info: {
+            reactor,
+            swapper: user,
+            nonce: '9',
+            deadline: now + 600,
+            additionalValidationContract: '0x0000000000000000000000000000000000000000',
+            additionalValidationData: '0x',
+          },
+          decayStartTime: now,
+          decayEndTime: now + 60,
+          exclusiveFiller: '0x0000000000000000000000000000000000000000',
+          exclusivityOverrideBps: '0',
+          inputToken: fixtures.erc20.address,
+          inputStartAmount: '100000000',
+          inputEndAmount: '100000000',
+          outputs: [
+            {
+              token: fixtures.weth.address,
+              startAmount: parseUnits('0.034', 18).toString(),
+              endAmount: parseUnits('0.033', 18).toString(),
+              recipient: user,
+            },
+            {
+              token: fixtures.weth.address,
+              startAmount: '100000000000000',
+              endAmount: '100000000000000',
+              recipient: reactor,
+            },
+          ],
+        },
+      },
+    )
+    const { response } = await scanOk(request(data), fixtures.rpcUrl, now)
+    expect(validate(response)).toEqual([])
+    const changes = response.simulationResults.expectedStateChanges
+    expect(changes.map((change) => change.rawInfo.kind)).toEqual(['ERC20_PERMIT', 'ERC20_TRANSFER'])
+    expect(changes[0]?.humanReadableDiff).toMatch(/to transfer up to 100 USDC until/)
+    expect(changes[1]?.humanReadableDiff).toBe('Receive at least 0.033 WETH')
+    const paid = changes[1]?.rawInfo.data as { amount: { before: string; after: string }; asset: { price: unknown } }
+    expect(BigInt(paid.amount.after) - BigInt(paid.amount.before)).toBe(parseUnits('0.033', 18))
+    expect(paid.asset.price).toMatchObject({ source: 'Chainlink', dollarValuePerToken: 3000 })
+    expect(response.action).toBe('NONE')
   })
 
   it('an ERC-721 permit (Uniswap V3 positions style) → an ERC721_APPROVAL state change', async () => {

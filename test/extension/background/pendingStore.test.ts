@@ -1,31 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import type { Storage } from 'webextension-polyfill'
 import { createPendingStore, SETTLED_TTL_MS } from '../../../src/extension/background/pendingStore.ts'
 import { outcomeOf } from '../../../src/extension/relay/protocol.ts'
 import type { PendingRequest } from '../../../src/extension/shared/pending.ts'
-
-/** chrome.storage.session is the boundary: an in-memory area with the same get/set/remove contract. */
-function memoryArea(): Storage.StorageArea {
-  const items = new Map<string, unknown>()
-  const tick = () => new Promise((resolve) => setTimeout(resolve, 1))
-  return {
-    async get(keys: string | string[] | null) {
-      await tick()
-      const wanted = keys === null ? [...items.keys()] : Array.isArray(keys) ? keys : [keys]
-      return Object.fromEntries(
-        wanted.filter((key) => items.has(key)).map((key) => [key, structuredClone(items.get(key))]),
-      )
-    },
-    async set(values: Record<string, unknown>) {
-      await tick()
-      for (const [key, value] of Object.entries(values)) items.set(key, structuredClone(value))
-    },
-    async remove(keys: string | string[]) {
-      await tick()
-      for (const key of Array.isArray(keys) ? keys : [keys]) items.delete(key)
-    },
-  } as Storage.StorageArea
-}
+import { memoryArea } from './support/memoryArea.ts'
 
 const record = (id: string): PendingRequest => ({
   id,

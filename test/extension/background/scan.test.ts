@@ -52,6 +52,7 @@ describe('runScan', () => {
       status: 'DONE',
       kind: 'transactions',
       response: RESPONSE,
+      backend: { kind: 'remote', host: new URL(apiUrl).host },
     })
     const last = received.at(-1)
     expect(last?.url).toBe('/ethereum/v0/devnet/scan/transactions')
@@ -66,6 +67,7 @@ describe('runScan', () => {
         kind: 'BACKEND_ERROR',
         message: "The scan API refused the API key (401: Invalid API key). Check the key in Preflight's options.",
       },
+      backend: { kind: 'remote', host: new URL(apiUrl).host },
     })
     expect(await runScan(SCAN, 5, remote('good'))).toMatchObject({
       status: 'ERROR',
@@ -85,7 +87,13 @@ describe('runScan', () => {
       status: 'ERROR',
       error: { kind: 'UNSUPPORTED_CHAIN' },
     })
-    const rpcDown = { ...DEFAULT_SETTINGS, rpcUrls: { '31337': down.url } }
-    expect(await runScan(SCAN, 31337, rpcDown)).toMatchObject({ status: 'ERROR', error: { kind: 'RPC_ERROR' } })
+    const rpcDown = { ...DEFAULT_SETTINGS, rpcUrls: { '31337': `${down.url}/v3/node-key` } }
+    const failed = await runScan(SCAN, 31337, rpcDown)
+    expect(failed).toMatchObject({
+      status: 'ERROR',
+      error: { kind: 'RPC_ERROR' },
+      backend: { kind: 'local', host: new URL(down.url).host },
+    })
+    expect(JSON.stringify(failed)).not.toContain('node-key')
   })
 })

@@ -59,7 +59,10 @@ function gateThat(decide: (params: unknown) => Outcome) {
 }
 
 const forward = (params: unknown): Outcome => ({ kind: 'forward', params: structuredClone(params) })
-const reject = (): Outcome => ({ kind: 'error', error: { code: 4001, message: 'User rejected the request.' } })
+const reject = (): Outcome => ({
+  kind: 'error',
+  error: { code: 4001, message: 'User rejected the request: user denied it in Preflight.' },
+})
 const SIGN = { method: 'personal_sign', params: ['0x6869', '0x70997970c51812dc3a010c7d01b50e0d17dc79c8'] }
 
 describe('patching a wallet where its methods live', () => {
@@ -91,7 +94,10 @@ describe('patching a wallet where its methods live', () => {
   it('throws the gate error and sends nothing when the user rejects', async () => {
     const { wallet, calls } = makeWallet()
     createPatcher(gateThat(reject).gate, () => false).register(wallet)
-    await expect(wallet.request(SIGN)).rejects.toMatchObject({ code: 4001, message: 'User rejected the request.' })
+    await expect(wallet.request(SIGN)).rejects.toMatchObject({
+      code: 4001,
+      message: 'User rejected the request: user denied it in Preflight.',
+    })
     expect(calls).toEqual([])
   })
 
@@ -103,7 +109,11 @@ describe('patching a wallet where its methods live', () => {
     const viaRpc = await new Promise((resolve) => wallet._rpcRequest({ ...SIGN, id: 1 }, (error) => resolve(error)))
     expect(viaRpc).toMatchObject({ code: 4001 })
     const viaEngine = await wallet._rpcEngine.handle({ ...SIGN, id: 2 })
-    expect(viaEngine).toEqual({ jsonrpc: '2.0', id: 2, error: { code: 4001, message: 'User rejected the request.' } })
+    expect(viaEngine).toEqual({
+      jsonrpc: '2.0',
+      id: 2,
+      error: { code: 4001, message: 'User rejected the request: user denied it in Preflight.' },
+    })
     expect(reviewed).toHaveLength(3)
     expect(calls).toEqual([])
   })
@@ -140,7 +150,11 @@ describe('patching a wallet where its methods live', () => {
         null,
         [
           { id: 1, jsonrpc: '2.0', result: 'answer:eth_chainId' },
-          { id: 2, jsonrpc: '2.0', error: { code: 4001, message: 'User rejected the request.' } },
+          {
+            id: 2,
+            jsonrpc: '2.0',
+            error: { code: 4001, message: 'User rejected the request: user denied it in Preflight.' },
+          },
         ],
       ],
     ])

@@ -14,11 +14,36 @@ const COPY: Record<ShownAction, { title: string; detail: string }> = {
   },
 }
 
+/** What a BLOCK says when the request would hand a Safe to code or people the signers did not choose. */
+const SAFE_TAKEOVER =
+  'It would change who controls the Safe in a way Safe’s own contracts do not: see what changes in control below.'
+
+/** NONE from a scan that reported a problem (a malformed message, a revert): nothing known is wrong, but not all is known. */
+const NONE_WITH_PROBLEMS = {
+  title: 'Preflight could not check everything',
+  detail: 'The scan reported a problem (below) and found no known threat. Read the problem before you decide.',
+}
+
+type Props = {
+  action: ShownAction
+  /** Why the scan failed (ERROR). */
+  failure: string | null
+  /** Whether the scan reported problems that did not stop it: then NONE does not mean "no issues". */
+  problems: boolean
+  /** A Safe's control changes in a way judged CRITICAL. */
+  safeTakeover?: boolean
+}
+
 /** The recommended action in words a person understands, with the scan failure's reason when there is one. */
-export function ActionBanner({ action, failure }: { action: ShownAction; failure: string | null }) {
-  const copy = COPY[action]
+export function ActionBanner({ action, failure, problems, safeTakeover = false }: Props) {
+  const unsure = action === 'NONE' && problems
+  const copy = unsure
+    ? NONE_WITH_PROBLEMS
+    : action === 'BLOCK' && safeTakeover
+      ? { ...COPY.BLOCK, detail: SAFE_TAKEOVER }
+      : COPY[action]
   return (
-    <section className={`banner banner-${action}`} role={action === 'PENDING' ? 'status' : 'alert'}>
+    <section className={`banner banner-${unsure ? 'WARN' : action}`} role={action === 'PENDING' ? 'status' : 'alert'}>
       <strong>
         {action === 'PENDING' && <span className="spinner" aria-hidden="true" />}
         {copy.title}

@@ -5,8 +5,8 @@ import { AddressText } from '../components/AddressText.tsx'
 import { DecisionBar } from '../components/DecisionBar.tsx'
 import { Details } from '../components/Details.tsx'
 import { Fees } from '../components/Fees.tsx'
-import { MultisigPanel } from '../components/MultisigPanel.tsx'
 import { QueueBar } from '../components/QueueBar.tsx'
+import { SafePanel } from '../components/SafePanel.tsx'
 import { StateChanges } from '../components/StateChanges.tsx'
 import { WarningList } from '../components/WarningList.tsx'
 import { confirmView, methodWords } from '../lib/confirmView.ts'
@@ -45,6 +45,16 @@ function Header({ request }: { request: PendingRequest }) {
           <>
             <dt>Wallet</dt>
             <dd data-testid="wallet">{request.wallet.label}</dd>
+          </>
+        )}
+        {request.scan.status !== 'PENDING' && request.scan.backend && (
+          <>
+            <dt>Scanned by</dt>
+            <dd data-testid="scan-backend">
+              {request.scan.backend.kind === 'remote'
+                ? `the scan API at ${request.scan.backend.host}`
+                : `this browser, simulating on the node at ${request.scan.backend.host}`}
+            </dd>
           </>
         )}
       </dl>
@@ -188,7 +198,12 @@ export function ConfirmApp({ initialId, queue }: Props) {
     <main className="page" data-action={view.action} aria-busy={view.action === 'PENDING'}>
       <QueueBar queue={inWindow} shownId={shownId} onRejectAll={rejectAll} />
       <Header request={request} />
-      <ActionBanner action={view.action} failure={view.failure} />
+      <ActionBanner
+        action={view.action}
+        failure={view.failure}
+        problems={view.simulationErrors.length > 0}
+        safeTakeover={view.control.some((change) => change.severity === 'CRITICAL')}
+      />
       <WarningList warnings={view.warnings} />
       {view.simulationErrors.length > 0 && (
         <section className="card">
@@ -200,8 +215,8 @@ export function ConfirmApp({ initialId, queue }: Props) {
           ))}
         </section>
       )}
+      {(view.multisig || view.control.length > 0) && <SafePanel multisig={view.multisig} control={view.control} />}
       {view.action !== 'ERROR' && <StateChanges groups={view.groups} pending={view.action === 'PENDING'} />}
-      {view.multisig && <MultisigPanel multisig={view.multisig} />}
       {fees && <Fees fees={fees} />}
       <Details view={view} params={request.params} />
       {sendError && (

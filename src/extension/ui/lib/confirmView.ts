@@ -1,6 +1,7 @@
 /** Derives everything the confirmation window shows from a pending request: computed on render, never stored. */
-import type { DecodedCalldata, MultisigContext, SerializedValue, Warning } from '../../../engine/index.ts'
+import type { DecodedCalldata, MultisigContext, SerializedValue, StateChange, Warning } from '../../../engine/index.ts'
 import type { InterceptedMethod, PendingRequest } from '../../shared/pending.ts'
+import { type ControlChange, controlChanges, isControlChange } from './controlView.ts'
 import { type AccountGroup, describeChange, groupByAccount } from './stateChangeView.ts'
 
 export type ShownAction = 'PENDING' | 'ERROR' | 'NONE' | 'WARN' | 'BLOCK'
@@ -12,6 +13,9 @@ export type ConfirmView = {
   /** Why the scan failed (ERROR), in the engine's or the worker's words. */
   failure: string | null
   warnings: Warning[]
+  /** What changes in who controls a Safe (SAFE_CONFIGURATION_CHANGE), shown before any asset. */
+  control: ControlChange[]
+  /** Asset changes by account. */
   groups: AccountGroup[]
   /** Simulation problems that did not stop the scan, e.g. "the transaction reverts". */
   simulationErrors: string[]
@@ -44,6 +48,7 @@ export function confirmView(request: PendingRequest): ConfirmView {
     action: 'PENDING',
     failure: null,
     warnings: [],
+    control: [],
     groups: [],
     simulationErrors: [],
     multisig: null,
@@ -63,11 +68,13 @@ export function confirmView(request: PendingRequest): ConfirmView {
     const perTx = results.perTransaction
     const calls = perTx.flatMap((tx) => (tx.decodedCalldata ? [tx.decodedCalldata.data] : []))
     const safes = calls.filter((call) => call.functionName === 'execTransaction').map((call) => call.contract)
+    const byAccount = results.aggregated.expectedStateChanges
     return {
       ...empty,
       action: response.action,
       warnings: response.warnings,
-      groups: groupByAccount(results.aggregated.expectedStateChanges, results.aggregated.userAccount, safes),
+      control: controlChanges(Object.values(byAccount).flat(), response.warnings),
+      groups: groupByAccount(withoutControl(byAccount), results.aggregated.userAccount, safes),
       simulationErrors: [
         ...(results.aggregated.error ? [results.aggregated.error.humanReadableError] : []),
         ...perTx.flatMap((tx) => (tx.error ? [tx.error.humanReadableError] : [])),
@@ -78,23 +85,28 @@ export function confirmView(request: PendingRequest): ConfirmView {
   const results = scan.response.simulationResults
   const multisig = results.multisig ?? null
   const subject = multisig?.wallet ?? request.account
+  const assets = results.expectedStateChanges.filter((change) => !isControlChange(change))
   return {
     ...empty,
     action: response.action,
     warnings: response.warnings,
-    groups: results.expectedStateChanges.length
-      ? [
-          {
-            account: subject,
-            isUser: true,
-            label: multisig ? 'Safe' : 'You',
-            rows: results.expectedStateChanges.map(describeChange),
-          },
-        ]
+    control: controlChanges(results.expectedStateChanges, response.warnings),
+    groups: assets.length
+      ? [{ account: subject, isUser: true, label: multisig ? 'Safe' : 'You', rows: assets.map(describeChange) }]
       : [],
     simulationErrors: results.error ? [results.error.humanReadableError] : [],
     multisig,
     calls: (results.perTransaction ?? []).flatMap((tx) => (tx.decodedCalldata ? [tx.decodedCalldata.data] : [])),
     message: results.decodedMessage ?? null,
   }
+}
+
+/** The asset changes of each account, without the Safe configuration changes the Safe panel shows. */
+function withoutControl(byAccount: Record<string, StateChange[]>): Record<string, StateChange[]> {
+  const assets: Record<string, StateChange[]> = {}
+  for (const [account, changes] of Object.entries(byAccount)) {
+    const rest = changes.filter((change) => !isControlChange(change))
+    if (rest.length) assets[account] = rest
+  }
+  return assets
 }

@@ -1,0 +1,100 @@
+/**
+ * One scan as the server runs it, in a worker thread or inline: the engine call (its node calls cancelled when the
+ * request is), the rendering for the API version and the JSON text. Only plain data goes in and out, so a job can
+ * cross a thread boundary.
+ */
+import {
+  type EngineError,
+  type RpcStats,
+  type ScanOptions,
+  type ScanTransactionsRequest,
+  scanMessageWithStats,
+  scanTransactionsWithStats,
+} from '../engine/index.ts'
+import { renderMessage, renderTransactions } from './render.ts'
+import type { ApiVersion } from './versions.ts'
+
+export type ScanJob = {
+  kind: 'transactions' | 'message'
+  /** The request body, already checked against the route's schema. */
+  body: Record<string, unknown>
+  version: ApiVersion
+  requestId: string
+  rpcUrl: string
+  /** The chain id the network's name says, when Preflight knows it (saves asking the node). */
+  chainId?: number
+}
+
+export type ScanJobResult =
+  | { ok: true; json: string; stats: RpcStats }
+  | { ok: false; error: EngineError; stats: RpcStats }
+
+/** Runs a job; `signal` aborting cancels its calls to the node. Never throws for bad input or a failing node. */
+export async function runScanJob(job: ScanJob, signal: AbortSignal): Promise<ScanJobResult> {
+  const options: ScanOptions = {
+    rpcUrl: job.rpcUrl,
+    language: 'en',
+    fetch: fetchUntil(signal),
+    ...(job.chainId === undefined ? {} : { chainId: job.chainId }),
+  }
+  if (job.kind === 'message') {
+    const { outcome, stats } = await scanMessageWithStats(job.body, options)
+    if (!outcome.ok) return { ok: false, error: outcome.error, stats }
+    return {
+      ok: true,
+      json: scrub(JSON.stringify(renderMessage(outcome.response, job.version, job.requestId)), job),
+      stats,
+    }
+  }
+  const request = transactionRequestFor(job.body, job.version)
+  if (!request.ok) return { ok: false, error: request.error, stats: { roundTrips: 0, requests: 0 } }
+  const { outcome, stats } = await scanTransactionsWithStats(request.request, options)
+  if (!outcome.ok) {
+    const error =
+      outcome.error.kind === 'INVALID_REQUEST'
+        ? { ...outcome.error, field: request.fieldName(outcome.error.field) }
+        : outcome.error
+    return { ok: false, error, stats }
+  }
+  const json = JSON.stringify(renderTransactions(outcome.response, job.version, job.requestId))
+  return { ok: true, json: scrub(json, job), stats }
+}
+
+/** A fetch that also stops when `signal` aborts, so a scan past its deadline or a stopping server frees the node. */
+function fetchUntil(signal: AbortSignal): typeof fetch {
+  return (input, init) =>
+    fetch(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal })
+}
+
+/**
+ * The engine never puts the node's URL in a response; a node could still echo it inside an error text it returns.
+ * Whatever follows the scheme (host, path with a hosted node's key, query) is replaced before the answer leaves.
+ */
+function scrub(json: string, job: ScanJob): string {
+  const secret = job.rpcUrl.replace(/^https?:\/\//, '')
+  return json.includes(secret) ? json.replaceAll(secret, '[node]') : json
+}
+
+type TxRequestChoice =
+  | { ok: true; request: ScanTransactionsRequest; fieldName: (field: string) => string }
+  | { ok: false; error: EngineError }
+
+const sameName = (field: string) => field
+
+/** Version 2022-06-01 scanned one `txObject`; later versions take the `txObjects` list (seed §9). */
+function transactionRequestFor(body: Record<string, unknown>, version: ApiVersion): TxRequestChoice {
+  if (version !== '2022-06-01') return { ok: true, request: body as ScanTransactionsRequest, fieldName: sameName }
+  const { txObject, ...rest } = body
+  if (txObject === undefined) return { ok: true, request: body as ScanTransactionsRequest, fieldName: sameName }
+  if (rest.txObjects !== undefined) {
+    return {
+      ok: false,
+      error: { kind: 'INVALID_REQUEST', field: 'txObject', message: 'send either txObject or txObjects, not both' },
+    }
+  }
+  return {
+    ok: true,
+    request: { ...rest, txObjects: [txObject] } as ScanTransactionsRequest,
+    fieldName: (field) => field.replace(/^txObjects(\[0\])?/, 'txObject'),
+  }
+}

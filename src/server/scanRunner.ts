@@ -1,0 +1,78 @@
+/**
+ * Where scans run: inline on the server's thread, or spread over worker threads so a process uses every core while
+ * its main thread only speaks HTTP. Either way a scan is a plain ScanJob in and a ScanJobResult out.
+ */
+import { Worker } from 'node:worker_threads'
+import { runScanJob, type ScanJob, type ScanJobResult } from './scanJob.ts'
+
+export type ScanRunner = {
+  /** Runs a job; aborting `signal` cancels its node calls (the result then arrives promptly, as a node error). */
+  run: (job: ScanJob, signal: AbortSignal) => Promise<ScanJobResult>
+  /** How many threads scan (0 when inline). */
+  threads: number
+  close: () => Promise<void>
+}
+
+/** Scans on the caller's thread: for tests and for a process that should use one core. */
+export function inlineRunner(): ScanRunner {
+  return { run: runScanJob, threads: 0, close: async () => {} }
+}
+
+export type WorkerRequest = { type: 'scan'; id: number; job: ScanJob } | { type: 'abort'; id: number }
+export type WorkerReply = { id: number; result: ScanJobResult }
+
+type Slot = { worker: Worker; pending: Map<number, (result: ScanJobResult) => void> }
+
+/**
+ * `count` worker threads running `workerFile` (scanWorker's compiled entry). Each job goes to the thread with the fewest
+ * jobs in flight; a thread that dies fails its jobs as INTERNAL errors and is replaced.
+ */
+export function threadRunner(count: number, workerFile: URL): ScanRunner {
+  let nextId = 1
+  let closing = false
+  const slots: Slot[] = []
+  const start = (index: number) => {
+    const worker = new Worker(workerFile)
+    const slot: Slot = { worker, pending: new Map() }
+    worker.on('message', ({ id, result }: WorkerReply) => {
+      slot.pending.get(id)?.(result)
+      slot.pending.delete(id)
+    })
+    worker.on('error', () => {})
+    worker.on('exit', () => {
+      for (const settle of slot.pending.values()) {
+        settle({
+          ok: false,
+          error: { kind: 'INTERNAL', message: 'the scan thread stopped during the scan' },
+          stats: { roundTrips: 0, requests: 0 },
+        })
+      }
+      slot.pending.clear()
+      if (!closing) start(index)
+    })
+    // Idle threads must not keep a stopping process alive.
+    worker.unref()
+    slots[index] = slot
+  }
+  for (let index = 0; index < count; index += 1) start(index)
+
+  return {
+    threads: count,
+    run: (job, signal) =>
+      new Promise((resolve) => {
+        const slot = slots.reduce((best, candidate) => (candidate.pending.size < best.pending.size ? candidate : best))
+        const id = nextId++
+        const onAbort = () => slot.worker.postMessage({ type: 'abort', id } satisfies WorkerRequest)
+        signal.addEventListener('abort', onAbort, { once: true })
+        slot.pending.set(id, (result) => {
+          signal.removeEventListener('abort', onAbort)
+          resolve(result)
+        })
+        slot.worker.postMessage({ type: 'scan', id, job } satisfies WorkerRequest)
+      }),
+    close: async () => {
+      closing = true
+      await Promise.all(slots.map((slot) => slot.worker.terminate()))
+    },
+  }
+}

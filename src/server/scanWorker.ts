@@ -1,0 +1,27 @@
+/** The entry point of a scan worker thread: runs the jobs the server posts and posts back their results. */
+import { parentPort } from 'node:worker_threads'
+import { runScanJob } from './scanJob.ts'
+import type { WorkerReply, WorkerRequest } from './scanRunner.ts'
+
+const port = parentPort
+if (!port) throw new Error('scanWorker runs as a worker thread of the scan API server')
+const running = new Map<number, AbortController>()
+
+port.on('message', (message: WorkerRequest) => {
+  if (message.type === 'abort') {
+    running.get(message.id)?.abort()
+    return
+  }
+  const controller = new AbortController()
+  running.set(message.id, controller)
+  runScanJob(message.job, controller.signal)
+    .catch((error: unknown): WorkerReply['result'] => ({
+      ok: false,
+      error: { kind: 'INTERNAL', message: error instanceof Error ? (error.stack ?? error.message) : String(error) },
+      stats: { roundTrips: 0, requests: 0 },
+    }))
+    .then((result) => {
+      running.delete(message.id)
+      port.postMessage({ id: message.id, result } satisfies WorkerReply)
+    })
+})

@@ -1,0 +1,70 @@
+/**
+ * The built service worker's start, which Chrome repeats after every idle pause: the script it loads holds no list,
+ * and it registers its listeners and starts fetching the lists without parsing anything large. Runs the worker from
+ * dist/ in a child Node process, with a stand-in for the extension APIs it calls while starting (the boundary this is
+ * not about) and a fetch that records what it is asked for.
+ */
+import { execFileSync } from 'node:child_process'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { describe, expect, it } from 'vitest'
+
+const dist = join(import.meta.dirname, '../../dist')
+
+const START = `
+const listeners = []
+const event = (name) => ({ addListener: () => listeners.push(name) })
+const area = { get: async () => ({}), set: async () => {}, remove: async () => {} }
+globalThis.chrome = globalThis.browser = {
+  runtime: { id: 'preflight', onConnect: event('onConnect'), onMessage: event('onMessage'), getURL: (path) => path },
+  windows: { onRemoved: event('windows.onRemoved'), get: async () => ({}) },
+  storage: { session: area, local: area, onChanged: event('storage.onChanged') },
+}
+const fetched = []
+globalThis.fetch = async (url) => (fetched.push(String(url)), new Response('{}'))
+const parse = JSON.parse
+const parsed = []
+JSON.parse = (text, reviver) => (parsed.push(String(text).length), parse(text, reviver))
+await import(process.argv[1])
+await new Promise((resolve) => setTimeout(resolve, 50))
+process.stdout.write(JSON.stringify({ listeners, fetched, largestParse: Math.max(0, ...parsed) }))
+`
+
+const manifest = JSON.parse(readFileSync(join(dist, 'manifest.json'), 'utf8'))
+const assets = readdirSync(join(dist, 'assets'))
+const read = (file: string) => readFileSync(join(dist, 'assets', file), 'utf8')
+
+describe('the built service worker', () => {
+  it('starts listening for pages and windows, fetching its two lists from dist/, without parsing anything large', () => {
+    const entry = pathToFileURL(join(dist, manifest.background.service_worker)).href
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', START, entry], { encoding: 'utf8' })
+    const { listeners, fetched, largestParse } = JSON.parse(out) as {
+      listeners: string[]
+      fetched: string[]
+      largestParse: number
+    }
+    expect(listeners).toEqual(expect.arrayContaining(['onConnect', 'onMessage', 'windows.onRemoved']))
+    expect(fetched).toHaveLength(2)
+    for (const url of fetched) expect(existsSync(join(dist, url)), url).toBe(true)
+    expect(largestParse).toBeLessThan(10_000)
+  })
+
+  it('loads scripts that hold neither list; the list files hold them, the token list without its bridges', () => {
+    // Booleans, not the text itself, in failure messages: the files are hundreds of kilobytes.
+    const scripts = assets.filter((file) => file.endsWith('.js')).map(read)
+    expect(
+      scripts.some((code) => code.includes('moonbirds.tv')),
+      'a script holds the phishing list',
+    ).toBe(false)
+    const phishing = assets.find((file) => file.startsWith('phishing-list-') && file.endsWith('.json')) ?? ''
+    const tokens = assets.find((file) => file.startsWith('token-list-') && file.endsWith('.json')) ?? ''
+    expect(JSON.parse(read(phishing)).blacklist).toContain('moonbirds.tv')
+    const list = JSON.parse(read(tokens)).tokens as Record<string, unknown>[]
+    expect(list.length).toBeGreaterThan(1000)
+    expect(
+      list.some((token) => 'extensions' in token),
+      'the token list keeps its bridges',
+    ).toBe(false)
+  })
+})

@@ -1,0 +1,158 @@
+/**
+ * Safe takeovers in the real window: the built extension in Chromium, a dapp page with the dev wallet, the devnet.
+ * Each malicious proposal ends at BLOCK with the change in control leading the Safe panel, and Continue takes a
+ * deliberate second step; the honest batch shows NONE with its transfers and goes through.
+ */
+import type { BrowserContext, Page } from 'playwright-core'
+import { type Address, concat, encodeFunctionData, type Hex, parseAbi } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Devnet } from '../../src/devnet/devnet.ts'
+import { SAFE_TX_TYPES, safeTxTypedData } from '../../src/devnet/eip712.ts'
+import { SAFE_SCENARIOS, type SafeScenario } from '../../src/devnet/safeProposals.ts'
+import type { SafeTx } from '../../src/engine/index.ts'
+import { startTestDevnet } from '../support/devnet.ts'
+import { type Dapp, startDapp, walletPage } from './support/dapp.ts'
+import {
+  callThroughConfirmWindow,
+  type Extension,
+  launchExtension,
+  shownAction,
+  writeSettings,
+} from './support/extension.ts'
+
+const execAbi = parseAbi([
+  'function execTransaction(address to, uint256 value, bytes data, uint8 operation, uint256 safeTxGas, uint256 baseGas, uint256 gasPrice, address gasToken, address refundReceiver, bytes signatures) payable returns (bool)',
+])
+
+describe('Safe proposals in the confirmation window', () => {
+  let devnet: Devnet
+  let dapp: Dapp
+  let extension: Extension
+  let context: BrowserContext
+  let page: Page
+  let owner: Address
+
+  beforeAll(async () => {
+    ;[devnet, dapp, extension] = await Promise.all([startTestDevnet(), startDapp(), launchExtension()])
+    context = extension.context
+    owner = devnet.fixtures.accounts[0]?.address as Address
+    await writeSettings(context, { rpcUrls: { '31337': devnet.fixtures.rpcUrl } })
+    dapp.page(
+      '/',
+      walletPage(
+        `DevWallet.announceDevWallet(DevWallet.createDevWallet(${JSON.stringify({ rpcUrl: devnet.fixtures.rpcUrl, account: owner })}))`,
+      ),
+    )
+    page = await context.newPage()
+    await page.goto(`${dapp.url}/`)
+  })
+  afterAll(async () => {
+    await extension?.close()
+    await Promise.all([dapp?.close(), devnet?.stop()])
+  })
+
+  const proposal = (scenario: SafeScenario) => SAFE_SCENARIOS[scenario].build(devnet.fixtures, 0n)
+
+  /** Owner 0 is asked to sign the proposal, as Safe{Wallet} asks (eth_signTypedData_v4, a JSON string). */
+  const sign = (tx: SafeTx) => {
+    const typedData = safeTxTypedData(devnet.fixtures.chainId, devnet.fixtures.safe.address, tx)
+    return callThroughConfirmWindow(
+      context,
+      page,
+      `ethereum.request({ method: 'eth_signTypedData_v4', params: ['${owner}', ${JSON.stringify(JSON.stringify(typedData))}] })`,
+    )
+  }
+
+  /** The panel's rows for what changes in control: [field, severity]. */
+  const controlRows = (confirm: Page) =>
+    confirm
+      .getByRole('region', { name: 'Safe transaction' })
+      .locator('[data-kind="SAFE_CONFIGURATION_CHANGE"]')
+      .evaluateAll((rows) => rows.map((row) => [row.getAttribute('data-field'), row.getAttribute('data-severity')]))
+
+  /** BLOCK: the banner says the Safe changes hands, Continue waits for the acknowledgement, Reject gives 4001. */
+  async function expectBlocked(confirm: Page, result: () => Promise<unknown>) {
+    expect(await shownAction(confirm)).toBe('BLOCK')
+    await expect.poll(() => confirm.getByRole('alert').first().textContent()).toContain('who controls the Safe')
+    const proceed = confirm.getByRole('button', { name: 'Continue' })
+    expect(await proceed.isDisabled()).toBe(true)
+    await confirm.getByRole('checkbox', { name: /I understand the risk/ }).check()
+    expect(await proceed.isEnabled()).toBe(true)
+    await confirm.getByRole('button', { name: 'Reject' }).click()
+    expect(await result()).toEqual({ code: 4001, message: 'User rejected the request: user denied it in Preflight.' })
+  }
+
+  for (const [scenario, field] of [
+    ['safe-takeover', 'singleton'],
+    ['safe-hidden-delegatecall', 'singleton'],
+    ['safe-enable-module', 'modules'],
+    ['safe-set-guard', 'guard'],
+  ] as const) {
+    it(`${scenario}: BLOCK, led by the ${field} change judged CRITICAL`, async () => {
+      const { confirm, result } = await sign(proposal(scenario))
+      await expect.poll(() => controlRows(confirm)).toEqual([[field, 'CRITICAL']])
+      // What changes in control comes before the asset changes.
+      const order = await confirm.locator('section.card h2').allTextContents()
+      expect(order.indexOf('Safe transaction')).toBeLessThan(order.indexOf('What changes'))
+      await expectBlocked(confirm, result)
+    })
+  }
+
+  it('adding an owner with threshold 1: WARN, both changes spelled out in the panel', async () => {
+    const { confirm, result } = await sign(proposal('safe-add-owner'))
+    expect(await shownAction(confirm)).toBe('WARN')
+    await expect
+      .poll(() => controlRows(confirm))
+      .toEqual([
+        ['owners', 'WARNING'],
+        ['threshold', 'WARNING'],
+      ])
+    const text = await confirm.getByRole('region', { name: 'Safe transaction' }).textContent()
+    expect(text).toContain('2 → 1 (any single owner then controls the Safe)')
+    await confirm.getByRole('button', { name: 'Reject' }).click()
+    expect(await result()).toEqual({ code: 4001, message: 'User rejected the request: user denied it in Preflight.' })
+  })
+
+  it('an honest MultiSend batch: NONE with its transfers, and Continue signs it', async () => {
+    const { confirm, result } = await sign(proposal('safe-honest-batch'))
+    expect(await shownAction(confirm)).toBe('NONE')
+    const safeGroup = confirm.locator(`[data-account="${devnet.fixtures.safe.address.toLowerCase()}"]`)
+    await expect
+      .poll(() => safeGroup.getByTestId('state-change').allInnerTexts())
+      .toEqual([expect.stringContaining('−1 ETH'), expect.stringContaining('−100 USDC')])
+    expect(await confirm.locator('[data-kind="SAFE_CONFIGURATION_CHANGE"]').count()).toBe(0)
+    await confirm.getByRole('button', { name: 'Continue' }).click()
+    expect((await result()).ok).toMatch(/^0x[0-9a-f]{130}$/)
+  })
+
+  it('executing the takeover with collected signatures (eth_sendTransaction) is BLOCKed too', async () => {
+    const tx = proposal('safe-takeover')
+    const signers = devnet.fixtures.accounts
+      .slice(0, 2)
+      .sort((a, b) => (BigInt(a.address) < BigInt(b.address) ? -1 : 1))
+    const signatures: Hex[] = []
+    for (const { privateKey } of signers) {
+      signatures.push(
+        await privateKeyToAccount(privateKey).signTypedData({
+          domain: { chainId: devnet.fixtures.chainId, verifyingContract: devnet.fixtures.safe.address },
+          types: { SafeTx: SAFE_TX_TYPES.SafeTx },
+          primaryType: 'SafeTx',
+          message: tx,
+        }),
+      )
+    }
+    const data = encodeFunctionData({
+      abi: execAbi,
+      functionName: 'execTransaction',
+      args: [tx.to, tx.value, tx.data, tx.operation, 0n, 0n, 0n, tx.gasToken, tx.refundReceiver, concat(signatures)],
+    })
+    const { confirm, result } = await callThroughConfirmWindow(
+      context,
+      page,
+      `ethereum.request({ method: 'eth_sendTransaction', params: [{ from: '${owner}', to: '${devnet.fixtures.safe.address}', data: '${data}' }] })`,
+    )
+    await expect.poll(() => controlRows(confirm)).toEqual([['singleton', 'CRITICAL']])
+    await expectBlocked(confirm, result)
+  })
+})

@@ -1,0 +1,213 @@
+/**
+ * Real protocols on the devnet (Uniswap V2 and V3 from their npm artifacts, WETH9): each scenario is scanned, then
+ * executed for real, and every account's balance deltas must equal the scan's state changes (gas aside).
+ */
+import { type Address, encodeFunctionData, erc20Abi, maxUint256, parseAbi, parseEther, parseUnits } from 'viem'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Devnet } from '../../../src/devnet/devnet.ts'
+import { type ScanTransactionsResponse, scanTransactionsWithStats } from '../../../src/engine/index.ts'
+import { startTestDevnet } from '../../support/devnet.ts'
+import {
+  DEADLINE,
+  devnetClient,
+  expectRealityMatches,
+  positionManagerAbi,
+  routerV2Abi,
+  scanRequest,
+  type Tx,
+  v2SwapEthForUsdc,
+  v3SwapEthForUsdc,
+} from '../protocolSupport.ts'
+import { validateTransactionsResponse } from '../transactionSupport.ts'
+
+const wethAbi = parseAbi(['function deposit() payable', 'function withdraw(uint256 wad)'])
+
+let devnet: Devnet
+let rpcUrl: string
+
+beforeAll(async () => {
+  devnet = await startTestDevnet()
+  rpcUrl = devnet.fixtures.rpcUrl
+})
+afterAll(async () => {
+  await devnet?.stop()
+})
+
+const fx = () => devnet.fixtures
+const account = (index: number) => fx().accounts[index]?.address as Address
+
+/** Scans `tx` on the devnet (chain known, as the extension and server know it) and checks the response's shape. */
+async function scan(tx: Tx): Promise<{ response: ScanTransactionsResponse; roundTrips: number }> {
+  const { outcome, stats } = await scanTransactionsWithStats(scanRequest(tx), { rpcUrl, chainId: 31337 })
+  if (!outcome.ok) throw new Error(`scan failed: ${JSON.stringify(outcome.error)}`)
+  validateTransactionsResponse(outcome.response)
+  return { response: outcome.response, roundTrips: stats.roundTrips }
+}
+
+const userChanges = (response: ScanTransactionsResponse, user: Address) =>
+  response.simulationResults.aggregated.expectedStateChanges[user.toLowerCase() as Address] ?? []
+
+describe('real protocols: scanned, then executed, balances compared', () => {
+  it('Uniswap V2: swap 1 ETH for USDC in one round trip, every balance as claimed', async () => {
+    const tx = v2SwapEthForUsdc(fx(), account(1), parseEther('1'))
+    const { response, roundTrips } = await scan(tx)
+    expect(roundTrips).toBe(1)
+    expect(response.action).toBe('NONE')
+    const diffs = userChanges(response, tx.from).map((change) => change.humanReadableDiff)
+    expect(diffs).toContain('Send 1 ETH')
+    expect(diffs.some((diff) => /^Receive 2,9\d\d\.\d+ USDC$/.test(diff))).toBe(true)
+    const executed = await expectRealityMatches(rpcUrl, response, tx)
+    expect(executed.get(`${fx().uniswapV2.pair.toLowerCase()}|${fx().weth.address.toLowerCase()}`)).toBe(
+      parseEther('1'),
+    )
+  })
+
+  it('Uniswap V3: swap 1 ETH for USDC through exactInputSingle in one round trip, every balance as claimed', async () => {
+    const tx = v3SwapEthForUsdc(fx(), account(1), parseEther('1'))
+    const { response, roundTrips } = await scan(tx)
+    expect(roundTrips).toBe(1)
+    expect(response.action).toBe('NONE')
+    const executed = await expectRealityMatches(rpcUrl, response, tx)
+    expect(executed.get(`${fx().uniswapV3.pool.toLowerCase()}|${fx().weth.address.toLowerCase()}`)).toBe(
+      parseEther('1'),
+    )
+  })
+
+  it('approve the V2 router, then swap USDC for ETH: both as claimed', async () => {
+    const from = account(1)
+    const approve: Tx = {
+      from,
+      to: fx().erc20.address,
+      data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [fx().uniswapV2.router, maxUint256] }),
+    }
+    const approval = await scan(approve)
+    expect(userChanges(approval.response, from).map((change) => change.rawInfo.kind)).toEqual(['ERC20_APPROVAL'])
+    await expectRealityMatches(rpcUrl, approval.response, approve)
+    const swap: Tx = {
+      from,
+      to: fx().uniswapV2.router,
+      data: encodeFunctionData({
+        abi: routerV2Abi,
+        functionName: 'swapExactTokensForETH',
+        args: [parseUnits('1000', 6), 0n, [fx().erc20.address, fx().weth.address], from, DEADLINE],
+      }),
+    }
+    const { response } = await scan(swap)
+    expect(response.action).toBe('NONE')
+    await expectRealityMatches(rpcUrl, response, swap)
+  })
+
+  it('Uniswap V2: add liquidity with ETH and USDC, LP tokens minted as claimed', async () => {
+    const from = account(0)
+    const client = devnetClient(rpcUrl)
+    const approved = await client.writeContract({
+      account: from,
+      address: fx().erc20.address,
+      abi: erc20Abi,
+      functionName: 'approve',
+      args: [fx().uniswapV2.router, maxUint256],
+      chain: null,
+    })
+    await client.waitForTransactionReceipt({ hash: approved, pollingInterval: 10 })
+    const tx: Tx = {
+      from,
+      to: fx().uniswapV2.router,
+      data: encodeFunctionData({
+        abi: routerV2Abi,
+        functionName: 'addLiquidityETH',
+        args: [fx().erc20.address, parseUnits('3000', 6), 0n, 0n, from, DEADLINE],
+      }),
+      value: parseEther('1'),
+    }
+    const { response } = await scan(tx)
+    expect(response.action).toBe('NONE')
+    const kinds = userChanges(response, from).map((change) => change.humanReadableDiff.split(' ')[0])
+    expect(kinds).toEqual(expect.arrayContaining(['Send', 'Receive']))
+    await expectRealityMatches(rpcUrl, response, tx)
+  })
+
+  it('Uniswap V2: remove liquidity — LP tokens go to the pair, which burns them: no warning, balances as claimed', async () => {
+    const from = account(0)
+    const client = devnetClient(rpcUrl)
+    const lp = await client.readContract({
+      address: fx().uniswapV2.pair,
+      abi: erc20Abi,
+      functionName: 'balanceOf',
+      args: [from],
+    })
+    const tx: Tx = {
+      from,
+      to: fx().uniswapV2.router,
+      data: encodeFunctionData({
+        abi: routerV2Abi,
+        functionName: 'removeLiquidityETH',
+        args: [fx().erc20.address, lp / 2n, 0n, 0n, from, DEADLINE],
+      }),
+    }
+    const { response } = await scan(tx)
+    expect(response.simulationResults.perTransaction[0]?.error).toBeNull()
+    expect(response.warnings).toEqual([])
+    expect(response.action).toBe('NONE')
+    await expectRealityMatches(rpcUrl, response, tx)
+  })
+
+  it('Uniswap V3: take liquidity out of the position (decrease + collect in one multicall), as claimed', async () => {
+    const from = account(0)
+    const client = devnetClient(rpcUrl)
+    const manager = fx().uniswapV3.positionManager
+    const tokenId = BigInt(fx().uniswapV3.positionId)
+    const position = await client.readContract({
+      address: manager,
+      abi: positionManagerAbi,
+      functionName: 'positions',
+      args: [tokenId],
+    })
+    const liquidity = position[7]
+    const calls = [
+      encodeFunctionData({
+        abi: positionManagerAbi,
+        functionName: 'decreaseLiquidity',
+        args: [{ tokenId, liquidity: liquidity / 10n, amount0Min: 0n, amount1Min: 0n, deadline: DEADLINE }],
+      }),
+      encodeFunctionData({
+        abi: positionManagerAbi,
+        functionName: 'collect',
+        args: [{ tokenId, recipient: from, amount0Max: 2n ** 128n - 1n, amount1Max: 2n ** 128n - 1n }],
+      }),
+    ]
+    const tx: Tx = {
+      from,
+      to: manager,
+      data: encodeFunctionData({ abi: positionManagerAbi, functionName: 'multicall', args: [calls] }),
+    }
+    const { response } = await scan(tx)
+    expect(response.action).toBe('NONE')
+    const received = userChanges(response, from).map((change) => change.humanReadableDiff)
+    expect(received.some((diff) => diff.startsWith('Receive') && diff.endsWith('USDC'))).toBe(true)
+    expect(received.some((diff) => diff.startsWith('Receive') && diff.endsWith('WETH'))).toBe(true)
+    await expectRealityMatches(rpcUrl, response, tx)
+  })
+
+  it('WETH9: wrap and unwrap, as claimed', async () => {
+    const from = account(2)
+    const wrap: Tx = {
+      from,
+      to: fx().weth.address,
+      data: encodeFunctionData({ abi: wethAbi, functionName: 'deposit' }),
+      value: parseEther('2'),
+    }
+    const wrapped = await scan(wrap)
+    expect(userChanges(wrapped.response, from).map((change) => change.humanReadableDiff)).toEqual([
+      'Send 2 ETH',
+      'Receive 2 WETH',
+    ])
+    await expectRealityMatches(rpcUrl, wrapped.response, wrap)
+    const unwrap: Tx = {
+      from,
+      to: fx().weth.address,
+      data: encodeFunctionData({ abi: wethAbi, functionName: 'withdraw', args: [parseEther('1.5')] }),
+    }
+    const unwrapped = await scan(unwrap)
+    await expectRealityMatches(rpcUrl, unwrapped.response, unwrap)
+  })
+})

@@ -1,0 +1,75 @@
+/**
+ * The SafeInspector the simulation places to read a Safe's configuration: its committed runtime code is its source
+ * compiled, and it reads the devnet's Safe as the Safe's own getters and storage say.
+ */
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { type Address, createPublicClient, getAddress, http, parseAbi, zeroAddress } from 'viem'
+import { foundry } from 'viem/chains'
+import { describe, expect, it } from 'vitest'
+import { SAFE_INSPECTOR_CODE, safeConfigRead } from '../../../src/engine/simulation/safeConfigRead.ts'
+import { startTestDevnet } from '../../support/devnet.ts'
+
+const require = createRequire(import.meta.url)
+const SOURCE = new URL('../../../src/engine/simulation/SafeInspector.sol', import.meta.url)
+
+describe('SafeInspector', () => {
+  it('is SafeInspector.sol compiled (solc 0.8.28, optimizer 200, evm paris, no metadata)', () => {
+    const solc = require('solc')
+    const input = {
+      language: 'Solidity',
+      sources: { 'SafeInspector.sol': { content: readFileSync(SOURCE, 'utf8') } },
+      settings: {
+        optimizer: { enabled: true, runs: 200 },
+        evmVersion: 'paris',
+        metadata: { appendCBOR: false },
+        outputSelection: { '*': { '*': ['evm.deployedBytecode.object'] } },
+      },
+    }
+    const output = JSON.parse(solc.compile(JSON.stringify(input)))
+    expect((output.errors ?? []).filter((error: { severity: string }) => error.severity === 'error')).toEqual([])
+    const code = output.contracts['SafeInspector.sol'].SafeInspector.evm.deployedBytecode.object
+    expect(SAFE_INSPECTOR_CODE).toBe(`0x${code}`)
+  }, 60_000)
+
+  it('reads the devnet Safe as its getters do, and an account without code as nothing', async () => {
+    const devnet = await startTestDevnet()
+    try {
+      const { safe, safeContracts, rpcUrl } = devnet.fixtures
+      const client = createPublicClient({ chain: foundry, transport: http(rpcUrl) })
+      const inspect = async (address: Address) => {
+        const read = safeConfigRead(address)
+        const { data } = await client.call({
+          to: read.to,
+          data: read.data,
+          stateOverride: [{ address: read.to, code: SAFE_INSPECTOR_CODE }],
+        })
+        return read.decode(data ?? '0x')
+      }
+      const owners = await client.readContract({
+        address: safe.address,
+        abi: parseAbi(['function getOwners() view returns (address[])']),
+        functionName: 'getOwners',
+      })
+      expect(await inspect(safe.address)).toEqual({
+        singleton: safeContracts.singleton,
+        owners,
+        threshold: 2n,
+        nonce: 0n,
+        version: '1.4.1',
+        modules: [],
+        moreModules: false,
+        guard: zeroAddress,
+        moduleGuard: zeroAddress,
+        fallbackHandler: getAddress(safeContracts.fallbackHandler),
+      })
+      expect(await inspect(devnet.fixtures.accounts[5]?.address as Address)).toMatchObject({
+        owners: [],
+        threshold: 0n,
+        guard: null,
+      })
+    } finally {
+      await devnet.stop()
+    }
+  })
+})

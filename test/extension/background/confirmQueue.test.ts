@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest'
+import type { Browser } from 'webextension-polyfill'
+import { createConfirmQueue } from '../../../src/extension/background/confirmQueue.ts'
+import { createPendingStore } from '../../../src/extension/background/pendingStore.ts'
+import type { PendingRequest } from '../../../src/extension/shared/pending.ts'
+import { memoryArea } from './support/memoryArea.ts'
+
+const record = (id: string): PendingRequest => ({
+  id,
+  origin: 'https://a.example',
+  tabId: 1,
+  frameId: 0,
+  chainId: 1,
+  account: '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266',
+  method: 'personal_sign',
+  params: ['0x6869', '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'],
+  createdAt: 0,
+  scan: { status: 'PENDING' },
+})
+
+/** The browser's windows API is the boundary: a window opens when the test says so. */
+function browserWithSlowWindows() {
+  const opened: string[] = []
+  let open = () => {}
+  const created = new Promise<void>((resolve) => {
+    open = resolve
+  })
+  const browser = {
+    runtime: { getURL: (path: string) => `chrome-extension://preflight/${path}` },
+    windows: {
+      create: async ({ url }: { url: string }) => {
+        opened.push(url)
+        await created
+        return { id: 7 }
+      },
+      get: async () => ({ id: 7 }),
+      remove: async () => undefined,
+    },
+  }
+  return { browser: browser as unknown as Browser, opened, open }
+}
+
+describe('confirmation queue', () => {
+  it('resolves add() once the request is stored, while its window is still opening', async () => {
+    const { browser, opened, open } = browserWithSlowWindows()
+    const store = createPendingStore(memoryArea())
+    const queue = createConfirmQueue(browser, store, async () => undefined)
+    await queue.add(record('a'))
+    // Stored and queued: its scan may start now; the window was asked for but has not opened yet.
+    expect(await store.get('a')).toMatchObject({ id: 'a', scan: { status: 'PENDING' } })
+    expect(queue.has('a')).toBe(true)
+    expect(opened).toEqual([expect.stringContaining('confirm.html?id=a')])
+    expect((await store.get('a'))?.windowId).toBeUndefined()
+    open()
+    await expect.poll(async () => (await store.get('a'))?.windowId).toBe(7)
+    // The next request joins the open window.
+    await queue.add(record('b'))
+    expect((await store.get('b'))?.windowId).toBe(7)
+    expect(opened).toHaveLength(1)
+  })
+
+  it('rejects add() when the request cannot be stored, and opens no window for it', async () => {
+    const { browser, opened } = browserWithSlowWindows()
+    const area = memoryArea()
+    area.set = async () => {
+      throw new Error('QUOTA_BYTES quota exceeded')
+    }
+    const queue = createConfirmQueue(browser, createPendingStore(area), async () => undefined)
+    await expect(queue.add(record('a'))).rejects.toThrow('QUOTA_BYTES quota exceeded')
+    expect(opened).toEqual([])
+  })
+})

@@ -1,0 +1,154 @@
+/**
+ * Operating the scan API: per-key rate limits in memory and in a real Redis shared by two servers, wrong-key brute
+ * force, health and readiness, Prometheus metrics and the node's URL kept out of answers.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Devnet } from '../../src/devnet/devnet.ts'
+import { parseNetworks } from '../../src/server/networks.ts'
+import { type RunningServer, startScanServer } from '../../src/server/server.ts'
+import { buildScenarios } from '../bench/scenarios.ts'
+import { startTestDevnet } from '../support/devnet.ts'
+import { startUnreachableEndpoint, type UnreachableEndpoint } from '../support/net.ts'
+import { type RedisServer, startRedis } from '../support/redis.ts'
+import { errorOf, post } from './client.ts'
+import { logSink } from './logSink.ts'
+
+let devnet: Devnet
+let redis: RedisServer
+let offline: UnreachableEndpoint
+const servers: RunningServer[] = []
+
+beforeAll(async () => {
+  ;[devnet, redis, offline] = await Promise.all([startTestDevnet(), startRedis(), startUnreachableEndpoint()])
+})
+
+afterAll(async () => {
+  await Promise.all(servers.map((server) => server.close()))
+  await Promise.all([devnet?.stop(), redis?.stop(), offline?.close()])
+})
+
+async function start(options: Partial<Parameters<typeof startScanServer>[0]> = {}) {
+  const logs = logSink()
+  const server = await startScanServer({
+    port: 0,
+    networks: parseNetworks([`ethereum/devnet=${devnet.fixtures.rpcUrl}`]),
+    apiKeys: ['key-a', 'key-b'],
+    logStream: logs.stream,
+    ...options,
+  })
+  servers.push(server)
+  return { server, logs }
+}
+
+const domains = (server: RunningServer, key: string) =>
+  post(`${server.url}/v0/domains`, { domains: ['example.org'] }, { 'X-Api-Key': key })
+
+describe('rate limits', () => {
+  it('counts per key in memory: over the limit is 429 with Retry-After and a request id; other keys go on', async () => {
+    const { server } = await start({ rateLimit: 5 })
+    const statuses = []
+    for (let i = 0; i < 7; i += 1) statuses.push((await domains(server, 'key-a')).status)
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429])
+    const refused = await domains(server, 'key-a')
+    expect(refused.status).toBe(429)
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
+    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60)
+    expect(refused.body).toEqual({
+      error: expect.stringMatching(/5 requests per minute/),
+      requestId: expect.any(String),
+    })
+    expect((await domains(server, 'key-b')).status).toBe(200)
+  })
+
+  it('with --redis, two servers share one count per key', async () => {
+    const first = await start({ rateLimit: 6, redisUrl: redis.url })
+    const second = await start({ rateLimit: 6, redisUrl: redis.url })
+    const statuses = []
+    for (let i = 0; i < 4; i += 1) {
+      statuses.push((await domains(first.server, 'key-a')).status, (await domains(second.server, 'key-a')).status)
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 429, 429])
+    expect((await domains(second.server, 'key-b')).status).toBe(200)
+  })
+
+  it('refuses an address after 20 wrong keys, even its right key, for the rest of the minute', async () => {
+    const { server } = await start({ authFailureLimit: 20 })
+    const wrong = await Promise.all(Array.from({ length: 320 }, (_, i) => domains(server, `guess-${i}`)))
+    const counts = new Map<number, number>()
+    for (const answer of wrong) counts.set(answer.status, (counts.get(answer.status) ?? 0) + 1)
+    expect(counts.get(401)).toBe(20)
+    expect(counts.get(429)).toBe(300)
+    const right = await domains(server, 'key-a')
+    expect(right.status).toBe(429)
+    expect(errorOf(right)).toMatch(/wrong X-Api-Key/)
+  })
+})
+
+describe('health, readiness and metrics', () => {
+  it('/healthz answers without a key; /readyz names the node that is down, without its URL', async () => {
+    const { server } = await start({
+      networks: parseNetworks([
+        `ethereum/devnet=${devnet.fixtures.rpcUrl}`,
+        `ethereum/sepolia=${offline.url}/v3/secret`,
+      ]),
+    })
+    const health = await fetch(`${server.url}/healthz`)
+    expect(health.status).toBe(200)
+    expect(await health.json()).toMatchObject({ status: 'ok' })
+    const ready = await fetch(`${server.url}/readyz`)
+    expect(ready.status).toBe(503)
+    const text = await ready.text()
+    expect(JSON.parse(text)).toMatchObject({
+      status: 'not ready',
+      problems: [{ dependency: 'node for ethereum/sepolia', problem: 'unreachable' }],
+    })
+    expect(text).not.toContain('secret')
+    const fine = await start()
+    expect((await fetch(`${fine.server.url}/readyz`)).status).toBe(200)
+  })
+
+  it('/readyz is 503 for a node that serves another chain than its name', async () => {
+    const { server } = await start({ networks: parseNetworks([`ethereum/mainnet=${devnet.fixtures.rpcUrl}`]) })
+    const ready = await fetch(`${server.url}/readyz`)
+    expect(ready.status).toBe(503)
+    expect(await ready.json()).toMatchObject({
+      problems: [
+        { dependency: 'node for ethereum/mainnet', problem: 'serves chain 31337, but ethereum/mainnet is chain 1' },
+      ],
+    })
+  })
+
+  it('a failing node: 502 naming the chain/network and the kind, its URL only in the log and redacted; counted', async () => {
+    const { server, logs } = await start({
+      networks: parseNetworks([`ethereum/sepolia=${offline.url}/v3/customer-key-123?token=abc`]),
+    })
+    const request = buildScenarios(devnet.fixtures, []).find((s) => s.kind === 'transactions')?.request
+    const answer = await post(`${server.url}/ethereum/v0/sepolia/scan/transactions`, request, { 'X-Api-Key': 'key-a' })
+    expect(answer.status).toBe(502)
+    expect(errorOf(answer)).toBe('the node for ethereum/sepolia failed: UNREACHABLE')
+    expect(JSON.stringify(answer.body)).not.toMatch(/customer-key-123|token=abc|127\.0\.0\.1/)
+    const logged = logs.lines().find((line) => line.msg === 'node failed')
+    expect(logged).toMatchObject({ network: 'ethereum/sepolia', reason: 'UNREACHABLE', node: `${offline.url}/…` })
+    expect(logs.text()).not.toMatch(/customer-key-123|token=abc|key-a/)
+    const metrics = await (await fetch(`${server.url}/metrics`)).text()
+    expect(metrics).toContain('preflight_node_errors_total{network="ethereum/sepolia",kind="UNREACHABLE"} 1')
+    expect(metrics).toMatch(
+      /preflight_http_requests_total\{route="\/:chain\/v0\/:network\/scan\/transactions",status="502"\} 1/,
+    )
+    expect(metrics).toMatch(
+      /preflight_scan_duration_seconds_count\{route="\/:chain\/v0\/:network\/scan\/transactions"\} 1/,
+    )
+  })
+
+  it('/openapi.json refuses an unknown version and /docs serves a page with its scripts', async () => {
+    const { server } = await start()
+    expect((await fetch(`${server.url}/openapi.json?version=2020-01-01`)).status).toBe(400)
+    const page = await fetch(`${server.url}/docs`)
+    expect(page.headers.get('content-type')).toContain('text/html')
+    expect(await page.text()).toContain("'/openapi.json?version=' + version")
+    const script = await fetch(`${server.url}/docs/swagger-ui-bundle.js`)
+    expect(script.status).toBe(200)
+    expect((await script.arrayBuffer()).byteLength).toBeGreaterThan(100_000)
+    expect((await fetch(`${server.url}/docs/..%2fpackage.json`)).status).toBe(404)
+  })
+})

@@ -1,0 +1,38 @@
+/** A JSON-RPC endpoint in front of a real node that holds every answer for a while, or forever: a slow or stuck node. */
+import { createServer, type Server } from 'node:http'
+import type { Socket } from 'node:net'
+import { listenOnFreePort, readBody } from './net.ts'
+
+export type SlowNode = { url: string; close: () => Promise<void> }
+
+/**
+ * Forwards each request to `upstream` after `delayMs` (never, when `delayMs` is Infinity). Open sockets are destroyed
+ * on close, so a stuck request never keeps the test alive.
+ */
+export async function startSlowNode(upstream: string, delayMs: number): Promise<SlowNode> {
+  const sockets = new Set<Socket>()
+  const server: Server = createServer(async (request, response) => {
+    const body = await readBody(request)
+    if (delayMs === Number.POSITIVE_INFINITY) return
+    await new Promise((resolve) => setTimeout(resolve, delayMs))
+    try {
+      const answer = await fetch(upstream, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+      response.writeHead(answer.status, { 'content-type': 'application/json' }).end(await answer.text())
+    } catch {
+      response.destroy()
+    }
+  })
+  server.on('connection', (socket) => {
+    sockets.add(socket)
+    socket.on('close', () => sockets.delete(socket))
+  })
+  const port = await listenOnFreePort(server)
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy()
+        server.close(() => resolve())
+      }),
+  }
+}
