@@ -9,7 +9,7 @@ import manifest from './manifest.json' with { type: 'json' }
 // Engine modules do nothing when imported (DESIGN: a platform-neutral library), and saying so lets the windows import
 // a helper such as isUnlimited through the engine's one door without the whole engine following it into their bundle.
 // No module preload: its helper touches `document`, which the service worker does not have.
-// The phishing and token lists are files the worker fetches, not part of the script it loads at every start
+// The phishing, token and known-spender lists are files the worker fetches, not part of the script it loads at every start
 // (build/bundledData.ts); the token list keeps what src/engine/assets/tokenList.ts reads, without the bridge addresses
 // that are a quarter of its size.
 export default defineConfig({
@@ -22,6 +22,7 @@ export default defineConfig({
           tokens: (list.tokens as Record<string, unknown>[]).map(({ extensions: _bridges, ...token }) => token),
         }),
       },
+      './src/engine/risk/data/knownSpenders.json': { name: 'known-spenders', keep: ({ spenders }) => ({ spenders }) },
     }),
     prebuiltAbi(/[\\/]src[\\/]engine[\\/]/),
     crx({ manifest: manifest as ManifestV3Export }),

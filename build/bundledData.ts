@@ -9,6 +9,7 @@
  * first scans; reading the data earlier throws an error that says so.
  */
 import { readFileSync } from 'node:fs'
+import { resolve as resolvePath } from 'node:path'
 import type { Plugin } from 'vite'
 
 /** A bundled file: its name, and what to keep of the data (the data in, the smaller data the extension needs out). */
@@ -48,7 +49,10 @@ export function fetchedJsonModule(name: string, keys: string[], url: string): st
   ].join('\n')
 }
 
-/** The plugin for the JSON modules in `files` (import specifier → how to bundle it). */
+/**
+ * The plugin for the JSON modules in `files` (a package's import specifier, or a project file's path from the root
+ * such as `./src/…/data.json` → how to bundle it).
+ */
 export function bundledData(files: Record<string, BundledFile>): Plugin {
   return {
     name: 'preflight:bundled-data',
@@ -57,10 +61,13 @@ export function bundledData(files: Record<string, BundledFile>): Plugin {
     async resolveId(source, importer) {
       if (source === BUNDLED_DATA_MODULE) return VIRTUAL_ID
       if (source.startsWith(PREFIX)) return source
-      if (!(source in files)) return null
+      if (!(source in files) && !source.endsWith('.json')) return null
       const resolved = await this.resolve(source, importer, { skipSelf: true })
+      if (!resolved) return null
+      // A project file is named by its path from the root, and imported relative to its importer.
+      const key = source in files ? source : Object.keys(files).find((name) => resolvePath(name) === resolved.id)
       // The .js ending keeps Vite's own JSON plugin away: this module is JavaScript.
-      return resolved && `${PREFIX}${source}\0${resolved.id}.js`
+      return key === undefined ? null : `${PREFIX}${key}\0${resolved.id}.js`
     },
     async load(id) {
       if (id === VIRTUAL_ID) {

@@ -36,7 +36,7 @@ const assets = readdirSync(join(dist, 'assets'))
 const read = (file: string) => readFileSync(join(dist, 'assets', file), 'utf8')
 
 describe('the built service worker', () => {
-  it('starts listening for pages and windows, fetching its two lists from dist/, without parsing anything large', () => {
+  it('starts listening for pages and windows, fetching its three lists from dist/, without parsing anything large', () => {
     const entry = pathToFileURL(join(dist, manifest.background.service_worker)).href
     const out = execFileSync(process.execPath, ['--input-type=module', '-e', START, entry], { encoding: 'utf8' })
     const { listeners, fetched, largestParse } = JSON.parse(out) as {
@@ -45,7 +45,7 @@ describe('the built service worker', () => {
       largestParse: number
     }
     expect(listeners).toEqual(expect.arrayContaining(['onConnect', 'onMessage', 'windows.onRemoved']))
-    expect(fetched).toHaveLength(2)
+    expect(fetched).toHaveLength(3)
     for (const url of fetched) expect(existsSync(join(dist, url)), url).toBe(true)
     expect(largestParse).toBeLessThan(10_000)
   })

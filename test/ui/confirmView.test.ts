@@ -88,7 +88,7 @@ describe('the confirmation view of real scans', () => {
   it('words an unlimited approval as "Allow … to spend unlimited USDC"', async () => {
     const view = await viewOfTransaction(approveErc20(devnet.fixtures, me))
     expect(view.groups[0]?.rows.map((row) => [row.text, row.direction, row.canTake])).toEqual([
-      [`Allow ${shortAddress(PERMIT2_ADDRESS)} to spend unlimited USDC`, 'approval', 'can take now: 10,000 USDC'],
+      [`Allow ${shortAddress(PERMIT2_ADDRESS)} to spend unlimited USDC`, 'approval', 'can take now: 10,000 USDC ($10,000.00)'],
     ])
   })
 
@@ -126,7 +126,7 @@ describe('the confirmation view of real scans', () => {
     const row = view.groups[0]?.rows[0]
     expect(row?.text).toBe(`Allow ${shortAddress(ROUTER_ADDRESS)} to spend unlimited USDC`)
     expect(row?.note).toMatch(/^Signature permit · valid until /)
-    expect(row?.canTake).toBe('can take now: 10,000 USDC')
+    expect(row?.canTake).toBe('can take now: 10,000 USDC ($10,000.00)')
   })
 
   it('shows a Permit2 PermitSingle for the maximum uint160 as unlimited', async () => {

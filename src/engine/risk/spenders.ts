@@ -12,15 +12,22 @@ export type KnownSpender = { name: string; protocol?: string }
 
 const ALL_CHAINS = 'all'
 
-const spendersByChain = new Map<string, Map<string, KnownSpender>>(
-  Object.entries(generated.spenders as Record<string, Record<string, KnownSpender>>).map(([chain, entries]) => [
-    chain,
-    new Map(Object.entries(entries).map(([address, spender]) => [address.toLowerCase(), spender])),
-  ]),
-)
+/** The list by chain, built on first use: in the extension the data is a file fetched after the worker starts. */
+let spendersByChain: Map<string, Map<string, KnownSpender>> | undefined
+
+function byChain(): Map<string, Map<string, KnownSpender>> {
+  spendersByChain ??= new Map(
+    Object.entries(generated.spenders as Record<string, Record<string, KnownSpender>>).map(([chain, entries]) => [
+      chain,
+      new Map(Object.entries(entries).map(([address, spender]) => [address.toLowerCase(), spender])),
+    ]),
+  )
+  return spendersByChain
+}
 
 /** The known spender at `address` on the chain (or on every chain), or null. */
 export function knownSpender(chainId: number, address: Address): KnownSpender | null {
   const key = address.toLowerCase()
-  return spendersByChain.get(String(chainId))?.get(key) ?? spendersByChain.get(ALL_CHAINS)?.get(key) ?? null
+  const chains = byChain()
+  return chains.get(String(chainId))?.get(key) ?? chains.get(ALL_CHAINS)?.get(key) ?? null
 }
