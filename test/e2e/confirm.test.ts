@@ -18,6 +18,7 @@ import {
   type Extension,
   launchExtension,
   pendingOf,
+  REJECTED,
   serviceWorker,
   shownAction,
   stopServiceWorkers,
@@ -110,7 +111,7 @@ describe('confirming requests in the extension window', () => {
     await expect.poll(() => confirm.locator('[data-warning-kind="PERMIT_UNLIMITED_ALLOWANCE"]').count()).toBe(1)
     await confirm.getByRole('button', { name: 'Reject' }).click()
 
-    expect(await result()).toEqual({ code: 4001, message: 'User rejected the request: user denied it in Preflight.' })
+    expect(await result()).toEqual(REJECTED)
   })
 
   it("shows a Safe transaction message as the Safe's −1 ETH, with the safeTxHash the Safe itself computes", async () => {
@@ -196,10 +197,7 @@ describe('confirming requests in the extension window', () => {
       expect(await shownAction(refused.confirm)).toBe('ERROR')
       expect(await refused.confirm.getByRole('alert').textContent()).toContain('refused the API key (401')
       await refused.confirm.getByRole('button', { name: 'Reject' }).click()
-      expect(await refused.result()).toEqual({
-        code: 4001,
-        message: 'User rejected the request: user denied it in Preflight.',
-      })
+      expect(await refused.result()).toEqual(REJECTED)
     } finally {
       await writeSettings(context, { rpcUrls: { '31337': fixtures.rpcUrl } })
       await server.close()
@@ -237,6 +235,6 @@ describe('confirming requests in the extension window', () => {
     await shownAction(confirm)
     await confirm.close()
 
-    expect(await result()).toEqual({ code: 4001, message: 'User rejected the request: user denied it in Preflight.' })
+    expect(await result()).toEqual(REJECTED)
   })
 })

@@ -13,12 +13,12 @@ import {
   type Extension,
   launchExtension,
   queuedIds,
+  REJECTED,
   shownAction,
   writeSettings,
 } from './support/extension.ts'
 
 const FLOOD = 200
-const REJECTED = { code: 4001, message: 'User rejected the request: user denied it in Preflight.' }
 
 describe('a flood of requests', () => {
   let devnet: Devnet

@@ -16,7 +16,7 @@ import { permit2PermitSingle } from '../../src/devnet/eip712.ts'
 import type { PendingRequest } from '../../src/extension/shared/pending.ts'
 import { startTestDevnet } from '../support/devnet.ts'
 import { type Dapp, startDapp } from './support/dapp.ts'
-import { type Extension, launchExtension, queuedIds, writeSettings } from './support/extension.ts'
+import { type Extension, launchExtension, queuedIds, REJECTED, writeSettings } from './support/extension.ts'
 import { type Attempt, attempt, type Decide, openHostilePage, unshownReceived } from './support/hostile.ts'
 import { buildWalletExtension, type WalletExtension } from './support/walletExtension.ts'
 import { startWalletNode, type WalletNode } from './support/walletNode.ts'
@@ -24,7 +24,6 @@ import { startWalletNode, type WalletNode } from './support/walletNode.ts'
 const ATTACKER = '0x000000000000000000000000000000000000dead'
 const FRIEND = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8'
 const ONE_ETH = '0xde0b6b3a7640000'
-const REJECTED = { code: 4001, message: 'User rejected the request: user denied it in Preflight.' }
 
 describe('a hostile page cannot get the wallet to sign what the window did not show', () => {
   let devnet: Devnet

@@ -27,6 +27,7 @@ import {
   launchExtension,
   pendingOf,
   queuedIds,
+  REJECTED,
   serviceWorker,
   shownAction,
   shownId,
@@ -34,7 +35,6 @@ import {
   writeSettings,
 } from './support/extension.ts'
 
-const REJECTED = { code: 4001, message: 'User rejected the request: user denied it in Preflight.' }
 const SIGNATURE = /^0x[0-9a-f]{130}$/
 
 describe('intercepting every route to the wallet', () => {

@@ -14,6 +14,7 @@ import {
   callThroughConfirmWindow,
   type Extension,
   launchExtension,
+  REJECTED,
   shownAction,
   writeSettings,
 } from './support/extension.ts'
@@ -70,7 +71,7 @@ describe('marketplace signatures in the confirmation window', () => {
     await expect.poll(() => confirm.locator('[data-warning-kind="TRADE_FOR_NOTHING"]').count()).toBe(1)
     await expect.poll(() => confirm.locator('[data-testid="state-change"]').count()).toBe(3)
     await confirm.getByRole('button', { name: 'Reject' }).click()
-    expect(await result()).toEqual({ code: 4001, message: 'User rejected the request.' })
+    expect(await result()).toEqual(REJECTED)
   })
 
   it('a Blur listing for nothing on a site that is not Blur: BLOCK with the reference kind', async () => {
@@ -88,7 +89,7 @@ describe('marketplace signatures in the confirmation window', () => {
     await expect.poll(() => confirm.locator('[data-warning-kind="BLUR_V2_ORDER_NOT_ON_BLUR"]').count()).toBe(1)
     await expect.poll(() => confirm.locator('[data-warning-kind="TRADE_FOR_NOTHING"]').count()).toBe(1)
     await confirm.getByRole('button', { name: 'Reject' }).click()
-    expect(await result()).toEqual({ code: 4001, message: 'User rejected the request.' })
+    expect(await result()).toEqual(REJECTED)
   })
 
   it('an unlimited approval shows what it can take now', async () => {
@@ -105,8 +106,10 @@ describe('marketplace signatures in the confirmation window', () => {
       `ethereum.request({ method: 'eth_sendTransaction', params: [${JSON.stringify(tx)}] })`,
     )
     expect(await shownAction(confirm)).toBe('WARN')
-    await expect.poll(() => confirm.locator('[data-testid="can-take"]').textContent()).toBe('can take now: 10,000 USDC')
+    await expect
+      .poll(() => confirm.locator('[data-testid="can-take"]').textContent())
+      .toBe('can take now: 10,000 USDC ($10,000.00)')
     await confirm.getByRole('button', { name: 'Reject' }).click()
-    expect(await result()).toEqual({ code: 4001, message: 'User rejected the request.' })
+    expect(await result()).toEqual(REJECTED)
   })
 })

@@ -14,6 +14,7 @@ import {
   type Extension,
   launchExtension,
   queuedIds,
+  REJECTED,
   serviceWorker,
   shownAction,
   shownId,
@@ -21,8 +22,6 @@ import {
   stopServiceWorkers,
   writeSettings,
 } from './support/extension.ts'
-
-const REJECTED = { code: 4001, message: 'User rejected the request: user denied it in Preflight.' }
 
 describe('one confirmation window for concurrent requests', () => {
   let devnet: Devnet

@@ -17,6 +17,7 @@ import {
   callThroughConfirmWindow,
   type Extension,
   launchExtension,
+  REJECTED,
   shownAction,
   writeSettings,
 } from './support/extension.ts'
@@ -80,7 +81,7 @@ describe('Safe proposals in the confirmation window', () => {
     await confirm.getByRole('checkbox', { name: /I understand the risk/ }).check()
     expect(await proceed.isEnabled()).toBe(true)
     await confirm.getByRole('button', { name: 'Reject' }).click()
-    expect(await result()).toEqual({ code: 4001, message: 'User rejected the request: user denied it in Preflight.' })
+    expect(await result()).toEqual(REJECTED)
   }
 
   for (const [scenario, field] of [
@@ -111,7 +112,7 @@ describe('Safe proposals in the confirmation window', () => {
     const text = await confirm.getByRole('region', { name: 'Safe transaction' }).textContent()
     expect(text).toContain('2 → 1 (any single owner then controls the Safe)')
     await confirm.getByRole('button', { name: 'Reject' }).click()
-    expect(await result()).toEqual({ code: 4001, message: 'User rejected the request: user denied it in Preflight.' })
+    expect(await result()).toEqual(REJECTED)
   })
 
   it('an honest MultiSend batch: NONE with its transfers, and Continue signs it', async () => {

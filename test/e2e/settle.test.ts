@@ -15,6 +15,7 @@ import {
   evaluateInContentScript,
   launchExtension,
   pendingOf,
+  REJECTED,
   serviceWorker,
   shownAction,
   startCall,
@@ -23,7 +24,6 @@ import {
 } from './support/extension.ts'
 import { type HeldRpc, startHeldRpc } from './support/heldRpc.ts'
 
-const REJECTED = { code: 4001, message: 'User rejected the request: user denied it in Preflight.' }
 const TX_HASH = /^0x[0-9a-f]{64}$/
 
 describe('each request settles exactly once', () => {

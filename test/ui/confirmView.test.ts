@@ -88,7 +88,11 @@ describe('the confirmation view of real scans', () => {
   it('words an unlimited approval as "Allow … to spend unlimited USDC"', async () => {
     const view = await viewOfTransaction(approveErc20(devnet.fixtures, me))
     expect(view.groups[0]?.rows.map((row) => [row.text, row.direction, row.canTake])).toEqual([
-      [`Allow ${shortAddress(PERMIT2_ADDRESS)} to spend unlimited USDC`, 'approval', 'can take now: 10,000 USDC ($10,000.00)'],
+      [
+        `Allow ${shortAddress(PERMIT2_ADDRESS)} to spend unlimited USDC`,
+        'approval',
+        'can take now: 10,000 USDC ($10,000.00)',
+      ],
     ])
   })
 

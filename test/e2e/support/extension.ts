@@ -5,6 +5,9 @@ import { launchChromium } from '../../../src/devnet/chromium.ts'
 import { inQueueOrder, type PendingRequest } from '../../../src/extension/shared/pending.ts'
 import type { Settings } from '../../../src/extension/shared/settings.ts'
 
+/** What a dapp gets when the user rejects in the window: 4001, worded so ethers v5 reports ACTION_REJECTED. */
+export const REJECTED = { code: 4001, message: 'User rejected the request: user denied it in Preflight.' }
+
 /** The built extension under test (PREFLIGHT_EXTENSION_DIR runs the e2e tests against another build). */
 export const DIST = process.env.PREFLIGHT_EXTENSION_DIR ?? join(import.meta.dirname, '../../../dist')
 
