@@ -56,6 +56,13 @@ export function createRequests(browser: Browser, store: PendingStore, engineData
   /** Requests accepted over each live relay port, so a page that goes away settles its requests. */
   const byPort = new Map<Runtime.Port, Set<string>>()
   const scans = limited(SCAN_CONCURRENCY)
+  // Arrival times strictly increase, so requests that arrive in the same millisecond still queue in arrival order and
+  // the first of a burst, whose arrival opens the window, is the one it shows first.
+  let lastArrival = 0
+  const arrivalTime = () => {
+    lastArrival = Math.max(Date.now(), lastArrival + 1)
+    return lastArrival
+  }
   /** Resolves once a restarted worker has rebuilt its queue; new requests wait for it. */
   let restored: Promise<unknown> = Promise.resolve()
 
@@ -142,7 +149,7 @@ export function createRequests(browser: Browser, store: PendingStore, engineData
       ...sender,
       ...normal.call,
       wallet: call.wallet,
-      createdAt: Date.now(),
+      createdAt: arrivalTime(),
       scan: { status: 'PENDING' },
     }
     const requestsOfPort = byPort.get(port)
