@@ -23,6 +23,7 @@ import { scanMessage, scanTransactions } from '../../src/engine/index.ts'
 import type { PendingRequest, ScanState } from '../../src/extension/shared/pending.ts'
 import { confirmView } from '../../src/extension/ui/lib/confirmView.ts'
 import { shortAddress } from '../../src/extension/ui/lib/format.ts'
+import { dollarTotals } from '../../src/extension/ui/lib/stateChangeView.ts'
 import { startTestDevnet } from '../support/devnet.ts'
 
 const ORIGIN = 'http://localhost:5173'
@@ -54,7 +55,7 @@ describe('the confirmation view of real scans', () => {
   async function viewOfTransaction(tx: TxRequest) {
     const outcome = await scanTransactions(
       { txObjects: [tx], userAccount: tx.from, metadata: { origin: ORIGIN } },
-      { rpcUrl: devnet.fixtures.rpcUrl, now: () => NOW },
+      { rpcUrl: devnet.fixtures.rpcUrl, chainId: devnet.fixtures.chainId, now: () => NOW },
     )
     if (!outcome.ok) throw new Error(outcome.error.message)
     return confirmView(pending('eth_sendTransaction', tx.from, { status: 'DONE', kind: 'transactions', ...outcome }))
@@ -63,7 +64,7 @@ describe('the confirmation view of real scans', () => {
   async function viewOfMessage(signer: Address, data: TypedData) {
     const outcome = await scanMessage(
       { message: { kind: 'SIGN_TYPED_DATA', data }, userAccount: signer, metadata: { origin: ORIGIN } },
-      { rpcUrl: devnet.fixtures.rpcUrl, now: () => NOW },
+      { rpcUrl: devnet.fixtures.rpcUrl, chainId: devnet.fixtures.chainId, now: () => NOW },
     )
     if (!outcome.ok) throw new Error(outcome.error.message)
     return confirmView(pending('eth_signTypedData_v4', signer, { status: 'DONE', kind: 'message', ...outcome }))
@@ -77,6 +78,20 @@ describe('the confirmation view of real scans', () => {
       ['Other account', ['+1 ETH']],
     ])
     expect(view.groups[0]?.rows[0]?.party?.label).toBe('to')
+    // The devnet's ETH/USD feed says $3,000, read in the same simulation.
+    expect(view.groups[0]?.rows[0]?.usd).toBe('$3,000.00')
+    expect(dollarTotals(view.groups[0]?.rows ?? [])).toEqual({
+      send: 3000,
+      receive: 0,
+      unpricedSend: 0,
+      unpricedReceive: 0,
+    })
+    expect(dollarTotals(view.groups[1]?.rows ?? [])).toEqual({
+      send: 0,
+      receive: 3000,
+      unpricedSend: 0,
+      unpricedReceive: 0,
+    })
   })
 
   it('shows an ERC-20 transfer with the token decimals and symbol, and the decoded call', async () => {

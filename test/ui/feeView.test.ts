@@ -1,7 +1,7 @@
 import { privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
 import type { PendingRequest } from '../../src/extension/shared/pending.ts'
-import { feeView } from '../../src/extension/ui/lib/feeView.ts'
+import { feeView, nativePriceOf } from '../../src/extension/ui/lib/feeView.ts'
 
 const ACCOUNT = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'
 const DEV_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'
@@ -60,5 +60,40 @@ describe('feeView', () => {
   it('has nothing to say about messages and batches, whose fees are none or the wallet’s', () => {
     expect(feeView(request('personal_sign', ['0x6869', ACCOUNT]))).toBeNull()
     expect(feeView(request('wallet_sendCalls', [{ calls: [] }]))).toBeNull()
+  })
+
+  it('prices the fee with the native price the scan read, and says nothing in dollars without one', () => {
+    const tx = request('eth_sendTransaction', [{ from: ACCOUNT, gas: '0x5208', gasPrice: '0x3b9aca00' }])
+    const native = { address: `0x${'e'.repeat(40)}`, symbol: 'ETH', name: 'Ether', decimals: 18, verified: true }
+    const send = (price: { source: string; updatedAt: number; dollarValuePerToken: number } | null) =>
+      ({
+        humanReadableDiff: 'Send 1 ETH',
+        rawInfo: {
+          kind: 'NATIVE_ASSET_TRANSFER',
+          data: { amount: { before: '1', after: '0' }, asset: { ...native, imageUrl: null, price } },
+        },
+      }) as never
+    const scanned = (price: Parameters<typeof send>[0]): PendingRequest => ({
+      ...tx,
+      scan: {
+        status: 'DONE',
+        kind: 'transactions',
+        response: {
+          requestId: 'x',
+          action: 'NONE',
+          warnings: [],
+          simulationResults: {
+            aggregated: { error: null, expectedStateChanges: { [ACCOUNT]: [send(price)] }, userAccount: ACCOUNT },
+            perTransaction: [],
+          },
+        } as never,
+      },
+    })
+    const priced = scanned({ source: 'Chainlink', updatedAt: 1, dollarValuePerToken: 3000 })
+    expect(nativePriceOf(priced)).toBe(3000)
+    expect(feeView(priced)?.worstCase).toBe('0.000021 ETH ≈ $0.06')
+    expect(nativePriceOf(scanned(null))).toBeNull()
+    expect(feeView(scanned(null))?.worstCase).toBe('0.000021 ETH')
+    expect(nativePriceOf(tx)).toBeNull()
   })
 })

@@ -1,4 +1,5 @@
-import type { AccountGroup } from '../lib/stateChangeView.ts'
+import { formatDollars } from '../lib/format.ts'
+import { type AccountGroup, dollarTotals } from '../lib/stateChangeView.ts'
 import { AddressText } from './AddressText.tsx'
 import { TokenIcon } from './TokenIcon.tsx'
 
@@ -44,8 +45,24 @@ export function StateChanges({ groups, pending }: { groups: AccountGroup[]; pend
               </li>
             ))}
           </ul>
+          <Totals group={group} />
         </div>
       ))}
     </section>
+  )
+}
+
+/** "You send ≈ $1,203.50 · you receive ≈ $1,190.00", saying when some of the assets have no price to count. */
+function Totals({ group }: { group: AccountGroup }) {
+  const totals = dollarTotals(group.rows)
+  if (!totals) return null
+  const who = group.isUser ? 'You' : group.label === 'Safe' ? 'The Safe' : 'This account'
+  const [send, receive] = group.isUser ? ['send', 'receive'] : ['sends', 'receives']
+  const part = (verb: string, dollars: number, unpriced: number) =>
+    `${verb} ≈ ${formatDollars(dollars)}${unpriced ? ` + ${unpriced} without a price` : ''}`
+  return (
+    <p className="totals" data-testid="dollar-totals">
+      {who} {part(send, totals.send, totals.unpricedSend)} · {part(receive, totals.receive, totals.unpricedReceive)}
+    </p>
   )
 }

@@ -50,8 +50,25 @@ function feesOf(request: PendingRequest): TxFees | undefined {
 
 const gwei = (wei: bigint) => `${formatAmount(wei, 9)} gwei`
 
-/** The fee view of a transaction request; null for messages and batches (whose fees the wallet sets). */
-export function feeView(request: PendingRequest, nativePrice: number | null = null): FeeView | null {
+/**
+ * The native currency's dollar price as the scan read it (on chain, with the transactions): the price on any native
+ * transfer among its state changes; null when the scan has none.
+ */
+export function nativePriceOf(request: PendingRequest): number | null {
+  if (request.scan.status !== 'DONE' || request.scan.kind !== 'transactions') return null
+  const changes = Object.values(request.scan.response.simulationResults.aggregated.expectedStateChanges).flat()
+  for (const { rawInfo } of changes) {
+    const price = rawInfo.kind === 'NATIVE_ASSET_TRANSFER' ? rawInfo.data.asset.price : null
+    if (price) return price.dollarValuePerToken
+  }
+  return null
+}
+
+/**
+ * The fee view of a transaction request; null for messages and batches (whose fees the wallet sets). Dollars use the
+ * scan's own native price unless one is given.
+ */
+export function feeView(request: PendingRequest, nativePrice: number | null = nativePriceOf(request)): FeeView | null {
   const fees = feesOf(request)
   if (!fees) return null
   const simulated =

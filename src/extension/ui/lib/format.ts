@@ -52,9 +52,18 @@ export function formatAmount(value: bigint, decimals: number, options: { signed?
 
 /** Dollar value of an amount at a per-token price, e.g. "$1,234.56"; null when the price is unknown. */
 export function formatUsd(value: bigint, decimals: number, dollarsPerToken: number | null | undefined): string | null {
+  const dollars = dollarsOf(value < 0n ? -value : value, decimals, dollarsPerToken)
+  return dollars === null ? null : formatDollars(dollars)
+}
+
+/** The dollar value of `value` base units (keeping its sign), or null without a usable price. */
+export function dollarsOf(value: bigint, decimals: number, dollarsPerToken: number | null | undefined): number | null {
   if (dollarsPerToken === null || dollarsPerToken === undefined || !Number.isFinite(dollarsPerToken)) return null
-  const tokens = Number(formatUnits(value < 0n ? -value : value, decimals))
-  const dollars = tokens * dollarsPerToken
+  return Number(formatUnits(value, decimals)) * dollarsPerToken
+}
+
+/** "$1,203.50"; an amount above zero but under a cent is "< $0.01", not "$0.00". */
+export function formatDollars(dollars: number): string {
   const text = dollars.toLocaleString('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 2 })
   return dollars > 0 && dollars < 0.01 ? '< $0.01' : text
 }

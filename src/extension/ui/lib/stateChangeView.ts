@@ -1,6 +1,6 @@
 /** Turns the engine's state changes into rows a person can read: signed amounts, approvals in words, dollar values. */
 import { type AssetPrice, type CanTakeNow, isUnlimited, type RawInfo, type StateChange } from '../../../engine/index.ts'
-import { formatAmount, formatUsd, shortAddress } from './format.ts'
+import { dollarsOf, formatAmount, formatUsd, shortAddress } from './format.ts'
 
 /** What the row's icon shows: the asset's own image when local, else a badge generated from address and label. */
 export type IconInfo = { address: string; label: string; imageUrl: string | null }
@@ -18,6 +18,8 @@ export type ChangeRow = {
   /** For approvals and permits: what the spender could move at once, "can take now: 10,000 USDC ($10,000.00)". */
   canTake: string | null
   usd: string | null
+  /** The row's dollar value, negative when it leaves the account; null without a price or for approvals. */
+  dollars: number | null
 }
 
 /** "can take now: 10,000 USDC", with dollars when the engine knew the asset's price. */
@@ -65,6 +67,7 @@ export function describeChange(change: StateChange): ChangeRow {
         note: null,
         canTake: null,
         usd: formatUsd(diff, asset.decimals, priceOf(asset.price)),
+        dollars: dollarsOf(diff, asset.decimals, priceOf(asset.price)),
       }
     }
     case 'ERC20_APPROVAL':
@@ -92,6 +95,7 @@ export function describeChange(change: StateChange): ChangeRow {
         note,
         canTake: revoke ? null : canTakeText(raw.data.canTakeNow, asset.decimals, asset.symbol),
         usd: null,
+        dollars: null,
       }
     }
     case 'ERC721_TRANSFER':
@@ -109,6 +113,7 @@ export function describeChange(change: StateChange): ChangeRow {
         note: null,
         canTake: null,
         usd: formatUsd(diff, 0, priceOf(asset.price)),
+        dollars: dollarsOf(diff, 0, priceOf(asset.price)),
       }
     }
     case 'ERC721_APPROVAL': {
@@ -125,6 +130,7 @@ export function describeChange(change: StateChange): ChangeRow {
         note: null,
         canTake: null,
         usd: null,
+        dollars: null,
       }
     }
     case 'ERC721_APPROVAL_FOR_ALL':
@@ -144,6 +150,7 @@ export function describeChange(change: StateChange): ChangeRow {
         note: null,
         canTake: revoke || !('canTakeNow' in raw.data) ? null : canTakeText(raw.data.canTakeNow, 0, asset.name),
         usd: null,
+        dollars: null,
       }
     }
     default:
@@ -162,6 +169,7 @@ function unknownChange(change: StateChange): ChangeRow {
     note: null,
     canTake: null,
     usd: null,
+    dollars: null,
   }
 }
 
@@ -184,4 +192,23 @@ export function groupByAccount(
       return { account, isUser, label, rows: list.map(describeChange) }
     })
     .sort((a, b) => rank(a) - rank(b))
+}
+
+/** What an account's rows add up to in dollars, each way, and how many moving rows had no price to count. */
+export type DollarTotals = { send: number; receive: number; unpricedSend: number; unpricedReceive: number }
+
+/** The dollar totals of a group's transfers ("You send ≈ $1,203.50"), or null when none of them has a price. */
+export function dollarTotals(rows: ChangeRow[]): DollarTotals | null {
+  const moving = rows.filter((row) => row.direction === 'out' || row.direction === 'in')
+  if (!moving.some((row) => row.dollars !== null)) return null
+  const totals: DollarTotals = { send: 0, receive: 0, unpricedSend: 0, unpricedReceive: 0 }
+  for (const row of moving) {
+    const out = row.direction === 'out'
+    if (row.dollars === null) {
+      if (out) totals.unpricedSend++
+      else totals.unpricedReceive++
+    } else if (out) totals.send += -row.dollars
+    else totals.receive += row.dollars
+  }
+  return totals
 }
