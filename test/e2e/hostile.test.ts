@@ -434,7 +434,7 @@ describe('a hostile page cannot get the wallet to sign what the window did not s
         const call = `ethereum.request({ method: 'eth_sendTransaction', params: [{ ...${tx(FRIEND, '0x1')}, gas: '0x5208', gasPrice: '0x16345785d8a0000' }] })`
         const outcome = await attempt(context, node, page, call, () => 'reject')
         expect(outcome.shown[0]?.request.scan).toMatchObject({ status: 'DONE', response: { action: 'BLOCK' } })
-        expect(shown?.fee).toBe('2,100 ETH')
+        expect(shown?.fee).toBe('2,100 ETH ≈ $6,300,000.00')
         expect(shown?.warnings.join(' ')).toContain('up to 2,100 ETH')
         expect(outcome.received).toEqual([])
       } finally {
