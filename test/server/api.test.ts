@@ -1,7 +1,7 @@
 /** The scan API against a real devnet: auth, versions (validated against each version's OpenAPI), errors, domains. */
 import { type Address, encodeFunctionData, erc721Abi, erc1155Abi, type Hex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { safeAbi } from '../../src/devnet/dapp/requests.ts'
+import { execTransactionData, safeAbi } from '../../src/devnet/dapp/requests.ts'
 import type { Devnet } from '../../src/devnet/devnet.ts'
 import { safeTxTypedData } from '../../src/devnet/eip712.ts'
 import type { Fixtures } from '../../src/devnet/fixtures.ts'
@@ -398,26 +398,6 @@ function changesOf(body: unknown): Change[] {
 
 function changeCount(body: unknown): number {
   return changesOf(body).length
-}
-
-/** The Safe's execTransaction of `tx`, without signatures (the preset supplies the sender's). */
-function execTransactionData(tx: SafeTx): Hex {
-  return encodeFunctionData({
-    abi: safeAbi,
-    functionName: 'execTransaction',
-    args: [
-      tx.to,
-      tx.value,
-      tx.data,
-      tx.operation,
-      tx.safeTxGas,
-      tx.baseGas,
-      tx.gasPrice,
-      tx.gasToken,
-      tx.refundReceiver,
-      '0x',
-    ],
-  })
 }
 
 type Change = { humanReadableDiff: string; rawInfo: { kind: string; data: Record<string, unknown> } }

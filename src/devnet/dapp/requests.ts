@@ -100,15 +100,9 @@ export function safeTransfer(fixtures: Fixtures, nonce: bigint): SafeTx {
   return plainSafeTx(recipient(fixtures), parseEther('1'), nonce)
 }
 
-/** execTransaction from `from` with the owners' signatures, which the Safe requires sorted by owner address. */
-export function execSafeTransaction(
-  fixtures: Fixtures,
-  from: Address,
-  tx: SafeTx,
-  signatures: { owner: Address; signature: Hex }[],
-): TxRequest {
-  const sorted = [...signatures].sort((a, b) => (BigInt(a.owner) < BigInt(b.owner) ? -1 : 1))
-  const data = encodeFunctionData({
+/** The calldata of the Safe's execTransaction of `tx` with `signatures` (none: the preset supplies the sender's). */
+export function execTransactionData(tx: SafeTx, signatures: Hex = '0x'): Hex {
+  return encodeFunctionData({
     abi: safeAbi,
     functionName: 'execTransaction',
     args: [
@@ -121,8 +115,22 @@ export function execSafeTransaction(
       tx.gasPrice,
       tx.gasToken,
       tx.refundReceiver,
-      concatHex(sorted.map((entry) => entry.signature)),
+      signatures,
     ],
   })
-  return { from, to: fixtures.safe.address, data }
+}
+
+/** execTransaction from `from` with the owners' signatures, which the Safe requires sorted by owner address. */
+export function execSafeTransaction(
+  fixtures: Fixtures,
+  from: Address,
+  tx: SafeTx,
+  signatures: { owner: Address; signature: Hex }[],
+): TxRequest {
+  const sorted = [...signatures].sort((a, b) => (BigInt(a.owner) < BigInt(b.owner) ? -1 : 1))
+  return {
+    from,
+    to: fixtures.safe.address,
+    data: execTransactionData(tx, concatHex(sorted.map((entry) => entry.signature))),
+  }
 }

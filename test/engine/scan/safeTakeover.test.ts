@@ -20,6 +20,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts'
 import { foundry } from 'viem/chains'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { execTransactionData } from '../../../src/devnet/dapp/requests.ts'
 import type { Devnet } from '../../../src/devnet/devnet.ts'
 import { SAFE_TX_TYPES, safeTxTypedData } from '../../../src/devnet/eip712.ts'
 import { HONEST_BATCH, SAFE_SCENARIOS, type SafeScenario, safeAttacker } from '../../../src/devnet/safeProposals.ts'
@@ -89,25 +90,6 @@ async function signatures(tx: SafeTx): Promise<Hex> {
   return concat(signed)
 }
 
-function execData(tx: SafeTx, signed: Hex): Hex {
-  return encodeFunctionData({
-    abi: safeAbi,
-    functionName: 'execTransaction',
-    args: [
-      tx.to,
-      tx.value,
-      tx.data,
-      tx.operation,
-      tx.safeTxGas,
-      tx.baseGas,
-      tx.gasPrice,
-      tx.gasToken,
-      tx.refundReceiver,
-      signed,
-    ],
-  })
-}
-
 async function proposal(scenario: SafeScenario): Promise<SafeTx> {
   const nonce = await chain().readContract({ address: fx().safe.address, abi: safeAbi, functionName: 'nonce' })
   return SAFE_SCENARIOS[scenario].build(fx(), nonce)
@@ -131,7 +113,7 @@ async function scanProposal(tx: SafeTx) {
 async function scanExecution(tx: SafeTx): Promise<{ response: ScanTransactionsResponse; roundTrips: number }> {
   const { outcome, stats } = await scanTransactionsWithStats(
     {
-      txObjects: [{ from: owner(0), to: fx().safe.address, data: execData(tx, await signatures(tx)) }],
+      txObjects: [{ from: owner(0), to: fx().safe.address, data: execTransactionData(tx, await signatures(tx)) }],
       userAccount: owner(0),
       metadata: { origin: 'https://app.safe.global' },
     },
@@ -149,7 +131,10 @@ async function execute(tx: SafeTx): Promise<void> {
     transport: http(fx().rpcUrl),
     account: privateKeyToAccount(fx().accounts[7]?.privateKey as Hex),
   })
-  const hash = await executor.sendTransaction({ to: fx().safe.address, data: execData(tx, await signatures(tx)) })
+  const hash = await executor.sendTransaction({
+    to: fx().safe.address,
+    data: execTransactionData(tx, await signatures(tx)),
+  })
   expect((await chain().waitForTransactionReceipt({ hash })).status).toBe('success')
 }
 
