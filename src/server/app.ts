@@ -11,7 +11,7 @@ import Fastify, {
   type FastifyRequest,
   LogController,
 } from 'fastify'
-import { type EngineError, newRequestId } from '../engine/index.ts'
+import { chainIdOf, type EngineError, newRequestId } from '../engine/index.ts'
 import { docsAsset, docsPage } from './docsPage.ts'
 import { parseDomainsRequest, scanDomains } from './domains.ts'
 import { acceptedKeyHash, type KeySet, keyId } from './keys.ts'
@@ -369,7 +369,16 @@ export function buildApp(config: AppConfig): ScanApp {
       return
     }
     request.network = pair
-    const job: ScanJob = { kind, body: request.body as Record<string, unknown>, version, requestId: request.id, rpcUrl }
+    // The network's name gives the chain up front, so even a scan thread's first scan plans its price reads.
+    const chainId = chainIdOf(pair)
+    const job: ScanJob = {
+      kind,
+      body: request.body as Record<string, unknown>,
+      version,
+      requestId: request.id,
+      rpcUrl,
+      ...(chainId === undefined ? {} : { chainId }),
+    }
     const result = await withDeadline(job)
     request.rpcRoundTrips = result.stats.roundTrips
     if (result.ok) return reply.type('application/json; charset=utf-8').send(result.json)

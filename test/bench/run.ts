@@ -11,6 +11,8 @@
  * - CPU: process.cpuUsage() (user + system) around each scan sent straight to anvil, with no proxy in this process;
  *   anvil runs in its own process, so the figure is the engine's work (validation, encoding, HTTP client, decoding,
  *   rendering) and none of the node's.
+ * - Scans are given the chain id, as the extension and the scan API give it, so dollar prices are read in the first
+ *   call; a "(priced)" scenario whose response lacks a price on its assets counts as an error, failing its target.
  * - viem on anvil 1.7.1 needs one compatibility rewrite in the proxy (see anvilCompat.ts); it adds no traffic.
  * - The extension hook's added cost per call it lets through, measured in a child process (hookCost.ts).
  * Environment: BENCH_WARMUP (3), BENCH_RUNS (20), BENCH_DELAY_MS (50), BENCH_BUDGET_MS (170000).
@@ -29,7 +31,7 @@ import { type RpcStats, scanMessageWithStats, scanTransactionsWithStats } from '
 import { startTestDevnet } from '../support/devnet.ts'
 import { rewriteDeploylessCalls } from './anvilCompat.ts'
 import { type LatencyProxy, type Span, sequentialDepth, startLatencyProxy } from './proxy.ts'
-import { buildScenarios, type Scenario, type TransactionScenario } from './scenarios.ts'
+import { buildScenarios, type Scenario, type TransactionScenario, unpricedAssets } from './scenarios.ts'
 import { mode, quantile } from './stats.ts'
 
 const WARMUP = envInt('BENCH_WARMUP', 3)
@@ -229,13 +231,22 @@ function firstLine(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? ''
 }
 
-/** One engine scan; a failed outcome is an error of the benchmark (every scenario is expected to simulate). */
+/**
+ * One engine scan, told the chain as the extension and the scan API tell it (so prices are planned into the first
+ * call even on a node never scanned before); a failed outcome, or a priced scenario without its prices, is an error of
+ * the benchmark.
+ */
 async function scanWithStats(scenario: Scenario, run: number, rpcUrl: string): Promise<RpcStats> {
-  const { outcome, stats } =
-    scenario.kind === 'transactions'
-      ? await scanTransactionsWithStats(scenario.request, { rpcUrl })
-      : await scanMessageWithStats(scenario.request(run), { rpcUrl })
+  const options = { rpcUrl, chainId: foundry.id }
+  if (scenario.kind === 'message') {
+    const { outcome, stats } = await scanMessageWithStats(scenario.request(run), options)
+    if (!outcome.ok) throw new Error(`${scenario.name}: ${outcome.error.kind}: ${outcome.error.message}`)
+    return stats
+  }
+  const { outcome, stats } = await scanTransactionsWithStats(scenario.request, options)
   if (!outcome.ok) throw new Error(`${scenario.name}: ${outcome.error.kind}: ${outcome.error.message}`)
+  const unpriced = unpricedAssets(scenario, outcome.response)
+  if (unpriced.length > 0) throw new Error(`${scenario.name}: no price for ${unpriced.join(', ')}`)
   return stats
 }
 

@@ -14,7 +14,8 @@ import {
   parseUnits,
   zeroAddress,
 } from 'viem'
-import { safeAbi } from '../../src/devnet/dapp/requests.ts'
+import { safeAbi, type TxRequest } from '../../src/devnet/dapp/requests.ts'
+import { v2SwapEthForTokens, v3SwapEthForUsdc } from '../../src/devnet/dapp/uniswap.ts'
 import {
   eip2612Permit,
   permit2PermitSingle,
@@ -24,7 +25,12 @@ import {
 } from '../../src/devnet/eip712.ts'
 import type { Fixtures } from '../../src/devnet/fixtures.ts'
 import { addOwnerProposal, takeoverProposal } from '../../src/devnet/safeProposals.ts'
-import type { ScanMessageRequest, ScanTransactionsRequest } from '../../src/engine/index.ts'
+import {
+  NATIVE_ASSET_ADDRESS,
+  type ScanMessageRequest,
+  type ScanTransactionsRequest,
+  type ScanTransactionsResponse,
+} from '../../src/engine/index.ts'
 
 const drainerAbi = parseAbi(['function claim() payable', 'function claimRewards(address token) payable'])
 
@@ -45,6 +51,8 @@ export type TransactionScenario = {
   viem: ViemCalls
   /** Most sequential RPC round trips allowed by the targets (issue 3 §9). */
   maxRoundTrips: number
+  /** Assets (NATIVE_ASSET_ADDRESS for ETH) whose transfers of the user must carry a price, or the run is an error. */
+  priced?: Address[]
 }
 
 export type MessageScenario = {
@@ -147,6 +155,14 @@ export function buildScenarios(fixtures: Fixtures, coldTokens: Address[]): Scena
       ],
       2,
     ),
+    pricedScenario('Uniswap V2 swap 1 ETH → USDC (priced)', v2SwapEthForTokens(fixtures, user, usdc, parseEther('1')), [
+      NATIVE_ASSET_ADDRESS,
+      usdc,
+    ]),
+    pricedScenario('Uniswap V3 swap 1 ETH → USDC (priced)', v3SwapEthForUsdc(fixtures, user, parseEther('1')), [
+      NATIVE_ASSET_ADDRESS,
+      usdc,
+    ]),
     {
       kind: 'message',
       name: 'Safe multisig message',
@@ -210,6 +226,29 @@ function transactionScenario(
     },
     viem: { account: from, calls: calls.map((call) => ({ to: call.to, data: call.data, value: call.value })) },
   }
+}
+
+/**
+ * One transaction the demo dapp sends, as a scenario of known tokens: one round trip, and every asset in `priced`
+ * must come back with its dollar price (prices are read in the same call, so a swap of known tokens costs no more).
+ */
+function pricedScenario(name: string, tx: TxRequest, priced: Address[]): TransactionScenario {
+  const call = { to: tx.to, data: tx.data, value: BigInt(tx.value ?? 0) }
+  return { ...transactionScenario(name, tx.from, [call], 1), priced }
+}
+
+/** The assets of `priced` that the response leaves without a price among the user's transfers. */
+export function unpricedAssets(scenario: TransactionScenario, response: ScanTransactionsResponse): Address[] {
+  const user = scenario.request.userAccount.toLowerCase() as Address
+  const changes = response.simulationResults.aggregated.expectedStateChanges[user] ?? []
+  const pricedNow = new Set(
+    changes.flatMap(({ rawInfo }) =>
+      (rawInfo.kind === 'NATIVE_ASSET_TRANSFER' || rawInfo.kind === 'ERC20_TRANSFER') && rawInfo.data.asset.price
+        ? [rawInfo.data.asset.address.toLowerCase()]
+        : [],
+    ),
+  )
+  return (scenario.priced ?? []).filter((asset) => !pricedNow.has(asset.toLowerCase()))
 }
 
 /** A typed-data scan request from `userAccount`, as the benchmark's dapp sends it. */

@@ -1,88 +1,34 @@
 /**
- * Shared by the real-protocol tests: the devnet's Uniswap calls, and reality as the oracle — execute what was scanned
- * on the devnet and compare every account's balance deltas with the scan's state changes.
+ * Shared by the real-protocol tests: scan requests for the dapp's transactions (src/devnet/dapp), and reality as the
+ * oracle — execute what was scanned on the devnet and compare every account's balance deltas with the scan's state
+ * changes.
  */
 import {
-  type Address,
   createTestClient,
-  encodeFunctionData,
   erc20Abi,
   erc721Abi,
   getAddress,
   type Hex,
   http,
-  parseAbi,
   publicActions,
   toEventSelector,
   walletActions,
 } from 'viem'
 import { expect } from 'vitest'
-import type { Fixtures } from '../../src/devnet/fixtures.ts'
+import type { TxRequest } from '../../src/devnet/dapp/requests.ts'
 import type { ScanTransactionsResponse, StateChange } from '../../src/engine/index.ts'
 
-export const routerV2Abi = parseAbi([
-  'function swapExactETHForTokens(uint256 amountOutMin, address[] path, address to, uint256 deadline) payable returns (uint256[] amounts)',
-  'function swapExactTokensForETH(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline) returns (uint256[] amounts)',
-  'function addLiquidityETH(address token, uint256 amountTokenDesired, uint256 amountTokenMin, uint256 amountETHMin, address to, uint256 deadline) payable returns (uint256 amountToken, uint256 amountETH, uint256 liquidity)',
-  'function removeLiquidityETH(address token, uint256 liquidity, uint256 amountTokenMin, uint256 amountETHMin, address to, uint256 deadline) returns (uint256 amountToken, uint256 amountETH)',
-])
-export const swapRouterAbi = parseAbi([
-  'struct ExactInputSingleParams { address tokenIn; address tokenOut; uint24 fee; address recipient; uint256 deadline; uint256 amountIn; uint256 amountOutMinimum; uint160 sqrtPriceLimitX96; }',
-  'function exactInputSingle(ExactInputSingleParams params) payable returns (uint256 amountOut)',
-])
-export const positionManagerAbi = parseAbi([
-  'struct DecreaseLiquidityParams { uint256 tokenId; uint128 liquidity; uint256 amount0Min; uint256 amount1Min; uint256 deadline; }',
-  'struct CollectParams { uint256 tokenId; address recipient; uint128 amount0Max; uint128 amount1Max; }',
-  'function positions(uint256 tokenId) view returns (uint96 nonce, address operator, address token0, address token1, uint24 fee, int24 tickLower, int24 tickUpper, uint128 liquidity, uint256 feeGrowthInside0LastX128, uint256 feeGrowthInside1LastX128, uint128 tokensOwed0, uint128 tokensOwed1)',
-  'function decreaseLiquidity(DecreaseLiquidityParams params) payable returns (uint256 amount0, uint256 amount1)',
-  'function collect(CollectParams params) payable returns (uint256 amount0, uint256 amount1)',
-  'function multicall(bytes[] data) payable returns (bytes[] results)',
-])
-
-/** Far enough in the future for any test. */
-export const DEADLINE = 2n ** 40n
-
-export type Tx = { from: Address; to: Address; data: Hex; value?: bigint }
-
-/** The request a scan gets for one transaction from its sender. */
-export function scanRequest(tx: Tx) {
+/** The request a scan gets for one transaction from its sender (quantities in decimal, as the API takes them). */
+export function scanRequest(tx: TxRequest) {
   return {
-    txObjects: [{ from: tx.from, to: tx.to, data: tx.data, value: (tx.value ?? 0n).toString() }],
+    txObjects: [{ from: tx.from, to: tx.to, data: tx.data ?? '0x', value: weiOf(tx).toString() }],
     userAccount: tx.from,
     metadata: { origin: 'https://app.uniswap.org' },
   }
 }
 
-/** ETH for USDC through the V2 router, to `from`. */
-export function v2SwapEthForUsdc(fixtures: Fixtures, from: Address, value: bigint): Tx {
-  const data = encodeFunctionData({
-    abi: routerV2Abi,
-    functionName: 'swapExactETHForTokens',
-    args: [0n, [fixtures.weth.address, fixtures.erc20.address], from, DEADLINE],
-  })
-  return { from, to: fixtures.uniswapV2.router, data, value }
-}
-
-/** ETH for USDC through the V3 swap router's exactInputSingle (the router wraps the ETH). */
-export function v3SwapEthForUsdc(fixtures: Fixtures, from: Address, value: bigint): Tx {
-  const data = encodeFunctionData({
-    abi: swapRouterAbi,
-    functionName: 'exactInputSingle',
-    args: [
-      {
-        tokenIn: fixtures.weth.address,
-        tokenOut: fixtures.erc20.address,
-        fee: fixtures.uniswapV3.fee,
-        recipient: from,
-        deadline: DEADLINE,
-        amountIn: value,
-        amountOutMinimum: 0n,
-        sqrtPriceLimitX96: 0n,
-      },
-    ],
-  })
-  return { from, to: fixtures.uniswapV3.swapRouter, data, value }
-}
+/** The wei a request sends: its hex `value`, or none. */
+const weiOf = (tx: TxRequest) => BigInt(tx.value ?? 0)
 
 /** A client that sends as any unlocked devnet account. */
 export function devnetClient(rpcUrl: string) {
@@ -123,13 +69,13 @@ function add(deltas: Deltas, entry: string, amount: { before: string; after: str
  * Sends `tx` for real and measures every balance it moved: native and token balances of every account the scan or
  * the receipt names, read at the blocks before and after, the sender's gas added back; NFTs by their owners.
  */
-export async function executedDeltas(rpcUrl: string, tx: Tx, claimed: Deltas): Promise<Deltas> {
+export async function executedDeltas(rpcUrl: string, tx: TxRequest, claimed: Deltas): Promise<Deltas> {
   const client = devnetClient(rpcUrl)
   const hash = await client.sendTransaction({
     account: tx.from,
     to: tx.to,
     data: tx.data,
-    value: tx.value ?? 0n,
+    value: weiOf(tx),
     // A fixed limit, as a wallet's estimate plus margin would give: the node's own estimate is not what is tested.
     gas: 3_000_000n,
     chain: null,
@@ -141,7 +87,7 @@ export async function executedDeltas(rpcUrl: string, tx: Tx, claimed: Deltas): P
         account: tx.from,
         to: tx.to,
         data: tx.data,
-        value: tx.value ?? 0n,
+        value: weiOf(tx),
         blockNumber: receipt.blockNumber - 1n,
       })
       .then(
@@ -218,7 +164,7 @@ export async function executedDeltas(rpcUrl: string, tx: Tx, claimed: Deltas): P
 }
 
 /** Scans' claims against what happened: the same non-zero deltas for every account and asset, gas aside. */
-export async function expectRealityMatches(rpcUrl: string, response: ScanTransactionsResponse, tx: Tx) {
+export async function expectRealityMatches(rpcUrl: string, response: ScanTransactionsResponse, tx: TxRequest) {
   const claimed = claimedDeltas(response)
   const nonZero = new Map([...claimed].filter(([, delta]) => delta !== 0n))
   const executed = await executedDeltas(rpcUrl, tx, claimed)

@@ -4,8 +4,10 @@ import { createHash } from 'node:crypto'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { Address } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../src/devnet/devnet.ts'
+import type { ScanTransactionsResponse } from '../../src/engine/index.ts'
 import { buildScenarios } from '../bench/scenarios.ts'
 import { startTestDevnet } from '../support/devnet.ts'
 import { startSlowNode } from '../support/slowNode.ts'
@@ -128,6 +130,10 @@ describe('preflight serve', () => {
       const request = transfer()
       const answer = await post(`${url}/ethereum/v0/devnet/scan/transactions`, request, { 'X-Api-Key': key })
       expect(answer.status).toBe(200)
+      // The network's name gives the chain, so a scan thread's very first scan reads prices in its one call.
+      const changes = (answer.body as ScanTransactionsResponse).simulationResults.aggregated.expectedStateChanges
+      const sent = changes[request?.userAccount.toLowerCase() as Address]?.[0]?.rawInfo
+      expect(sent?.kind === 'NATIVE_ASSET_TRANSFER' && sent.data.asset.price).toMatchObject({ source: 'Chainlink' })
       expect((await post(`${url}/ethereum/v0/devnet/scan/transactions`, request, { 'X-Api-Key': hash })).status).toBe(
         401,
       )

@@ -3,7 +3,17 @@
  * what it says on chain, and each result (or error) shows in data-testid="result".
  */
 import type { Page } from 'playwright-core'
-import { type Address, createPublicClient, erc20Abi, type Hex, http, parseEther, recoverTypedDataAddress } from 'viem'
+import {
+  type Address,
+  createPublicClient,
+  erc20Abi,
+  type Hex,
+  http,
+  maxUint256,
+  parseEther,
+  parseUnits,
+  recoverTypedDataAddress,
+} from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type LaunchedChromium, launchChromium } from '../../src/devnet/chromium.ts'
 import { safeAbi, safeTransfer } from '../../src/devnet/dapp/requests.ts'
@@ -119,6 +129,40 @@ describe('the demo dapp', () => {
     for (const id of ['transfer-erc20', 'approve-erc20', 'set-approval-for-all']) {
       expect((await click(id)).status).toBe('ok')
     }
+  })
+
+  it('swaps 1 ETH for USDC on Uniswap V2 and V3, approves the router, adds liquidity and removes half of it', async () => {
+    const { fixtures } = devnet
+    const me = fixtures.accounts[0]?.address as Address
+    const balanceOf = (token: Address) =>
+      chain().readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [me] })
+    const usdc = () => balanceOf(fixtures.erc20.address)
+    const lp = () => balanceOf(fixtures.uniswapV2.pair)
+    for (const id of ['swap-v2', 'swap-v3']) {
+      const before = await usdc()
+      expect(await click(id)).toMatchObject({ status: 'ok', text: expect.stringMatching(/tx 0x[0-9a-f]{64}$/) })
+      // 1 ETH at the pools' $3,000, less the pool fee and the price impact on a 100 ETH pool.
+      const bought = (await usdc()) - before
+      expect(bought > parseUnits('2900', 6) && bought < parseUnits('3000', 6), `${id}: ${bought}`).toBe(true)
+    }
+    expect((await click('approve-router-v2')).status).toBe('ok')
+    const allowance = await chain().readContract({
+      address: fixtures.erc20.address,
+      abi: erc20Abi,
+      functionName: 'allowance',
+      args: [me, fixtures.uniswapV2.router],
+    })
+    expect(allowance).toBe(maxUint256)
+    const [usdcBefore, lpBefore] = [await usdc(), await lp()]
+    expect((await click('add-liquidity-v2')).status).toBe('ok')
+    const added = (await lp()) - lpBefore
+    expect(added > 0n).toBe(true)
+    // The router takes USDC at the pair's ratio: at most the 3,000 offered, and about what 1 ETH is worth there.
+    const paid = usdcBefore - (await usdc())
+    expect(paid > parseUnits('2800', 6) && paid <= parseUnits('3000', 6), `paid ${paid}`).toBe(true)
+    const held = await lp()
+    expect((await click('remove-liquidity-v2')).status).toBe('ok')
+    expect(await lp()).toBe(held - held / 2n)
   })
 
   it("lets the drainer sweep the account's USDC to the attacker", async () => {

@@ -1,5 +1,5 @@
 /** The demo dapp: a dev wallet as account 0 and one button per kind of request Preflight should catch. */
-import { type Address, createPublicClient, custom, type Hex } from 'viem'
+import { type Address, createPublicClient, custom, erc20Abi, type Hex, parseEther, parseUnits } from 'viem'
 import type { SafeTx } from '../../engine/index.ts'
 import { safeTxTypedData, type TypedData } from '../eip712.ts'
 import type { Fixtures } from '../fixtures.ts'
@@ -19,6 +19,7 @@ import {
   transferErc20,
   unlimitedPermit,
 } from './requests.ts'
+import { v2AddLiquidityEth, v2RemoveLiquidityEth, v2SwapEthForTokens, v3SwapEthForUsdc } from './uniswap.ts'
 
 type Provider = { request(args: { method: string; params?: unknown[] }): Promise<unknown> }
 
@@ -66,6 +67,7 @@ async function safeTxForCurrentNonce(fixtures: Fixtures): Promise<SafeTx> {
 
 function actions(fixtures: Fixtures, me: Address): Record<string, () => Promise<string>> {
   const owners = fixtures.safe.owners
+  const usdc = fixtures.erc20.address
   const pickedOwner = () => owners[Number(byId<HTMLSelectElement>('owner').value)] ?? me
   const tx = async (request: TxRequest) => `tx ${await sendTransaction(request)}`
   /** The chosen owner signs a scenario's proposal at the Safe's current nonce. */
@@ -105,6 +107,20 @@ function actions(fixtures: Fixtures, me: Address): Record<string, () => Promise<
         signatures.push({ owner, signature })
       }
       return tx(execSafeTransaction(fixtures, executor, safeTx, signatures))
+    },
+    'swap-v2': () => tx(v2SwapEthForTokens(fixtures, me, usdc, parseEther('1'))),
+    'swap-v3': () => tx(v3SwapEthForUsdc(fixtures, me, parseEther('1'))),
+    'approve-router-v2': () => tx(approveErc20(fixtures, me, fixtures.uniswapV2.router)),
+    'add-liquidity-v2': () =>
+      tx(v2AddLiquidityEth(fixtures, me, usdc, parseUnits('3000', fixtures.erc20.decimals), parseEther('1'))),
+    'remove-liquidity-v2': async () => {
+      const lp = await chain.readContract({
+        address: fixtures.uniswapV2.pair,
+        abi: erc20Abi,
+        functionName: 'balanceOf',
+        args: [me],
+      })
+      return tx(v2RemoveLiquidityEth(fixtures, me, usdc, lp / 2n))
     },
     drainer: async () => {
       const approval = await sendTransaction(approveErc20(fixtures, me, fixtures.drainer.address))

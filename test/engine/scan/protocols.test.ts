@@ -2,22 +2,31 @@
  * Real protocols on the devnet (Uniswap V2 and V3 from their npm artifacts, WETH9): each scenario is scanned, then
  * executed for real, and every account's balance deltas must equal the scan's state changes (gas aside).
  */
-import { type Address, encodeFunctionData, erc20Abi, maxUint256, parseAbi, parseEther, parseUnits } from 'viem'
+import {
+  type Address,
+  encodeFunctionData,
+  erc20Abi,
+  maxUint256,
+  numberToHex,
+  parseAbi,
+  parseEther,
+  parseUnits,
+} from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { approveErc20, type TxRequest } from '../../../src/devnet/dapp/requests.ts'
+import {
+  positionManagerAbi,
+  v2AddLiquidityEth,
+  v2RemoveLiquidityEth,
+  v2SwapEthForTokens,
+  v2SwapTokensForEth,
+  v3DecreaseAndCollect,
+  v3SwapEthForUsdc,
+} from '../../../src/devnet/dapp/uniswap.ts'
 import type { Devnet } from '../../../src/devnet/devnet.ts'
 import { type ScanTransactionsResponse, scanTransactionsWithStats } from '../../../src/engine/index.ts'
 import { startTestDevnet } from '../../support/devnet.ts'
-import {
-  DEADLINE,
-  devnetClient,
-  expectRealityMatches,
-  positionManagerAbi,
-  routerV2Abi,
-  scanRequest,
-  type Tx,
-  v2SwapEthForUsdc,
-  v3SwapEthForUsdc,
-} from '../protocolSupport.ts'
+import { devnetClient, expectRealityMatches, scanRequest } from '../protocolSupport.ts'
 import { validateTransactionsResponse } from '../transactionSupport.ts'
 
 const wethAbi = parseAbi(['function deposit() payable', 'function withdraw(uint256 wad)'])
@@ -37,7 +46,7 @@ const fx = () => devnet.fixtures
 const account = (index: number) => fx().accounts[index]?.address as Address
 
 /** Scans `tx` on the devnet (chain known, as the extension and server know it) and checks the response's shape. */
-async function scan(tx: Tx): Promise<{ response: ScanTransactionsResponse; roundTrips: number }> {
+async function scan(tx: TxRequest): Promise<{ response: ScanTransactionsResponse; roundTrips: number }> {
   const { outcome, stats } = await scanTransactionsWithStats(scanRequest(tx), { rpcUrl, chainId: 31337 })
   if (!outcome.ok) throw new Error(`scan failed: ${JSON.stringify(outcome.error)}`)
   validateTransactionsResponse(outcome.response)
@@ -47,26 +56,38 @@ async function scan(tx: Tx): Promise<{ response: ScanTransactionsResponse; round
 const userChanges = (response: ScanTransactionsResponse, user: Address) =>
   response.simulationResults.aggregated.expectedStateChanges[user.toLowerCase() as Address] ?? []
 
+/** The user's transfers by asset symbol, each with where its price came from (null: no price). */
+const priceSourcesOf = (response: ScanTransactionsResponse, user: Address) =>
+  Object.fromEntries(
+    userChanges(response, user).flatMap(({ rawInfo }) =>
+      rawInfo.kind === 'NATIVE_ASSET_TRANSFER' || rawInfo.kind === 'ERC20_TRANSFER'
+        ? [[rawInfo.data.asset.symbol, rawInfo.data.asset.price?.source ?? null]]
+        : [],
+    ),
+  )
+
 describe('real protocols: scanned, then executed, balances compared', () => {
-  it('Uniswap V2: swap 1 ETH for USDC in one round trip, every balance as claimed', async () => {
-    const tx = v2SwapEthForUsdc(fx(), account(1), parseEther('1'))
+  it('Uniswap V2: swap 1 ETH for USDC in one round trip, both priced, every balance as claimed', async () => {
+    const tx = v2SwapEthForTokens(fx(), account(1), fx().erc20.address, parseEther('1'))
     const { response, roundTrips } = await scan(tx)
     expect(roundTrips).toBe(1)
     expect(response.action).toBe('NONE')
     const diffs = userChanges(response, tx.from).map((change) => change.humanReadableDiff)
     expect(diffs).toContain('Send 1 ETH')
     expect(diffs.some((diff) => /^Receive 2,9\d\d\.\d+ USDC$/.test(diff))).toBe(true)
+    expect(priceSourcesOf(response, tx.from)).toEqual({ ETH: 'Chainlink', USDC: 'Chainlink' })
     const executed = await expectRealityMatches(rpcUrl, response, tx)
     expect(executed.get(`${fx().uniswapV2.pair.toLowerCase()}|${fx().weth.address.toLowerCase()}`)).toBe(
       parseEther('1'),
     )
   })
 
-  it('Uniswap V3: swap 1 ETH for USDC through exactInputSingle in one round trip, every balance as claimed', async () => {
+  it('Uniswap V3: swap 1 ETH for USDC through exactInputSingle in one round trip, both priced, as claimed', async () => {
     const tx = v3SwapEthForUsdc(fx(), account(1), parseEther('1'))
     const { response, roundTrips } = await scan(tx)
     expect(roundTrips).toBe(1)
     expect(response.action).toBe('NONE')
+    expect(priceSourcesOf(response, tx.from)).toEqual({ ETH: 'Chainlink', USDC: 'Chainlink' })
     const executed = await expectRealityMatches(rpcUrl, response, tx)
     expect(executed.get(`${fx().uniswapV3.pool.toLowerCase()}|${fx().weth.address.toLowerCase()}`)).toBe(
       parseEther('1'),
@@ -75,23 +96,11 @@ describe('real protocols: scanned, then executed, balances compared', () => {
 
   it('approve the V2 router, then swap USDC for ETH: both as claimed', async () => {
     const from = account(1)
-    const approve: Tx = {
-      from,
-      to: fx().erc20.address,
-      data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [fx().uniswapV2.router, maxUint256] }),
-    }
+    const approve = approveErc20(fx(), from, fx().uniswapV2.router)
     const approval = await scan(approve)
     expect(userChanges(approval.response, from).map((change) => change.rawInfo.kind)).toEqual(['ERC20_APPROVAL'])
     await expectRealityMatches(rpcUrl, approval.response, approve)
-    const swap: Tx = {
-      from,
-      to: fx().uniswapV2.router,
-      data: encodeFunctionData({
-        abi: routerV2Abi,
-        functionName: 'swapExactTokensForETH',
-        args: [parseUnits('1000', 6), 0n, [fx().erc20.address, fx().weth.address], from, DEADLINE],
-      }),
-    }
+    const swap = v2SwapTokensForEth(fx(), from, fx().erc20.address, parseUnits('1000', 6))
     const { response } = await scan(swap)
     expect(response.action).toBe('NONE')
     await expectRealityMatches(rpcUrl, response, swap)
@@ -109,16 +118,7 @@ describe('real protocols: scanned, then executed, balances compared', () => {
       chain: null,
     })
     await client.waitForTransactionReceipt({ hash: approved, pollingInterval: 10 })
-    const tx: Tx = {
-      from,
-      to: fx().uniswapV2.router,
-      data: encodeFunctionData({
-        abi: routerV2Abi,
-        functionName: 'addLiquidityETH',
-        args: [fx().erc20.address, parseUnits('3000', 6), 0n, 0n, from, DEADLINE],
-      }),
-      value: parseEther('1'),
-    }
+    const tx = v2AddLiquidityEth(fx(), from, fx().erc20.address, parseUnits('3000', 6), parseEther('1'))
     const { response } = await scan(tx)
     expect(response.action).toBe('NONE')
     const kinds = userChanges(response, from).map((change) => change.humanReadableDiff.split(' ')[0])
@@ -135,15 +135,7 @@ describe('real protocols: scanned, then executed, balances compared', () => {
       functionName: 'balanceOf',
       args: [from],
     })
-    const tx: Tx = {
-      from,
-      to: fx().uniswapV2.router,
-      data: encodeFunctionData({
-        abi: routerV2Abi,
-        functionName: 'removeLiquidityETH',
-        args: [fx().erc20.address, lp / 2n, 0n, 0n, from, DEADLINE],
-      }),
-    }
+    const tx = v2RemoveLiquidityEth(fx(), from, fx().erc20.address, lp / 2n)
     const { response } = await scan(tx)
     expect(response.simulationResults.perTransaction[0]?.error).toBeNull()
     expect(response.warnings).toEqual([])
@@ -154,32 +146,13 @@ describe('real protocols: scanned, then executed, balances compared', () => {
   it('Uniswap V3: take liquidity out of the position (decrease + collect in one multicall), as claimed', async () => {
     const from = account(0)
     const client = devnetClient(rpcUrl)
-    const manager = fx().uniswapV3.positionManager
-    const tokenId = BigInt(fx().uniswapV3.positionId)
     const position = await client.readContract({
-      address: manager,
+      address: fx().uniswapV3.positionManager,
       abi: positionManagerAbi,
       functionName: 'positions',
-      args: [tokenId],
+      args: [BigInt(fx().uniswapV3.positionId)],
     })
-    const liquidity = position[7]
-    const calls = [
-      encodeFunctionData({
-        abi: positionManagerAbi,
-        functionName: 'decreaseLiquidity',
-        args: [{ tokenId, liquidity: liquidity / 10n, amount0Min: 0n, amount1Min: 0n, deadline: DEADLINE }],
-      }),
-      encodeFunctionData({
-        abi: positionManagerAbi,
-        functionName: 'collect',
-        args: [{ tokenId, recipient: from, amount0Max: 2n ** 128n - 1n, amount1Max: 2n ** 128n - 1n }],
-      }),
-    ]
-    const tx: Tx = {
-      from,
-      to: manager,
-      data: encodeFunctionData({ abi: positionManagerAbi, functionName: 'multicall', args: [calls] }),
-    }
+    const tx = v3DecreaseAndCollect(fx(), from, position[7] / 10n)
     const { response } = await scan(tx)
     expect(response.action).toBe('NONE')
     const received = userChanges(response, from).map((change) => change.humanReadableDiff)
@@ -190,11 +163,11 @@ describe('real protocols: scanned, then executed, balances compared', () => {
 
   it('WETH9: wrap and unwrap, as claimed', async () => {
     const from = account(2)
-    const wrap: Tx = {
+    const wrap: TxRequest = {
       from,
       to: fx().weth.address,
       data: encodeFunctionData({ abi: wethAbi, functionName: 'deposit' }),
-      value: parseEther('2'),
+      value: numberToHex(parseEther('2')),
     }
     const wrapped = await scan(wrap)
     expect(userChanges(wrapped.response, from).map((change) => change.humanReadableDiff)).toEqual([
@@ -202,7 +175,7 @@ describe('real protocols: scanned, then executed, balances compared', () => {
       'Receive 2 WETH',
     ])
     await expectRealityMatches(rpcUrl, wrapped.response, wrap)
-    const unwrap: Tx = {
+    const unwrap: TxRequest = {
       from,
       to: fx().weth.address,
       data: encodeFunctionData({ abi: wethAbi, functionName: 'withdraw', args: [parseEther('1.5')] }),
