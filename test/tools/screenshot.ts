@@ -1,19 +1,20 @@
 /**
  * Renders the confirmation window for real scans and saves PNGs for the README.
  * Run: npx tsx test/tools/screenshot.ts [EXTENSION_DIR=dist] [OUT_DIR=test/screenshots]
- * Starts its own devnet, scans the demo dapp's Permit2 permit, Safe transaction and Safe takeover (a MultiSend batch
- * hiding a delegatecall) with the engine, seeds each result
- * into chrome.storage.session as a pending request and screenshots the window at 400 px, light and dark.
+ * Starts its own devnet, scans the demo dapp's Permit2 permit, Safe transaction, Safe takeover (a MultiSend batch
+ * hiding a delegatecall) and Uniswap V2 swap with the engine, seeds each result into chrome.storage.session as a
+ * pending request and screenshots the window at 400 px, light and dark.
  */
 import { mkdirSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import type { Address } from 'viem'
+import { type Address, parseEther } from 'viem'
 import { launchChromium } from '../../src/devnet/chromium.ts'
 import { permit2Single, safeTransfer } from '../../src/devnet/dapp/requests.ts'
+import { v2SwapEthForTokens } from '../../src/devnet/dapp/uniswap.ts'
 import { safeTxTypedData, type TypedData } from '../../src/devnet/eip712.ts'
 import { hiddenDelegatecallBatchProposal } from '../../src/devnet/safeProposals.ts'
-import { scanMessage } from '../../src/engine/index.ts'
-import type { PendingRequest } from '../../src/extension/shared/pending.ts'
+import { scanMessage, scanTransactions } from '../../src/engine/index.ts'
+import type { PendingRequest, ScanState } from '../../src/extension/shared/pending.ts'
 import { startTestDevnet } from '../support/devnet.ts'
 
 const extensionDir = resolve(process.argv[2] ?? 'dist')
@@ -26,35 +27,55 @@ const { context } = browser
 try {
   const { fixtures } = devnet
   const me = fixtures.accounts[0]?.address as Address
-  const scenes: Record<string, TypedData> = {
-    confirm: permit2Single(fixtures, Math.floor(Date.now() / 1000)),
-    'confirm-safe': safeTxTypedData(fixtures.chainId, fixtures.safe.address, safeTransfer(fixtures, 0n)),
-    'confirm-safe-takeover': safeTxTypedData(
-      fixtures.chainId,
-      fixtures.safe.address,
-      hiddenDelegatecallBatchProposal(fixtures, 0n),
+  const options = { rpcUrl: fixtures.rpcUrl, chainId: fixtures.chainId }
+  type Scene = { method: PendingRequest['method']; params: unknown[]; scan: () => Promise<ScanState> }
+  const message = (data: TypedData): Scene => ({
+    method: 'eth_signTypedData_v4',
+    params: [me, JSON.stringify(data)],
+    scan: async () => {
+      const outcome = await scanMessage(
+        { message: { kind: 'SIGN_TYPED_DATA', data }, userAccount: me, metadata: { origin: ORIGIN } },
+        options,
+      )
+      if (!outcome.ok) throw new Error(`scan failed: ${outcome.error.message}`)
+      return { status: 'DONE', kind: 'message', response: outcome.response }
+    },
+  })
+  const swap = v2SwapEthForTokens(fixtures, me, fixtures.erc20.address, parseEther('1'))
+  const scenes: Record<string, Scene> = {
+    confirm: message(permit2Single(fixtures, Math.floor(Date.now() / 1000))),
+    'confirm-safe': message(safeTxTypedData(fixtures.chainId, fixtures.safe.address, safeTransfer(fixtures, 0n))),
+    'confirm-safe-takeover': message(
+      safeTxTypedData(fixtures.chainId, fixtures.safe.address, hiddenDelegatecallBatchProposal(fixtures, 0n)),
     ),
+    'confirm-swap': {
+      method: 'eth_sendTransaction',
+      params: [swap],
+      scan: async () => {
+        const outcome = await scanTransactions(
+          { txObjects: [swap], userAccount: me, metadata: { origin: 'https://app.uniswap.org' } },
+          options,
+        )
+        if (!outcome.ok) throw new Error(`scan failed: ${outcome.error.message}`)
+        return { status: 'DONE', kind: 'transactions', response: outcome.response }
+      },
+    },
   }
   const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'))
   const base = `chrome-extension://${new URL(worker.url()).host}/src/extension/ui/confirm.html`
   mkdirSync(outDir, { recursive: true })
-  for (const [name, data] of Object.entries(scenes)) {
-    const outcome = await scanMessage(
-      { message: { kind: 'SIGN_TYPED_DATA', data }, userAccount: me, metadata: { origin: ORIGIN } },
-      { rpcUrl: fixtures.rpcUrl },
-    )
-    if (!outcome.ok) throw new Error(`scan for ${name} failed: ${outcome.error.message}`)
+  for (const [name, scene] of Object.entries(scenes)) {
     const pending: PendingRequest = {
       id: name,
-      origin: ORIGIN,
+      origin: scene.method === 'eth_sendTransaction' ? 'https://app.uniswap.org' : ORIGIN,
       tabId: 1,
       frameId: 0,
       chainId: fixtures.chainId,
       account: me.toLowerCase(),
-      method: 'eth_signTypedData_v4',
-      params: [me, JSON.stringify(data)],
+      method: scene.method,
+      params: scene.params,
       createdAt: Date.now(),
-      scan: { status: 'DONE', kind: 'message', response: outcome.response },
+      scan: await scene.scan(),
     }
     const items: Record<string, unknown> = { [`pending:${name}`]: pending }
     await worker.evaluate((values: Record<string, unknown>) => chrome.storage.session.set(values), items)
