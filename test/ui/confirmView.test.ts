@@ -2,7 +2,7 @@
  * What the confirmation window says for real scans: the engine on the devnet scans the demo dapp's own requests, and
  * the window's view model must turn them into the words a person reads.
  */
-import { type Address, createWalletClient, http, parseEther, type WalletClient } from 'viem'
+import { type Address, createWalletClient, http, parseEther, type WalletClient, zeroAddress } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   approveErc20,
@@ -17,7 +17,7 @@ import {
   unlimitedPermit,
 } from '../../src/devnet/dapp/requests.ts'
 import type { Devnet } from '../../src/devnet/devnet.ts'
-import { PERMIT2_ADDRESS, safeTxTypedData, type TypedData } from '../../src/devnet/eip712.ts'
+import { PERMIT2_ADDRESS, SEAPORT_ORDER_TYPES, safeTxTypedData, type TypedData } from '../../src/devnet/eip712.ts'
 import { addOwnerProposal, hiddenDelegatecallBatchProposal } from '../../src/devnet/safeProposals.ts'
 import { scanMessage, scanTransactions } from '../../src/engine/index.ts'
 import type { PendingRequest, ScanState } from '../../src/extension/shared/pending.ts'
@@ -28,6 +28,8 @@ import { startTestDevnet } from '../support/devnet.ts'
 
 const ORIGIN = 'http://localhost:5173'
 const NOW = 1_900_000_000
+/** Seaport 1.6's address on every chain. */
+const SEAPORT_1_6 = '0x0000000000000068F116a894984e2DB1123eB395'
 
 describe('the confirmation view of real scans', () => {
   let devnet: Devnet
@@ -146,6 +148,44 @@ describe('the confirmation view of real scans', () => {
     expect(row?.text).toBe(`Allow ${shortAddress(ROUTER_ADDRESS)} to spend unlimited USDC`)
     expect(row?.note).toMatch(/^Signature permit · valid until /)
     expect(row?.canTake).toBe('can take now: 10,000 USDC ($10,000.00)')
+  })
+
+  it("shows a Seaport listing's NFT going to whoever fills the order, and the ETH coming from them", async () => {
+    const item = (itemType: string, token: string, id: string, amount: bigint, recipient?: Address) => ({
+      itemType,
+      token,
+      identifierOrCriteria: id,
+      startAmount: amount.toString(),
+      endAmount: amount.toString(),
+      ...(recipient ? { recipient } : {}),
+    })
+    const listing = {
+      types: SEAPORT_ORDER_TYPES,
+      primaryType: 'OrderComponents',
+      domain: { name: 'Seaport', version: '1.6', chainId: '31337', verifyingContract: SEAPORT_1_6 },
+      message: {
+        offerer: me,
+        zone: zeroAddress,
+        offer: [item('2', devnet.fixtures.erc721.address, '1', 1n)],
+        consideration: [item('0', zeroAddress, '0', parseEther('2'), me)],
+        orderType: '0',
+        startTime: '1700000000',
+        endTime: '1900000000',
+        zoneHash: `0x${'00'.repeat(32)}`,
+        salt: '42',
+        conduitKey: `0x${'00'.repeat(32)}`,
+        counter: '0',
+        totalOriginalConsiderationItems: '1',
+      },
+    } as unknown as TypedData
+    const view = await viewOfMessage(me, listing)
+    const rows = view.groups[0]?.rows ?? []
+    expect(rows.map((row) => [row.text, row.party])).toEqual([
+      [`−1 ${devnet.fixtures.erc721.name} #1`, { label: 'to', who: 'whoever fills the order' }],
+      ['+2 ETH', { label: 'from', who: 'whoever fills the order' }],
+    ])
+    // Never the collection's own contract, which the message shape names as the asset's `contract`.
+    expect(JSON.stringify(rows)).not.toContain(devnet.fixtures.erc721.address)
   })
 
   it('shows a Permit2 PermitSingle for the maximum uint160 as unlimited', async () => {

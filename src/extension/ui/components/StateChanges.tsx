@@ -31,7 +31,12 @@ export function StateChanges({ groups, pending }: { groups: AccountGroup[]; pend
                   <div className="change-text">{row.text}</div>
                   {row.party && (
                     <div className="change-sub">
-                      {row.party.label} <AddressText address={row.party.address} what={`${row.party.label} address`} />
+                      {row.party.label}{' '}
+                      {'address' in row.party ? (
+                        <AddressText address={row.party.address} what={`${row.party.label} address`} />
+                      ) : (
+                        row.party.who
+                      )}
                     </div>
                   )}
                   {row.note && <div className="change-sub">{row.note}</div>}

@@ -92,7 +92,15 @@ export function confirmView(request: PendingRequest): ConfirmView {
     warnings: response.warnings,
     control: controlChanges(results.expectedStateChanges, response.warnings),
     groups: assets.length
-      ? [{ account: subject, isUser: true, label: multisig ? 'Safe' : 'You', rows: assets.map(describeChange) }]
+      ? [
+          {
+            account: subject,
+            isUser: true,
+            label: multisig ? 'Safe' : 'You',
+            // Outside a Safe transaction, a signed message moves assets only when someone fills it as an order.
+            rows: assets.map((change) => describeChange(change, multisig ? null : ORDER_TAKER)),
+          },
+        ]
       : [],
     simulationErrors: results.error ? [results.error.humanReadableError] : [],
     multisig,
@@ -100,6 +108,9 @@ export function confirmView(request: PendingRequest): ConfirmView {
     message: results.decodedMessage ?? null,
   }
 }
+
+/** Who an order's assets go to and come from: not known until someone fills it. */
+const ORDER_TAKER = 'whoever fills the order'
 
 /** The asset changes of each account, without the Safe configuration changes the Safe panel shows. */
 function withoutControl(byAccount: Record<string, StateChange[]>): Record<string, StateChange[]> {

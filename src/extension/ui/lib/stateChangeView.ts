@@ -11,8 +11,11 @@ export type ChangeRow = {
   icon: IconInfo
   /** e.g. "−1 ETH", "+1,000 USDC", "Allow 0xab…cd to spend unlimited USDC". */
   text: string
-  /** The other party, in full, when there is one: shown shortened with the full value on hover and copy. */
-  party: { label: string; address: string } | null
+  /**
+   * The other party: an address in full (shown shortened, full on hover and copy), or a description when the change
+   * has no known party (an order's taker: "whoever fills the order").
+   */
+  party: { label: string; address: string } | { label: string; who: string } | null
   /** Extra facts: a permit's expiry. */
   note: string | null
   /** For approvals and permits: what the spender could move at once, "can take now: 10,000 USDC ($10,000.00)". */
@@ -47,23 +50,34 @@ const allowanceText = (value: bigint, decimals: number, symbol: string, bits: 16
 
 const priceOf = (price: AssetPrice | null) => price?.dollarValuePerToken ?? null
 
+/** "to 0xab…cd" for what leaves, "from …" for what comes in; the description when there is no counterparty. */
+function partyOf(counterparty: { address: string } | undefined, unknownParty: string | null, diff: bigint) {
+  const label = diff < 0n ? 'to' : 'from'
+  if (counterparty) return { label, address: counterparty.address }
+  return unknownParty === null ? null : { label, who: unknownParty }
+}
+
 const nftLabel = (name: string, tokenId: string | null) => (tokenId === null ? name : `${name} #${tokenId}`)
 
-/** Describes one state change; kinds this page does not know fall back to the engine's own sentence. */
-export function describeChange(change: StateChange): ChangeRow {
+/**
+ * Describes one state change; kinds this page does not know fall back to the engine's own sentence. A transfer's party
+ * is its counterparty; `unknownParty` names it when the change has none (never the asset's own contract, which the
+ * message shape puts in `contract`).
+ */
+export function describeChange(change: StateChange, unknownParty: string | null = null): ChangeRow {
   const raw = change.rawInfo
   switch (raw.kind) {
     case 'NATIVE_ASSET_TRANSFER':
     case 'ERC20_TRANSFER': {
       const { asset, amount } = raw.data
       const diff = delta(amount)
-      const other = raw.data.counterparty ?? raw.data.contract
+      const party = partyOf(raw.data.counterparty, unknownParty, diff)
       return {
         kind: raw.kind,
         direction: diff < 0n ? 'out' : 'in',
         icon: { address: asset.address, label: asset.symbol, imageUrl: asset.imageUrl },
         text: `${formatAmount(diff, asset.decimals, { signed: true })} ${asset.symbol}`,
-        party: other ? { label: diff < 0n ? 'to' : 'from', address: other.address } : null,
+        party,
         note: null,
         canTake: null,
         usd: formatUsd(diff, asset.decimals, priceOf(asset.price)),
@@ -102,14 +116,14 @@ export function describeChange(change: StateChange): ChangeRow {
     case 'ERC1155_TRANSFER': {
       const { asset, amount, tokenId } = raw.data
       const diff = delta(amount)
-      const other = raw.data.counterparty ?? raw.data.contract
+      const party = partyOf(raw.data.counterparty, unknownParty, diff)
       const symbol = 'symbol' in asset ? asset.symbol : asset.name
       return {
         kind: raw.kind,
         direction: diff < 0n ? 'out' : 'in',
         icon: { address: asset.address, label: symbol, imageUrl: null },
         text: `${formatAmount(diff, 0, { signed: true })} ${nftLabel(asset.name, tokenId)}`,
-        party: other ? { label: diff < 0n ? 'to' : 'from', address: other.address } : null,
+        party,
         note: null,
         canTake: null,
         usd: formatUsd(diff, 0, priceOf(asset.price)),
@@ -189,7 +203,7 @@ export function groupByAccount(
     .map(([account, list]) => {
       const isUser = account.toLowerCase() === user
       const label = isUser ? 'You' : safeSet.has(account.toLowerCase()) ? 'Safe' : 'Other account'
-      return { account, isUser, label, rows: list.map(describeChange) }
+      return { account, isUser, label, rows: list.map((change) => describeChange(change)) }
     })
     .sort((a, b) => rank(a) - rank(b))
 }
