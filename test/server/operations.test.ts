@@ -2,7 +2,7 @@
  * Operating the scan API: per-key rate limits in memory and in a real Redis shared by two servers, wrong-key brute
  * force, health and readiness, Prometheus metrics and the node's URL kept out of answers.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../src/devnet/devnet.ts'
 import { parseNetworks } from '../../src/server/networks.ts'
 import { type RunningServer, startScanServer } from '../../src/server/server.ts'
@@ -44,6 +44,12 @@ const domains = (server: RunningServer, key: string) =>
   post(`${server.url}/v0/domains`, { domains: ['example.org'] }, { 'X-Api-Key': key })
 
 describe('rate limits', () => {
+  // Limits count in windows aligned to the clock's minutes: each test starts where its requests all fall in one.
+  beforeEach(async () => {
+    const intoMinute = Date.now() % 60_000
+    if (intoMinute > 30_000) await new Promise((resolve) => setTimeout(resolve, 60_000 - intoMinute + 50))
+  })
+
   it('counts per key in memory: over the limit is 429 with Retry-After and a request id; other keys go on', async () => {
     const { server } = await start({ rateLimit: 5 })
     const statuses = []
