@@ -49,11 +49,28 @@ export function createDevWallet({ rpcUrl, account }: DevWalletOptions): DevWalle
   const listeners = new Map<string, Set<Listener>>()
   let nextId = 1
 
-  const request = async ({ method, params }: RpcRequest): Promise<unknown> => {
-    if (method === 'eth_accounts' || method === 'eth_requestAccounts') return [account]
+  const call = async (method: string, params: unknown): Promise<unknown> => {
     const reply = (await rpc.request({ body: { id: nextId++, method, params: params ?? [] } })) as JsonRpcResponse
     if (reply.error) throw new ProviderRpcError(reply.error.code, reply.error.message, reply.error.data)
     return reply.result
+  }
+
+  const request = async ({ method, params }: RpcRequest): Promise<unknown> => {
+    if (method === 'eth_accounts' || method === 'eth_requestAccounts') return [account]
+    if (method === 'eth_sendTransaction' && Array.isArray(params)) return call(method, await withGasMargin(params))
+    return call(method, params)
+  }
+
+  /**
+   * A transaction without a gas limit gets the node's estimate plus a margin, as wallets give one: the estimate is
+   * made on the current block, and a contract whose cost depends on the block (Uniswap's price accumulators, written
+   * once per block time) can need more in the block it lands in.
+   */
+  const withGasMargin = async (params: unknown[]): Promise<unknown[]> => {
+    const [tx, ...rest] = params
+    if (typeof tx !== 'object' || tx === null || 'gas' in tx) return params
+    const estimate = BigInt((await call('eth_estimateGas', [tx])) as string)
+    return [{ ...tx, gas: `0x${((estimate * 13n) / 10n).toString(16)}` }, ...rest]
   }
 
   const answer = (payload: JsonRpcPayload, callback: JsonRpcCallback) => {
