@@ -4,6 +4,7 @@
  * domain is the chain and the Safe.
  */
 import { type Address, type Hex, hashTypedData } from 'viem'
+import type { ExecTransaction } from './execTransaction.ts'
 
 /** The hashing rules of one Safe version. */
 export type SafeHashing = { domainHasChainId: boolean; gasField: 'baseGas' | 'dataGas' }
@@ -18,19 +19,8 @@ export function safeHashing(version: string | null): SafeHashing {
   return { domainHasChainId: !before(1, 3, 0), gasField: before(1, 1, 0) ? 'dataGas' : 'baseGas' }
 }
 
-/** A Safe transaction's fields, as the Safe hashes them. */
-type SafeTxFields = {
-  to: Address
-  value: bigint
-  data: Hex
-  operation: number
-  safeTxGas: bigint
-  baseGas: bigint
-  gasPrice: bigint
-  gasToken: Address
-  refundReceiver: Address
-  nonce: bigint
-}
+/** A Safe transaction's fields, as the Safe hashes them: execTransaction's arguments, with the nonce for signatures. */
+type SafeTxFields = Omit<ExecTransaction, 'signatures'> & { nonce: bigint }
 
 /** The safeTxHash a Safe of `version` at `safe` on `chainId` computes for `tx` (what its owners must sign). */
 export function safeTxHash(version: string | null, chainId: number, safe: Address, tx: SafeTxFields): Hex {
