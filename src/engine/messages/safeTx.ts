@@ -4,7 +4,7 @@
  * of chainId and the wallet. Yields the transaction to simulate, the hashes a signer compares with a hardware wallet,
  * and what is off about the request — including a shape the Safe's own version would not hash the same way.
  */
-import { encodeFunctionData } from 'viem'
+import { encodeFunctionData, isAddressEqual } from 'viem'
 import { safeAbi } from '../abi/index.ts'
 import type { Address, Hex, Warning } from '../api/index.ts'
 import { shortAddress } from '../assets/index.ts'
@@ -40,6 +40,8 @@ export type SafeTxMessage = SafeTx & {
   wallet: Address
   /** The chain the domain names; null for a pre-1.3.0 domain, valid wherever the Safe has this address. */
   chainId: bigint | null
+  /** What the typehash calls the gas refund field: `dataGas` in Safe 1.0.0, `baseGas` after. */
+  gasField: 'baseGas' | 'dataGas'
   /** keccak256 of the EIP-712 encoding: the hash the owners sign and the Safe checks. */
   safeTxHash: Hex
   domainHash: Hex
@@ -55,6 +57,7 @@ export function findSafeTransaction(typedData: TypedData): SafeTxMessage | null 
   return {
     wallet: domain.verifyingContract as Address,
     chainId: typeof domain.chainId === 'bigint' ? domain.chainId : null,
+    gasField,
     to: message.to as Address,
     value: message.value as bigint,
     data: message.data as Hex,
@@ -157,10 +160,18 @@ export function multisigWarnings(
       ),
     )
   }
-  // Hashed for the chain the message names: a chain of its own is reported above, not again here.
-  const expected = safeTxHash(safe.version, Number(safeTx.chainId ?? chainId), safe.address, safeTx)
+  // Hashed for the chain the message names: a chain of its own is reported above, not again here. A message built
+  // under this Safe's own rules (its domain shape and gas field name, this Safe) hashes to what the Safe computes, so
+  // only a message built under other rules is hashed again.
+  const { domainHasChainId, gasField } = safeHashing(safe.version)
+  const sameRules =
+    (safeTx.chainId !== null) === domainHasChainId &&
+    safeTx.gasField === gasField &&
+    isAddressEqual(safeTx.wallet, safe.address)
+  const expected = sameRules
+    ? safeTx.safeTxHash
+    : safeTxHash(safe.version, Number(safeTx.chainId ?? chainId), safe.address, safeTx)
   if (expected !== safeTx.safeTxHash) {
-    const { domainHasChainId } = safeHashing(safe.version)
     warnings.push(
       makeWarning(
         'MULTISIG_HASH_MISMATCH',

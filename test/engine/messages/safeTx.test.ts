@@ -226,5 +226,8 @@ describe('Safe versions', () => {
     expect(warnings[0]?.message).toContain('hashes its transactions with the chain id')
     // The same pre-1.3.0 message is exactly right for a 1.1.1 Safe, on any chain.
     expect(multisigWarnings(old, { ...context, version: '1.1.1' }, TO as Address, 1)).toEqual([])
+    // Safe 1.0.0 names the gas refund field dataGas: a baseGas message hashes to something else there.
+    const onOneZero = multisigWarnings(old, { ...context, version: '1.0.0' }, TO as Address, 1)
+    expect(onOneZero.map((warning) => warning.kind)).toEqual(['MULTISIG_HASH_MISMATCH'])
   })
 })
