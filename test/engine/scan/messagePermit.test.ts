@@ -49,6 +49,28 @@ describe('scanMessage: permits', () => {
   const now = Math.floor(Date.now() / 1000)
   const validate = messageResponseValidator()
   const client = () => createPublicClient({ chain: foundry, transport: http(fixtures.rpcUrl) })
+  /** Submits the user's EIP-2612 permit from dev account `submitter`; returns the allowance the token then holds. */
+  const submitPermit = async (signature: Hex, submitter: number, spender: Address, value: bigint, deadline: number) => {
+    const { r, s, v } = parseSignature(signature)
+    const wallet = createWalletClient({
+      chain: foundry,
+      transport: http(fixtures.rpcUrl),
+      account: privateKeyToAccount(fixtures.accounts[submitter]?.privateKey as Hex),
+    })
+    const hash = await wallet.writeContract({
+      address: fixtures.erc20.address,
+      abi: tokenAbi,
+      functionName: 'permit',
+      args: [user, spender, value, BigInt(deadline), Number(v), r, s],
+    })
+    expect((await client().waitForTransactionReceipt({ hash })).status).toBe('success')
+    return client().readContract({
+      address: fixtures.erc20.address,
+      abi: tokenAbi,
+      functionName: 'allowance',
+      args: [user, spender],
+    })
+  }
   const request = (data: unknown, userAccount: string = user, origin = 'https://app.uniswap.org') => ({
     message: { kind: 'SIGN_TYPED_DATA', data },
     userAccount,
@@ -170,26 +192,7 @@ describe('scanMessage: permits', () => {
       primaryType: 'Permit',
       message: { owner: user, spender, value: parseUnits('500', 6), nonce, deadline: BigInt(deadline) },
     })
-    const { r, s, v } = parseSignature(signature)
-    const wallet = createWalletClient({
-      chain: foundry,
-      transport: http(fixtures.rpcUrl),
-      account: privateKeyToAccount(fixtures.accounts[3]?.privateKey as Hex),
-    })
-    const hash = await wallet.writeContract({
-      address: fixtures.erc20.address,
-      abi: tokenAbi,
-      functionName: 'permit',
-      args: [user, spender, parseUnits('500', 6), BigInt(deadline), Number(v), r, s],
-    })
-    expect((await c.waitForTransactionReceipt({ hash })).status).toBe('success')
-    const allowance = await c.readContract({
-      address: fixtures.erc20.address,
-      abi: tokenAbi,
-      functionName: 'allowance',
-      args: [user, spender],
-    })
-    expect(allowance).toBe(parseUnits('500', 6))
+    expect(await submitPermit(signature, 3, spender, parseUnits('500', 6), deadline)).toBe(parseUnits('500', 6))
   })
 
   it('a permit with its spender and token written in decimal: MetaMask signs it, the token honours it, BLOCK', async () => {
@@ -235,26 +238,7 @@ describe('scanMessage: permits', () => {
       data: disguised as never,
       version: SignTypedDataVersion.V4,
     }) as Hex
-    const { r, s, v } = parseSignature(signature)
-    const wallet = createWalletClient({
-      chain: foundry,
-      transport: http(fixtures.rpcUrl),
-      account: privateKeyToAccount(fixtures.accounts[5]?.privateKey as Hex),
-    })
-    const hash = await wallet.writeContract({
-      address: fixtures.erc20.address,
-      abi: tokenAbi,
-      functionName: 'permit',
-      args: [user, spender, parseUnits('700', 6), BigInt(deadline), Number(v), r, s],
-    })
-    expect((await c.waitForTransactionReceipt({ hash })).status).toBe('success')
-    const allowance = await c.readContract({
-      address: fixtures.erc20.address,
-      abi: tokenAbi,
-      functionName: 'allowance',
-      args: [user, spender],
-    })
-    expect(allowance).toBe(parseUnits('700', 6))
+    expect(await submitPermit(signature, 5, spender, parseUnits('700', 6), deadline)).toBe(parseUnits('700', 6))
   })
 
   it('a DAI-style permit with allowed=true and expiry 0: unlimited and never expiring', async () => {
