@@ -1,6 +1,6 @@
 /** Turns the engine's state changes into rows a person can read: signed amounts, approvals in words, dollar values. */
 import { type AssetPrice, type CanTakeNow, isUnlimited, type RawInfo, type StateChange } from '../../../engine/index.ts'
-import { dollarsOf, formatAmount, formatUsd, shortAddress } from './format.ts'
+import { dollarsOf, formatAmount, formatDollars, shortAddress } from './format.ts'
 
 /** What the row's icon shows: the asset's own image when local, else a badge generated from address and label. */
 export type IconInfo = { address: string; label: string; imageUrl: string | null }
@@ -50,6 +50,12 @@ const allowanceText = (value: bigint, decimals: number, symbol: string, bits: 16
 
 const priceOf = (price: AssetPrice | null) => price?.dollarValuePerToken ?? null
 
+/** A transfer's dollar value (signed) and its text, from one computation. */
+function valued(diff: bigint, decimals: number, price: number | null): Pick<ChangeRow, 'usd' | 'dollars'> {
+  const dollars = dollarsOf(diff, decimals, price)
+  return { dollars, usd: dollars === null ? null : formatDollars(Math.abs(dollars)) }
+}
+
 /** "to 0xab…cd" for what leaves, "from …" for what comes in; the description when there is no counterparty. */
 function partyOf(counterparty: { address: string } | undefined, unknownParty: string | null, diff: bigint) {
   const label = diff < 0n ? 'to' : 'from'
@@ -80,8 +86,7 @@ export function describeChange(change: StateChange, unknownParty: string | null 
         party,
         note: null,
         canTake: null,
-        usd: formatUsd(diff, asset.decimals, priceOf(asset.price)),
-        dollars: dollarsOf(diff, asset.decimals, priceOf(asset.price)),
+        ...valued(diff, asset.decimals, priceOf(asset.price)),
       }
     }
     case 'ERC20_APPROVAL':
@@ -126,8 +131,7 @@ export function describeChange(change: StateChange, unknownParty: string | null 
         party,
         note: null,
         canTake: null,
-        usd: formatUsd(diff, 0, priceOf(asset.price)),
-        dollars: dollarsOf(diff, 0, priceOf(asset.price)),
+        ...valued(diff, 0, priceOf(asset.price)),
       }
     }
     case 'ERC721_APPROVAL': {
