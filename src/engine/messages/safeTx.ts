@@ -16,14 +16,14 @@ import {
   type SafeContext,
   safeHashing,
   safeTxHash,
+  safeTxTypeFields,
 } from '../safe/index.ts'
 import { type SimulationInput, type SimulationTx, toWord } from '../simulation/index.ts'
 import { hashTypedPayload, structSignature, type TypedData } from './typedData.ts'
 
-/** The Safe transaction struct's fields in the order the Safe contract hashes them (seed §2.3); 1.0.0 says dataGas. */
+/** The SafeTx struct as encodeType writes its fields (seed §2.3), for matching a message's primary type. */
 const safeTxFields = (gasField: 'baseGas' | 'dataGas') =>
-  'address to,uint256 value,bytes data,uint8 operation,uint256 safeTxGas,' +
-  `uint256 ${gasField},uint256 gasPrice,address gasToken,address refundReceiver,uint256 nonce`
+  structSignature({ SafeTx: safeTxTypeFields(gasField) }, 'SafeTx')
 const SAFE_TX_SHAPES = new Map([
   [safeTxFields('baseGas'), 'baseGas'],
   [safeTxFields('dataGas'), 'dataGas'],

@@ -33,4 +33,4 @@ export { deploymentLabel, isSafeDeployment, type SafeDeployment, safeDeployment 
 export { decodeExecTransaction, type ExecTransaction } from './execTransaction.ts'
 export { isExplained, type SafeIntent, safeIntent } from './intent.ts'
 export { applyMultisigPreset, presetStorage, SAFE_NONCE_SLOT } from './preset.ts'
-export { type SafeHashing, safeHashing, safeTxHash } from './versions.ts'
+export { type SafeHashing, safeHashing, safeTxHash, safeTxTypeFields } from './versions.ts'

@@ -19,6 +19,22 @@ export function safeHashing(version: string | null): SafeHashing {
   return { domainHasChainId: !before(1, 3, 0), gasField: before(1, 1, 0) ? 'dataGas' : 'baseGas' }
 }
 
+/** The SafeTx struct's fields in the order Safe contracts hash them; Safe 1.0.0 names the gas refund `dataGas`. */
+export function safeTxTypeFields(gasField: SafeHashing['gasField']): { name: string; type: string }[] {
+  return [
+    { name: 'to', type: 'address' },
+    { name: 'value', type: 'uint256' },
+    { name: 'data', type: 'bytes' },
+    { name: 'operation', type: 'uint8' },
+    { name: 'safeTxGas', type: 'uint256' },
+    { name: gasField, type: 'uint256' },
+    { name: 'gasPrice', type: 'uint256' },
+    { name: 'gasToken', type: 'address' },
+    { name: 'refundReceiver', type: 'address' },
+    { name: 'nonce', type: 'uint256' },
+  ]
+}
+
 /** A Safe transaction's fields, as the Safe hashes them: execTransaction's arguments, with the nonce for signatures. */
 type SafeTxFields = Omit<ExecTransaction, 'signatures'> & { nonce: bigint }
 
@@ -28,20 +44,7 @@ export function safeTxHash(version: string | null, chainId: number, safe: Addres
   const { baseGas, ...rest } = tx
   return hashTypedData({
     domain: domainHasChainId ? { chainId, verifyingContract: safe } : { verifyingContract: safe },
-    types: {
-      SafeTx: [
-        { name: 'to', type: 'address' },
-        { name: 'value', type: 'uint256' },
-        { name: 'data', type: 'bytes' },
-        { name: 'operation', type: 'uint8' },
-        { name: 'safeTxGas', type: 'uint256' },
-        { name: gasField, type: 'uint256' },
-        { name: 'gasPrice', type: 'uint256' },
-        { name: 'gasToken', type: 'address' },
-        { name: 'refundReceiver', type: 'address' },
-        { name: 'nonce', type: 'uint256' },
-      ],
-    },
+    types: { SafeTx: safeTxTypeFields(gasField) },
     primaryType: 'SafeTx',
     message: { ...rest, [gasField]: baseGas },
   } as Parameters<typeof hashTypedData>[0])
