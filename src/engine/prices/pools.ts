@@ -4,6 +4,7 @@ import {
   encodeAbiParameters,
   encodePacked,
   getContractAddress,
+  type Hex,
   keccak256,
   parseAbiParameters,
 } from 'viem'
@@ -20,37 +21,32 @@ export function sortTokens(a: Address, b: Address): [Address, Address] {
 /** The address of a Uniswap V3 pool (whether or not it was created). */
 export function v3PoolAddress(deployment: V3Deployment, a: Address, b: Address, fee: number): Address {
   const [token0, token1] = sortTokens(a, b)
-  const key = `v3:${deployment.factory}:${token0}:${token1}:${fee}`
-  let pool = cache.get(key)
-  if (!pool) {
-    const salt = keccak256(encodeAbiParameters(poolKeyParameters, [token0, token1, fee]))
-    pool = getContractAddress({
-      opcode: 'CREATE2',
-      from: deployment.factory,
-      salt,
-      bytecodeHash: deployment.initCodeHash,
-    })
-    cache.set(key, pool)
-  }
-  return pool
+  return created(`v3:${deployment.factory}:${token0}:${token1}:${fee}`, deployment, () =>
+    keccak256(encodeAbiParameters(poolKeyParameters, [token0, token1, fee])),
+  )
 }
 
 /** The address of a Uniswap V2 pair (whether or not it was created). */
 export function v2PairAddress(deployment: V2Deployment, a: Address, b: Address): Address {
   const [token0, token1] = sortTokens(a, b)
-  const key = `v2:${deployment.factory}:${token0}:${token1}`
-  let pair = cache.get(key)
-  if (!pair) {
-    const salt = keccak256(encodePacked(['address', 'address'], [token0, token1]))
-    pair = getContractAddress({
+  return created(`v2:${deployment.factory}:${token0}:${token1}`, deployment, () =>
+    keccak256(encodePacked(['address', 'address'], [token0, token1])),
+  )
+}
+
+/** The CREATE2 address the factory gives the contract with `salt`, computed once per `key` (hashing is the cost). */
+function created(key: string, deployment: V2Deployment | V3Deployment, salt: () => Hex): Address {
+  let address = cache.get(key)
+  if (!address) {
+    address = getContractAddress({
       opcode: 'CREATE2',
       from: deployment.factory,
-      salt,
+      salt: salt(),
       bytecodeHash: deployment.initCodeHash,
     })
-    cache.set(key, pair)
+    cache.set(key, address)
   }
-  return pair
+  return address
 }
 
 /**
