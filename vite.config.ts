@@ -1,8 +1,8 @@
 import { crx, type ManifestV3Export } from '@crxjs/vite-plugin'
 import { defineConfig } from 'vite'
-import { bundledData } from './build/bundledData.ts'
-import { prebuiltAbi } from './build/prebuiltAbi.ts'
-import { workerSize } from './build/workerSize.ts'
+import { bundledData } from './build-plugins/bundledData.ts'
+import { prebuiltAbi } from './build-plugins/prebuiltAbi.ts'
+import { workerSize } from './build-plugins/workerSize.ts'
 import manifest from './manifest.json' with { type: 'json' }
 
 // The confirmation page is opened by the worker, not named in the manifest, so it is an extra input.
@@ -10,7 +10,7 @@ import manifest from './manifest.json' with { type: 'json' }
 // a helper such as isUnlimited through the engine's one door without the whole engine following it into their bundle.
 // No module preload: its helper touches `document`, which the service worker does not have.
 // The phishing, token and known-spender lists are files the worker fetches, not part of the script it loads at every start
-// (build/bundledData.ts); the token list keeps what src/engine/assets/tokenList.ts reads, without the bridge addresses
+// (build-plugins/bundledData.ts); the token list keeps what src/engine/assets/tokenList.ts reads, without the bridge addresses
 // that are a quarter of its size.
 export default defineConfig({
   plugins: [

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
-import { fetchedJsonModule } from '../../build/bundledData.ts'
+import { fetchedJsonModule } from '../../build-plugins/bundledData.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'preflight-bundled-data-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))

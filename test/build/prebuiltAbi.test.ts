@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url'
 import { parseAbi } from 'viem'
 import { build, parseAst, type Rolldown } from 'vite'
 import { describe, expect, it } from 'vitest'
-import { prebuildAbis, prebuiltAbi } from '../../build/prebuiltAbi.ts'
+import { prebuildAbis, prebuiltAbi } from '../../build-plugins/prebuiltAbi.ts'
 import * as abis from '../../src/engine/abi/abis.ts'
 
 /** src/engine/abi/abis.ts as the extension bundles it, imported back. */
