@@ -11,6 +11,7 @@ import {
   scanMessageWithStats,
   scanTransactionsWithStats,
 } from '../engine/index.ts'
+import { nodeHttpFetch } from './nodeHttpFetch.ts'
 import { renderMessage, renderTransactions } from './render.ts'
 import type { ApiVersion } from './versions.ts'
 
@@ -34,7 +35,7 @@ export async function runScanJob(job: ScanJob, signal: AbortSignal): Promise<Sca
   const options: ScanOptions = {
     rpcUrl: job.rpcUrl,
     language: 'en',
-    fetch: fetchUntil(signal),
+    fetch: nodeHttpFetch(signal),
     ...(job.chainId === undefined ? {} : { chainId: job.chainId }),
   }
   if (job.kind === 'message') {
@@ -58,12 +59,6 @@ export async function runScanJob(job: ScanJob, signal: AbortSignal): Promise<Sca
   }
   const json = JSON.stringify(renderTransactions(outcome.response, job.version, job.requestId))
   return { ok: true, json: scrub(json, job), stats }
-}
-
-/** A fetch that also stops when `signal` aborts, so a scan past its deadline or a stopping server frees the node. */
-function fetchUntil(signal: AbortSignal): typeof fetch {
-  return (input, init) =>
-    fetch(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal })
 }
 
 /**

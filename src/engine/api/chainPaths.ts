@@ -23,9 +23,13 @@ export function scanEndpoint(apiUrl: string, chainId: number, kind: 'transaction
   return `${apiUrl.replace(/\/+$/, '')}/${path.chain}/v0/${path.network}/scan/${kind}`
 }
 
+/** "chain/network" → chain id, built once: the scan API asks on every scan. */
+const CHAIN_IDS = new Map(
+  Object.entries(CHAIN_PATHS).map(([id, path]) => [`${path.chain}/${path.network}`, Number(id)]),
+)
+
 /** The chain id a `chain/network` pair names (e.g. "ethereum/mainnet" → 1), or undefined when it is not known. */
 export function chainIdOf(pair: string): number | undefined {
   const [chain, network] = pair.toLowerCase().split('/')
-  const found = Object.entries(CHAIN_PATHS).find(([, path]) => path.chain === chain && path.network === network)
-  return found ? Number(found[0]) : undefined
+  return CHAIN_IDS.get(`${chain}/${network}`)
 }
