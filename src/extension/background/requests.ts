@@ -48,7 +48,8 @@ const reason = (error: unknown) => (error instanceof Error ? error.message : Str
 
 /**
  * Wires request handling to the browser; returns the handlers worker.ts registers. `engineData` resolves once the data
- * the engine reads (the phishing and token lists, files apart from the worker's script) has arrived.
+ * the engine reads (the phishing and token lists, files apart from the worker's script) has arrived; the first scan
+ * fetches it, after its request's window was asked for.
  */
 export function createRequests(browser: Browser, store: PendingStore, engineData: () => Promise<void>) {
   const history = createHistory(browser.storage.local)
