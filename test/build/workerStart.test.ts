@@ -1,7 +1,7 @@
 /**
  * The built service worker's start, which Chrome repeats after every idle pause: the script it loads holds no list,
- * and it registers its listeners without fetching or parsing anything large (the first scan fetches the lists, once
- * its window is on its way: files arriving at start would delay the event that woke the worker). Runs the worker from
+ * and it registers its listeners without fetching or parsing anything large (the first request to check fetches the
+ * lists: files arriving at start would delay the event that woke the worker). Runs the worker from
  * dist/ in a child Node process, with a stand-in for the extension APIs it calls while starting (the boundary this is
  * not about) and a fetch that records what it is asked for.
  */
