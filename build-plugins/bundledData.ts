@@ -5,8 +5,9 @@
  * the module becomes one whose default export reads the same data once it was fetched.
  *
  * `virtual:bundled-data` exports `loadBundledData()`, which fetches every such file once, in parallel, and resolves
- * when all have arrived; each is parsed when first read. The worker starts it when it starts and awaits it before it
- * first scans; reading the data earlier throws an error that says so.
+ * when all have arrived; each is parsed when first read. The worker starts it when the first request to check arrives
+ * (fetched at start, the files' arrival delayed the event that woke the worker); reading the data earlier throws an
+ * error that says so.
  */
 import { readFileSync } from 'node:fs'
 import { resolve as resolvePath } from 'node:path'

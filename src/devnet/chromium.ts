@@ -24,7 +24,7 @@ const BASE_FLAGS = [
 ]
 
 /** The browser binary: CHROME_PATH when set, else the first usual path that exists; throws a clear error when none. */
-function findChromium(): string {
+export function findChromium(): string {
   const fromEnv = process.env.CHROME_PATH
   if (fromEnv) {
     if (!existsSync(fromEnv)) throw new Error(`CHROME_PATH is set to ${fromEnv}, which does not exist`)
@@ -45,21 +45,27 @@ export type LaunchedChromium = {
   close(): Promise<void>
 }
 
-/**
- * Launches Chromium with a fresh temporary profile, optionally with the unpacked extension in `extensionDir` (and
- * any in `otherExtensionDirs`, such as a wallet) loaded. Close it with `close()`, which also deletes the profile.
- */
-export async function launchChromium(
-  options: { extensionDir?: string; otherExtensionDirs?: string[]; headless?: boolean } = {},
-): Promise<LaunchedChromium> {
-  const userDataDir = mkdtempSync(join(tmpdir(), 'preflight-chromium-'))
-  const removeProfile = () => rmSync(userDataDir, { recursive: true, force: true, maxRetries: 10 })
+export type ChromiumOptions = { extensionDir?: string; otherExtensionDirs?: string[]; headless?: boolean }
+
+/** The flags this machine needs, with the unpacked extensions of `options` loaded. */
+export function chromiumArgs(options: ChromiumOptions = {}): string[] {
   const args = BASE_FLAGS.filter((flag) => options.headless !== false || flag !== '--headless=new')
   const extensions = [...(options.extensionDir ? [options.extensionDir] : []), ...(options.otherExtensionDirs ?? [])]
   if (extensions.length > 0) {
     const list = extensions.join(',')
     args.push(`--disable-extensions-except=${list}`, `--load-extension=${list}`)
   }
+  return args
+}
+
+/**
+ * Launches Chromium with a fresh temporary profile, optionally with the unpacked extension in `extensionDir` (and
+ * any in `otherExtensionDirs`, such as a wallet) loaded. Close it with `close()`, which also deletes the profile.
+ */
+export async function launchChromium(options: ChromiumOptions = {}): Promise<LaunchedChromium> {
+  const userDataDir = mkdtempSync(join(tmpdir(), 'preflight-chromium-'))
+  const removeProfile = () => rmSync(userDataDir, { recursive: true, force: true, maxRetries: 10 })
+  const args = chromiumArgs(options)
   let context: BrowserContext
   try {
     context = await chromium.launchPersistentContext(userDataDir, {

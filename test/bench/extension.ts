@@ -1,11 +1,13 @@
 /**
  * The extension's speed, measured in real Chromium with the built extension (dist/) and the devnet:
  * - scan latency, with the worker running (warm) and with it stopped before each request (cold, as Chrome stops an
- *   idle worker after about 30 s; stopped through a CDP session on an extension page, and each run checks the request
+ *   idle worker after about 30 s; stopped through the protocol on an extension page, and each run checks the request
  *   really woke a stopped worker): from the dapp's eth_sendTransaction call to the window showing the request (call
- *   → window) and to results shown in it (call → results: the root's data-action leaving PENDING), p50 and p95 over
- *   BENCH_RUNS runs after BENCH_WARMUP; the instants are read on one clock (performance.timeOrigin +
- *   performance.now()) in the page and in the window.
+ *   → window) and to results shown in it (call → results), p50 and p95 over BENCH_RUNS runs after BENCH_WARMUP. The
+ *   window's own marks (src/extension/ui/confirm/shownMarks.ts) give both instants, read from an extension page that
+ *   reaches the window's objects; the instants are on one clock (performance.timeOrigin + performance.now()) in the
+ *   page and in the window. This browser is driven over a bare protocol pipe (test/support/cdpPipe.ts): Playwright
+ *   would attach to the new window and hold it for its own set-up, adding its time to what is measured.
  * - pass-through overhead: eth_chainId ×1,000 on an in-memory provider that the hook patched (window.ethereum) and on
  *   an identical one it never saw, in the same page, alternating; per-call difference of the means over 200 rounds.
  * - a flood: 200 requests at once wait in one window; from the click on Continue to the first call settling in the
@@ -19,12 +21,14 @@ import type { Page } from 'playwright-core'
 import type { Devnet } from '../../src/devnet/devnet.ts'
 import { type Dapp, startDapp, walletPage } from '../e2e/support/dapp.ts'
 import {
+  DIST,
   type Extension,
   launchExtension,
   nextConfirmWindow,
-  watchServiceWorkers,
+  watchServiceWorkersOn,
   writeSettings,
 } from '../e2e/support/extension.ts'
+import { type CdpSession, launchPipeChromium } from '../support/cdpPipe.ts'
 import { startTestDevnet } from '../support/devnet.ts'
 import { quantile } from './stats.ts'
 
@@ -39,78 +43,121 @@ const OVERHEAD_TARGET_MS = 0.05
 const FLOOD = 200
 const FLOOD_RUNS = Number(process.env.BENCH_FLOOD_RUNS ?? 5)
 const FLOOD_TARGET_MS = 200
+const RESULTS_TIMEOUT_MS = 20_000
 
-// Injected into every page, the confirmation window included: the instant the window first shows the request (its
-// header: site, network, account) and the instant results replace the PENDING state.
-const RECORD_SHOWN = `(() => {
-  const now = () => performance.timeOrigin + performance.now()
-  const check = () => {
-    if (!window.__windowAt && document.querySelector('[data-action] header')) window.__windowAt = now()
-    const root = document.querySelector('[data-action]')
-    const action = root && root.getAttribute('data-action')
-    if (action && action !== 'PENDING' && !window.__shownAt) window.__shownAt = now()
-  }
-  // Playwright sometimes attaches to a new window after it rendered: such a run cannot be timed.
-  if (document.querySelector('[data-action] header')) window.__windowAt = -1
-  if (document.querySelector('[data-action]:not([data-action="PENDING"])')) window.__shownAt = -1
-  window.__shownObserver = new MutationObserver(check)
-  window.__shownObserver.observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-action'] })
-})()`
-
-/** One run: ms from the dapp's call to the window showing the request and to its results; undefined when untimed. */
-type Run = { window: number; results: number } | undefined
-
-/** One run's latencies, or undefined when the window could not be timed. */
-async function scanLatency(extension: Extension, page: Page, from: string, to: string): Promise<Run> {
-  const opened = nextConfirmWindow(extension.context)
-  const calledAt = await page.evaluate(
-    ([sender, recipient]) => {
-      const at = performance.timeOrigin + performance.now()
-      const provider = (window as unknown as { ethereum: { request(a: unknown): Promise<unknown> } }).ethereum
-      ;(window as unknown as { pending: Promise<unknown> }).pending = provider
-        .request({ method: 'eth_sendTransaction', params: [{ from: sender, to: recipient, value: '0x1' }] })
-        .catch((error: unknown) => error)
-      return at
-    },
-    [from, to],
-  )
-  const confirm = await opened
-  // Polled on a timer: a background popup window may never get animation frames.
-  await confirm.waitForFunction(() => (window as unknown as { __shownAt?: number }).__shownAt, null, {
-    polling: 20,
-    timeout: 20_000,
+/** Evaluates `expression` in a page's session (promises awaited) and returns its value; throws what it threw. */
+async function evaluate(session: CdpSession, expression: string): Promise<unknown> {
+  const { result, exceptionDetails } = await session.send('Runtime.evaluate', {
+    expression,
+    awaitPromise: true,
+    returnByValue: true,
   })
-  const { windowAt, shownAt } = await confirm.evaluate(() => {
-    const stamps = window as unknown as { __windowAt?: number; __shownAt: number }
-    return { windowAt: stamps.__windowAt ?? -1, shownAt: stamps.__shownAt }
-  })
-  const action = await confirm.locator('[data-action]').getAttribute('data-action')
-  if (action !== 'NONE') throw new Error(`the window showed ${action}, expected NONE`)
-  await confirm.getByRole('button', { name: 'Reject' }).click()
-  await page.evaluate(() => (window as unknown as { pending: Promise<unknown> }).pending)
-  return windowAt < 0 || shownAt < 0 ? undefined : { window: windowAt - calledAt, results: shownAt - calledAt }
+  if (exceptionDetails) throw new Error(`${expression.slice(0, 80)}…: ${exceptionDetails.exception?.description}`)
+  return result.value
 }
 
-type Latencies = { window: number[]; results: number[]; untimed: number }
+/** Polls `expression` until it is truthy, and returns it. */
+async function waitFor(session: CdpSession, expression: string, timeoutMs = RESULTS_TIMEOUT_MS): Promise<unknown> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const value = await evaluate(session, expression)
+    if (value) return value
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${expression.slice(0, 80)}…`)
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+}
+
+// Run in an extension page: the confirmation window is an extension page in the same process, so its marks (and its
+// data-action) can be read through chrome.extension.getViews() with nothing attached to it. Null until it shows
+// results; then it closes the window, which rejects the request (a closed window can linger in the list a moment).
+const READ_WINDOW = `(() => {
+  const view = chrome.extension.getViews().find((candidate) =>
+    candidate.location.pathname.endsWith('/confirm.html') && !candidate.closed && !candidate.__measured)
+  const mark = (name) => view && view.performance.getEntriesByName(name, 'mark')[0]
+  const results = mark('preflight:results-shown')
+  if (!results) return null
+  const at = (entry) => view.performance.timeOrigin + entry.startTime
+  const shown = {
+    windowAt: at(mark('preflight:request-shown')),
+    resultsAt: at(results),
+    action: view.document.querySelector('[data-action]').getAttribute('data-action'),
+  }
+  view.__measured = true
+  view.close()
+  return shown
+})()`
+
+/** One run: ms from the dapp's call to the window showing the request and to its results. */
+type Run = { window: number; results: number }
+
+/** One run in `page`, read from `control`; the window is closed (which rejects the request) once it showed results. */
+async function scanLatency(page: CdpSession, control: CdpSession, from: string, to: string): Promise<Run> {
+  const calledAt = (await evaluate(
+    page,
+    `(() => {
+      const at = performance.timeOrigin + performance.now()
+      window.pending = ethereum
+        .request({ method: 'eth_sendTransaction', params: [{ from: ${JSON.stringify(from)}, to: ${JSON.stringify(to)}, value: '0x1' }] })
+        .then(() => 'sent', (error) => error.code)
+      return at
+    })()`,
+  )) as number
+  const shown = (await waitFor(control, READ_WINDOW)) as { windowAt: number; resultsAt: number; action: string }
+  if (shown.action !== 'NONE') throw new Error(`the window showed ${shown.action}, expected NONE`)
+  const settled = await evaluate(page, 'window.pending')
+  if (settled !== 4001) throw new Error(`closing the window should reject the request; the dapp got ${settled}`)
+  return { window: shown.windowAt - calledAt, results: shown.resultsAt - calledAt }
+}
+
+/** Warm and cold scan latencies, in a browser driven over a bare protocol pipe. */
+async function scanLatencies(devnet: Devnet, dapp: Dapp): Promise<{ warm: Latencies; cold: Latencies }> {
+  const from = devnet.fixtures.accounts[0]?.address ?? ''
+  const to = devnet.fixtures.accounts[5]?.address ?? ''
+  const chromium = await launchPipeChromium({ extensionDir: DIST })
+  try {
+    const worker = await chromium.waitForTarget(
+      (target) => target.type === 'service_worker' && target.url.startsWith('chrome-extension://'),
+    )
+    const control = await chromium.open(`chrome-extension://${new URL(worker.url).host}/src/extension/ui/options.html`)
+    await waitFor(control, `document.readyState === 'complete'`)
+    const settings = { rpcUrls: { '31337': devnet.fixtures.rpcUrl } }
+    await evaluate(control, `chrome.storage.local.set({ settings: ${JSON.stringify(settings)} }).then(() => true)`)
+    const page = await chromium.open(`${dapp.url}/`)
+    await waitFor(page, `document.readyState === 'complete' && !!window.ethereum`)
+    const warm = await latencies(() => scanLatency(page, control, from, to))
+    const workers = await watchServiceWorkersOn(control)
+    const cold = await latencies(
+      async () => {
+        const startsBefore = workers.starts()
+        const ms = await scanLatency(page, control, from, to)
+        if (workers.starts() === startsBefore) throw new Error('the request did not wake a stopped worker')
+        return ms
+      },
+      () => workers.stopAll(),
+    )
+    return { warm, cold }
+  } finally {
+    await chromium.close()
+  }
+}
+
+type Latencies = { window: number[]; results: number[] }
 
 /** BENCH_RUNS timed runs after BENCH_WARMUP; `before` runs ahead of each (e.g. stopping the worker). */
 async function latencies(run: () => Promise<Run>, before: () => Promise<void> = async () => {}): Promise<Latencies> {
-  const out: Latencies = { window: [], results: [], untimed: 0 }
-  for (let index = 0; out.results.length < RUNS && index < 3 * (WARMUP + RUNS); index++) {
+  const out: Latencies = { window: [], results: [] }
+  for (let index = 0; index < WARMUP + RUNS; index++) {
     await before()
     const ms = await run()
-    if (ms === undefined) out.untimed++
-    else if (index >= WARMUP) {
-      out.window.push(ms.window)
-      out.results.push(ms.results)
-    }
+    if (index < WARMUP) continue
+    out.window.push(ms.window)
+    out.results.push(ms.results)
   }
   return out
 }
 
 const summary = (samples: Latencies) => ({
   runs: samples.results.length,
-  untimed: samples.untimed,
   callToWindowMs: { p50: round(quantile(samples.window, 0.5)), p95: round(quantile(samples.window, 0.95)) },
   callToResultsMs: { p50: round(quantile(samples.results, 0.5)), p95: round(quantile(samples.results, 0.95)) },
 })
@@ -181,33 +228,17 @@ async function main() {
   let dapp: Dapp | undefined
   let extension: Extension | undefined
   try {
-    ;[devnet, dapp, extension] = await Promise.all([startTestDevnet(), startDapp(), launchExtension()])
+    ;[devnet, dapp] = await Promise.all([startTestDevnet(), startDapp()])
     const from = devnet.fixtures.accounts[0]?.address ?? ''
-    const to = devnet.fixtures.accounts[5]?.address ?? ''
-    await writeSettings(extension.context, { rpcUrls: { '31337': devnet.fixtures.rpcUrl } })
-    await extension.context.addInitScript(RECORD_SHOWN)
     const config = JSON.stringify({ rpcUrl: devnet.fixtures.rpcUrl, account: from })
     dapp.page('/', walletPage(`DevWallet.announceDevWallet(DevWallet.createDevWallet(${config}))`))
     dapp.page('/empty', '<!doctype html><title>empty</title>')
+    const { warm, cold } = await scanLatencies(devnet, dapp)
+
+    extension = await launchExtension()
+    await writeSettings(extension.context, { rpcUrls: { '31337': devnet.fixtures.rpcUrl } })
     const page = await extension.context.newPage()
     await page.goto(`${dapp.url}/`)
-
-    const warm = await latencies(() => scanLatency(extension as Extension, page, from, to))
-    // The worker is stopped through an extension page, and each run checks that its request met a stopped worker.
-    const control = await extension.context.newPage()
-    await control.goto(`chrome-extension://${extension.id}/src/extension/ui/options.html`)
-    const workers = await watchServiceWorkers(control)
-    const cold = await latencies(
-      async () => {
-        const startsBefore = workers.starts()
-        const ms = await scanLatency(extension as Extension, page, from, to)
-        if (workers.starts() === startsBefore) throw new Error('the request did not wake a stopped worker')
-        return ms
-      },
-      () => workers.stopAll(),
-    )
-    await workers.detach()
-    await control.close()
     const flood: number[] = []
     for (let run = 0; run < FLOOD_RUNS; run++) flood.push(await floodContinue(extension, page, from))
     await page.goto(`${dapp.url}/empty`)

@@ -116,13 +116,31 @@ describe('the confirmation window', () => {
     page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)
   const decisions = () => control.evaluate(() => (window as unknown as { seen: unknown[] }).seen)
 
+  /** The window's User Timing marks by name (src/extension/ui/confirm/shownMarks.ts): start times, in order. */
+  const marks = (page: Page) =>
+    page.evaluate(() =>
+      Object.fromEntries(
+        ['preflight:request-shown', 'preflight:results-shown'].map((name) => [
+          name,
+          performance.getEntriesByName(name, 'mark').map((entry) => entry.startTime),
+        ]),
+      ),
+    )
+
   it('shows progress while PENDING, then the results as soon as the worker stores them', async () => {
     const pending = request('live', { status: 'PENDING' })
     const page = await open(pending)
     expect(await action(page)).toBe('PENDING')
     expect(await page.getByRole('button', { name: 'Continue' }).isDisabled()).toBe(true)
+    const whilePending = await marks(page)
+    expect(whilePending['preflight:request-shown']).toHaveLength(1)
+    expect(whilePending['preflight:results-shown']).toEqual([])
     await store({ 'pending:live': { ...pending, scan: sendEthScan } })
     await page.waitForSelector('main[data-action="NONE"]')
+    const shown = await marks(page)
+    expect(shown['preflight:request-shown']).toEqual(whilePending['preflight:request-shown'])
+    expect(shown['preflight:results-shown']).toHaveLength(1)
+    expect(shown['preflight:results-shown']?.[0]).toBeGreaterThan(shown['preflight:request-shown']?.[0] ?? Infinity)
     expect(await page.getByTestId('state-change').allInnerTexts()).toEqual([
       expect.stringContaining('−1 ETH'),
       expect.stringContaining('+1 ETH'),

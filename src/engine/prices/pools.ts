@@ -10,7 +10,9 @@ import {
 } from 'viem'
 import type { PriceSources, V2Deployment, V3Deployment } from './sources.ts'
 
-const poolKeyParameters = parseAbiParameters('address, address, uint24')
+let poolKey: ReturnType<typeof parseAbiParameters<'address, address, uint24'>> | undefined
+/** A V3 pool key's ABI, parsed on first use rather than while a service worker starts. */
+const poolKeyParameters = () => (poolKey ??= parseAbiParameters('address, address, uint24'))
 const cache = new Map<string, Address>()
 
 /** The two tokens in pool order: token0 is the lower address. */
@@ -22,7 +24,7 @@ export function sortTokens(a: Address, b: Address): [Address, Address] {
 export function v3PoolAddress(deployment: V3Deployment, a: Address, b: Address, fee: number): Address {
   const [token0, token1] = sortTokens(a, b)
   return created(`v3:${deployment.factory}:${token0}:${token1}:${fee}`, deployment, () =>
-    keccak256(encodeAbiParameters(poolKeyParameters, [token0, token1, fee])),
+    keccak256(encodeAbiParameters(poolKeyParameters(), [token0, token1, fee])),
   )
 }
 

@@ -1,5 +1,5 @@
 /** The bundled, per-chain list of where prices are read on-chain (data/priceSources.json), with `includes` merged. */
-import { type Address, getAddress, type Hex } from 'viem'
+import type { Address, Hex } from 'viem'
 import bundled from './data/priceSources.json'
 
 /** A Chainlink USD feed (AggregatorV3Interface) and how often it is due to update. */
@@ -44,24 +44,18 @@ export function priceSources(chainId: number): PriceSources | null {
   return resolved.get(chainId) ?? null
 }
 
+// The file's addresses are checksummed already (test/engine/prices checks it): checksumming them here took ~30
+// keccak hashes, in an engine that had hashed nothing yet, on a cold service worker's first scan.
 function resolve(id: string): PriceSources | null {
   const entry = chains[id]
   if (!entry) return null
   const included = (entry.includes ?? []).flatMap((other) => resolve(other) ?? [])
-  const feed = (value: Feed): Feed => ({
-    feed: getAddress(value.feed),
-    decimals: value.decimals,
-    heartbeat: value.heartbeat,
-  })
+  const feed = ({ feed, decimals, heartbeat }: Feed): Feed => ({ feed, decimals, heartbeat })
   const feeds = new Map<string, Feed>()
   for (const other of included) for (const [token, value] of other.feeds) feeds.set(token, value)
   for (const [token, value] of Object.entries(entry.feeds ?? {})) feeds.set(token.toLowerCase(), feed(value))
-  const v3 = (entry.uniswapV3 ?? []).map((deployment) => ({
-    ...deployment,
-    factory: getAddress(deployment.factory),
-    quotes: deployment.quotes.map((quote) => ({ ...quote, token: getAddress(quote.token) })),
-  }))
-  const v2 = (entry.uniswapV2 ?? []).map((deployment) => ({ ...deployment, factory: getAddress(deployment.factory) }))
+  const v3 = entry.uniswapV3 ?? []
+  const v2 = entry.uniswapV2 ?? []
   return {
     native: entry.native ? feed(entry.native) : (included[0]?.native ?? null),
     feeds,

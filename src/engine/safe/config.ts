@@ -47,11 +47,16 @@ export type SimulationOverrides = {
 /** A simulated log, as far as these checks read it. */
 type Log = { address: Address; topics: readonly Hex[]; data: Hex }
 
-const CHANGED_THRESHOLD = toEventSelector('ChangedThreshold(uint256)')
-const EXECUTED = new Set([
-  toEventSelector('ExecutionSuccess(bytes32,uint256)'),
-  toEventSelector('ExecutionFailure(bytes32,uint256)'),
-])
+let topics: { changedThreshold: Hex; executed: Set<Hex> } | undefined
+/** The Safe events' topics, hashed on first use: hashing while a service worker starts delays its first answer. */
+const safeTopics = () =>
+  (topics ??= {
+    changedThreshold: toEventSelector('ChangedThreshold(uint256)'),
+    executed: new Set([
+      toEventSelector('ExecutionSuccess(bytes32,uint256)'),
+      toEventSelector('ExecutionFailure(bytes32,uint256)'),
+    ]),
+  })
 
 /** True when the configuration read is a Safe's: it has owners and a threshold. */
 export function isSafeConfig(config: SafeConfig | null | undefined): config is SafeConfig {
@@ -95,7 +100,7 @@ export function safeConfigChanges(
   address('moduleGuard')
   address('fallbackHandler')
   // Each executed Safe transaction uses one nonce; any other jump invalidates the Safe's queued transactions.
-  const executions = BigInt(own.filter((log) => EXECUTED.has(log.topics[0] as Hex)).length)
+  const executions = BigInt(own.filter((log) => safeTopics().executed.has(log.topics[0] as Hex)).length)
   const expected = (overrides.nonce ?? before.nonce) + executions
   if (after.nonce !== expected) changes.push({ safe, field: 'nonce', before: before.nonce, after: after.nonce })
   return changes
@@ -108,7 +113,7 @@ export function safeConfigChanges(
  */
 function thresholdAfter(before: SafeConfig, after: SafeConfig, overrides: SimulationOverrides, logs: Log[]): bigint {
   if (!overrides.thresholdPreset || after.threshold !== 1n) return after.threshold
-  const changed = logs.filter((log) => log.topics[0] === CHANGED_THRESHOLD)
+  const changed = logs.filter((log) => log.topics[0] === safeTopics().changedThreshold)
   const last = changed[changed.length - 1]
   if (last) return hexToBigInt(last.data)
   return overrides.thresholdPreset.announced.includes(1n) ? 1n : before.threshold

@@ -48,7 +48,8 @@ const reason = (error: unknown) => (error instanceof Error ? error.message : Str
 
 /**
  * Wires request handling to the browser; returns the handlers worker.ts registers. `engineData` resolves once the data
- * the engine reads (the phishing and token lists, files apart from the worker's script) has arrived.
+ * the engine reads (the phishing and token lists, files apart from the worker's script) has arrived; the first request
+ * to check starts fetching it.
  */
 export function createRequests(browser: Browser, store: PendingStore, engineData: () => Promise<void>) {
   const history = createHistory(browser.storage.local)
@@ -142,6 +143,8 @@ export function createRequests(browser: Browser, store: PendingStore, engineData
     // Switched off or paused here: the wallet gets the detached copy the hook sent, as the dapp passed it.
     if (!isChecking(settings, sender))
       return post(port, { type: 'settle', rid, outcome: { kind: 'forward', params: call.params } })
+    // The lists arrive while the request is stored and its window opens (the scan awaits them, and reports a failure).
+    if (settings.backend.kind === 'local') engineData().catch(() => undefined)
     const normal = await normalizeCall(call)
     if (!normal.ok) return post(port, { type: 'settle', rid, outcome: { kind: 'error', error: normal.error } })
     const record: PendingRequest = {

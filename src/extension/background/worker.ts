@@ -29,5 +29,3 @@ browser.windows.onRemoved.addListener((windowId) => {
 })
 
 void requests.recover()
-// The lists arrive while the first request is stored and its window opens; they are parsed when a scan reads them.
-loadBundledData().catch(() => undefined)

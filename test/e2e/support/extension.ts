@@ -69,10 +69,22 @@ export async function shownAction(confirm: Page): Promise<string> {
   return (await root.getAttribute('data-action')) ?? ''
 }
 
+/** What watching service workers needs of a protocol session: Playwright's and test/support/cdpPipe.ts's both fit. */
+type ProtocolSession = {
+  send(method: 'ServiceWorker.enable' | 'ServiceWorker.stopAllWorkers'): Promise<unknown>
+  // biome-ignore lint/suspicious/noExplicitAny: each client types its event payloads its own way.
+  on(event: 'ServiceWorker.workerVersionUpdated', listener: (params: any) => void): unknown
+}
+
 /** Watches the browser's service workers through a CDP session on `page` (an extension page or any other). */
 export async function watchServiceWorkers(page: Page) {
-  type Version = { versionId: string; runningStatus: string }
   const cdp = await page.context().newCDPSession(page)
+  return { ...(await watchServiceWorkersOn(cdp)), detach: () => cdp.detach() }
+}
+
+/** Watches the browser's service workers through `cdp`, a protocol session on a page. */
+export async function watchServiceWorkersOn(cdp: ProtocolSession) {
+  type Version = { versionId: string; runningStatus: string }
   const statuses = new Map<string, string>()
   let starts = 0
   let onUpdate = () => {}
@@ -108,7 +120,6 @@ export async function watchServiceWorkers(page: Page) {
     },
     /** How many times a service worker started since the watch began: a stopped worker woken by a request counts. */
     starts: () => starts,
-    detach: () => cdp.detach(),
   }
 }
 

@@ -3,6 +3,8 @@
  * pools: feeds for ETH and USDC, a TWAP for a token without a feed, null for stale feeds, thin pools and unknown
  * tokens; rendered per API version; and the warning for a large value sent for next to nothing back.
  */
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import {
   type Address,
   createWalletClient,
@@ -214,6 +216,13 @@ describe('the bundled price list', () => {
     // The devnet includes mainnet's list, so a fork of mainnet prices mainnet's tokens too.
     expect(devnetSources?.feeds.has('0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48')).toBe(true)
     expect(priceSources(999_999)).toBeNull()
+  })
+
+  it('holds only checksummed addresses, which the engine uses as they are', () => {
+    const text = readFileSync(join(import.meta.dirname, '../../../src/engine/prices/data/priceSources.json'), 'utf8')
+    const addresses = text.match(/0x[0-9a-fA-F]{40}(?![0-9a-fA-F])/g) ?? []
+    expect(addresses.length).toBeGreaterThan(20)
+    expect(addresses.filter((address) => getAddress(address) !== address)).toEqual([])
   })
 })
 

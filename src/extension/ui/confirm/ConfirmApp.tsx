@@ -14,6 +14,7 @@ import { feeView } from '../lib/feeView.ts'
 import { chainName } from '../lib/format.ts'
 import { currentWindowId, decide, type QueueStore, rejectAll, useDecision } from '../stores/pendingStore.ts'
 import { settingsStore } from '../stores/settingsStore.ts'
+import { useShownMarks } from './shownMarks.ts'
 
 function Header({ request }: { request: PendingRequest }) {
   return (
@@ -172,6 +173,8 @@ export function ConfirmApp({ initialId, queue }: Props) {
   const decidedHere = decidedId === shownId
   const request = inWindow.find((candidate) => candidate.id === shownId) ?? (decidedHere ? ended[shownId] : undefined)
   const position = inWindow.findIndex((candidate) => candidate.id === shownId) + 1
+  const view = request && confirmView(request)
+  useShownMarks(view?.action)
 
   useEffect(() => {
     if (!request) return
@@ -186,11 +189,10 @@ export function ConfirmApp({ initialId, queue }: Props) {
       </main>
     )
   }
-  if (!request) {
+  if (!request || !view) {
     const next = inWindow[0]
     return <Settled gone={ended[shownId]} waiting={inWindow.length} onNext={next && (() => show(next.id))} />
   }
-  const view = confirmView(request)
   const fees = feeView(request)
   const needsAcknowledgement =
     view.action === 'BLOCK' || (view.action === 'ERROR' && onScanFailure === 'ask-default-reject')
