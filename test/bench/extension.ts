@@ -8,6 +8,9 @@
  *   reaches the window's objects; the instants are on one clock (performance.timeOrigin + performance.now()) in the
  *   page and in the window. This browser is driven over a bare protocol pipe (test/support/cdpPipe.ts): Playwright
  *   would attach to the new window and hold it for its own set-up, adding its time to what is measured.
+ * - the same cold runs with eth_estimateGas sent through the wallet first, as viem, wagmi and ethers do before they
+ *   send a transaction, and the send 50 ms after the devnet answered it (a wallet's node is further away): the hook
+ *   takes the estimate as the prelude to a request and wakes the worker. Timed from the send.
  * - pass-through overhead: eth_chainId ×1,000 on an in-memory provider that the hook patched (window.ethereum) and on
  *   an identical one it never saw, in the same page, alternating; per-call difference of the means over 200 rounds.
  * - a flood: 200 requests at once wait in one window; from the click on Continue to the first call settling in the
@@ -44,6 +47,9 @@ const FLOOD = 200
 const FLOOD_RUNS = Number(process.env.BENCH_FLOOD_RUNS ?? 5)
 const FLOOD_TARGET_MS = 200
 const RESULTS_TIMEOUT_MS = 20_000
+const DISCONNECT_SEEN_MS = 200
+/** A wallet's node round trip, as `npm run bench` puts between the engine and the devnet. */
+const NODE_ROUND_TRIP_MS = 50
 
 /** Evaluates `expression` in a page's session (promises awaited) and returns its value; throws what it threw. */
 async function evaluate(session: CdpSession, expression: string): Promise<unknown> {
@@ -90,14 +96,28 @@ const READ_WINDOW = `(() => {
 /** One run: ms from the dapp's call to the window showing the request and to its results. */
 type Run = { window: number; results: number }
 
-/** One run in `page`, read from `control`; the window is closed (which rejects the request) once it showed results. */
-async function scanLatency(page: CdpSession, control: CdpSession, from: string, to: string): Promise<Run> {
+/**
+ * One run in `page`, read from `control`; the window is closed (which rejects the request) once it showed results.
+ * With `estimateFirst`, the page first estimates the transaction's gas through the wallet, as viem, wagmi and ethers
+ * do before they send it, and sends NODE_ROUND_TRIP_MS after the devnet answered (a wallet's node is further away than
+ * the devnet); the clock still starts at eth_sendTransaction.
+ */
+async function scanLatency(
+  page: CdpSession,
+  control: CdpSession,
+  from: string,
+  to: string,
+  estimateFirst = false,
+): Promise<Run> {
+  const tx = `{ from: ${JSON.stringify(from)}, to: ${JSON.stringify(to)}, value: '0x1' }`
   const calledAt = (await evaluate(
     page,
-    `(() => {
+    `(async () => {
+      ${estimateFirst ? `await ethereum.request({ method: 'eth_estimateGas', params: [${tx}] })` : ''}
+      ${estimateFirst ? `await new Promise((resolve) => setTimeout(resolve, ${NODE_ROUND_TRIP_MS}))` : ''}
       const at = performance.timeOrigin + performance.now()
       window.pending = ethereum
-        .request({ method: 'eth_sendTransaction', params: [{ from: ${JSON.stringify(from)}, to: ${JSON.stringify(to)}, value: '0x1' }] })
+        .request({ method: 'eth_sendTransaction', params: [${tx}] })
         .then(() => 'sent', (error) => error.code)
       return at
     })()`,
@@ -109,8 +129,14 @@ async function scanLatency(page: CdpSession, control: CdpSession, from: string, 
   return { window: shown.windowAt - calledAt, results: shown.resultsAt - calledAt }
 }
 
-/** Warm and cold scan latencies, in a browser driven over a bare protocol pipe. */
-async function scanLatencies(devnet: Devnet, dapp: Dapp): Promise<{ warm: Latencies; cold: Latencies }> {
+/**
+ * Warm and cold scan latencies, and cold after a gas estimate (which wakes the worker ahead of the request), in a
+ * browser driven over a bare protocol pipe.
+ */
+async function scanLatencies(
+  devnet: Devnet,
+  dapp: Dapp,
+): Promise<{ warm: Latencies; cold: Latencies; coldAfterEstimate: Latencies }> {
   const from = devnet.fixtures.accounts[0]?.address ?? ''
   const to = devnet.fixtures.accounts[5]?.address ?? ''
   const chromium = await launchPipeChromium({ extensionDir: DIST })
@@ -126,16 +152,20 @@ async function scanLatencies(devnet: Devnet, dapp: Dapp): Promise<{ warm: Latenc
     await waitFor(page, `document.readyState === 'complete' && !!window.ethereum`)
     const warm = await latencies(() => scanLatency(page, control, from, to))
     const workers = await watchServiceWorkersOn(control)
-    const cold = await latencies(
-      async () => {
-        const startsBefore = workers.starts()
-        const ms = await scanLatency(page, control, from, to)
-        if (workers.starts() === startsBefore) throw new Error('the request did not wake a stopped worker')
-        return ms
-      },
-      () => workers.stopAll(),
-    )
-    return { warm, cold }
+    const coldRun = (estimateFirst: boolean) => async () => {
+      const startsBefore = workers.starts()
+      const ms = await scanLatency(page, control, from, to, estimateFirst)
+      if (workers.starts() === startsBefore) throw new Error('the request did not wake a stopped worker')
+      return ms
+    }
+    // After an idle pause the page saw its connection to the stopped worker close long ago; here it gets a moment to.
+    const stop = async () => {
+      await workers.stopAll()
+      await new Promise((resolve) => setTimeout(resolve, DISCONNECT_SEEN_MS))
+    }
+    const cold = await latencies(coldRun(false), stop)
+    const coldAfterEstimate = await latencies(coldRun(true), stop)
+    return { warm, cold, coldAfterEstimate }
   } finally {
     await chromium.close()
   }
@@ -233,7 +263,7 @@ async function main() {
     const config = JSON.stringify({ rpcUrl: devnet.fixtures.rpcUrl, account: from })
     dapp.page('/', walletPage(`DevWallet.announceDevWallet(DevWallet.createDevWallet(${config}))`))
     dapp.page('/empty', '<!doctype html><title>empty</title>')
-    const { warm, cold } = await scanLatencies(devnet, dapp)
+    const { warm, cold, coldAfterEstimate } = await scanLatencies(devnet, dapp)
 
     extension = await launchExtension()
     await writeSettings(extension.context, { rpcUrls: { '31337': devnet.fixtures.rpcUrl } })
@@ -253,6 +283,8 @@ async function main() {
         ...summary(cold),
         target: { callToWindowMs: COLD_WINDOW_TARGET_MS, callToResultsMs: COLD_RESULTS_TARGET_MS },
       },
+      // The same, with eth_estimateGas first (as dapp libraries send it), which wakes the worker ahead of the request.
+      workerStoppedEstimateFirst: summary(coldAfterEstimate),
       floodContinueToDappMs: {
         requests: FLOOD,
         runs: flood.length,

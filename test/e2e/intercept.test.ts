@@ -32,6 +32,7 @@ import {
   shownAction,
   shownId,
   startCall,
+  watchServiceWorkers,
   writeSettings,
 } from './support/extension.ts'
 
@@ -317,6 +318,34 @@ describe('intercepting every route to the wallet', () => {
     ])
     context.off('page', count)
     expect(windows).toBe(0)
+  })
+
+  it('wakes a stopped worker when the page estimates gas, as libraries do before a transaction, and passes it through', async () => {
+    const page = await open('/announced')
+    const workers = await watchServiceWorkers(page)
+    try {
+      const call = (method: string, params: unknown[]) =>
+        page.evaluate(
+          ([name, args]) =>
+            (window as unknown as { ethereum: { request(a: unknown): Promise<unknown> } }).ethereum.request({
+              method: name,
+              params: args,
+            }),
+          [method, params] as const,
+        )
+      await workers.stopAll()
+      const startsBefore = workers.starts()
+      // Other read methods do not wake it: the page's reads stay its own business.
+      expect(await call('eth_chainId', [])).toBe('0x7a69')
+      await new Promise((resolve) => setTimeout(resolve, 1_000))
+      expect(workers.starts()).toBe(startsBefore)
+      // A plain transfer costs 21,000 gas: the wallet's own answer, untouched.
+      const to = devnet.fixtures.accounts[5]?.address ?? ''
+      expect(await call('eth_estimateGas', [{ from: account, to, value: '0x1' }])).toBe('0x5208')
+      await expect.poll(() => workers.starts(), { timeout: 10_000 }).toBeGreaterThan(startsBefore)
+    } finally {
+      await workers.detach()
+    }
   })
 
   it('leaves the define functions it watches looking and behaving like the builtins', async () => {

@@ -26,11 +26,20 @@ import {
 export type RelayChannel = {
   /** Sends one call to the worker; `done` is called once with its outcome. */
   scan(call: HookCall, done: (outcome: Outcome) => void): void
+  /**
+   * Says a signing request is probably coming (at most once every PRELUDE_INTERVAL_MS), so a stopped worker starts
+   * now rather than when the request arrives.
+   */
+  prelude(): void
   /** Stops accepting a port: called when the page's own scripts are about to run. */
   closeHandshake(): void
 }
 
 const failure = (code: number, message: string): Outcome => ({ kind: 'error', error: { code, message } })
+
+/** A page estimating gas in a loop tells the relay once a second at most. */
+const PRELUDE_INTERVAL_MS = 1_000
+const now = Date.now
 
 const NOT_CONNECTED = failure(
   4900,
@@ -54,6 +63,7 @@ export function connectToRelay(): RelayChannel {
   let port: MessagePort | undefined
   let nextRid = 1
   let listening = true
+  let lastPrelude = Number.NEGATIVE_INFINITY
 
   const onMessage = (event: Event) => {
     let data: unknown
@@ -106,6 +116,16 @@ export function connectToRelay(): RelayChannel {
       } catch {
         delete waiting[rid]
         done(failure(-32602, 'Preflight refused this request: its parameters cannot be copied.'))
+      }
+    },
+    prelude() {
+      const at = now()
+      if (!port || at - lastPrelude < PRELUDE_INTERVAL_MS) return
+      lastPrelude = at
+      try {
+        portPostMessage(port, { type: 'prelude' })
+      } catch {
+        // Nothing depends on it: the request itself still wakes the worker.
       }
     },
     closeHandshake: stopListening,

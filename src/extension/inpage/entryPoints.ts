@@ -161,6 +161,7 @@ function promiseCall(ctx: Ctx, self: unknown, payload: Payload, args: unknown[])
   const id = ownValue(payload, 'id')
   if (cls.kind === 'refuse') return refusal(ctx, id, cls)
   if (cls.kind === 'pass' || isApproved(payload.params, cls.method)) {
+    if (cls.kind === 'pass' && cls.prelude) ctx.gate.prelude?.()
     return apply(ctx.slot.raw, self, argsWith(payload, args, 1))
   }
   const held = heldOf(ctx, self)
@@ -191,6 +192,7 @@ function callbackCall(ctx: Ctx, self: unknown, payload: Payload, callback: Callb
     return
   }
   if (cls.kind === 'pass' || isApproved(payload.params, cls.method)) {
+    if (cls.kind === 'pass' && cls.prelude) ctx.gate.prelude?.()
     apply(ctx.slot.raw, self, argsWith(payload, argsWith(callback, args, 2), 0))
     return
   }

@@ -9,11 +9,19 @@ import type { RelayChannel } from './channel.ts'
 import { copyData } from './snapshot.ts'
 import { askWallet, type Held } from './wallets.ts'
 
-export type Gate = (held: Held, method: InterceptedMethod, params: unknown, done: (outcome: Outcome) => void) => void
+export type Gate = ((
+  held: Held,
+  method: InterceptedMethod,
+  params: unknown,
+  done: (outcome: Outcome) => void,
+) => void) & {
+  /** Called on a pass-through method that usually comes just before a signing request (see methods.ts). */
+  prelude?: () => void
+}
 
 /** Builds the gate every patched entry point uses. */
 export function createGate(channel: RelayChannel): Gate {
-  return (held, method, params, done) => {
+  const gate: Gate = (held, method, params, done) => {
     const copy = copyData(params)
     if (!copy.ok) {
       return done({
@@ -38,4 +46,6 @@ export function createGate(channel: RelayChannel): Gate {
       ready()
     })
   }
+  gate.prelude = channel.prelude
+  return gate
 }

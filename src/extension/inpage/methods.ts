@@ -9,7 +9,8 @@ import { bare, put, stringCharCodeAt, stringToLowerCase } from './intrinsics.ts'
 
 export type MethodClass =
   | { kind: 'intercept'; method: InterceptedMethod }
-  | { kind: 'pass' }
+  /** `prelude`: a method dapp libraries send just before a transaction, worth waking the worker for. */
+  | { kind: 'pass'; prelude: boolean }
   | { kind: 'refuse'; code: number; message: string }
 
 const exact = bare<Record<string, InterceptedMethod>>()
@@ -45,7 +46,10 @@ for (let index = 0; index < INTERCEPTED_METHODS.length; index++) {
   put(lookalike, skeleton(method), method)
 }
 
-const PASS: MethodClass = { kind: 'pass' }
+const PASS: MethodClass = { kind: 'pass', prelude: false }
+// viem, wagmi and ethers estimate a transaction's gas through the wallet right before they send it.
+const PRELUDE: MethodClass = { kind: 'pass', prelude: true }
+const PRELUDE_METHOD = 'eth_estimateGas'
 /** Names already found to pass (a page calls the same few read methods over and over), up to a bound. */
 const passing = bare<Record<string, true>>()
 let passingCount = 0
@@ -62,6 +66,7 @@ export function classifyMethod(method: unknown): MethodClass {
   }
   const known = exact[method]
   if (known !== undefined) return { kind: 'intercept', method: known }
+  if (method === PRELUDE_METHOD) return PRELUDE
   if (passing[method]) return PASS
   if (method.length > 256) return { kind: 'refuse', code: 4200, message: 'Preflight: the method name is too long.' }
   const near = lookalike[skeleton(method)]

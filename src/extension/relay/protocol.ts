@@ -54,8 +54,11 @@ export const USER_REJECTED: ProviderError = {
 /** How a request ends for the hook: forward these params to the wallet, or throw an error. */
 export type Outcome = { kind: 'forward'; params: unknown } | { kind: 'error'; error: ProviderError }
 
-/** Hook → relay. `rid` is the hook's own counter; it never leaves this frame. */
-export type HookMessage = { type: 'scan'; rid: number; call: HookCall }
+/**
+ * Hook → relay. `rid` is the hook's own counter; it never leaves this frame. A prelude says a signing request is
+ * probably coming, so the relay wakes the worker.
+ */
+export type HookMessage = { type: 'scan'; rid: number; call: HookCall } | { type: 'prelude' }
 
 /** Relay → hook. */
 export type RelayToHook = { type: 'settle'; rid: number; outcome: Outcome }
@@ -65,6 +68,8 @@ export type RelayToWorker =
   | { type: 'request'; rid: number; call: HookCall }
   /** After a reconnect: which of these request ids are still pending, and which settled while disconnected. */
   | { type: 'resume'; ids: string[] }
+  /** A signing request is probably coming: start now (the connection alone wakes a stopped worker). */
+  | { type: 'prelude' }
 
 /** Worker → relay over the runtime port. */
 export type WorkerToRelay =

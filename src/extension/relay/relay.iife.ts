@@ -20,5 +20,6 @@ const link = createWorkerLink(browser, (rid, outcome) => hookPort.postMessage({ 
 hookPort.addEventListener('message', (event: MessageEvent<HookMessage>) => {
   const message = event.data
   if (message?.type === 'scan' && typeof message.rid === 'number') link.request(message.rid, message.call)
+  else if (message?.type === 'prelude') link.prelude()
 })
 hookPort.start()

@@ -7,8 +7,13 @@ describe('classifyMethod', () => {
   it('reviews every signing method by its exact name and lets other methods pass', () => {
     for (const method of INTERCEPTED_METHODS) expect(classifyMethod(method)).toEqual({ kind: 'intercept', method })
     for (const method of ['eth_chainId', 'eth_call', 'wallet_switchEthereumChain', 'eth_signTypedData_v2x']) {
-      expect(classifyMethod(method)).toEqual({ kind: 'pass' })
+      expect(classifyMethod(method)).toEqual({ kind: 'pass', prelude: false })
     }
+  })
+
+  it('lets eth_estimateGas pass as the prelude to a transaction, spelled exactly', () => {
+    expect(classifyMethod('eth_estimateGas')).toEqual({ kind: 'pass', prelude: true })
+    expect(classifyMethod('ETH_ESTIMATEGAS')).toEqual({ kind: 'pass', prelude: false })
   })
 
   it('refuses a name that differs from a signing method only by case, spaces or invisible characters', () => {
