@@ -100,7 +100,8 @@ export function safeConfigChanges(
   address('moduleGuard')
   address('fallbackHandler')
   // Each executed Safe transaction uses one nonce; any other jump invalidates the Safe's queued transactions.
-  const executions = BigInt(own.filter((log) => safeTopics().executed.has(log.topics[0] as Hex)).length)
+  const { executed } = safeTopics()
+  const executions = BigInt(own.filter((log) => executed.has(log.topics[0] as Hex)).length)
   const expected = (overrides.nonce ?? before.nonce) + executions
   if (after.nonce !== expected) changes.push({ safe, field: 'nonce', before: before.nonce, after: after.nonce })
   return changes
@@ -113,7 +114,8 @@ export function safeConfigChanges(
  */
 function thresholdAfter(before: SafeConfig, after: SafeConfig, overrides: SimulationOverrides, logs: Log[]): bigint {
   if (!overrides.thresholdPreset || after.threshold !== 1n) return after.threshold
-  const changed = logs.filter((log) => log.topics[0] === safeTopics().changedThreshold)
+  const { changedThreshold } = safeTopics()
+  const changed = logs.filter((log) => log.topics[0] === changedThreshold)
   const last = changed[changed.length - 1]
   if (last) return hexToBigInt(last.data)
   return overrides.thresholdPreset.announced.includes(1n) ? 1n : before.threshold
