@@ -22,6 +22,7 @@
  */
 import type { Page } from 'playwright-core'
 import type { Devnet } from '../../src/devnet/devnet.ts'
+import { REQUEST_SHOWN, RESULTS_SHOWN } from '../../src/extension/ui/confirm/shownMarks.ts'
 import { type Dapp, startDapp, walletPage } from '../e2e/support/dapp.ts'
 import {
   DIST,
@@ -80,11 +81,11 @@ const READ_WINDOW = `(() => {
   const view = chrome.extension.getViews().find((candidate) =>
     candidate.location.pathname.endsWith('/confirm.html') && !candidate.closed && !candidate.__measured)
   const mark = (name) => view && view.performance.getEntriesByName(name, 'mark')[0]
-  const results = mark('preflight:results-shown')
+  const results = mark('${RESULTS_SHOWN}')
   if (!results) return null
   const at = (entry) => view.performance.timeOrigin + entry.startTime
   const shown = {
-    windowAt: at(mark('preflight:request-shown')),
+    windowAt: at(mark('${REQUEST_SHOWN}')),
     resultsAt: at(results),
     action: view.document.querySelector('[data-action]').getAttribute('data-action'),
   }

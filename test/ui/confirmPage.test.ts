@@ -12,6 +12,7 @@ import { permit2Single, sendEth } from '../../src/devnet/dapp/requests.ts'
 import type { Devnet } from '../../src/devnet/devnet.ts'
 import { scanMessage, scanTransactions } from '../../src/engine/index.ts'
 import type { PendingRequest, ScanState } from '../../src/extension/shared/pending.ts'
+import { REQUEST_SHOWN, RESULTS_SHOWN } from '../../src/extension/ui/confirm/shownMarks.ts'
 import { startTestDevnet } from '../support/devnet.ts'
 
 const extensionDir = process.env.PREFLIGHT_EXTENSION_DIR ?? join(import.meta.dirname, '../../dist')
@@ -118,13 +119,12 @@ describe('the confirmation window', () => {
 
   /** The window's User Timing marks by name (src/extension/ui/confirm/shownMarks.ts): start times, in order. */
   const marks = (page: Page) =>
-    page.evaluate(() =>
-      Object.fromEntries(
-        ['preflight:request-shown', 'preflight:results-shown'].map((name) => [
-          name,
-          performance.getEntriesByName(name, 'mark').map((entry) => entry.startTime),
-        ]),
-      ),
+    page.evaluate(
+      (names) =>
+        Object.fromEntries(
+          names.map((name) => [name, performance.getEntriesByName(name, 'mark').map((entry) => entry.startTime)]),
+        ),
+      [REQUEST_SHOWN, RESULTS_SHOWN],
     )
 
   it('shows progress while PENDING, then the results as soon as the worker stores them', async () => {
