@@ -2,21 +2,10 @@ import { describe, expect, it } from 'vitest'
 import type { Browser } from 'webextension-polyfill'
 import { createConfirmQueue } from '../../../src/extension/background/confirmQueue.ts'
 import { createPendingStore } from '../../../src/extension/background/pendingStore.ts'
-import type { PendingRequest } from '../../../src/extension/shared/pending.ts'
 import { memoryArea } from './support/memoryArea.ts'
+import { pendingRecord } from './support/pendingRecord.ts'
 
-const record = (id: string): PendingRequest => ({
-  id,
-  origin: 'https://a.example',
-  tabId: 1,
-  frameId: 0,
-  chainId: 1,
-  account: '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266',
-  method: 'personal_sign',
-  params: ['0x6869', '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'],
-  createdAt: 0,
-  scan: { status: 'PENDING' },
-})
+const record = pendingRecord
 
 /** The browser's windows API is the boundary: a window opens when the test says so. */
 function browserWithSlowWindows() {

@@ -3,19 +3,9 @@ import { createPendingStore, SETTLED_TTL_MS } from '../../../src/extension/backg
 import { outcomeOf } from '../../../src/extension/relay/protocol.ts'
 import type { PendingRequest } from '../../../src/extension/shared/pending.ts'
 import { memoryArea } from './support/memoryArea.ts'
+import { pendingRecord } from './support/pendingRecord.ts'
 
-const record = (id: string): PendingRequest => ({
-  id,
-  origin: 'https://a.example',
-  tabId: 1,
-  frameId: 0,
-  chainId: 1,
-  account: '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266',
-  method: 'personal_sign',
-  params: ['0x6869', '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'],
-  createdAt: 0,
-  scan: { status: 'PENDING' },
-})
+const record = pendingRecord
 
 describe('pending store', () => {
   it('settles a request once even when a decision and a window close race, and remembers the first', async () => {
