@@ -93,6 +93,14 @@ export function createConfirmQueue(browser: Browser, store: PendingStore, reject
     has: (id: string) => waiting.has(id),
     /** The waiting request ids, oldest first. */
     ids: () => [...waiting.entries()].sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1)).map(([id]) => id),
+    /**
+     * The window closes itself: its last request was decided there (the reply said nothing is next). A request that
+     * arrives before Chrome reports the window gone gets a window of its own instead of joining the closing one.
+     */
+    windowClosing: () =>
+      inTurn(async () => {
+        if (waiting.size === 0) windowId = undefined
+      }),
     /** Closes the window when nothing waits in it any more (the last request ended without a decision made in it). */
     closeIfEmpty: () =>
       inTurn(async () => {

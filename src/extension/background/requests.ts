@@ -202,11 +202,14 @@ export function createRequests(browser: Browser, store: PendingStore, engineData
     /** The user's decision from the confirmation window, and the request that window shows next. */
     async decide(id: string, decision: Decision): Promise<DecisionReply> {
       const record = await settle(id, decision)
-      return { ok: record !== undefined, next: queue.settled(id) }
+      const next = queue.settled(id)
+      if (next === null) void queue.windowClosing()
+      return { ok: record !== undefined, next }
     },
     /** Rejects every waiting request at once (the window's "Reject all"). */
     async rejectAll(): Promise<DecisionReply> {
       for (const id of queue.ids()) await settle(id, 'reject')
+      void queue.windowClosing()
       return { ok: true, next: null }
     },
     /** A window was closed: if it was the confirmation window, reject every request waiting in it. */

@@ -10,6 +10,7 @@ const record = pendingRecord
 /** The browser's windows API is the boundary: a window opens when the test says so. */
 function browserWithSlowWindows() {
   const opened: string[] = []
+  let nextWindowId = 7
   let open = () => {}
   const created = new Promise<void>((resolve) => {
     open = resolve
@@ -20,7 +21,7 @@ function browserWithSlowWindows() {
       create: async ({ url }: { url: string }) => {
         opened.push(url)
         await created
-        return { id: 7 }
+        return { id: nextWindowId++ }
       },
       get: async () => ({ id: 7 }),
       remove: async () => undefined,
@@ -46,6 +47,29 @@ describe('confirmation queue', () => {
     await queue.add(record('b'))
     expect((await store.get('b'))?.windowId).toBe(7)
     expect(opened).toHaveLength(1)
+  })
+
+  it('opens a new window for a request that arrives while the last one decided closes its window', async () => {
+    const { browser, opened, open } = browserWithSlowWindows()
+    open()
+    const store = createPendingStore(memoryArea())
+    const rejected: string[] = []
+    const queue = createConfirmQueue(browser, store, async (id) => {
+      rejected.push(id)
+    })
+    await queue.add(record('a'))
+    await expect.poll(async () => (await store.get('a'))?.windowId).toBe(7)
+    // Decided in its window (settled as requests.ts settles it), with nothing else waiting there.
+    await store.take('a', 'continue', () => ({ kind: 'forward', params: [] }))
+    expect(queue.settled('a')).toBeNull()
+    await queue.windowClosing()
+    await queue.add(record('b'))
+    expect(opened).toEqual([expect.stringContaining('?id=a'), expect.stringContaining('?id=b')])
+    await expect.poll(async () => (await store.get('b'))?.windowId).toBe(8)
+    // Chrome then reports the first window gone: nothing that waits elsewhere is rejected.
+    await queue.windowRemoved(7)
+    expect(rejected).toEqual([])
+    expect(queue.has('b')).toBe(true)
   })
 
   it('rejects add() when the request cannot be stored, and opens no window for it', async () => {
