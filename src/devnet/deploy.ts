@@ -18,6 +18,7 @@ import { foundry } from 'viem/chains'
 import { devAccounts } from './accounts.ts'
 import type { Fixtures } from './fixtures.ts'
 import { artifacts, deployProtocols, fixtureArtifact } from './protocols.ts'
+import { waitForReceipt } from './receipt.ts'
 import { deploySafeAttacks } from './safeAttacks.ts'
 import { deployCanonicalSafe, safeArtifact } from './safeDeployment.ts'
 
@@ -39,7 +40,7 @@ export async function deployFixtures(rpcUrl: string): Promise<Omit<Fixtures, 'st
   const wallet = createWalletClient({ chain: foundry, transport, account: deployer })
 
   const confirm = async (hash: Hex) => {
-    const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 5 })
+    const receipt = await waitForReceipt(publicClient, hash)
     if (receipt.status !== 'success') throw new Error(`fixture transaction ${hash} reverted`)
     return receipt
   }

@@ -30,6 +30,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts'
 import { foundry } from 'viem/chains'
 import type { Artifacts } from './compile.ts'
+import { waitForReceipt } from './receipt.ts'
 
 const require = createRequire(import.meta.url)
 
@@ -234,7 +235,7 @@ async function send(
     account: from.account ?? null,
     chain: foundry,
   })
-  const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 5 })
+  const receipt = await waitForReceipt(publicClient, hash)
   if (receipt.status !== 'success') throw new Error(`protocol transaction ${functionName} (${hash}) reverted`)
   return receipt
 }
@@ -250,7 +251,7 @@ async function deployAll(clients: Clients, liquidityProvider: Address): Promise<
       account: deployer.account ?? null,
       chain: foundry,
     })
-    const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 5 })
+    const receipt = await waitForReceipt(publicClient, hash)
     const expected = protocolAddress(name)
     if (receipt.status !== 'success' || !receipt.contractAddress || getAddress(receipt.contractAddress) !== expected) {
       throw new Error(`${name} was not deployed at ${expected} (${receipt.status}, ${receipt.contractAddress})`)

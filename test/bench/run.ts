@@ -27,6 +27,7 @@ import { simulateCalls } from 'viem/actions'
 import { foundry } from 'viem/chains'
 import type { Artifacts } from '../../src/devnet/compile.ts'
 import type { Devnet } from '../../src/devnet/devnet.ts'
+import { waitForReceipt } from '../../src/devnet/receipt.ts'
 import { type RpcStats, scanMessageWithStats, scanTransactionsWithStats } from '../../src/engine/index.ts'
 import { startTestDevnet } from '../support/devnet.ts'
 import { rewriteDeploylessCalls } from './anvilCompat.ts'
@@ -375,9 +376,7 @@ async function deployPermitTokens(devnet: Devnet, count: number): Promise<Addres
       }),
     )
   }
-  const receipts = await Promise.all(
-    hashes.map((hash) => client.waitForTransactionReceipt({ hash, pollingInterval: 5 })),
-  )
+  const receipts = await Promise.all(hashes.map((hash) => waitForReceipt(client, hash)))
   return receipts.map((receipt) => {
     if (!receipt.contractAddress) throw new Error(`deployment ${receipt.transactionHash} created no contract`)
     return receipt.contractAddress

@@ -8,6 +8,7 @@ import { createPublicClient, type Hex, http, maxUint48, maxUint160, parseAbi, pa
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../src/devnet/devnet.ts'
 import { permit2PermitSingle, plainSafeTx, safeTxTypedData } from '../../src/devnet/eip712.ts'
+import { waitForReceipt } from '../../src/devnet/receipt.ts'
 import type { HistoryEntry } from '../../src/extension/shared/pending.ts'
 import { startScanServer } from '../../src/server/server.ts'
 import { startTestDevnet } from '../support/devnet.ts'
@@ -81,7 +82,7 @@ describe('confirming requests in the extension window', () => {
     const settled = await result()
     expect(settled.ok).toMatch(/^0x[0-9a-f]{64}$/)
     // anvil may answer with the hash before the block is mined.
-    const receipt = await chain.waitForTransactionReceipt({ hash: settled.ok as Hex })
+    const receipt = await waitForReceipt(chain, settled.ok as Hex)
     expect(receipt.status).toBe('success')
     expect(await chain.getBalance({ address: recipient })).toBe(before + parseEther('1'))
     const history = (await (

@@ -7,6 +7,7 @@ import type { BrowserContext, Page } from 'playwright-core'
 import { createPublicClient, type Hex, http, type PublicClient } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../src/devnet/devnet.ts'
+import { waitForReceipt } from '../../src/devnet/receipt.ts'
 import { startTestDevnet } from '../support/devnet.ts'
 import { countingWalletPage, type Dapp, forwardedCount, startDapp } from './support/dapp.ts'
 import {
@@ -99,7 +100,7 @@ describe('each request settles exactly once', () => {
     const { result: hash } = (await result()).ok as { result: Hex }
     expect(hash).toMatch(TX_HASH)
     await confirm.close()
-    await chain.waitForTransactionReceipt({ hash })
+    await waitForReceipt(chain, hash)
 
     // Decisions reach the page in order: once a later request has settled, no second answer to the first can follow.
     const later = await callThroughConfirmWindow(context, page, sign('0x6c61746572'))
@@ -172,7 +173,7 @@ describe('each request settles exactly once', () => {
     const hash = (await result()).ok as Hex
     expect(hash).toMatch(TX_HASH)
     // anvil may answer with the hash before the block is mined.
-    await chain.waitForTransactionReceipt({ hash })
+    await waitForReceipt(chain, hash)
     expect(await forwardedCount(page)).toBe(1)
     expect(await chain.getTransactionCount({ address: account })).toBe(nonce + 1)
   })

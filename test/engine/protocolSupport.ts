@@ -16,6 +16,7 @@ import {
 } from 'viem'
 import { expect } from 'vitest'
 import type { TxRequest } from '../../src/devnet/dapp/requests.ts'
+import { waitForReceipt } from '../../src/devnet/receipt.ts'
 import type { ScanTransactionsResponse, StateChange } from '../../src/engine/index.ts'
 
 /** The request a scan gets for one transaction from its sender (quantities in decimal, as the API takes them). */
@@ -80,7 +81,7 @@ export async function executedDeltas(rpcUrl: string, tx: TxRequest, claimed: Del
     gas: 3_000_000n,
     chain: null,
   })
-  const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 10 })
+  const receipt = await waitForReceipt(client, hash)
   if (receipt.status !== 'success') {
     const replay = await client
       .call({

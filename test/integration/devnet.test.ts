@@ -23,6 +23,7 @@ import { artifactsPath, compileFixtures, formatArtifacts } from '../../src/devne
 import type { Devnet } from '../../src/devnet/devnet.ts'
 import { EIP2612_PERMIT_FIELDS } from '../../src/devnet/eip712.ts'
 import type { Fixtures } from '../../src/devnet/fixtures.ts'
+import { waitForReceipt } from '../../src/devnet/receipt.ts'
 import { freePort, startTestDevnet } from '../support/devnet.ts'
 import { listenOnFreePort } from '../support/net.ts'
 
@@ -158,7 +159,7 @@ describe('preflight devnet', () => {
       functionName: 'permit',
       args: [signer.address, spender, maxUint256, deadline, Number(v), r, s],
     })
-    expect((await c.waitForTransactionReceipt({ hash, pollingInterval: 10 })).status).toBe('success')
+    expect((await waitForReceipt(c, hash)).status).toBe('success')
     const allowance = await c.readContract({
       address: token,
       abi: erc20Abi,

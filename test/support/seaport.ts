@@ -9,6 +9,7 @@ import { type Address, createPublicClient, createWalletClient, type Hex, http } 
 import { privateKeyToAccount } from 'viem/accounts'
 import { foundry } from 'viem/chains'
 import type { Fixtures } from '../../src/devnet/fixtures.ts'
+import { waitForReceipt } from '../../src/devnet/receipt.ts'
 
 const require = createRequire(import.meta.url)
 const seaportJs = require('@opensea/seaport-js') as typeof import('@opensea/seaport-js')
@@ -48,7 +49,7 @@ export async function deploySeaport(fixtures: Fixtures): Promise<DevnetSeaport> 
   const publicClient = createPublicClient({ chain: foundry, transport: http(fixtures.rpcUrl) })
   const deploy = async (factory: { abi: unknown; bytecode: Hex }, args: unknown[]) => {
     const hash = await wallet.deployContract({ abi: factory.abi as never, bytecode: factory.bytecode, args } as never)
-    const receipt = await publicClient.waitForTransactionReceipt({ hash })
+    const receipt = await waitForReceipt(publicClient, hash)
     if (!receipt.contractAddress) throw new Error('deployment failed')
     return receipt.contractAddress
   }

@@ -3,6 +3,7 @@ import { type Address, createPublicClient, custom, erc20Abi, type Hex, parseEthe
 import type { SafeTx } from '../../engine/index.ts'
 import { safeTxTypedData, type TypedData } from '../eip712.ts'
 import type { Fixtures } from '../fixtures.ts'
+import { waitForReceipt } from '../receipt.ts'
 import { SAFE_SCENARIOS } from '../safeProposals.ts'
 import { announceDevWallet, createDevWallet } from './devWallet.ts'
 import {
@@ -50,7 +51,7 @@ const chain = createPublicClient({ transport: custom({ request: (args) => wallet
 
 async function sendTransaction(tx: TxRequest): Promise<Hex> {
   const hash = (await wallet().request({ method: 'eth_sendTransaction', params: [tx] })) as Hex
-  const receipt = await chain.waitForTransactionReceipt({ hash, pollingInterval: 100, timeout: 10_000 })
+  const receipt = await waitForReceipt(chain, hash, { intervalMs: 100, timeoutMs: 10_000 })
   if (receipt.status !== 'success') throw new Error(`transaction ${hash} reverted`)
   return hash
 }

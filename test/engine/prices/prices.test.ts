@@ -32,6 +32,7 @@ import {
   protocolAddress,
   sqrtPriceX96Of,
 } from '../../../src/devnet/protocols.ts'
+import { waitForReceipt } from '../../../src/devnet/receipt.ts'
 import {
   type Erc20Asset,
   type NativeAsset,
@@ -89,7 +90,7 @@ beforeEach(async () => {
 
 async function send(to: Address, data: Hex, value = 0n, from = maker()) {
   const hash = await client().sendTransaction({ account: from, to, data, value, gas: 10_000_000n, chain: null })
-  const receipt = await client().waitForTransactionReceipt({ hash, pollingInterval: 10 })
+  const receipt = await waitForReceipt(client(), hash)
   if (receipt.status !== 'success') throw new Error(`setup transaction to ${to} reverted`)
   return receipt
 }
@@ -104,7 +105,7 @@ async function tokenWithPool(name: string, symbol: string, weth: bigint, tokens:
     args: [name, symbol, 18, [maker()], [parseEther('1000000')]],
     chain: null,
   })
-  const address = getAddress((await client().waitForTransactionReceipt({ hash })).contractAddress as Address)
+  const address = getAddress((await waitForReceipt(client(), hash)).contractAddress as Address)
   const manager = fx().uniswapV3.positionManager
   const wethAddress = fx().weth.address
   const tokenFirst = address.toLowerCase() < wethAddress.toLowerCase()
@@ -202,7 +203,7 @@ async function setFeed(feed: Address, answer: bigint, updatedAt: bigint) {
     functionName: 'setAnswer',
     args: [answer, updatedAt],
   })
-  await client().waitForTransactionReceipt({ hash })
+  await waitForReceipt(client(), hash)
 }
 
 describe('the bundled price list', () => {

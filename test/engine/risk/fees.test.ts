@@ -5,6 +5,7 @@
 import { type Address, createTestClient, http, parseEther, parseGwei, publicActions, walletActions } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../../src/devnet/devnet.ts'
+import { waitForReceipt } from '../../../src/devnet/receipt.ts'
 import { scanTransactionsWithStats, type TxObject } from '../../../src/engine/index.ts'
 import { pricePerGas } from '../../../src/engine/risk/fees.ts'
 import { startTestDevnet } from '../../support/devnet.ts'
@@ -72,7 +73,7 @@ describe('fees', () => {
       gas: 21000n,
       gasPrice,
     })
-    await client.waitForTransactionReceipt({ hash })
+    await waitForReceipt(client, hash)
     expect(before - (await client.getBalance({ address: sender() }))).toBe(parseEther('2100') + 1n)
   })
 

@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../../src/devnet/devnet.ts'
 import { plainSafeTx, SAFE_TX_TYPES, safeTxTypedData } from '../../../src/devnet/eip712.ts'
 import type { Fixtures } from '../../../src/devnet/fixtures.ts'
+import { waitForReceipt } from '../../../src/devnet/receipt.ts'
 import { NATIVE_ASSET_ADDRESS, scanMessageWithStats } from '../../../src/engine/index.ts'
 import { startTestDevnet } from '../../support/devnet.ts'
 import { messageResponseValidator, scanOk } from '../messageSupport.ts'
@@ -150,7 +151,7 @@ describe('scanMessage: Safe transaction messages', () => {
       functionName: 'execTransaction',
       args: [...txArgs(0n).slice(0, 9), concat(signatures)] as never,
     })
-    const receipt = await c.waitForTransactionReceipt({ hash })
+    const receipt = await waitForReceipt(c, hash)
     expect(receipt.status).toBe('success')
     expect(await c.getBalance({ address: recipient })).toBe(before + parseEther('1'))
     expect(await c.readContract({ address: safe, abi: safeAbi, functionName: 'nonce' })).toBe(1n)

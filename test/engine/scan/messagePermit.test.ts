@@ -28,6 +28,7 @@ import {
   permit2TypedData,
 } from '../../../src/devnet/eip712.ts'
 import type { Fixtures } from '../../../src/devnet/fixtures.ts'
+import { waitForReceipt } from '../../../src/devnet/receipt.ts'
 import { scanMessageWithStats } from '../../../src/engine/index.ts'
 import { startTestDevnet } from '../../support/devnet.ts'
 import { messageResponseValidator, scanOk } from '../messageSupport.ts'
@@ -63,7 +64,7 @@ describe('scanMessage: permits', () => {
       functionName: 'permit',
       args: [user, spender, value, BigInt(deadline), Number(v), r, s],
     })
-    expect((await client().waitForTransactionReceipt({ hash })).status).toBe('success')
+    expect((await waitForReceipt(client(), hash)).status).toBe('success')
     return client().readContract({
       address: fixtures.erc20.address,
       abi: tokenAbi,

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../../src/devnet/devnet.ts'
 import { SEAPORT_ORDER_TYPES } from '../../../src/devnet/eip712.ts'
 import type { Fixtures } from '../../../src/devnet/fixtures.ts'
+import { waitForReceipt } from '../../../src/devnet/receipt.ts'
 import { knownProtocol } from '../../../src/engine/risk/index.ts'
 import { startTestDevnet } from '../../support/devnet.ts'
 import { type DevnetSeaport, deploySeaport, ItemType, type SignedPayload } from '../../support/seaport.ts'
@@ -61,7 +62,7 @@ describe('scanMessage: Seaport orders from OpenSea’s library', () => {
       functionName: 'setApprovalForAll',
       args: [seaport.address, true],
     })
-    await createPublicClient({ chain: foundry, transport: http(fixtures.rpcUrl) }).waitForTransactionReceipt({ hash })
+    await waitForReceipt(createPublicClient({ chain: foundry, transport: http(fixtures.rpcUrl) }), hash)
   }, 60_000)
   afterAll(() => devnet?.stop())
 

@@ -24,6 +24,7 @@ import {
   v3SwapEthForUsdc,
 } from '../../../src/devnet/dapp/uniswap.ts'
 import type { Devnet } from '../../../src/devnet/devnet.ts'
+import { waitForReceipt } from '../../../src/devnet/receipt.ts'
 import { type ScanTransactionsResponse, scanTransactionsWithStats } from '../../../src/engine/index.ts'
 import { startTestDevnet } from '../../support/devnet.ts'
 import { devnetClient, expectRealityMatches, scanRequest } from '../protocolSupport.ts'
@@ -117,7 +118,7 @@ describe('real protocols: scanned, then executed, balances compared', () => {
       args: [fx().uniswapV2.router, maxUint256],
       chain: null,
     })
-    await client.waitForTransactionReceipt({ hash: approved, pollingInterval: 10 })
+    await waitForReceipt(client, approved)
     const tx = v2AddLiquidityEth(fx(), from, fx().erc20.address, parseUnits('3000', 6), parseEther('1'))
     const { response } = await scan(tx)
     expect(response.action).toBe('NONE')

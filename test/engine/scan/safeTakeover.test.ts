@@ -23,6 +23,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { execTransactionData } from '../../../src/devnet/dapp/requests.ts'
 import type { Devnet } from '../../../src/devnet/devnet.ts'
 import { SAFE_TX_TYPES, safeTxTypedData } from '../../../src/devnet/eip712.ts'
+import { waitForReceipt } from '../../../src/devnet/receipt.ts'
 import { HONEST_BATCH, SAFE_SCENARIOS, type SafeScenario, safeAttacker } from '../../../src/devnet/safeProposals.ts'
 import {
   type SafeTx,
@@ -135,7 +136,7 @@ async function execute(tx: SafeTx): Promise<void> {
     to: fx().safe.address,
     data: execTransactionData(tx, await signatures(tx)),
   })
-  expect((await chain().waitForTransactionReceipt({ hash })).status).toBe('success')
+  expect((await waitForReceipt(chain(), hash)).status).toBe('success')
 }
 
 const slot0 = async () =>
@@ -187,7 +188,7 @@ describe('a Safe takeover ends at BLOCK, proven by the simulation', () => {
       functionName: 'sweep',
       args: [safeAttacker(fx()), held, '0x'],
     })
-    await chain().waitForTransactionReceipt({ hash })
+    await waitForReceipt(chain(), hash)
     expect(await chain().getBalance({ address: fx().safe.address })).toBe(0n)
   })
 
@@ -237,7 +238,7 @@ describe('a Safe takeover ends at BLOCK, proven by the simulation', () => {
       functionName: 'sweep',
       args: [fx().safe.address],
     })
-    await chain().waitForTransactionReceipt({ hash })
+    await waitForReceipt(chain(), hash)
     expect(await chain().getBalance({ address: safeAttacker(fx()) })).toBe(before + parseEther('100'))
   })
 

@@ -20,6 +20,7 @@ import {
 } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../../src/devnet/devnet.ts'
+import { waitForReceipt } from '../../../src/devnet/receipt.ts'
 import { safeAbi } from '../../../src/engine/abi/abis.ts'
 import {
   addMaliciousAddresses,
@@ -77,7 +78,7 @@ async function gasUsedWhenMined(tx: { from: Address; to: Address; data: Hex }): 
   const snapshot = await client.snapshot()
   try {
     const hash = await client.sendTransaction({ account: tx.from, to: tx.to, data: tx.data, chain: null })
-    return (await client.waitForTransactionReceipt({ hash })).gasUsed
+    return (await waitForReceipt(client, hash)).gasUsed
   } finally {
     await client.revert({ id: snapshot })
   }
