@@ -141,6 +141,41 @@ export const SEAPORT_ORDER_TYPES: Record<string, TypedDataField[]> = {
   ConsiderationItem: [...seaportItem, { name: 'recipient', type: 'address' }],
 }
 
+/** Seaport 1.6: the same address on every chain that has it; it need not be deployed for a signature request. */
+export const SEAPORT_1_6_ADDRESS: Address = '0x0000000000000068F116a894984e2DB1123eB395'
+
+/** An item of a Seaport order as a dapp sends it: integers as decimal strings; consideration items name a recipient. */
+export type SeaportItem = Record<string, string>
+
+/** A Seaport 1.6 order from `offerer` on `chainId`: open (no zone), valid 2023 to 2030, salt 42, counter 0. */
+export function seaportOrder(order: {
+  offerer: Address
+  chainId: ChainId
+  offer: SeaportItem[]
+  consideration: SeaportItem[]
+}): TypedData {
+  const { offerer, chainId, offer, consideration } = order
+  return {
+    types: SEAPORT_ORDER_TYPES,
+    primaryType: 'OrderComponents',
+    domain: { name: 'Seaport', version: '1.6', chainId, verifyingContract: SEAPORT_1_6_ADDRESS },
+    message: {
+      offerer,
+      zone: zeroAddress,
+      offer,
+      consideration,
+      orderType: '0',
+      startTime: '1700000000',
+      endTime: '1900000000',
+      zoneHash: `0x${'00'.repeat(32)}`,
+      salt: '42',
+      conduitKey: `0x${'00'.repeat(32)}`,
+      counter: '0',
+      totalOriginalConsiderationItems: String(consideration.length),
+    },
+  }
+}
+
 /** An EIP-2612 permit of `value` of `token` (whose EIP-712 name is `name`) from `owner` to `spender`. */
 export function eip2612Permit(permit: {
   name: string

@@ -17,7 +17,7 @@ import {
   unlimitedPermit,
 } from '../../src/devnet/dapp/requests.ts'
 import type { Devnet } from '../../src/devnet/devnet.ts'
-import { PERMIT2_ADDRESS, SEAPORT_ORDER_TYPES, safeTxTypedData, type TypedData } from '../../src/devnet/eip712.ts'
+import { PERMIT2_ADDRESS, safeTxTypedData, seaportOrder, type TypedData } from '../../src/devnet/eip712.ts'
 import { addOwnerProposal, hiddenDelegatecallBatchProposal } from '../../src/devnet/safeProposals.ts'
 import { scanMessage, scanTransactions } from '../../src/engine/index.ts'
 import type { PendingRequest, ScanState } from '../../src/extension/shared/pending.ts'
@@ -29,7 +29,6 @@ import { startTestDevnet } from '../support/devnet.ts'
 const ORIGIN = 'http://localhost:5173'
 const NOW = 1_900_000_000
 /** Seaport 1.6's address on every chain. */
-const SEAPORT_1_6 = '0x0000000000000068F116a894984e2DB1123eB395'
 
 describe('the confirmation view of real scans', () => {
   let devnet: Devnet
@@ -159,25 +158,12 @@ describe('the confirmation view of real scans', () => {
       endAmount: amount.toString(),
       ...(recipient ? { recipient } : {}),
     })
-    const listing = {
-      types: SEAPORT_ORDER_TYPES,
-      primaryType: 'OrderComponents',
-      domain: { name: 'Seaport', version: '1.6', chainId: '31337', verifyingContract: SEAPORT_1_6 },
-      message: {
-        offerer: me,
-        zone: zeroAddress,
-        offer: [item('2', devnet.fixtures.erc721.address, '1', 1n)],
-        consideration: [item('0', zeroAddress, '0', parseEther('2'), me)],
-        orderType: '0',
-        startTime: '1700000000',
-        endTime: '1900000000',
-        zoneHash: `0x${'00'.repeat(32)}`,
-        salt: '42',
-        conduitKey: `0x${'00'.repeat(32)}`,
-        counter: '0',
-        totalOriginalConsiderationItems: '1',
-      },
-    } as unknown as TypedData
+    const listing = seaportOrder({
+      offerer: me,
+      chainId: '31337',
+      offer: [item('2', devnet.fixtures.erc721.address, '1', 1n)],
+      consideration: [item('0', zeroAddress, '0', parseEther('2'), me)],
+    })
     const view = await viewOfMessage(me, listing)
     const rows = view.groups[0]?.rows ?? []
     expect(rows.map((row) => [row.text, row.party])).toEqual([

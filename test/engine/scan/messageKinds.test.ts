@@ -5,15 +5,14 @@ import type { Devnet } from '../../../src/devnet/devnet.ts'
 import {
   NAMED_DOMAIN_FIELDS,
   permit2PermitSingle,
-  SEAPORT_ORDER_TYPES,
+  type SeaportItem,
+  seaportOrder,
   type TypedData,
 } from '../../../src/devnet/eip712.ts'
 import type { Fixtures } from '../../../src/devnet/fixtures.ts'
 import { NATIVE_ASSET_ADDRESS, scanMessage, scanMessageWithStats } from '../../../src/engine/index.ts'
 import { startTestDevnet } from '../../support/devnet.ts'
 import { messageResponseValidator, scanOk } from '../messageSupport.ts'
-
-const SEAPORT = '0x0000000000000068F116a894984e2DB1123eB395'
 
 describe('scanMessage: orders, other typed data, raw messages, malformed input', () => {
   let devnet: Devnet
@@ -27,26 +26,8 @@ describe('scanMessage: orders, other typed data, raw messages, malformed input',
     metadata: { origin: 'https://opensea.io' },
   })
   const typed = (data: unknown) => request({ kind: 'SIGN_TYPED_DATA', data })
-  const order = (offer: object[], consideration: object[]) =>
-    typed({
-      types: SEAPORT_ORDER_TYPES,
-      primaryType: 'OrderComponents',
-      domain: { name: 'Seaport', version: '1.6', chainId: '31337', verifyingContract: SEAPORT },
-      message: {
-        offerer: user,
-        zone: zeroAddress,
-        offer,
-        consideration,
-        orderType: '0',
-        startTime: '1700000000',
-        endTime: '1900000000',
-        zoneHash: `0x${'00'.repeat(32)}`,
-        salt: '42',
-        conduitKey: `0x${'00'.repeat(32)}`,
-        counter: '0',
-        totalOriginalConsiderationItems: String(consideration.length),
-      },
-    })
+  const order = (offer: SeaportItem[], consideration: SeaportItem[]) =>
+    typed(seaportOrder({ offerer: user, chainId: '31337', offer, consideration }))
   const ape = (tokenId: string) => ({
     itemType: '2',
     token: fixtures.erc721.address,
