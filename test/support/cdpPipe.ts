@@ -18,17 +18,11 @@ type Listener = (params: Json) => void
 export type CdpSession = {
   send(method: string, params?: object): Promise<Json>
   on(event: string, listener: Listener): void
-  off(event: string, listener: Listener): void
 }
 
 export type TargetInfo = { targetId: string; type: string; url: string }
 
 export type PipeChromium = {
-  browser: CdpSession
-  /** Every target the browser has now (pages, service workers, …). */
-  targets(): TargetInfo[]
-  /** Attaches to a target without pausing it and returns its session. */
-  attach(targetId: string): Promise<CdpSession>
   /** Opens `url` in a new tab and attaches to it. */
   open(url: string): Promise<CdpSession & { targetId: string }>
   /** Resolves with the first target `matches` accepts, waiting up to `timeoutMs` for one to appear. */
@@ -88,7 +82,6 @@ export async function launchPipeChromium(options: ChromiumOptions): Promise<Pipe
       set.add(listener)
       listeners.set(key, set)
     },
-    off: (event, listener) => listeners.get(`${sessionId ?? ''}/${event}`)?.delete(listener),
   })
 
   const browser = session()
@@ -105,18 +98,12 @@ export async function launchPipeChromium(options: ChromiumOptions): Promise<Pipe
     throw error
   }
 
-  const attach = async (targetId: string) => {
-    const { sessionId } = await browser.send('Target.attachToTarget', { targetId, flatten: true })
-    return session(sessionId)
-  }
-
   return {
-    browser,
-    targets: () => [...targets.values()],
-    attach,
     async open(url) {
       const { targetId } = await browser.send('Target.createTarget', { url })
-      return { ...(await attach(targetId)), targetId }
+      // Attached without pausing the target: flatten puts its messages on this pipe under its session id.
+      const { sessionId } = await browser.send('Target.attachToTarget', { targetId, flatten: true })
+      return { ...session(sessionId), targetId }
     },
     async waitForTarget(matches, timeoutMs = 30_000) {
       const deadline = Date.now() + timeoutMs

@@ -3,9 +3,7 @@ import type { Browser } from 'webextension-polyfill'
 import { createConfirmQueue } from '../../../src/extension/background/confirmQueue.ts'
 import { createPendingStore } from '../../../src/extension/background/pendingStore.ts'
 import { memoryArea } from './support/memoryArea.ts'
-import { pendingRecord } from './support/pendingRecord.ts'
-
-const record = pendingRecord
+import { pendingRecord as record } from './support/pendingRecord.ts'
 
 /** The browser's windows API is the boundary: a window opens when the test says so. */
 function browserWithSlowWindows() {

@@ -3,9 +3,7 @@ import { createPendingStore, SETTLED_TTL_MS } from '../../../src/extension/backg
 import { outcomeOf } from '../../../src/extension/relay/protocol.ts'
 import type { PendingRequest } from '../../../src/extension/shared/pending.ts'
 import { memoryArea } from './support/memoryArea.ts'
-import { pendingRecord } from './support/pendingRecord.ts'
-
-const record = pendingRecord
+import { pendingRecord as record } from './support/pendingRecord.ts'
 
 describe('pending store', () => {
   it('settles a request once even when a decision and a window close race, and remembers the first', async () => {
