@@ -124,6 +124,9 @@ export function createRequests(browser: Browser, store: PendingStore, engineData
   }
 
   async function accept(port: Runtime.Port, rid: number, raw: HookCall) {
+    // Read while a restarted worker rebuilds its queue: on the cold path every storage round trip is in the wait.
+    const settingsRead = loadSettings()
+    settingsRead.catch(() => undefined)
     await restored
     const sender = requestSender(port.sender)
     const checked = validateCall(raw)
@@ -136,7 +139,7 @@ export function createRequests(browser: Browser, store: PendingStore, engineData
     const { call } = checked
     let settings: Settings
     try {
-      settings = await loadSettings()
+      settings = await settingsRead
     } catch (error) {
       return post(port, { type: 'settle', rid, outcome: NOT_KEPT(reason(error)) })
     }
@@ -221,9 +224,7 @@ export function createRequests(browser: Browser, store: PendingStore, engineData
     recover() {
       restored = (async () => {
         const startedAt = Date.now()
-        await store.prune(startedAt)
-        await queue.restore()
-        const settings = await loadSettings()
+        const [settings] = await Promise.all([loadSettings(), queue.restore(), store.prune(startedAt)])
         for (const record of await store.all()) {
           if (record.scan.status === 'PENDING' && record.createdAt < startedAt) void scans(() => scan(record, settings))
         }

@@ -1,7 +1,7 @@
 /**
- * The decision point for one intercepted call: copy the params once (before anything else can run), ask the wallet
- * the hook holds for its accounts and chain, and hand all of it to the worker; `done` is called once with the
- * worker's outcome: the params to forward (the ones the window showed) or the error to give the dapp.
+ * The decision point for one intercepted call: copy the params once (before anything else can run), wake the worker,
+ * ask the wallet the hook holds for its accounts and chain, and hand all of it to the worker; `done` is called once
+ * with the worker's outcome: the params to forward (the ones the window showed) or the error to give the dapp.
  */
 import type { Outcome } from '../relay/protocol.ts'
 import type { InterceptedMethod } from '../shared/pending.ts'
@@ -29,6 +29,8 @@ export function createGate(channel: RelayChannel): Gate {
         error: { code: -32602, message: `Preflight refused this request: ${copy.reason}.` },
       })
     }
+    // A stopped worker starts while the wallet answers, instead of after.
+    channel.prelude()
     let accounts: unknown
     let chainId: unknown
     let pending = 2

@@ -1,0 +1,88 @@
+import './support/pageGlobals.ts'
+import { describe, expect, it } from 'vitest'
+import type { RelayChannel } from '../../../src/extension/inpage/channel.ts'
+import { createGate } from '../../../src/extension/inpage/gate.ts'
+import type { HookCall, Outcome } from '../../../src/extension/relay/protocol.ts'
+
+/** A wallet whose answers to eth_accounts and eth_chainId wait until the test releases them. */
+function slowWallet(events: string[]) {
+  const answers: (() => void)[] = []
+  const provider = {
+    request: ({ method }: { method: string }) =>
+      new Promise((resolve) => {
+        events.push(`wallet asked ${method}`)
+        answers.push(() => resolve(method === 'eth_chainId' ? '0x1' : ['0x00000000000000000000000000000000000000aa']))
+      }),
+  }
+  return {
+    provider,
+    release: () => {
+      for (const answer of answers.splice(0)) answer()
+    },
+  }
+}
+
+function recordingChannel(events: string[]) {
+  const calls: HookCall[] = []
+  const channel: RelayChannel = {
+    scan(call, done) {
+      events.push('scan')
+      calls.push(call)
+      done({ kind: 'forward', params: call.params })
+    },
+    prelude: () => events.push('prelude'),
+    closeHandshake: () => {},
+  }
+  return { channel, calls }
+}
+
+describe('the gate', () => {
+  it('wakes the worker before it asks the wallet, and sends the call once the wallet answered', async () => {
+    const events: string[] = []
+    const { provider, release } = slowWallet(events)
+    const { channel, calls } = recordingChannel(events)
+    const gate = createGate(channel)
+    const outcome = new Promise<Outcome>((resolve) =>
+      gate(
+        { provider, info: { label: 'Test wallet', late: false } },
+        'eth_sendTransaction',
+        [{ to: '0x01', value: '0x1' }],
+        resolve,
+      ),
+    )
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    // The worker is woken while the wallet has not answered yet.
+    expect(events).toEqual(['prelude', 'wallet asked eth_accounts', 'wallet asked eth_chainId'])
+    release()
+    expect(await outcome).toEqual({ kind: 'forward', params: [{ to: '0x01', value: '0x1' }] })
+    expect(events.at(-1)).toBe('scan')
+    expect(calls[0]).toMatchObject({
+      method: 'eth_sendTransaction',
+      accounts: ['0x00000000000000000000000000000000000000aa'],
+      chainId: '0x1',
+    })
+  })
+
+  it('refuses params it cannot copy without waking the worker or asking the wallet', async () => {
+    const events: string[] = []
+    const { provider } = slowWallet(events)
+    const { channel } = recordingChannel(events)
+    const params = [
+      {
+        get to() {
+          throw new Error('hostile getter')
+        },
+      },
+    ]
+    const outcome = await new Promise<Outcome>((resolve) =>
+      createGate(channel)(
+        { provider, info: { label: 'Test wallet', late: false } },
+        'eth_sendTransaction',
+        params,
+        resolve,
+      ),
+    )
+    expect(outcome).toMatchObject({ kind: 'error', error: { code: -32602 } })
+    expect(events).toEqual([])
+  })
+})
