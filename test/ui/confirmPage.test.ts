@@ -173,7 +173,7 @@ describe('the confirmation window', () => {
     const page = await open({ ...request('problem', answer), method: 'eth_signTypedData_v4' })
     expect(await action(page)).toBe('NONE')
     expect(await page.getByText('No issues found').count()).toBe(0)
-    expect(await page.getByRole('alert').first().innerText()).toContain('Preflight could not check everything')
+    expect(await page.getByRole('alert').first().textContent()).toContain('Preflight could not check everything')
     expect(await page.getByText(why).count()).toBe(1)
     await page.close()
   })

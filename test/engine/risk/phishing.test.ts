@@ -1,9 +1,17 @@
 /** The requesting site against the bundled eth-phishing-detect lists. */
+import config from 'eth-phishing-detect/src/config.json'
 import { describe, expect, it } from 'vitest'
 import { checkDomain, originWarnings } from '../../../src/engine/index.ts'
 import { editDistance } from '../../../src/engine/risk/phishing.ts'
 
 describe('origin checks against the bundled phishing list', () => {
+  it('the bundled lists hold lowercase hostnames without a trailing dot, as the lookup takes them', () => {
+    for (const list of [config.whitelist, config.blacklist, config.fuzzylist]) {
+      expect(list.length).toBeGreaterThan(0)
+      expect(list.filter((domain) => domain !== domain.toLowerCase() || domain.endsWith('.'))).toEqual([])
+    }
+  })
+
   it('blocklisted domains and their subdomains are CRITICAL; allowlisted ones pass', () => {
     expect(checkDomain('moonbirds.tv')).toEqual({ kind: 'BLOCKED', match: 'moonbirds.tv' })
     expect(checkDomain('claim.moonbirds.tv')).toEqual({ kind: 'BLOCKED', match: 'moonbirds.tv' })
