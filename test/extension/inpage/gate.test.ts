@@ -1,3 +1,4 @@
+/** The gate every patched entry point goes through: what it asks the wallet and the worker, and in which order. */
 import './support/pageGlobals.ts'
 import { describe, expect, it } from 'vitest'
 import type { RelayChannel } from '../../../src/extension/inpage/channel.ts'
