@@ -11,13 +11,10 @@ import { permit2PermitSingle, plainSafeTx, safeTxTypedData } from '../../src/dev
 import { waitForReceipt } from '../../src/devnet/receipt.ts'
 import type { HistoryEntry } from '../../src/extension/shared/pending.ts'
 import { startScanServer } from '../../src/server/server.ts'
-import { startTestDevnet } from '../support/devnet.ts'
 import { startUnreachableEndpoint } from '../support/net.ts'
-import { type Dapp, startDapp, walletPage } from './support/dapp.ts'
+import { type Dapp, walletPage } from './support/dapp.ts'
 import {
   callThroughConfirmWindow,
-  type Extension,
-  launchExtension,
   pendingOf,
   REJECTED,
   serviceWorker,
@@ -25,6 +22,7 @@ import {
   stopServiceWorkers,
   writeSettings,
 } from './support/extension.ts'
+import { type E2eSession, startE2eSession } from './support/session.ts'
 
 /** The Safe's own hash of a transaction: what the window's safeTxHash must equal. */
 const safeAbi = parseAbi([
@@ -34,19 +32,18 @@ const safeAbi = parseAbi([
 describe('confirming requests in the extension window', () => {
   let devnet: Devnet
   let dapp: Dapp
-  let extension: Extension
   let context: BrowserContext
+  let session: E2eSession
   let page: Page
   let account: Hex
   let recipient: Hex
 
   beforeAll(async () => {
-    ;[devnet, dapp, extension] = await Promise.all([startTestDevnet(), startDapp(), launchExtension()])
-    context = extension.context
+    session = await startE2eSession()
+    ;({ devnet, dapp, context } = session)
     const { fixtures } = devnet
     account = fixtures.accounts[0]?.address as Hex
     recipient = fixtures.accounts[5]?.address as Hex
-    await writeSettings(context, { rpcUrls: { '31337': fixtures.rpcUrl } })
     dapp.page(
       '/',
       walletPage(
@@ -56,10 +53,7 @@ describe('confirming requests in the extension window', () => {
     page = await context.newPage()
     await page.goto(`${dapp.url}/`)
   })
-  afterAll(async () => {
-    await extension?.close()
-    await Promise.all([dapp?.close(), devnet?.stop()])
-  })
+  afterAll(() => session?.close())
 
   it('shows −1 ETH for a transfer, and Continue sends it to the wallet, which mines it', async () => {
     const chain = createPublicClient({ transport: http(devnet.fixtures.rpcUrl), pollingInterval: 50 })

@@ -6,39 +6,27 @@
 import type { BrowserContext } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../src/devnet/devnet.ts'
-import { startTestDevnet } from '../support/devnet.ts'
-import { type Dapp, startDapp, walletPage } from './support/dapp.ts'
-import {
-  callThroughConfirmWindow,
-  type Extension,
-  launchExtension,
-  queuedIds,
-  REJECTED,
-  shownAction,
-  writeSettings,
-} from './support/extension.ts'
+import { type Dapp, walletPage } from './support/dapp.ts'
+import { callThroughConfirmWindow, queuedIds, REJECTED, shownAction } from './support/extension.ts'
+import { type E2eSession, startE2eSession } from './support/session.ts'
 
 const FLOOD = 200
 
 describe('a flood of requests', () => {
   let devnet: Devnet
   let dapp: Dapp
-  let extension: Extension
   let context: BrowserContext
+  let session: E2eSession
   let account: string
 
   beforeAll(async () => {
-    ;[devnet, dapp, extension] = await Promise.all([startTestDevnet(), startDapp(), launchExtension()])
-    context = extension.context
+    session = await startE2eSession()
+    ;({ devnet, dapp, context } = session)
     account = (devnet.fixtures.accounts[0]?.address ?? '').toLowerCase()
-    await writeSettings(context, { rpcUrls: { '31337': devnet.fixtures.rpcUrl } })
     const wallet = JSON.stringify({ rpcUrl: devnet.fixtures.rpcUrl, account })
     dapp.page('/flood', walletPage(`DevWallet.announceDevWallet(DevWallet.createDevWallet(${wallet}))`))
   })
-  afterAll(async () => {
-    await extension?.close()
-    await Promise.all([dapp?.close(), devnet?.stop()])
-  })
+  afterAll(() => session?.close())
 
   it('shows 200 requests in one window, continues the first, rejects the other 199 when closed, and lives', async () => {
     const page = await context.newPage()

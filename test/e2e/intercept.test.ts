@@ -18,13 +18,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../src/devnet/devnet.ts'
 import { eip2612Permit } from '../../src/devnet/eip712.ts'
 import { DEFAULT_SETTINGS } from '../../src/extension/shared/settings.ts'
-import { startTestDevnet } from '../support/devnet.ts'
 import { startUnreachableEndpoint } from '../support/net.ts'
-import { type Dapp, startDapp, walletPage } from './support/dapp.ts'
+import { type Dapp, walletPage } from './support/dapp.ts'
 import {
   callThroughConfirmWindow,
-  type Extension,
-  launchExtension,
   pendingOf,
   queuedIds,
   REJECTED,
@@ -35,14 +32,15 @@ import {
   watchServiceWorkers,
   writeSettings,
 } from './support/extension.ts'
+import { type E2eSession, startE2eSession } from './support/session.ts'
 
 const SIGNATURE = /^0x[0-9a-f]{130}$/
 
 describe('intercepting every route to the wallet', () => {
   let devnet: Devnet
   let dapp: Dapp
-  let extension: Extension
   let context: BrowserContext
+  let session: E2eSession
   let account: string
   let wallet: string
   let rpcSettings: { rpcUrls: Record<string, string> }
@@ -56,13 +54,12 @@ describe('intercepting every route to the wallet', () => {
     `${provider}.request({ method: 'personal_sign', params: ['${text}', '${account}'] })`
 
   beforeAll(async () => {
-    ;[devnet, dapp, extension] = await Promise.all([startTestDevnet(), startDapp(), launchExtension()])
-    context = extension.context
+    session = await startE2eSession()
+    ;({ devnet, dapp, context } = session)
     // Preflight forwards addresses in lower case, one way of writing them for the window and the wallet alike.
     account = (devnet.fixtures.accounts[0]?.address ?? '').toLowerCase()
     wallet = `DevWallet.createDevWallet(${JSON.stringify({ rpcUrl: devnet.fixtures.rpcUrl, account })})`
     rpcSettings = { rpcUrls: { '31337': devnet.fixtures.rpcUrl } }
-    await writeSettings(context, rpcSettings)
     dapp.page('/announced', walletPage(`DevWallet.announceDevWallet(${wallet})`))
     dapp.page(
       '/late',
@@ -90,10 +87,7 @@ describe('intercepting every route to the wallet', () => {
       `),
     )
   })
-  afterAll(async () => {
-    await extension?.close()
-    await Promise.all([dapp?.close(), devnet?.stop()])
-  })
+  afterAll(() => session?.close())
 
   it('intercepts a provider assigned to window.ethereum after the page loaded', async () => {
     const page = await open('/late')

@@ -8,24 +8,24 @@ import type { Hex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../src/devnet/devnet.ts'
 import { permit2PermitSingle } from '../../src/devnet/eip712.ts'
-import { startTestDevnet } from '../support/devnet.ts'
-import { type Dapp, startDapp, walletPage } from './support/dapp.ts'
-import { callThroughConfirmWindow, type Extension, launchExtension, writeSettings } from './support/extension.ts'
+import { type Dapp, walletPage } from './support/dapp.ts'
+import { callThroughConfirmWindow } from './support/extension.ts'
+import { type E2eSession, startE2eSession } from './support/session.ts'
 
 type TypedData = ReturnType<typeof permit2PermitSingle>
 
 describe('malformed typed data in the window', () => {
   let devnet: Devnet
   let dapp: Dapp
-  let extension: Extension
   let context: BrowserContext
+  let session: E2eSession
   let page: Page
   let account: Hex
   let valid: () => TypedData
 
   beforeAll(async () => {
-    ;[devnet, dapp, extension] = await Promise.all([startTestDevnet(), startDapp(), launchExtension()])
-    context = extension.context
+    session = await startE2eSession()
+    ;({ devnet, dapp, context } = session)
     const { fixtures } = devnet
     account = fixtures.accounts[0]?.address as Hex
     valid = () =>
@@ -37,7 +37,6 @@ describe('malformed typed data in the window', () => {
         spender: fixtures.accounts[5]?.address as Hex,
         sigDeadline: 1900000000,
       })
-    await writeSettings(context, { rpcUrls: { '31337': fixtures.rpcUrl } })
     // The wallet records every signing request that reaches it, below the extension's hook.
     dapp.page(
       '/',
@@ -52,10 +51,7 @@ describe('malformed typed data in the window', () => {
     page = await context.newPage()
     await page.goto(`${dapp.url}/`)
   })
-  afterAll(async () => {
-    await extension?.close()
-    await Promise.all([dapp?.close(), devnet?.stop()])
-  })
+  afterAll(() => session?.close())
 
   const reached = () => page.evaluate(() => (window as unknown as { reached: string[] }).reached.length)
   const sign = (data: unknown) =>

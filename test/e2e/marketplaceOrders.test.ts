@@ -7,32 +7,24 @@ import { encodeFunctionData, type Hex, maxUint256, parseAbi } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../src/devnet/devnet.ts'
 import { blurV1Listing } from '../../src/devnet/eip712.ts'
-import { startTestDevnet } from '../support/devnet.ts'
 import { deploySeaport, ItemType } from '../support/seaport.ts'
-import { type Dapp, startDapp, walletPage } from './support/dapp.ts'
-import {
-  callThroughConfirmWindow,
-  type Extension,
-  launchExtension,
-  REJECTED,
-  shownAction,
-  writeSettings,
-} from './support/extension.ts'
+import { type Dapp, walletPage } from './support/dapp.ts'
+import { callThroughConfirmWindow, REJECTED, shownAction } from './support/extension.ts'
+import { type E2eSession, startE2eSession } from './support/session.ts'
 
 describe('marketplace signatures in the confirmation window', () => {
   let devnet: Devnet
   let dapp: Dapp
-  let extension: Extension
   let context: BrowserContext
+  let session: E2eSession
   let page: Page
   let account: Hex
 
   beforeAll(async () => {
-    ;[devnet, dapp, extension] = await Promise.all([startTestDevnet(), startDapp(), launchExtension()])
-    context = extension.context
+    session = await startE2eSession()
+    ;({ devnet, dapp, context } = session)
     const { fixtures } = devnet
     account = fixtures.accounts[0]?.address as Hex
-    await writeSettings(context, { rpcUrls: { '31337': fixtures.rpcUrl } })
     dapp.page(
       '/',
       walletPage(
@@ -42,10 +34,7 @@ describe('marketplace signatures in the confirmation window', () => {
     page = await context.newPage()
     await page.goto(`${dapp.url}/`)
   }, 120_000)
-  afterAll(async () => {
-    await extension?.close()
-    await Promise.all([dapp?.close(), devnet?.stop()])
-  })
+  afterAll(() => session?.close())
 
   const signTypedData = (typedData: unknown) =>
     callThroughConfirmWindow(

@@ -7,12 +7,9 @@ import type { BrowserContext, Page } from 'playwright-core'
 import { type Hex, verifyMessage } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../src/devnet/devnet.ts'
-import { startTestDevnet } from '../support/devnet.ts'
-import { type Dapp, startDapp, walletPage } from './support/dapp.ts'
+import { type Dapp, walletPage } from './support/dapp.ts'
 import {
   callThroughConfirmWindow,
-  type Extension,
-  launchExtension,
   queuedIds,
   REJECTED,
   serviceWorker,
@@ -20,14 +17,14 @@ import {
   shownId,
   startCall,
   stopServiceWorkers,
-  writeSettings,
 } from './support/extension.ts'
+import { type E2eSession, startE2eSession } from './support/session.ts'
 
 describe('one confirmation window for concurrent requests', () => {
   let devnet: Devnet
   let dapp: Dapp
-  let extension: Extension
   let context: BrowserContext
+  let session: E2eSession
   let account: Hex
   /** Confirmation windows opened since the test began. */
   let opened: Page[]
@@ -56,10 +53,9 @@ describe('one confirmation window for concurrent requests', () => {
   }
 
   beforeAll(async () => {
-    ;[devnet, dapp, extension] = await Promise.all([startTestDevnet(), startDapp(), launchExtension()])
-    context = extension.context
+    session = await startE2eSession()
+    ;({ devnet, dapp, context } = session)
     account = devnet.fixtures.accounts[0]?.address as Hex
-    await writeSettings(context, { rpcUrls: { '31337': devnet.fixtures.rpcUrl } })
     dapp.page(
       '/counted',
       walletPage(`
@@ -77,8 +73,7 @@ describe('one confirmation window for concurrent requests', () => {
   })
   afterAll(async () => {
     context?.off('page', recordWindow)
-    await extension?.close()
-    await Promise.all([dapp?.close(), devnet?.stop()])
+    await session?.close()
   })
 
   it('shows three requests from two tabs one at a time, "1 of 3", and answers each call once', async () => {

@@ -6,38 +6,27 @@ import type { BrowserContext } from 'playwright-core'
 import type { Hex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../src/devnet/devnet.ts'
-import { startTestDevnet } from '../support/devnet.ts'
-import { countingWalletPage, type Dapp, forwardedCount, startDapp } from './support/dapp.ts'
-import {
-  callThroughConfirmWindow,
-  type Extension,
-  launchExtension,
-  serviceWorker,
-  shownAction,
-  writeSettings,
-} from './support/extension.ts'
+import { countingWalletPage, type Dapp, forwardedCount } from './support/dapp.ts'
+import { callThroughConfirmWindow, serviceWorker, shownAction } from './support/extension.ts'
+import { type E2eSession, startE2eSession } from './support/session.ts'
 
 describe('an extension reload', () => {
   let devnet: Devnet
   let dapp: Dapp
-  let extension: Extension
   let context: BrowserContext
+  let session: E2eSession
   let sendTx: string
 
   beforeAll(async () => {
-    ;[devnet, dapp, extension] = await Promise.all([startTestDevnet(), startDapp(), launchExtension()])
-    context = extension.context
+    session = await startE2eSession()
+    ;({ devnet, dapp, context } = session)
     const { fixtures } = devnet
     const account = fixtures.accounts[0]?.address as Hex
     const recipient = fixtures.accounts[5]?.address as Hex
     sendTx = `{ method: 'eth_sendTransaction', params: [{ from: '${account}', to: '${recipient}', value: '0x1' }] }`
-    await writeSettings(context, { rpcUrls: { '31337': fixtures.rpcUrl } })
     dapp.page('/counted', countingWalletPage(fixtures.rpcUrl, account))
   })
-  afterAll(async () => {
-    await extension?.close()
-    await Promise.all([dapp?.close(), devnet?.stop()])
-  })
+  afterAll(() => session?.close())
 
   it('answers an open request with an error when the extension is reloaded under it', async () => {
     const page = await context.newPage()

@@ -11,16 +11,9 @@ import type { Devnet } from '../../src/devnet/devnet.ts'
 import { SAFE_TX_TYPES, safeTxTypedData } from '../../src/devnet/eip712.ts'
 import { SAFE_SCENARIOS, type SafeScenario } from '../../src/devnet/safeProposals.ts'
 import type { SafeTx } from '../../src/engine/index.ts'
-import { startTestDevnet } from '../support/devnet.ts'
-import { type Dapp, startDapp, walletPage } from './support/dapp.ts'
-import {
-  callThroughConfirmWindow,
-  type Extension,
-  launchExtension,
-  REJECTED,
-  shownAction,
-  writeSettings,
-} from './support/extension.ts'
+import { type Dapp, walletPage } from './support/dapp.ts'
+import { callThroughConfirmWindow, REJECTED, shownAction } from './support/extension.ts'
+import { type E2eSession, startE2eSession } from './support/session.ts'
 
 const execAbi = parseAbi([
   'function execTransaction(address to, uint256 value, bytes data, uint8 operation, uint256 safeTxGas, uint256 baseGas, uint256 gasPrice, address gasToken, address refundReceiver, bytes signatures) payable returns (bool)',
@@ -29,16 +22,15 @@ const execAbi = parseAbi([
 describe('Safe proposals in the confirmation window', () => {
   let devnet: Devnet
   let dapp: Dapp
-  let extension: Extension
   let context: BrowserContext
+  let session: E2eSession
   let page: Page
   let owner: Address
 
   beforeAll(async () => {
-    ;[devnet, dapp, extension] = await Promise.all([startTestDevnet(), startDapp(), launchExtension()])
-    context = extension.context
+    session = await startE2eSession()
+    ;({ devnet, dapp, context } = session)
     owner = devnet.fixtures.accounts[0]?.address as Address
-    await writeSettings(context, { rpcUrls: { '31337': devnet.fixtures.rpcUrl } })
     dapp.page(
       '/',
       walletPage(
@@ -48,10 +40,7 @@ describe('Safe proposals in the confirmation window', () => {
     page = await context.newPage()
     await page.goto(`${dapp.url}/`)
   })
-  afterAll(async () => {
-    await extension?.close()
-    await Promise.all([dapp?.close(), devnet?.stop()])
-  })
+  afterAll(() => session?.close())
 
   const proposal = (scenario: SafeScenario) => SAFE_SCENARIOS[scenario].build(devnet.fixtures, 0n)
 

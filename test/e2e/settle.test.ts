@@ -8,13 +8,10 @@ import { createPublicClient, type Hex, http, type PublicClient } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../src/devnet/devnet.ts'
 import { waitForReceipt } from '../../src/devnet/receipt.ts'
-import { startTestDevnet } from '../support/devnet.ts'
-import { countingWalletPage, type Dapp, forwardedCount, startDapp } from './support/dapp.ts'
+import { countingWalletPage, type Dapp, forwardedCount } from './support/dapp.ts'
 import {
   callThroughConfirmWindow,
-  type Extension,
   evaluateInContentScript,
-  launchExtension,
   pendingOf,
   REJECTED,
   serviceWorker,
@@ -24,14 +21,15 @@ import {
   writeSettings,
 } from './support/extension.ts'
 import { type HeldRpc, startHeldRpc } from './support/heldRpc.ts'
+import { type E2eSession, startE2eSession } from './support/session.ts'
 
 const TX_HASH = /^0x[0-9a-f]{64}$/
 
 describe('each request settles exactly once', () => {
   let devnet: Devnet
   let dapp: Dapp
-  let extension: Extension
   let context: BrowserContext
+  let session: E2eSession
   let rpc: HeldRpc
   let chain: PublicClient
   let account: Hex
@@ -47,8 +45,8 @@ describe('each request settles exactly once', () => {
   const sign = (text: string) => `ethereum.request({ method: 'personal_sign', params: ['${text}', '${account}'] })`
 
   beforeAll(async () => {
-    ;[devnet, dapp, extension] = await Promise.all([startTestDevnet(), startDapp(), launchExtension()])
-    context = extension.context
+    session = await startE2eSession()
+    ;({ devnet, dapp, context } = session)
     const { fixtures } = devnet
     account = fixtures.accounts[0]?.address as Hex
     const recipient = fixtures.accounts[5]?.address as Hex
@@ -61,8 +59,8 @@ describe('each request settles exactly once', () => {
     dapp.page('/counted', countingWalletPage(fixtures.rpcUrl, account))
   })
   afterAll(async () => {
-    await extension?.close()
-    await Promise.all([dapp?.close(), devnet?.stop(), rpc?.close()])
+    await session?.close()
+    await rpc?.close()
   })
 
   it('forwards once when the decision arrives twice, and ignores decisions for settled or unknown requests', async () => {
