@@ -23,7 +23,7 @@
 import type { Page } from 'playwright-core'
 import type { Devnet } from '../../src/devnet/devnet.ts'
 import { REQUEST_SHOWN, RESULTS_SHOWN } from '../../src/extension/ui/confirm/shownMarks.ts'
-import { type Dapp, startDapp, walletPage } from '../e2e/support/dapp.ts'
+import { type Dapp, devWalletPage, startDapp } from '../e2e/support/dapp.ts'
 import {
   DIST,
   type Extension,
@@ -267,8 +267,7 @@ async function main() {
   try {
     ;[devnet, dapp] = await Promise.all([startTestDevnet(), startDapp()])
     const from = devnet.fixtures.accounts[0]?.address ?? ''
-    const config = JSON.stringify({ rpcUrl: devnet.fixtures.rpcUrl, account: from })
-    dapp.page('/', walletPage(`DevWallet.announceDevWallet(DevWallet.createDevWallet(${config}))`))
+    dapp.page('/', devWalletPage(devnet.fixtures.rpcUrl, from))
     dapp.page('/empty', '<!doctype html><title>empty</title>')
     const { warm, cold, coldAfterEstimate } = await scanLatencies(devnet, dapp)
 

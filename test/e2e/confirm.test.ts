@@ -12,7 +12,7 @@ import { waitForReceipt } from '../../src/devnet/receipt.ts'
 import type { HistoryEntry } from '../../src/extension/shared/pending.ts'
 import { startScanServer } from '../../src/server/server.ts'
 import { startUnreachableEndpoint } from '../support/net.ts'
-import { type Dapp, walletPage } from './support/dapp.ts'
+import { type Dapp, devWalletPage } from './support/dapp.ts'
 import {
   callThroughConfirmWindow,
   pendingOf,
@@ -44,12 +44,7 @@ describe('confirming requests in the extension window', () => {
     const { fixtures } = devnet
     account = fixtures.accounts[0]?.address as Hex
     recipient = fixtures.accounts[5]?.address as Hex
-    dapp.page(
-      '/',
-      walletPage(
-        `DevWallet.announceDevWallet(DevWallet.createDevWallet(${JSON.stringify({ rpcUrl: fixtures.rpcUrl, account })}))`,
-      ),
-    )
+    dapp.page('/', devWalletPage(fixtures.rpcUrl, account))
     page = await context.newPage()
     await page.goto(`${dapp.url}/`)
   })

@@ -6,7 +6,7 @@
 import type { BrowserContext } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../src/devnet/devnet.ts'
-import { type Dapp, walletPage } from './support/dapp.ts'
+import { type Dapp, devWalletPage } from './support/dapp.ts'
 import { callThroughConfirmWindow, queuedIds, REJECTED, shownAction } from './support/extension.ts'
 import { type E2eSession, startE2eSession } from './support/session.ts'
 
@@ -23,8 +23,7 @@ describe('a flood of requests', () => {
     session = await startE2eSession()
     ;({ devnet, dapp, context } = session)
     account = (devnet.fixtures.accounts[0]?.address ?? '').toLowerCase()
-    const wallet = JSON.stringify({ rpcUrl: devnet.fixtures.rpcUrl, account })
-    dapp.page('/flood', walletPage(`DevWallet.announceDevWallet(DevWallet.createDevWallet(${wallet}))`))
+    dapp.page('/flood', devWalletPage(devnet.fixtures.rpcUrl, account))
   })
   afterAll(() => session?.close())
 

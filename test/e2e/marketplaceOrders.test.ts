@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../src/devnet/devnet.ts'
 import { blurV1Listing } from '../../src/devnet/eip712.ts'
 import { deploySeaport, ItemType } from '../support/seaport.ts'
-import { type Dapp, walletPage } from './support/dapp.ts'
+import { type Dapp, devWalletPage } from './support/dapp.ts'
 import { callThroughConfirmWindow, REJECTED, shownAction } from './support/extension.ts'
 import { type E2eSession, startE2eSession } from './support/session.ts'
 
@@ -25,12 +25,7 @@ describe('marketplace signatures in the confirmation window', () => {
     ;({ devnet, dapp, context } = session)
     const { fixtures } = devnet
     account = fixtures.accounts[0]?.address as Hex
-    dapp.page(
-      '/',
-      walletPage(
-        `DevWallet.announceDevWallet(DevWallet.createDevWallet(${JSON.stringify({ rpcUrl: fixtures.rpcUrl, account })}))`,
-      ),
-    )
+    dapp.page('/', devWalletPage(fixtures.rpcUrl, account))
     page = await context.newPage()
     await page.goto(`${dapp.url}/`)
   }, 120_000)

@@ -11,7 +11,7 @@ import type { Devnet } from '../../src/devnet/devnet.ts'
 import { SAFE_TX_TYPES, safeTxTypedData } from '../../src/devnet/eip712.ts'
 import { SAFE_SCENARIOS, type SafeScenario } from '../../src/devnet/safeProposals.ts'
 import type { SafeTx } from '../../src/engine/index.ts'
-import { type Dapp, walletPage } from './support/dapp.ts'
+import { type Dapp, devWalletPage } from './support/dapp.ts'
 import { callThroughConfirmWindow, REJECTED, shownAction } from './support/extension.ts'
 import { type E2eSession, startE2eSession } from './support/session.ts'
 
@@ -31,12 +31,7 @@ describe('Safe proposals in the confirmation window', () => {
     session = await startE2eSession()
     ;({ devnet, dapp, context } = session)
     owner = devnet.fixtures.accounts[0]?.address as Address
-    dapp.page(
-      '/',
-      walletPage(
-        `DevWallet.announceDevWallet(DevWallet.createDevWallet(${JSON.stringify({ rpcUrl: devnet.fixtures.rpcUrl, account: owner })}))`,
-      ),
-    )
+    dapp.page('/', devWalletPage(devnet.fixtures.rpcUrl, owner))
     page = await context.newPage()
     await page.goto(`${dapp.url}/`)
   })

@@ -42,6 +42,11 @@ export function walletPage(setup: string): string {
   return `<!doctype html><meta charset="utf-8"><title>dapp</title><script src="/wallet.js"></script><script>${setup}</script>`
 }
 
+/** A page with the dev wallet (on `rpcUrl`, signing as `account`) announced as window.ethereum and over EIP-6963. */
+export function devWalletPage(rpcUrl: string, account: string): string {
+  return walletPage(`DevWallet.announceDevWallet(DevWallet.createDevWallet(${JSON.stringify({ rpcUrl, account })}))`)
+}
+
 /**
  * A page whose dev wallet (on `rpcUrl`, signing as `account`) counts in `window.forwarded` the eth_sendTransaction
  * requests that reach it, below the extension's hook: what the extension really let through.
