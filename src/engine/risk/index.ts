@@ -20,7 +20,7 @@
  *   native transfers).
  */
 export { actionFor } from './action.ts'
-export { addMaliciousAddresses, knownMalicious } from './blocklist.ts'
+export { addMaliciousAddresses, knownMalicious, maliciousAddressWarnings } from './blocklist.ts'
 export { checkDomain, type DomainVerdict, originWarnings } from './phishing.ts'
 export { contractProtocol, knownProtocol, transactionProtocol } from './protocols.ts'
 export { type KnownSpender, knownSpender } from './spenders.ts'

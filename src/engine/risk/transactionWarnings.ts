@@ -23,7 +23,7 @@ import {
   type TokenMetadata,
   tokenMetadata,
 } from '../simulation/index.ts'
-import { knownMalicious } from './blocklist.ts'
+import { maliciousAddressWarnings } from './blocklist.ts'
 import { feeWarnings } from './fees.ts'
 import { knownProtocol } from './protocols.ts'
 import { safeControlWarnings } from './safeControl.ts'
@@ -75,17 +75,7 @@ function knownMaliciousWarnings(chainId: number, calls: Call[], changes: AssetCh
     if (change.type === 'transfer') parties.add(change.account)
     if (change.type === 'approval') parties.add(change.spender)
   }
-  return [...parties].flatMap((address) => {
-    const label = knownMalicious(chainId, address)
-    if (!label) return []
-    return [
-      makeWarning(
-        'KNOWN_MALICIOUS',
-        'CRITICAL',
-        `This transaction involves ${address.toLowerCase()}, a known malicious address (${label}). Do not sign it.`,
-      ),
-    ]
-  })
+  return maliciousAddressWarnings(chainId, parties, 'This transaction')
 }
 
 /**

@@ -67,9 +67,9 @@ import {
   actionFor,
   contractProtocol,
   imbalancedValueWarnings,
-  knownMalicious,
   knownProtocol,
   makeWarning,
+  maliciousAddressWarnings,
   originWarnings,
   simulationWarnings,
   sortWarnings,
@@ -189,7 +189,7 @@ async function analyseTypedData(
   if (blur) return scanBlur(typedData, blur, input, options)
   const chainId = knownChainId(options.rpcUrl, options.chainId) ?? domainChainId(typedData)
   return done({
-    warnings: chainId === null ? [] : maliciousAddressWarnings(chainId, typedData),
+    warnings: chainId === null ? [] : messageAddressWarnings(chainId, typedData),
     simulationResults: results([], decodeTypedMessage(typedData)),
   })
 }
@@ -239,7 +239,7 @@ async function scanSafeTransaction(
   }
   const requestWarnings = [
     ...multisigWarnings(safeTx, safe, input.userAccount, run.result.chainId),
-    ...maliciousAddressWarnings(run.result.chainId, typedData),
+    ...messageAddressWarnings(run.result.chainId, typedData),
   ]
   const protocol = contractProtocol(run.result.chainId, wallet, run.result.safes)
   // A nonce the Safe has used was executed or replaced: this one can never run, so no effect is claimed for it.
@@ -336,7 +336,7 @@ async function scanPermits(
   ]
   const warnings = [
     ...permitWarnings(permits, nftPermits, context),
-    ...maliciousAddressWarnings(result.chainId, typedData),
+    ...messageAddressWarnings(result.chainId, typedData),
   ]
   return done(
     { warnings, simulationResults: results(expectedStateChanges, decodeTypedMessage(typedData)) },
@@ -378,7 +378,7 @@ async function scanOrders(
     isAddressEqual(token, zeroAddress)
       ? nativeAsset(result.chainId).decimals
       : (tokenMetadata(result.chainId, token, result.reads).decimals ?? 0)
-  const warnings = [...siteWarnings, ...maliciousAddressWarnings(result.chainId, typedData)]
+  const warnings = [...siteWarnings, ...messageAddressWarnings(result.chainId, typedData)]
   const forNothing = seaport.orders.filter((order) => isTradeForNothing(order, decimals)).length
   if (forNothing > 0) {
     const which = seaport.bulk ? `${forNothing} of the ${seaport.orders.length} orders in this bulk signature` : ''
@@ -507,19 +507,8 @@ function verifyingContractProtocol(typedData: TypedData, options: ScanOptions): 
 }
 
 /** KNOWN_MALICIOUS for any address the message names (verifying contract, spender, recipients…). */
-function maliciousAddressWarnings(chainId: number, typedData: TypedData): Warning[] {
-  return addressesInTypedData(typedData).flatMap((address) => {
-    const label = knownMalicious(chainId, address)
-    if (!label) return []
-    return [
-      makeWarning(
-        'KNOWN_MALICIOUS',
-        'CRITICAL',
-        `This message involves ${address}, a known malicious address (${label}). Do not sign it.`,
-        { address },
-      ),
-    ]
-  })
+function messageAddressWarnings(chainId: number, typedData: TypedData): Warning[] {
+  return maliciousAddressWarnings(chainId, addressesInTypedData(typedData), 'This message')
 }
 
 /**
