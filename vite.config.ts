@@ -1,6 +1,7 @@
 import { crx, type ManifestV3Export } from '@crxjs/vite-plugin'
 import { defineConfig } from 'vite'
 import { bundledData } from './build-plugins/bundledData.ts'
+import { inlineCss } from './build-plugins/inlineCss.ts'
 import { prebuiltAbi } from './build-plugins/prebuiltAbi.ts'
 import { workerSize } from './build-plugins/workerSize.ts'
 import manifest from './manifest.json' with { type: 'json' }
@@ -28,6 +29,7 @@ export default defineConfig({
     prebuiltAbi(/[\\/]src[\\/]engine[\\/]/),
     crx({ manifest: manifest as ManifestV3Export }),
     workerSize(manifest.background.service_worker),
+    inlineCss(),
   ],
   build: {
     outDir: 'dist',

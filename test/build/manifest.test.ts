@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 
@@ -57,6 +57,18 @@ describe('built extension (dist/)', () => {
     expect(inDist(manifest.action.default_popup)).toBe(true)
     expect(inDist(manifest.options_page)).toBe(true)
     for (const icon of Object.values(manifest.icons) as string[]) expect(inDist(icon)).toBe(true)
+  })
+
+  it('carries the styles inside each page, so no stylesheet request holds its scripts back', () => {
+    const styles = readFileSync(join(import.meta.dirname, '../../src/extension/ui/styles.css'), 'utf8')
+    // A custom property the stylesheet defines, which the minifier keeps as written.
+    expect(styles).toContain('--accent:')
+    for (const page of ['src/extension/ui/confirm.html', manifest.action.default_popup, manifest.options_page]) {
+      const html = readFileSync(join(dist, page), 'utf8')
+      expect(html).not.toContain('rel="stylesheet"')
+      expect(/<style>([\s\S]*?)<\/style>/.exec(html)?.[1]).toContain('--accent:')
+    }
+    expect(readdirSync(join(dist, 'assets')).filter((file) => file.endsWith('.css'))).toEqual([])
   })
 
   it('asks only for the permissions it uses and loads no remote code', () => {
