@@ -1,5 +1,4 @@
-/** JSON-RPC access to the node through viem's HTTP transport, counting round trips and requests for benchmarks. */
-import { type EIP1193RequestFn, HttpRequestError, http, RpcError, TimeoutError } from 'viem'
+/** JSON-RPC access to the node over fetch, counting round trips and requests for benchmarks. */
 import type { NodeFailureKind } from '../api/index.ts'
 
 /** How much one scan talked to the node: sequential round trips and JSON-RPC requests (batch members count each). */
@@ -34,41 +33,98 @@ type Pending = {
   reject: (error: unknown) => void
 }
 
+/** How long the node may take to answer before the call fails as TIMEOUT, unless the client is told otherwise. */
+const TIMEOUT_MS = 30_000
+
+/** A JSON-RPC answer as it arrives: nothing in it is trusted until checked. */
+type Answer = { id?: unknown; result?: unknown; error?: { code?: unknown; message?: unknown } }
+
+/** Why a whole HTTP exchange failed, before any single call's answer could be read. */
+type Transport = { kind: Exclude<NodeFailureKind, 'REJECTED' | 'UNSUPPORTED_METHOD' | 'BAD_ANSWER'>; detail: string }
+
 /**
  * Creates a client for one scan; its stats count only this scan's traffic. Requests made in the same tick are
- * gathered first: several travel as one JSON-RPC batch, a lone one as a plain request. viem's batch scheduler would
- * hold even a lone request for a timer turn, which costs CPU (and a millisecond) on every scan of a known chain.
+ * gathered first: several travel as one JSON-RPC batch, a lone one as a plain request. Each exchange is one POST read
+ * whole: no retries (a scan that failed says so) and no timer turn before sending.
  */
-export function createRpcClient(rpcUrl: string, fetchFn: typeof fetch = globalThis.fetch): RpcClient {
+export function createRpcClient(
+  rpcUrl: string,
+  fetchFn: typeof fetch = globalThis.fetch,
+  timeoutMs = TIMEOUT_MS,
+): RpcClient {
   const stats: RpcStats = { roundTrips: 0, requests: 0 }
   let inFlight = 0
-  const countingFetch: typeof fetch = async (input, init) => {
-    // A fetch started while none is pending begins a new sequential round trip; parallel ones share it.
+  let nextId = 1
+  let pending: Pending[] = []
+
+  /** One POST: the parsed JSON body, or the Transport failure that stopped it. */
+  const exchange = async (body: string, count: number): Promise<unknown> => {
+    // An exchange started while none is pending begins a new sequential round trip; parallel ones share it.
     if (inFlight === 0) stats.roundTrips += 1
     inFlight += 1
-    const body = typeof init?.body === 'string' ? init.body : ''
-    stats.requests += body.startsWith('[') ? (JSON.parse(body) as unknown[]).length : 1
+    stats.requests += count
+    const timeout = new AbortController()
+    const timer = setTimeout(() => timeout.abort(), timeoutMs)
     try {
-      return await fetchFn(input, init)
+      const response = await fetchFn(rpcUrl, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body,
+        signal: timeout.signal,
+      })
+      if (!response.ok) throw failure('HTTP_ERROR', `HTTP ${response.status}`)
+      const text = await response.text()
+      try {
+        return JSON.parse(text)
+      } catch {
+        throw failure('NOT_JSON_RPC', 'not JSON')
+      }
+    } catch (error) {
+      if (isTransport(error)) throw error
+      if (timeout.signal.aborted) throw failure('TIMEOUT', 'no answer')
+      if (isAbort(error)) throw failure('ABORTED', 'cancelled')
+      // A fetch's own messages can quote the URL, so only the error's class travels on.
+      throw failure('UNREACHABLE', error instanceof Error ? error.name : typeof error)
     } finally {
+      clearTimeout(timer)
       inFlight -= 1
     }
   }
-  const transport = (batch: boolean) =>
-    http(rpcUrl, { batch, fetchFn: countingFetch, retryCount: 0, timeout: 30_000 })({}).request as EIP1193RequestFn
-  const single = transport(false)
-  const batched = transport(true)
-  let pending: Pending[] = []
+
+  const settle = (call: Pending, answer: unknown) => {
+    try {
+      call.resolve(resultOf(answer, call.method))
+    } catch (error) {
+      call.reject(error)
+    }
+  }
+
   const flush = () => {
     const calls = pending
     pending = []
-    const send = calls.length === 1 ? single : batched
-    for (const call of calls) {
-      send({ method: call.method as 'eth_chainId', params: call.params as never }).then(call.resolve, (error) =>
-        call.reject(toRpcFailure(error, call.method)),
-      )
-    }
+    const ids = calls.map(() => nextId++)
+    const payload = calls.map((call, index) => ({
+      jsonrpc: '2.0',
+      id: ids[index],
+      method: call.method,
+      params: call.params,
+    }))
+    const lone = calls.length === 1
+    exchange(JSON.stringify(lone ? payload[0] : payload), calls.length).then(
+      (body) => {
+        if (lone) return settle(calls[0] as Pending, body)
+        // A node answers a batch with an array in any order, or with one error object for the whole batch.
+        const byId = new Map<unknown, unknown>(Array.isArray(body) ? body.map((one: Answer) => [one?.id, one]) : [])
+        calls.forEach((call, index) => {
+          settle(call, Array.isArray(body) ? byId.get(ids[index]) : body)
+        })
+      },
+      (error: Transport) => {
+        for (const call of calls) call.reject(transportFailure(error, call.method, timeoutMs))
+      },
+    )
   }
+
   return {
     stats,
     request: (method, params) =>
@@ -78,45 +134,68 @@ export function createRpcClient(rpcUrl: string, fetchFn: typeof fetch = globalTh
   }
 }
 
-function toRpcFailure(error: unknown, method: string): RpcFailure {
-  if (error instanceof RpcError) {
-    if (error.code === -32601 || /method not found|not supported|unsupported|does not exist/i.test(error.details)) {
-      return new RpcFailure(
-        'UNSUPPORTED_METHOD',
-        `The node does not support ${method}; use a node that implements eth_simulateV1 (anvil, geth ≥ 1.14.9, reth, Nethermind).`,
-        error.code,
-      )
-    }
-    return new RpcFailure('REJECTED', `The node rejected ${method}: ${error.details}`, error.code)
-  }
-  if (error instanceof TimeoutError) {
-    return new RpcFailure('TIMEOUT', `The node did not answer ${method} within 30 seconds; check that it is up.`, null)
-  }
-  if (isAbort(error)) return new RpcFailure('ABORTED', `The call to the node (${method}) was cancelled.`, null)
-  if (error instanceof HttpRequestError && error.cause instanceof SyntaxError) {
-    return new RpcFailure(
-      'NOT_JSON_RPC',
-      `The node's address answered ${method} with something that is not JSON-RPC; check that the RPC URL is a node's JSON-RPC endpoint.`,
-      null,
-    )
-  }
-  if (error instanceof HttpRequestError && error.status) {
-    return new RpcFailure(
-      'HTTP_ERROR',
-      `The node answered ${method} with HTTP ${error.status}; check the RPC URL and the node's access settings.`,
-      null,
-    )
-  }
-  // viem's own messages quote the URL, so only the error's class travels on.
-  const name = error instanceof Error ? error.name : typeof error
-  return new RpcFailure(
-    'UNREACHABLE',
-    `Could not reach the node for ${method} (${name}); check the RPC URL and that the node is running.`,
-    null,
+const failure = (kind: Transport['kind'], detail: string): Transport => ({ kind, detail })
+
+function isTransport(value: unknown): value is Transport {
+  return (
+    typeof value === 'object' && value !== null && 'kind' in value && 'detail' in value && !(value instanceof Error)
   )
 }
 
-/** An abort the caller asked for (its AbortSignal), as fetch reports it directly or wrapped by viem. */
+/** The result of one JSON-RPC answer, or the RpcFailure it stands for. */
+function resultOf(answer: unknown, method: string): unknown {
+  const one = answer as Answer | null | undefined
+  if (one && typeof one === 'object' && one.error && typeof one.error === 'object') {
+    const code = typeof one.error.code === 'number' ? one.error.code : null
+    const message = typeof one.error.message === 'string' ? one.error.message : 'no message'
+    if (code === -32601 || /method not found|not supported|unsupported|does not exist/i.test(message)) {
+      throw new RpcFailure(
+        'UNSUPPORTED_METHOD',
+        `The node does not support ${method}; use a node that implements eth_simulateV1 (anvil, geth ≥ 1.14.9, reth, Nethermind).`,
+        code,
+      )
+    }
+    throw new RpcFailure('REJECTED', `The node rejected ${method}: ${message}`, code)
+  }
+  if (!one || typeof one !== 'object' || !('result' in one)) {
+    throw transportFailure(failure('NOT_JSON_RPC', 'no result'), method, 0)
+  }
+  return one.result
+}
+
+/** A failed exchange as the RpcFailure of one call in it. */
+function transportFailure(error: Transport, method: string, timeoutMs: number): RpcFailure {
+  switch (error.kind) {
+    case 'TIMEOUT':
+      return new RpcFailure(
+        'TIMEOUT',
+        `The node did not answer ${method} within ${timeoutMs / 1000} seconds; check that it is up.`,
+        null,
+      )
+    case 'ABORTED':
+      return new RpcFailure('ABORTED', `The call to the node (${method}) was cancelled.`, null)
+    case 'NOT_JSON_RPC':
+      return new RpcFailure(
+        'NOT_JSON_RPC',
+        `The node's address answered ${method} with something that is not JSON-RPC; check that the RPC URL is a node's JSON-RPC endpoint.`,
+        null,
+      )
+    case 'HTTP_ERROR':
+      return new RpcFailure(
+        'HTTP_ERROR',
+        `The node answered ${method} with ${error.detail}; check the RPC URL and the node's access settings.`,
+        null,
+      )
+    default:
+      return new RpcFailure(
+        'UNREACHABLE',
+        `Could not reach the node for ${method} (${error.detail}); check the RPC URL and that the node is running.`,
+        null,
+      )
+  }
+}
+
+/** An abort the caller asked for (its AbortSignal), as fetch reports it directly or wrapped. */
 function isAbort(error: unknown): boolean {
   for (let cause = error, depth = 0; cause instanceof Error && depth < 4; cause = cause.cause, depth += 1) {
     if (cause.name === 'AbortError') return true
