@@ -110,7 +110,15 @@ export function createRpcClient(
       params: call.params,
     }))
     const lone = calls.length === 1
-    exchange(JSON.stringify(lone ? payload[0] : payload), calls.length).then(
+    let body: string
+    try {
+      body = JSON.stringify(lone ? payload[0] : payload)
+    } catch (error) {
+      // Params that cannot be sent (a bigint, a cycle) are the engine's bug; each call still ends, with the reason.
+      for (const call of calls) call.reject(error)
+      return
+    }
+    exchange(body, calls.length).then(
       (body) => {
         if (lone) return settle(calls[0] as Pending, body)
         // A node answers a batch with an array in any order, or with one error object for the whole batch.

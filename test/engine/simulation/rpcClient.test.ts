@@ -136,4 +136,11 @@ describe('createRpcClient', () => {
     expect(error.message).toMatch(/^Could not reach the node for eth_chainId \(\w+\)/)
     expect(error.message).not.toContain('secret-key')
   })
+
+  it('ends a call whose params cannot be written as JSON with the reason, and sends nothing', async () => {
+    const client = createRpcClient(url)
+    await expect(client.request('eth_call', [1n])).rejects.toThrow(TypeError)
+    expect(bodies).toEqual([])
+    expect(client.stats).toEqual({ roundTrips: 0, requests: 0 })
+  })
 })
