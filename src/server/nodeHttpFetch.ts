@@ -10,7 +10,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 const httpAgent = new HttpAgent({ keepAlive: true })
 const httpsAgent = new HttpsAgent({ keepAlive: true })
 
-/** viem refuses node answers over 10 MiB; reading past that would only fill memory. */
+/** No node answer a scan needs comes near 10 MiB; reading past that would only fill memory. */
 const MAX_ANSWER_BYTES = 10 * 1024 * 1024
 
 /**
@@ -26,7 +26,7 @@ export function nodeHttpFetch(signal: AbortSignal): typeof fetch {
       const secure = url.startsWith('https:')
       const request = (secure ? httpsRequest : httpRequest)(url, {
         method: init?.method ?? 'GET',
-        // viem passes its headers as a plain object.
+        // The engine's JSON-RPC client passes its headers as a plain object.
         headers: init?.headers as Record<string, string> | undefined,
         agent: secure ? httpsAgent : httpAgent,
       })
@@ -65,7 +65,7 @@ export function nodeHttpFetch(signal: AbortSignal): typeof fetch {
 }
 
 /**
- * The answer as a Response holding its whole body: viem reads status, headers and text(). A real Response would wrap
+ * The answer as a Response holding its whole body: the engine reads status and text(). A real Response would wrap
  * the text in a web stream, which is most of what undici's fetch costs.
  */
 function bufferedResponse(message: IncomingMessage, body: Buffer): Response {

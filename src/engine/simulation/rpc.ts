@@ -42,6 +42,9 @@ type Answer = { id?: unknown; result?: unknown; error?: { code?: unknown; messag
 /** Why a whole HTTP exchange failed, before any single call's answer could be read. */
 type Transport = { kind: Exclude<NodeFailureKind, 'REJECTED' | 'UNSUPPORTED_METHOD' | 'BAD_ANSWER'>; detail: string }
 
+/** What one exchange came back with: the parsed body, or why there is none. */
+type Exchange = { ok: true; body: unknown } | { ok: false; failure: Transport }
+
 /**
  * Creates a client for one scan; its stats count only this scan's traffic. Requests made in the same tick are
  * gathered first: several travel as one JSON-RPC batch, a lone one as a plain request. Each exchange is one POST read
@@ -58,7 +61,7 @@ export function createRpcClient(
   let pending: Pending[] = []
 
   /** One POST: the parsed JSON body, or the Transport failure that stopped it. */
-  const exchange = async (body: string, count: number): Promise<unknown> => {
+  const exchange = async (body: string, count: number): Promise<Exchange> => {
     // An exchange started while none is pending begins a new sequential round trip; parallel ones share it.
     if (inFlight === 0) stats.roundTrips += 1
     inFlight += 1
@@ -72,19 +75,18 @@ export function createRpcClient(
         body,
         signal: timeout.signal,
       })
-      if (!response.ok) throw failure('HTTP_ERROR', `HTTP ${response.status}`)
+      if (!response.ok) return failed('HTTP_ERROR', `HTTP ${response.status}`)
       const text = await response.text()
       try {
-        return JSON.parse(text)
+        return { ok: true, body: JSON.parse(text) }
       } catch {
-        throw failure('NOT_JSON_RPC', 'not JSON')
+        return failed('NOT_JSON_RPC', 'not JSON')
       }
     } catch (error) {
-      if (isTransport(error)) throw error
-      if (timeout.signal.aborted) throw failure('TIMEOUT', 'no answer')
-      if (isAbort(error)) throw failure('ABORTED', 'cancelled')
+      if (timeout.signal.aborted) return failed('TIMEOUT', `${timeoutMs / 1000} seconds`)
+      if (isAbort(error)) return failed('ABORTED', 'cancelled')
       // A fetch's own messages can quote the URL, so only the error's class travels on.
-      throw failure('UNREACHABLE', error instanceof Error ? error.name : typeof error)
+      return failed('UNREACHABLE', error instanceof Error ? error.name : typeof error)
     } finally {
       clearTimeout(timer)
       inFlight -= 1
@@ -118,19 +120,19 @@ export function createRpcClient(
       for (const call of calls) call.reject(error)
       return
     }
-    exchange(body, calls.length).then(
-      (body) => {
-        if (lone) return settle(calls[0] as Pending, body)
-        // A node answers a batch with an array in any order, or with one error object for the whole batch.
-        const byId = new Map<unknown, unknown>(Array.isArray(body) ? body.map((one: Answer) => [one?.id, one]) : [])
-        calls.forEach((call, index) => {
-          settle(call, Array.isArray(body) ? byId.get(ids[index]) : body)
-        })
-      },
-      (error: Transport) => {
-        for (const call of calls) call.reject(transportFailure(error, call.method, timeoutMs))
-      },
-    )
+    void exchange(body, calls.length).then((outcome) => {
+      if (!outcome.ok) {
+        for (const call of calls) call.reject(transportFailure(outcome.failure, call.method))
+        return
+      }
+      const answer = outcome.body
+      if (lone) return settle(calls[0] as Pending, answer)
+      // A node answers a batch with an array in any order, or with one error object for the whole batch.
+      const byId = new Map<unknown, unknown>(Array.isArray(answer) ? answer.map((one: Answer) => [one?.id, one]) : [])
+      calls.forEach((call, index) => {
+        settle(call, Array.isArray(answer) ? byId.get(ids[index]) : answer)
+      })
+    })
   }
 
   return {
@@ -142,13 +144,7 @@ export function createRpcClient(
   }
 }
 
-const failure = (kind: Transport['kind'], detail: string): Transport => ({ kind, detail })
-
-function isTransport(value: unknown): value is Transport {
-  return (
-    typeof value === 'object' && value !== null && 'kind' in value && 'detail' in value && !(value instanceof Error)
-  )
-}
+const failed = (kind: Transport['kind'], detail: string): Exchange => ({ ok: false, failure: { kind, detail } })
 
 /** The result of one JSON-RPC answer, or the RpcFailure it stands for. */
 function resultOf(answer: unknown, method: string): unknown {
@@ -166,18 +162,18 @@ function resultOf(answer: unknown, method: string): unknown {
     throw new RpcFailure('REJECTED', `The node rejected ${method}: ${message}`, code)
   }
   if (!one || typeof one !== 'object' || !('result' in one)) {
-    throw transportFailure(failure('NOT_JSON_RPC', 'no result'), method, 0)
+    throw transportFailure({ kind: 'NOT_JSON_RPC', detail: 'no result' }, method)
   }
   return one.result
 }
 
 /** A failed exchange as the RpcFailure of one call in it. */
-function transportFailure(error: Transport, method: string, timeoutMs: number): RpcFailure {
+function transportFailure(error: Transport, method: string): RpcFailure {
   switch (error.kind) {
     case 'TIMEOUT':
       return new RpcFailure(
         'TIMEOUT',
-        `The node did not answer ${method} within ${timeoutMs / 1000} seconds; check that it is up.`,
+        `The node did not answer ${method} within ${error.detail}; check that it is up.`,
         null,
       )
     case 'ABORTED':
