@@ -4,6 +4,7 @@ import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { readKeysFile } from '../server/keys.ts'
 import { parseNetworks } from '../server/networks.ts'
+import { defaultScanThreads } from '../server/scanRunner.ts'
 import { startScanServer } from '../server/server.ts'
 import { checkChain } from './chainCheck.ts'
 import { parseCommandLine, portOption, stopSignal, UsageError, withUsageErrors } from './options.ts'
@@ -18,7 +19,8 @@ const USAGE = `preflight serve --port Q --rpc CHAIN/NETWORK=URL … --api-key KE
   --api-keys-file FILE         accepted keys as hex SHA-256 hashes, one per line (printf %s KEY | sha256sum)
   --rate-limit N               scan requests per minute per key (default 600)
   --redis URL                  keep rate-limit counters in Redis (redis://host:6379), shared by several processes
-  --threads N                  scan threads (default: one per core, ${availableParallelism()} here); 0 scans on the main thread
+  --threads N                  scan threads (default: one per core but the main thread's, ${defaultScanThreads(availableParallelism())} here);
+                               0 scans on the main thread
   --scan-timeout S             seconds before a scan is answered 504 and its node calls cancelled (default 20)
 `
 
@@ -93,7 +95,9 @@ async function serve(argv: string[]): Promise<number> {
   const rateLimit = positiveInteger('rate-limit', values['rate-limit'], 600)
   const scanTimeoutMs = positiveInteger('scan-timeout', values['scan-timeout'], 20) * 1000
   const compiled = existsSync(fileURLToPath(WORKER_FILE))
-  const threads = compiled ? positiveInteger('threads', values.threads, availableParallelism(), 0) : 0
+  const threads = compiled
+    ? positiveInteger('threads', values.threads, defaultScanThreads(availableParallelism()), 0)
+    : 0
 
   // A wrong node is a mistake worth shouting about, but not fatal: the node may just be down for now.
   const checks = await Promise.all([...networks].map(([pair, url]) => checkChain(pair, url, true)))

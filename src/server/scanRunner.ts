@@ -13,6 +13,15 @@ export type ScanRunner = {
   close: () => Promise<void>
 }
 
+/**
+ * Scan threads for a machine with `cores` cores: one core is left to the main thread, which parses, validates and
+ * answers HTTP for every scan. A thread per core oversubscribes them: on two cores one thread served more scans per
+ * second than two, for less CPU per scan (README, "Scan API under load"). A one-core machine scans on its only thread.
+ */
+export function defaultScanThreads(cores: number): number {
+  return Math.max(0, cores - 1)
+}
+
 /** Scans on the caller's thread: for tests and for a process that should use one core. */
 export function inlineRunner(): ScanRunner {
   return { run: runScanJob, threads: 0, close: async () => {} }

@@ -12,6 +12,7 @@ import { join } from 'node:path'
 import type { Address } from 'viem'
 import { startDevnet } from '../../src/devnet/devnet.ts'
 import { scanMessage, scanTransactions } from '../../src/engine/index.ts'
+import { defaultScanThreads } from '../../src/server/scanRunner.ts'
 import { freePort } from '../support/devnet.ts'
 import { buildScenarios, permitMessage } from './scenarios.ts'
 import { quantile } from './stats.ts'
@@ -136,7 +137,10 @@ async function main() {
     targets.push({ name, path: `/ethereum/v0/devnet/scan/${kind}`, body, raw: await capture(rpcUrl, kind, body) })
   }
 
-  const server = await startServer(rpcUrl, Number(process.env.BENCH_THREADS ?? availableParallelism()))
+  const server = await startServer(
+    rpcUrl,
+    Number(process.env.BENCH_THREADS ?? defaultScanThreads(availableParallelism())),
+  )
   const idleRss = rssMb(server.pid)
   const post =
     (target: Target, url = server.url) =>
@@ -195,7 +199,8 @@ async function main() {
   await stop(server.child)
 
   process.stdout.write('\nplain transfer at c = 32 by scan threads:\n')
-  for (const threads of [0, 1, 2]) {
+  // Up to one thread per core, so a bigger machine shows how throughput grows with its cores.
+  for (let threads = 0; threads <= availableParallelism(); threads += 1) {
     const one = await startServer(rpcUrl, threads)
     await load(post(plain, one.url), WARMUP, 8)
     const run = await load(post(plain, one.url), PER_LEVEL, 32)
