@@ -14,7 +14,7 @@ import type { HookCall, ProviderError } from '../relay/protocol.ts'
 import type { InterceptedMethod } from '../shared/pending.ts'
 import { parseJsonLossless } from './losslessJson.ts'
 import { decodeSignedTx } from './signedTx.ts'
-import { normalizeTx, ParamError, toAddress, toData, toQuantity } from './txParams.ts'
+import { normalizeTx, ParamError, toAddress, toChainId, toData, toQuantity } from './txParams.ts'
 
 export type NormalCall = {
   method: InterceptedMethod
@@ -88,12 +88,28 @@ function typedData(method: InterceptedMethod, list: unknown[], account: Address 
   const signer = signerParam === undefined ? account : toAddress(signerParam, `params[${1 - dataIndex}]`)
   if (!signer) throw NO_ACCOUNT()
   const data = typedDataOf(list[dataIndex], `params[${dataIndex}]`)
-  const legacy = Array.isArray(typeof data === 'string' ? JSON.parse(data) : data)
+  const parsed: unknown = typeof data === 'string' ? JSON.parse(data) : data
+  const legacy = Array.isArray(parsed)
   // v3/v4 wallets take [address, data] and v1 [data, address]; plain eth_signTypedData keeps the dapp's order.
   const dataFirstOut =
     method === 'eth_signTypedData_v1' ||
     (method === 'eth_signTypedData' && (signerParam === undefined ? legacy : dataFirst))
-  return { account: signer, params: dataFirstOut ? [data, signer] : [signer, data] }
+  return { account: signer, params: dataFirstOut ? [data, signer] : [signer, data], chainId: domainChain(parsed) }
+}
+
+/**
+ * The chain a typed-data signature is bound to by its domain, which is the chain to simulate it on whatever the page
+ * says the wallet is on; undefined when the domain names none (or none a chain could have: the scan says it is malformed).
+ */
+function domainChain(typedData: unknown): number | undefined {
+  const domain = typedData !== null && typeof typedData === 'object' ? (typedData as { domain?: unknown }).domain : null
+  const chainId = domain !== null && typeof domain === 'object' ? (domain as { chainId?: unknown }).chainId : undefined
+  if (chainId === undefined || chainId === null) return undefined
+  try {
+    return toChainId(chainId, 'domain.chainId')
+  } catch {
+    return undefined
+  }
 }
 
 function personalSign(list: unknown[], account: Address | undefined) {
@@ -129,7 +145,7 @@ function sendCalls(list: unknown[], account: Address | undefined, chainId: numbe
   if (!Array.isArray(input.calls) || input.calls.length === 0) {
     throw new ParamError(-32602, 'Preflight: params[0].calls of wallet_sendCalls must be a non-empty list.')
   }
-  const batchChain = input.chainId === undefined ? chainId : Number(toQuantity(input.chainId, 'params[0].chainId'))
+  const batchChain = input.chainId === undefined ? chainId : toChainId(input.chainId, 'params[0].chainId')
   const calls = input.calls.map((raw, index) => {
     const field = `params[0].calls[${index}]`
     if (!raw || typeof raw !== 'object' || Array.isArray(raw))
@@ -192,6 +208,8 @@ export async function normalizeCall(call: HookCall): Promise<Normalized> {
     }
   } catch (error) {
     if (error instanceof ParamError) return { ok: false, error: error.toProviderError() }
-    throw error
+    // Whatever else fails while reading the call still answers the dapp, with the reason, instead of leaving it waiting.
+    const reason = error instanceof Error ? error.message : String(error)
+    return { ok: false, error: { code: -32602, message: `Preflight could not read the request: ${reason}` } }
   }
 }

@@ -73,6 +73,13 @@ export function toQuantity(value: unknown, field: string): `0x${string}` {
   return numberToHex(parsed)
 }
 
+/** A chain id as a number: a quantity (see toQuantity) that is positive and below 2^53, as every chain's id is. */
+export function toChainId(value: unknown, field: string): number {
+  const chainId = BigInt(toQuantity(value, field))
+  if (chainId === 0n || chainId > BigInt(Number.MAX_SAFE_INTEGER)) throw invalid(field, 'is not a chain id')
+  return Number(chainId)
+}
+
 /** Calldata as lowercase 0x-hex of whole bytes; bare hex gets its prefix. */
 export function toData(value: unknown, field: string): `0x${string}` {
   if (typeof value !== 'string') throw invalid(field, 'must be a hex string')
@@ -138,7 +145,7 @@ export function normalizeTx(raw: unknown, field: string, account: Address | unde
   }
   if (present('accessList')) out.accessList = toAccessList(tx.accessList, `${field}.accessList`)
   if (present('chainId')) {
-    const asked = Number(toQuantity(tx.chainId, `${field}.chainId`))
+    const asked = toChainId(tx.chainId, `${field}.chainId`)
     if (chainId !== 0 && asked !== chainId) {
       throw new ParamError(
         4901,

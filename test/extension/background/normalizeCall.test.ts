@@ -106,6 +106,7 @@ describe('normalizeCall: transactions', () => {
       [{ ...base, value: '-1' }, -32602, /params\[0\]\.value/],
       [{ ...base, to: 'bob.eth' }, -32602, /params\[0\]\.to is not an address/],
       [{ ...base, data: '0x123' }, -32602, /even number/],
+      [{ ...base, chainId: (2n ** 60n).toString() }, -32602, /params\[0\]\.chainId is not a chain id/],
     ]
     for (const [tx, code, message] of cases) {
       expect(await refusal(call('eth_sendTransaction', [tx]))).toMatchObject({
@@ -113,6 +114,14 @@ describe('normalizeCall: transactions', () => {
         message: expect.stringMatching(message),
       })
     }
+  })
+
+  it('answers a wallet_sendCalls chain id no chain could have with the field, instead of failing unanswered', async () => {
+    const batch = { version: '2.0.0', chainId: `0x${(2n ** 60n).toString(16)}`, calls: [{ to: OTHER }] }
+    expect(await refusal(call('wallet_sendCalls', [batch]))).toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/params\[0\]\.chainId is not a chain id/),
+    })
   })
 
   it('asks the dapp to connect the wallet when it has no account and names none', async () => {
@@ -207,6 +216,16 @@ describe('normalizeCall: signatures', () => {
     expect((await normal(call('eth_signTypedData_v4', [OTHER, data]))).params[1]).toMatchObject({
       message: { amount: (2n ** 200n).toString(), rough: (2n ** 60n).toString() },
     })
+  })
+
+  it('simulates typed data on the chain its domain binds it to, whatever chain the page says the wallet is on', async () => {
+    const onOptimism = { ...typed, domain: { chainId: 10 } }
+    expect((await normal(call('eth_signTypedData_v4', [OTHER, onOptimism], '0x1'))).chainId).toBe(10)
+    const asText = JSON.stringify({ ...typed, domain: { chainId: '0x89' } })
+    expect((await normal(call('eth_signTypedData_v4', [OTHER, asText], '0x1'))).chainId).toBe(137)
+    expect((await normal(call('eth_signTypedData_v4', [OTHER, typed], '0x1'))).chainId).toBe(1)
+    const noChain = { ...typed, domain: { chainId: -3 } }
+    expect((await normal(call('eth_signTypedData_v4', [OTHER, noChain], '0x1'))).chainId).toBe(1)
   })
 
   it('puts personal_sign in the standard order and checks eth_sign', async () => {
