@@ -444,6 +444,49 @@ describe('a hostile page cannot get the wallet to sign what the window did not s
   })
 
   describe('E: routes around the patch', () => {
+    it('params the wallet was forwarded, taken through a getter it reads, cannot be sent again', async () => {
+      let decisions = 0
+      const outcome = await run(
+        `Object.defineProperty(Object.prototype, 'jsonrpc', {
+           configurable: true,
+           get() { if (Object.isFrozen(this.params)) window.taken = this.params },
+           set(value) { Object.defineProperty(this, 'jsonrpc', { value, writable: true, enumerable: true, configurable: true }) },
+         })`,
+        `${sendTx(FRIEND, '0x3')}.then((hash) => Promise.allSettled([0, 1].map(() =>
+           ethereum.request({ method: 'eth_sendTransaction', params: window.taken })))
+           .then((replays) => ({ hash, replays: replays.map((replay) => replay.status) })))`,
+        () => (decisions++ === 0 ? 'continue' : 'reject'),
+      )
+      expect(outcome.settled.ok).toMatchObject({ replays: ['rejected', 'rejected'] })
+      expect(outcome.shown).toHaveLength(3)
+      expect(outcome.received).toHaveLength(1)
+    })
+
+    it('a request function the page assigns forwards, but cannot answer for the wallet which chain it is on', async () => {
+      const outcome = await run(
+        `ethereum.request = (args) => args.method === 'eth_chainId' ? Promise.resolve('0xa') : new Promise((ok, ko) =>
+           ethereum.sendAsync({ id: 1, jsonrpc: '2.0', ...args }, (e, r) => (e ? ko(e) : r.error ? ko(r.error) : ok(r.result))))`,
+        sendTx(FRIEND, '0x4'),
+        'continue',
+      )
+      expect(outcome.shown[0]?.request.chainId).toBe(31337)
+      expect(outcome.settled.ok).toMatch(/^0x[0-9a-f]{64}$/)
+      expect(outcome.received).toHaveLength(1)
+    })
+
+    it('a request carried by a function is checked', async () => {
+      const outcome = await run(
+        '',
+        `new Promise((resolve, reject) => ethereum.sendAsync(
+           Object.assign(() => {}, { method: 'eth_sendTransaction', params: [${tx()}] }),
+           (error, response) => (error ? reject(error) : resolve(response))))`,
+        'reject',
+      )
+      expect(outcome.settled).toEqual(REJECTED)
+      expect(outcome.shown).toHaveLength(1)
+      expect(outcome.received).toEqual([])
+    })
+
     it('the wallet class method on the prototype, called on the wallet, is checked', async () => {
       const outcome = await run(
         `const proto = Object.getPrototypeOf(ethereum)

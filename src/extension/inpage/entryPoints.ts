@@ -6,8 +6,9 @@
  * Every payload a wrapper passes on is a fresh copy read once from what the page gave, so a getter cannot answer one
  * method to the hook and another to the wallet. An intercepted call goes through the gate; on Continue the wallet
  * receives a new payload holding the frozen params the worker sent back: what the window showed. When the wallet then
- * calls its own inner entry points with those params, they are recognised by identity (only the hook and the wallet
- * hold them) and pass without a second review.
+ * calls its own inner entry points with those params, they are recognised by identity and pass without a second
+ * review, once per entry point: a page that gets hold of them (a getter on Object.prototype that the wallet's code
+ * reads through) cannot send them again through an entry point they already went through.
  */
 import type { Outcome, ProviderError } from '../relay/protocol.ts'
 import type { InterceptedMethod } from '../shared/pending.ts'
@@ -19,12 +20,16 @@ import {
   defineProperty,
   isArray,
   newWeakMap,
+  newWeakSet,
   ownValue,
   PromiseConstructor,
+  promiseThen,
   providerError,
   put,
   weakMapGet,
   weakMapSet,
+  weakSetAdd,
+  weakSetHas,
 } from './intrinsics.ts'
 import { classifyMethod } from './methods.ts'
 import { copyPayload, freezeDeep, readField } from './snapshot.ts'
@@ -45,22 +50,72 @@ export type Shape = 'request' | 'send' | 'callback' | 'handle'
 /** Where a wrapper sits: on the wallet's own object (it knows its wallet) or on a prototype (it asks `this`). */
 export type Seat = { owner: object; onPrototype: boolean }
 
-type Ctx = { gate: Gate; shape: Shape; seat: Seat; slot: { raw: AnyFunction } }
+/** The wallet function behind an entry point, and how many calls of it are running now (see callRaw). */
+type Slot = { raw: AnyFunction; active: number }
 
-/** Params the hook forwarded after a Continue, so the wallet's own inner entry points let them through. */
-const approved = newWeakMap<object, { method: string; until: number }>()
+type Ctx = { gate: Gate; shape: Shape; seat: Seat; slot: Slot }
+
+/**
+ * Params the hook forwarded after a Continue, so the wallet's own inner entry points let them through: for the
+ * wallet that was asked and the method shown, until the wallet answers the forwarded call, and through each entry
+ * point once (`passed`, the forwarding one first) unless the wallet enters it again from within it.
+ */
+type Approval = { method: string; held: Held; until: number; passed: WeakSet<object>; answered: boolean }
+const approved = newWeakMap<object, Approval>()
 /** The wallet may take a while to reach its inner layers (it can await its own state first). */
 const APPROVAL_TTL_MS = 60_000
 const dateNow = Date.now
 
-function approve(params: object, method: string): void {
-  weakMapSet(approved, params, { method, until: dateNow() + APPROVAL_TTL_MS })
+function approve(params: object, method: string, held: Held, forwarder: Ctx): Approval {
+  const passed = newWeakSet<object>()
+  weakSetAdd(passed, forwarder.slot)
+  const approval = { method, held, until: dateNow() + APPROVAL_TTL_MS, passed, answered: false }
+  weakMapSet(approved, params, approval)
+  return approval
 }
 
-function isApproved(params: unknown, method: string): boolean {
+/** Whether `params` are approved for `method` on this entry point's wallet and may go through it now. */
+function passesApproved(ctx: Ctx, self: unknown, params: unknown, method: string): boolean {
   if (params === null || typeof params !== 'object') return false
-  const entry = weakMapGet(approved, params) as { method: string; until: number } | undefined
-  return entry !== undefined && entry.method === method && dateNow() <= entry.until
+  const entry = weakMapGet(approved, params) as Approval | undefined
+  if (entry === undefined || entry.method !== method || entry.answered || dateNow() > entry.until) return false
+  // Inner layers may run on a wallet object the hook never saw (the target behind the Proxy a wallet exposes).
+  const held = heldOf(ctx, self)
+  if (held !== undefined && held !== entry.held) return false
+  // A wallet may call an entry point again from within it (handle(payload) → handle(payload, callback)).
+  if (weakSetHas(entry.passed, ctx.slot) && ctx.slot.active === 0) return false
+  weakSetAdd(entry.passed, ctx.slot)
+  return true
+}
+
+/** The wallet answered the call an approval was forwarded with: its params are not let through again. */
+function endApproval(approval: Approval | undefined): void {
+  if (approval) approval.answered = true
+}
+
+/** Ends an approval when the wallet's answer to the forwarded call settles (a custom thenable: at its expiry). */
+function endWhenSettled(approval: Approval | undefined, result: unknown): void {
+  if (!approval) return
+  if (result === null || typeof result !== 'object') {
+    endApproval(approval)
+    return
+  }
+  const end = () => endApproval(approval)
+  try {
+    promiseThen(result, end, end)
+  } catch {
+    // Not a native promise: its `then` is not called.
+  }
+}
+
+/** Calls the wallet's function behind an entry point; while it runs, the entry point counts as entered from within. */
+function callRaw(ctx: Ctx, self: unknown, args: unknown[]): unknown {
+  ctx.slot.active++
+  try {
+    return apply(ctx.slot.raw, self, args)
+  } finally {
+    ctx.slot.active--
+  }
 }
 
 const errorOf = ({ code, message }: ProviderError) => providerError(code, message)
@@ -139,13 +194,16 @@ function review(
   held: Held,
   method: InterceptedMethod,
   params: unknown,
-  done: (error: ProviderError | undefined, params?: unknown) => void,
+  done: (error: ProviderError | undefined, params?: unknown, approval?: Approval) => void,
 ): void {
   ctx.gate(held, method, params, (outcome: Outcome) => {
     if (outcome.kind === 'error') return done(outcome.error)
     const frozen = freezeDeep(outcome.params)
-    if (frozen !== null && typeof frozen === 'object') approve(frozen, method)
-    done(undefined, frozen)
+    done(
+      undefined,
+      frozen,
+      frozen !== null && typeof frozen === 'object' ? approve(frozen, method, held, ctx) : undefined,
+    )
   })
 }
 
@@ -160,21 +218,22 @@ function promiseCall(ctx: Ctx, self: unknown, payload: Payload, args: unknown[])
   const cls = classifyMethod(payload.method)
   const id = ownValue(payload, 'id')
   if (cls.kind === 'refuse') return refusal(ctx, id, cls)
-  if (cls.kind === 'pass' || isApproved(payload.params, cls.method)) {
+  if (cls.kind === 'pass' || passesApproved(ctx, self, payload.params, cls.method)) {
     if (cls.kind === 'pass' && cls.prelude) ctx.gate.prelude?.()
-    return apply(ctx.slot.raw, self, argsWith(payload, args, 1))
+    return callRaw(ctx, self, argsWith(payload, args, 1))
   }
   const held = heldOf(ctx, self)
   if (!held) return refusal(ctx, id, UNKNOWN_WALLET)
   const method = cls.method
   return newPromise((resolve, reject) => {
-    review(ctx, held, method, payload.params, (error, params) => {
+    review(ctx, held, method, payload.params, (error, params, approval) => {
       if (error) return ctx.shape === 'handle' ? resolve(errorResponse(id, error)) : reject(errorOf(error))
       try {
-        resolve(
-          apply(ctx.slot.raw, forwardThis(ctx, self), argsWith(approvedPayload(method, params, payload), args, 1)),
-        )
+        const result = callRaw(ctx, forwardThis(ctx, self), argsWith(approvedPayload(method, params, payload), args, 1))
+        endWhenSettled(approval, result)
+        resolve(result)
       } catch (thrown) {
+        endApproval(approval)
         reject(thrown)
       }
     })
@@ -191,9 +250,9 @@ function callbackCall(ctx: Ctx, self: unknown, payload: Payload, callback: Callb
     fail(cls)
     return
   }
-  if (cls.kind === 'pass' || isApproved(payload.params, cls.method)) {
+  if (cls.kind === 'pass' || passesApproved(ctx, self, payload.params, cls.method)) {
     if (cls.kind === 'pass' && cls.prelude) ctx.gate.prelude?.()
-    apply(ctx.slot.raw, self, argsWith(payload, argsWith(callback, args, 2), 0))
+    callRaw(ctx, self, argsWith(payload, argsWith(callback, args, 2), 0))
     return
   }
   const held = heldOf(ctx, self)
@@ -202,23 +261,36 @@ function callbackCall(ctx: Ctx, self: unknown, payload: Payload, callback: Callb
     return
   }
   const method = cls.method
-  review(ctx, held, method, payload.params, (error, params) => {
+  review(ctx, held, method, payload.params, (error, params, approval) => {
     if (error) return fail(error)
+    const answered: Callback = (answerError, response) => {
+      endApproval(approval)
+      answer(answerError, response)
+    }
     try {
-      apply(
-        ctx.slot.raw,
+      callRaw(
+        ctx,
         forwardThis(ctx, self),
-        argsWith(approvedPayload(method, params, payload), argsWith(answer, args, 2), 0),
+        argsWith(approvedPayload(method, params, payload), argsWith(answered, args, 2), 0),
       )
     } catch (thrown) {
+      endApproval(approval)
       fail({ code: -32603, message: thrownMessage(thrown) })
     }
   })
 }
 
+/**
+ * Whether a wallet could read a request from `value`: any object, and a function too, since a wallet that takes
+ * `payload.method` from its argument reads it from a function as well.
+ */
+function carriesFields(value: unknown): value is object {
+  return value !== null && (typeof value === 'object' || typeof value === 'function')
+}
+
 /** Reads a payload once; undefined when it is not a plain (non-array) object or reading it throws. */
 function readPayload(value: unknown): Payload | undefined {
-  if (value === null || typeof value !== 'object' || isArray(value)) return undefined
+  if (!carriesFields(value) || isArray(value)) return undefined
   return copyPayload(value)
 }
 
@@ -233,7 +305,7 @@ function batchCall(ctx: Ctx, self: unknown, batch: unknown, callback: Callback |
   for (let index = 0; index < copy.length; index++) {
     if (classifyMethod((copy[index] as Payload).method).kind !== 'pass') whole = false
   }
-  if (whole) return apply(ctx.slot.raw, self, argsWith(copy, args, 1))
+  if (whole) return callRaw(ctx, self, argsWith(copy, args, 1))
   if (ctx.shape === 'request') return rejected(BATCH_IN_REQUEST)
   const responses: unknown[] = []
   let left = copy.length
@@ -288,7 +360,7 @@ function copyPayloadList(batch: unknown): Payload[] | undefined {
 /** A method given by name where an object is expected: checked, passed on untouched unless it needs review. */
 function byName(ctx: Ctx, self: unknown, method: string, args: unknown[]): unknown {
   const cls = classifyMethod(method)
-  if (cls.kind === 'pass') return apply(ctx.slot.raw, self, args)
+  if (cls.kind === 'pass') return callRaw(ctx, self, args)
   return refusal(ctx, null, cls.kind === 'refuse' ? cls : NAME_FORM)
 }
 
@@ -296,16 +368,19 @@ function byName(ctx: Ctx, self: unknown, method: string, args: unknown[]): unkno
 function sendByName(ctx: Ctx, self: unknown, method: string, params: unknown, args: unknown[]): unknown {
   const cls = classifyMethod(method)
   if (cls.kind === 'refuse') return rejected(cls)
-  if (cls.kind === 'pass' || isApproved(params, cls.method)) return apply(ctx.slot.raw, self, args)
+  if (cls.kind === 'pass' || passesApproved(ctx, self, params, cls.method)) return callRaw(ctx, self, args)
   const held = heldOf(ctx, self)
   if (!held) return rejected(UNKNOWN_WALLET)
   const intercepted = cls.method
   return newPromise((resolve, reject) => {
-    review(ctx, held, intercepted, params, (error, approvedParams) => {
+    review(ctx, held, intercepted, params, (error, approvedParams, approval) => {
       if (error) return reject(errorOf(error))
       try {
-        resolve(apply(ctx.slot.raw, forwardThis(ctx, self), [intercepted, approvedParams]))
+        const result = callRaw(ctx, forwardThis(ctx, self), [intercepted, approvedParams])
+        endWhenSettled(approval, result)
+        resolve(result)
       } catch (thrown) {
+        endApproval(approval)
         reject(thrown)
       }
     })
@@ -318,7 +393,7 @@ function makeWrapper(ctx: Ctx): AnyFunction {
       const first = args[0]
       if (typeof first === 'string') return byName(ctx, this, first, args)
       if (isArray(first)) return batchCall(ctx, this, first, undefined, args)
-      if (first === null || typeof first !== 'object') return apply(ctx.slot.raw, this, args)
+      if (!carriesFields(first)) return callRaw(ctx, this, args)
       const payload = readPayload(first)
       return payload ? promiseCall(ctx, this, payload, args) : rejected(UNREADABLE)
     },
@@ -328,7 +403,7 @@ function makeWrapper(ctx: Ctx): AnyFunction {
       const callback = typeof second === 'function' ? (second as Callback) : undefined
       if (typeof first === 'string') return sendByName(ctx, this, first, second, args)
       if (isArray(first)) return batchCall(ctx, this, first, callback, args)
-      if (first === null || typeof first !== 'object') return apply(ctx.slot.raw, this, args)
+      if (!carriesFields(first)) return callRaw(ctx, this, args)
       const payload = readPayload(first)
       if (!payload) return callback ? callback(errorOf(UNREADABLE), undefined) : rejected(UNREADABLE)
       if (callback) return callbackCall(ctx, this, payload, callback, args)
@@ -340,7 +415,7 @@ function makeWrapper(ctx: Ctx): AnyFunction {
       const callback = typeof second === 'function' ? (second as Callback) : undefined
       if (typeof first === 'string') return byName(ctx, this, first, args)
       if (isArray(first)) return batchCall(ctx, this, first, callback, args)
-      if (first === null || typeof first !== 'object') return apply(ctx.slot.raw, this, args)
+      if (!carriesFields(first)) return callRaw(ctx, this, args)
       const payload = readPayload(first)
       if (!payload) return callback ? callback(errorOf(UNREADABLE), undefined) : refusal(ctx, null, UNREADABLE)
       if (callback) return callbackCall(ctx, this, payload, callback, args)
@@ -357,6 +432,6 @@ function makeWrapper(ctx: Ctx): AnyFunction {
  * assigns a new function, so the wrapper always forwards to the wallet's latest one.
  */
 export function wrapEntryPoint(gate: Gate, shape: Shape, seat: Seat, raw: AnyFunction) {
-  const slot = { raw }
+  const slot: Slot = { raw, active: 0 }
   return { wrapper: makeWrapper({ gate, shape, seat, slot }), slot }
 }

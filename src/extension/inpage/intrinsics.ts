@@ -58,6 +58,7 @@ export const promiseThen = uncurry(Promise.prototype.then) as (
   onRejected: (reason: unknown) => void,
 ) => unknown
 export const stringToLowerCase = uncurry(String.prototype.toLowerCase)
+export const stringToUpperCase = uncurry(String.prototype.toUpperCase)
 export const stringCharCodeAt = uncurry(String.prototype.charCodeAt)
 export const weakMapGet = uncurry(WeakMap.prototype.get) as (map: WeakMap<object, unknown>, key: object) => unknown
 export const weakMapSet = uncurry(WeakMap.prototype.set) as (

@@ -5,7 +5,7 @@
  */
 import { INTERCEPTED_METHODS } from '../relay/protocol.ts'
 import type { InterceptedMethod } from '../shared/pending.ts'
-import { bare, put, stringCharCodeAt, stringToLowerCase } from './intrinsics.ts'
+import { bare, put, stringCharCodeAt, stringToLowerCase, stringToUpperCase } from './intrinsics.ts'
 
 export type MethodClass =
   | { kind: 'intercept'; method: InterceptedMethod }
@@ -16,26 +16,43 @@ export type MethodClass =
 const exact = bare<Record<string, InterceptedMethod>>()
 const lookalike = bare<Record<string, InterceptedMethod>>()
 
-/** Characters a reader would not see, or would read as a space. */
+/**
+ * Characters a reader would not see, or would read as a space: Unicode's White_Space and Default_Ignorable_Code_Point
+ * sets (controls and the C1 range whole), and any surrogate, since no method name has a character beyond the BMP.
+ */
 function isBlank(code: number): boolean {
   return (
     code <= 0x20 ||
     (code >= 0x7f && code <= 0xa0) ||
     code === 0xad ||
+    code === 0x34f ||
+    code === 0x61c ||
+    code === 0x1680 ||
+    (code >= 0x115f && code <= 0x1160) ||
+    (code >= 0x17b4 && code <= 0x17b5) ||
+    (code >= 0x180b && code <= 0x180f) ||
     (code >= 0x2000 && code <= 0x200f) ||
     (code >= 0x2028 && code <= 0x202f) ||
     (code >= 0x205f && code <= 0x206f) ||
     code === 0x3000 ||
-    code === 0xfeff
+    code === 0x3164 ||
+    (code >= 0xd800 && code <= 0xdfff) ||
+    (code >= 0xfe00 && code <= 0xfe0f) ||
+    code === 0xfeff ||
+    code === 0xffa0 ||
+    (code >= 0xfff0 && code <= 0xfff8)
   )
 }
 
-/** The name in lower case without blanks: what a careless wallet might compare. */
+/**
+ * The name folded to lower case through upper case (so dotless ı and long ſ meet i and s) without blanks: what a
+ * careless wallet might compare.
+ */
 function skeleton(name: string): string {
-  const lower = stringToLowerCase(name)
+  const folded = stringToLowerCase(stringToUpperCase(name))
   let out = ''
-  for (let index = 0; index < lower.length; index++) {
-    if (!isBlank(stringCharCodeAt(lower, index))) out += lower[index]
+  for (let index = 0; index < folded.length; index++) {
+    if (!isBlank(stringCharCodeAt(folded, index))) out += folded[index]
   }
   return out
 }

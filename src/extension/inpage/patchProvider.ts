@@ -34,7 +34,7 @@ import {
   weakSetHas,
 } from './intrinsics.ts'
 import { readField } from './snapshot.ts'
-import { type Held, heldFor, holdAs, isWrapper } from './wallets.ts'
+import { askFunctions, type Held, heldFor, holdAs, isWrapper } from './wallets.ts'
 
 type AnyFunction = (...args: unknown[]) => unknown
 
@@ -179,11 +179,16 @@ export function createPatcher(gate: Gate, isLate: () => boolean): Patcher {
   function viewOf(list: object): object {
     const known = weakMapGet(providerViews, list) as object | undefined
     if (known) return known
+    const hooked = (value: unknown) => (value !== null && typeof value === 'object' ? register(value) : value)
     const handler = {
       __proto__: null,
-      get(target: object, key: PropertyKey) {
-        const value = reflectGet(target, key)
-        return value !== null && typeof value === 'object' ? register(value) : value
+      get: (target: object, key: PropertyKey) => hooked(reflectGet(target, key)),
+      // Object.getOwnPropertyDescriptor(s) read a wallet without [[Get]]; a non-configurable slot must say what it holds.
+      getOwnPropertyDescriptor(target: object, key: PropertyKey) {
+        const descriptor = getOwnPropertyDescriptor(target, key)
+        if (descriptor && hasOwn(descriptor, 'value') && descriptor.configurable)
+          descriptor.value = hooked(descriptor.value)
+        return descriptor
       },
     }
     const view = construct(ProxyConstructor, [list, handler]) as object
@@ -199,9 +204,12 @@ export function createPatcher(gate: Gate, isLate: () => boolean): Patcher {
   function hookProviders(provider: object): void {
     const descriptor = getOwnPropertyDescriptor(provider, 'providers')
     if (descriptor && hasOwn(descriptor, 'get') && weakSetHas(ourGetters, descriptor.get as AnyFunction)) return
-    if (descriptor && (!hasOwn(descriptor, 'value') || !descriptor.configurable)) {
-      const list = descriptor && hasOwn(descriptor, 'value') ? descriptor.value : undefined
-      if (isArray(list)) registerAll(list)
+    if (descriptor && !hasOwn(descriptor, 'value')) {
+      hookProvidersAccessor(provider, descriptor)
+      return
+    }
+    if (descriptor && !descriptor.configurable) {
+      if (isArray(descriptor.value)) registerAll(descriptor.value)
       return
     }
     let list: unknown = descriptor ? descriptor.value : undefined
@@ -216,6 +224,30 @@ export function createPatcher(gate: Gate, isLate: () => boolean): Patcher {
       },
       configurable: true,
       enumerable: descriptor ? descriptor.enumerable : false,
+    } as PropertyDescriptor)
+  }
+
+  /**
+   * A wallet's own `providers` accessor: its list is hooked now and, when the accessor can be replaced, on every read
+   * (the wallet's getter still answers; the hook only puts its view in front of the list).
+   */
+  function hookProvidersAccessor(provider: object, descriptor: PropertyDescriptor): void {
+    const walletGet = descriptor.get
+    const read = () => (walletGet ? apply(walletGet, provider, []) : undefined)
+    const list = read()
+    if (isArray(list)) registerAll(list)
+    if (!descriptor.configurable) return
+    const get = () => {
+      const current = read()
+      return isArray(current) ? viewOf(current as object) : current
+    }
+    weakSetAdd(ourGetters, get)
+    defineProperty(provider, 'providers', {
+      __proto__: null,
+      get,
+      set: descriptor.set,
+      configurable: true,
+      enumerable: descriptor.enumerable,
     } as PropertyDescriptor)
   }
 
@@ -282,7 +314,8 @@ export function createPatcher(gate: Gate, isLate: () => boolean): Patcher {
       if (label && known.provider === provider) known.info.label = label
       return (weakMapGet(standIns, provider) as object | undefined) ?? provider
     }
-    const held: Held = { provider, info: { label: label ?? labelOf(provider), late: isLate() } }
+    const info = { label: label ?? labelOf(provider), late: isLate() }
+    const held: Held = { provider, info, askVia: askFunctions(provider) }
     holdAs(provider, held)
     const patched = patchWhereTheyLive(provider, PROVIDER_ENTRIES)
     hookEngine(provider, held)

@@ -14,6 +14,19 @@ export type Held = {
   /** The wallet's own provider object (never a stand-in). */
   provider: object
   info: WalletInfo
+  /**
+   * The wallet's `request` and `sendAsync` as they were when the hook first held it, for asking its accounts and chain:
+   * the page can assign new ones later (the wrappers must forward to them), but must not answer for the wallet.
+   */
+  askVia: { request: unknown; sendAsync: unknown }
+}
+
+/** The functions askWallet uses for `provider`, read now: call before anything else gets a chance to replace them. */
+export function askFunctions(provider: object): Held['askVia'] {
+  return {
+    request: originalOf(readField(provider, 'request')),
+    sendAsync: originalOf(readField(provider, 'sendAsync')),
+  }
 }
 
 const byObject = newWeakMap<object, Held>()
@@ -52,8 +65,8 @@ function originalOf(value: unknown): AnyFunction | undefined {
 const ASK_TIMEOUT_MS = 5000
 
 /**
- * Asks the held wallet a read-only question (eth_accounts, eth_chainId) through its original `request` (or
- * `sendAsync`), and calls `done` once with the answer, or undefined when it fails or takes too long.
+ * Asks the held wallet a read-only question (eth_accounts, eth_chainId) through the `request` (or `sendAsync`) it had
+ * when the hook first held it, and calls `done` once with the answer, or undefined when it fails or takes too long.
  */
 export function askWallet(held: Held, method: 'eth_accounts' | 'eth_chainId', done: (value: unknown) => void): void {
   let answered = false
@@ -65,13 +78,12 @@ export function askWallet(held: Held, method: 'eth_accounts' | 'eth_chainId', do
   later(() => answer(undefined), ASK_TIMEOUT_MS)
   const fail = () => answer(undefined)
   try {
-    const request = originalOf(readField(held.provider, 'request'))
-    if (request) {
+    const { request, sendAsync } = held.askVia
+    if (typeof request === 'function') {
       settleWith(apply(request, held.provider, [{ method, params: [] }]), answer, fail)
       return
     }
-    const sendAsync = originalOf(readField(held.provider, 'sendAsync'))
-    if (!sendAsync) {
+    if (typeof sendAsync !== 'function') {
       fail()
       return
     }

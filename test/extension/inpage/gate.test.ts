@@ -3,6 +3,7 @@ import './support/pageGlobals.ts'
 import { describe, expect, it } from 'vitest'
 import type { RelayChannel } from '../../../src/extension/inpage/channel.ts'
 import { createGate } from '../../../src/extension/inpage/gate.ts'
+import { askFunctions } from '../../../src/extension/inpage/wallets.ts'
 import type { HookCall, Outcome } from '../../../src/extension/relay/protocol.ts'
 
 /** A wallet whose answers to eth_accounts and eth_chainId wait until the test releases them. */
@@ -45,7 +46,7 @@ describe('the gate', () => {
     const gate = createGate(channel)
     const outcome = new Promise<Outcome>((resolve) =>
       gate(
-        { provider, info: { label: 'Test wallet', late: false } },
+        { provider, info: { label: 'Test wallet', late: false }, askVia: askFunctions(provider) },
         'eth_sendTransaction',
         [{ to: '0x01', value: '0x1' }],
         resolve,
@@ -77,7 +78,7 @@ describe('the gate', () => {
     ]
     const outcome = await new Promise<Outcome>((resolve) =>
       createGate(channel)(
-        { provider, info: { label: 'Test wallet', late: false } },
+        { provider, info: { label: 'Test wallet', late: false }, askVia: askFunctions(provider) },
         'eth_sendTransaction',
         params,
         resolve,

@@ -24,6 +24,12 @@ describe('classifyMethod', () => {
       'eth_send\u200bTransaction',
       'Wallet_SendCalls',
       'eth_signTypedData_V4\ufeff',
+      'eth_sendTransaction\u1680',
+      'personal\u180e_sign',
+      'eth_\u034fsign',
+      'eth_sendTransaction\u{e0020}',
+      'eth_s\u0131gnTypedData_v4',
+      'wallet_\u017fendCalls',
     ]) {
       expect(classifyMethod(method)).toMatchObject({ kind: 'refuse', code: 4200 })
     }

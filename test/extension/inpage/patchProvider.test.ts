@@ -2,6 +2,7 @@ import './support/pageGlobals.ts'
 import { describe, expect, it } from 'vitest'
 import type { Gate } from '../../../src/extension/inpage/gate.ts'
 import { createPatcher } from '../../../src/extension/inpage/patchProvider.ts'
+import { askWallet, heldFor } from '../../../src/extension/inpage/wallets.ts'
 import type { Outcome } from '../../../src/extension/relay/protocol.ts'
 
 type Payload = { id?: unknown; jsonrpc?: string; method: string; params?: unknown }
@@ -207,5 +208,125 @@ describe('patching a wallet where its methods live', () => {
     const seen = host.providers[1] as typeof late
     await expect(seen.request(SIGN)).rejects.toMatchObject({ code: 4001 })
     expect(reviewed).toHaveLength(2)
+  })
+
+  it('lets an approval through each entry point once: params taken from the wallet cannot be sent again', async () => {
+    const { wallet, calls } = makeWallet()
+    let decisions = 0
+    const { gate, reviewed } = gateThat((params) => (decisions++ === 0 ? forward(params) : reject()))
+    createPatcher(gate, () => false).register(wallet)
+    const TX = { method: 'eth_sendTransaction', params: [{ to: '0x000000000000000000000000000000000000dEaD' }] }
+    // The wallet reads `id` from a payload of its own that has none; a getter on Object.prototype gets it as `this`.
+    let taken: unknown
+    Object.defineProperty(Object.prototype, 'id', {
+      configurable: true,
+      get(this: { params?: unknown }) {
+        if (Object.isFrozen(this.params)) taken = this.params
+        return undefined
+      },
+    })
+    try {
+      await wallet.request(TX)
+    } finally {
+      delete (Object.prototype as { id?: unknown }).id
+    }
+    expect(taken).toBeDefined()
+    const replay = { method: 'eth_sendTransaction', params: taken }
+    await expect(wallet.request(replay)).rejects.toMatchObject({ code: 4001 })
+    const viaSendAsync = await new Promise((resolve) => wallet.sendAsync({ ...replay, id: 1 }, resolve))
+    expect(viaSendAsync).toMatchObject({ code: 4001 })
+    const viaRpc = await new Promise((resolve) => wallet._rpcRequest({ ...replay, id: 2 }, resolve))
+    expect(viaRpc).toMatchObject({ code: 4001 })
+    expect(await wallet._rpcEngine.handle({ ...replay, id: 3 })).toMatchObject({ error: { code: 4001 } })
+    expect(reviewed).toHaveLength(5)
+    expect(calls.filter((call) => call.entry === 'handle')).toHaveLength(1)
+  })
+
+  it('does not let an approval for one wallet through the entry points of another', async () => {
+    const first = makeWallet()
+    const second = makeWallet()
+    let decisions = 0
+    const { gate, reviewed } = gateThat((params) => (decisions++ === 0 ? forward(params) : reject()))
+    const patcher = createPatcher(gate, () => false)
+    patcher.register(first.wallet)
+    patcher.register(second.wallet)
+    await first.wallet.request(SIGN)
+    const approved = first.calls.find((call) => call.entry === 'handle')?.payload.params
+    expect(Object.isFrozen(approved)).toBe(true)
+    await expect(second.wallet._rpcEngine.handle({ ...SIGN, params: approved, id: 1 })).resolves.toMatchObject({
+      error: { code: 4001 },
+    })
+    expect(reviewed).toHaveLength(2)
+    expect(second.calls).toEqual([])
+  })
+
+  it('reviews a request carried by a function, which a wallet reading payload.method would take', async () => {
+    const { wallet, calls } = makeWallet()
+    const { gate, reviewed } = gateThat(reject)
+    createPatcher(gate, () => false).register(wallet)
+    const carrier = Object.assign(() => undefined, SIGN)
+    const answer = await new Promise((resolve) => wallet.sendAsync(carrier as unknown as Payload, resolve))
+    expect(answer).toMatchObject({ code: 4001 })
+    await expect(wallet.request(carrier as unknown as Payload)).rejects.toMatchObject({ code: 4001 })
+    expect(reviewed).toEqual([
+      { method: 'personal_sign', params: SIGN.params, provider: wallet },
+      { method: 'personal_sign', params: SIGN.params, provider: wallet },
+    ])
+    expect(calls).toEqual([])
+  })
+
+  it('asks the wallet its chain through the request it had when held, not one the page assigned later', async () => {
+    const { wallet } = makeWallet()
+    createPatcher(gateThat(reject).gate, () => false).register(wallet)
+    wallet.request = (args: Payload) => Promise.resolve(args.method === 'eth_chainId' ? '0xa' : 'page answer')
+    const held = heldFor(wallet)
+    if (!held) throw new Error('the wallet is not held')
+    const chain = await new Promise((resolve) => askWallet(held, 'eth_chainId', resolve))
+    expect(chain).toBe('answer:eth_chainId')
+  })
+
+  it('hooks a wallet read from providers[] through its property descriptor, or behind a providers getter', async () => {
+    const { gate, reviewed } = gateThat(reject)
+    const patcher = createPatcher(gate, () => true)
+    const host = makeWallet().wallet as unknown as { providers?: unknown[] }
+    patcher.register(host)
+    const late = { request: (_args: Payload) => Promise.resolve('late raw') }
+    host.providers = [host, late]
+    const described = Object.getOwnPropertyDescriptor(host.providers, 1)?.value as typeof late
+    await expect(described.request(SIGN)).rejects.toMatchObject({ code: 4001 })
+    const [, viaAll] = Object.values(Object.getOwnPropertyDescriptors(host.providers)).map((d) => d.value)
+    await expect((viaAll as typeof late).request(SIGN)).rejects.toMatchObject({ code: 4001 })
+
+    const inner = { request: (_args: Payload) => Promise.resolve('inner raw') }
+    const list: unknown[] = [inner]
+    const withGetter = Object.defineProperty({ request: () => Promise.resolve('outer raw') }, 'providers', {
+      get: () => list,
+      configurable: true,
+    }) as unknown as { providers: (typeof inner)[] }
+    patcher.register(withGetter)
+    await expect(inner.request(SIGN)).rejects.toMatchObject({ code: 4001 })
+    const joined = { request: (_args: Payload) => Promise.resolve('joined raw') }
+    list.push(joined)
+    await expect(withGetter.providers[1]?.request(SIGN)).rejects.toMatchObject({ code: 4001 })
+    expect(reviewed).toHaveLength(4)
+  })
+
+  it('lets a wallet enter an entry point again from within it, with the params it was forwarded', async () => {
+    const sent: Payload[] = []
+    type Wallet = { sendAsync(payload: Payload, callback?: Callback): unknown }
+    const wallet: Wallet = {
+      // Like the e2e wallet's engine: the promise form calls the callback form of the same entry point.
+      sendAsync(payload, callback) {
+        if (!callback) return new Promise((resolve) => this.sendAsync(payload, (_e, response) => resolve(response)))
+        sent.push(payload)
+        callback(null, 'sent')
+        return undefined
+      },
+    }
+    const { gate, reviewed } = gateThat(forward)
+    createPatcher(gate, () => false).register(wallet)
+    await expect(wallet.sendAsync(SIGN)).resolves.toBe('sent')
+    expect(reviewed).toHaveLength(1)
+    expect(sent).toHaveLength(1)
   })
 })
