@@ -20,7 +20,6 @@ import {
   defineProperty,
   isArray,
   newWeakMap,
-  newWeakSet,
   ownValue,
   PromiseConstructor,
   promiseThen,
@@ -28,8 +27,6 @@ import {
   put,
   weakMapGet,
   weakMapSet,
-  weakSetAdd,
-  weakSetHas,
 } from './intrinsics.ts'
 import { classifyMethod } from './methods.ts'
 import { copyPayload, freezeDeep, readField } from './snapshot.ts'
@@ -58,18 +55,18 @@ type Ctx = { gate: Gate; shape: Shape; seat: Seat; slot: Slot }
 /**
  * Params the hook forwarded after a Continue, so the wallet's own inner entry points let them through: for the
  * wallet that was asked and the method shown, until the wallet answers the forwarded call, and through each entry
- * point once (`passed`, the forwarding one first) unless the wallet enters it again from within it.
+ * point once, or twice when the second comes from within it (`passes` by slot, the forwarding one counted).
  */
-type Approval = { method: string; held: Held; until: number; passed: WeakSet<object>; answered: boolean }
+type Approval = { method: string; held: Held; until: number; passes: WeakMap<object, number>; answered: boolean }
 const approved = newWeakMap<object, Approval>()
 /** The wallet may take a while to reach its inner layers (it can await its own state first). */
 const APPROVAL_TTL_MS = 60_000
 const dateNow = Date.now
 
 function approve(params: object, method: string, held: Held, forwarder: Ctx): Approval {
-  const passed = newWeakSet<object>()
-  weakSetAdd(passed, forwarder.slot)
-  const approval = { method, held, until: dateNow() + APPROVAL_TTL_MS, passed, answered: false }
+  const passes = newWeakMap<object, number>()
+  weakMapSet(passes, forwarder.slot, 1)
+  const approval = { method, held, until: dateNow() + APPROVAL_TTL_MS, passes, answered: false }
   weakMapSet(approved, params, approval)
   return approval
 }
@@ -82,9 +79,10 @@ function passesApproved(ctx: Ctx, self: unknown, params: unknown, method: string
   // Inner layers may run on a wallet object the hook never saw (the target behind the Proxy a wallet exposes).
   const held = heldOf(ctx, self)
   if (held !== undefined && held !== entry.held) return false
-  // A wallet may call an entry point again from within it (handle(payload) → handle(payload, callback)).
-  if (weakSetHas(entry.passed, ctx.slot) && ctx.slot.active === 0) return false
-  weakSetAdd(entry.passed, ctx.slot)
+  // A wallet may call an entry point again from within it (handle(payload) → handle(payload, callback)), once.
+  const passes = (weakMapGet(entry.passes, ctx.slot) as number | undefined) ?? 0
+  if (passes >= (ctx.slot.active > 0 ? 2 : 1)) return false
+  weakMapSet(entry.passes, ctx.slot, passes + 1)
   return true
 }
 

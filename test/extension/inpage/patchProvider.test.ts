@@ -329,4 +329,41 @@ describe('patching a wallet where its methods live', () => {
     expect(reviewed).toHaveLength(1)
     expect(sent).toHaveLength(1)
   })
+
+  it('lets params taken from inside the wallet through once more at most, however often the page sends them', async () => {
+    const { wallet, calls } = makeWallet()
+    let decisions = 0
+    const { gate, reviewed } = gateThat((params) => (decisions++ === 0 ? forward(params) : reject()))
+    createPatcher(gate, () => false).register(wallet)
+    const refused: unknown[] = []
+    let replaying = false
+    // The wallet's engine reads `id` while it handles the forwarded payload; the page sends it again from there.
+    Object.defineProperty(Object.prototype, 'id', {
+      configurable: true,
+      get(this: { method?: unknown; params?: unknown }) {
+        if (replaying || !Object.isFrozen(this.params)) return undefined
+        replaying = true
+        for (let round = 0; round < 3; round++) {
+          const replay = wallet._rpcEngine.handle({ method: this.method as string, params: this.params }, (error) => {
+            if (error) refused.push(error)
+          })
+          void replay
+        }
+        replaying = false
+        return undefined
+      },
+    })
+    try {
+      await wallet.request({
+        method: 'eth_sendTransaction',
+        params: [{ to: '0x000000000000000000000000000000000000dEaD' }],
+      })
+    } finally {
+      delete (Object.prototype as { id?: unknown }).id
+    }
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(calls.filter((call) => call.entry === 'handle')).toHaveLength(2)
+    expect(reviewed).toHaveLength(3)
+    expect(refused).toHaveLength(2)
+  })
 })
