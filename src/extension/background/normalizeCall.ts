@@ -79,6 +79,14 @@ function typedDataOf(raw: unknown, field: string): unknown {
   return JSON.stringify(parsed)
 }
 
+/** The methods that sign typed data, whose domain can bind them to a chain. */
+export const TYPED_DATA_METHODS: ReadonlySet<string> = new Set([
+  'eth_signTypedData_v4',
+  'eth_signTypedData_v3',
+  'eth_signTypedData_v1',
+  'eth_signTypedData',
+])
+
 function typedData(method: InterceptedMethod, list: unknown[], account: Address | undefined) {
   const [first, second] = list
   // The address is found by its shape: v1 puts the data first, v3/v4 the address, and dapps mix them up.

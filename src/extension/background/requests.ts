@@ -18,9 +18,9 @@ import { SETTINGS_KEY, type Settings, withDefaults } from '../shared/settings.ts
 import { createConfirmQueue } from './confirmQueue.ts'
 import { createHistory, historyEntry } from './history.ts'
 import { createLateWallets } from './lateWallets.ts'
-import { normalizeCall } from './normalizeCall.ts'
+import { type NormalCall, normalizeCall, TYPED_DATA_METHODS, walletChain } from './normalizeCall.ts'
 import type { PendingStore } from './pendingStore.ts'
-import { runScan } from './scan.ts'
+import { canCheckMessagesOn, runScan } from './scan.ts'
 import { buildScanRequest } from './scanRequest.ts'
 import { type RequestSender, requestSender } from './sender.ts'
 import { limited } from './serially.ts'
@@ -154,6 +154,7 @@ export function createRequests(browser: Browser, store: PendingStore, engineData
       id: crypto.randomUUID(),
       ...sender,
       ...normal.call,
+      chainId: messageChain(normal.call, walletChain(call.chainId), settings),
       wallet: call.wallet,
       createdAt: arrivalTime(),
       scan: { status: 'PENDING' },
@@ -173,6 +174,17 @@ export function createRequests(browser: Browser, store: PendingStore, engineData
     }
     // The scan starts at once (a few at a time), also for a request that waits its turn, so it is ready when shown.
     await scans(() => scan(record, settings))
+  }
+
+  /**
+   * Typed data is checked on the chain its domain binds it to; where no backend can check that chain, on the wallet's,
+   * so a domain naming an unchecked chain cannot turn a finding into "could not check".
+   */
+  function messageChain(normal: NormalCall, wallet: number, settings: Settings): number {
+    if (!TYPED_DATA_METHODS.has(normal.method) || normal.chainId === wallet) return normal.chainId
+    return canCheckMessagesOn(normal.chainId, settings) || !canCheckMessagesOn(wallet, settings)
+      ? normal.chainId
+      : wallet
   }
 
   async function resume(port: Runtime.Port, ids: string[]) {

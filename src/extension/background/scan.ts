@@ -99,6 +99,13 @@ function hostOf(url: string): string {
   }
 }
 
+/** Whether these settings name a backend that can check messages on `chainId`. */
+export function canCheckMessagesOn(chainId: number, settings: Settings): boolean {
+  if (chainId === 0) return false
+  if (settings.backend.kind === 'remote') return scanEndpoint(settings.backend.apiUrl, chainId, 'message') !== undefined
+  return settings.rpcUrls[String(chainId)] !== undefined
+}
+
 /** Which backend a scan goes to under these settings, when it has one for the chain. */
 function backendUsed(chainId: number, settings: Settings): ScanBackendUsed | undefined {
   if (settings.backend.kind === 'remote') return { kind: 'remote', host: hostOf(settings.backend.apiUrl) }

@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runScan } from '../../../src/extension/background/scan.ts'
+import { canCheckMessagesOn, runScan } from '../../../src/extension/background/scan.ts'
 import type { ScanRequest } from '../../../src/extension/background/scanRequest.ts'
 import { DEFAULT_SETTINGS, type Settings } from '../../../src/extension/shared/settings.ts'
 import { listenOnFreePort, readBody, startUnreachableEndpoint, type UnreachableEndpoint } from '../../support/net.ts'
@@ -95,5 +95,20 @@ describe('runScan', () => {
       backend: { kind: 'local', host: new URL(down.url).host },
     })
     expect(JSON.stringify(failed)).not.toContain('node-key')
+  })
+})
+
+describe('canCheckMessagesOn', () => {
+  it('says whether the local RPCs or the scan API can check a chain', () => {
+    const local: Settings = { ...DEFAULT_SETTINGS, rpcUrls: { '10': 'http://127.0.0.1:8545' } }
+    expect(canCheckMessagesOn(10, local)).toBe(true)
+    expect(canCheckMessagesOn(1337, local)).toBe(false)
+    expect(canCheckMessagesOn(0, local)).toBe(false)
+    const remote: Settings = {
+      ...DEFAULT_SETTINGS,
+      backend: { kind: 'remote', apiUrl: 'https://api.example', apiKey: 'k' },
+    }
+    expect(canCheckMessagesOn(1, remote)).toBe(true)
+    expect(canCheckMessagesOn(1337, remote)).toBe(false)
   })
 })
