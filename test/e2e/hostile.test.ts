@@ -644,6 +644,27 @@ describe('a hostile page cannot get the wallet to sign what the window did not s
       expect([...eip712.received, ...legacy.received].map((entry) => entry.method)).toEqual(['eth_signTypedData_v1'])
     })
 
+    it("typed data whose domain names a chain Preflight has no node for is checked on the wallet's chain", async () => {
+      const elsewhere = JSON.stringify(
+        permit2PermitSingle({
+          chainId: 1337,
+          token: devnet.fixtures.erc20.address,
+          amount: 1n,
+          expiration: 1_900_000_000,
+          spender: ATTACKER as Address,
+          sigDeadline: 1_900_000_000,
+        }),
+      )
+      const outcome = await run(
+        '',
+        `ethereum.request({ method: 'eth_signTypedData_v4', params: ['${account}', ${JSON.stringify(elsewhere)}] })`,
+        'reject',
+      )
+      expect(outcome.shown[0]?.request.chainId).toBe(31337)
+      expect(outcome.shown[0]?.request.scan).toMatchObject({ status: 'DONE' })
+      expect(outcome.received).toEqual([])
+    })
+
     it('wallet_sendCalls (2.0.0) is checked call by call', async () => {
       const outcome = await run(
         '',

@@ -53,11 +53,20 @@ type Slot = { raw: AnyFunction; active: number }
 type Ctx = { gate: Gate; shape: Shape; seat: Seat; slot: Slot }
 
 /**
- * Params the hook forwarded after a Continue, so the wallet's own inner entry points let them through: for the
- * wallet that was asked and the method shown, until the wallet answers the forwarded call, and through each entry
- * point once, or twice when the second comes from within it (`passes` by slot, the forwarding one counted).
+ * Params the hook forwarded after a Continue, so the wallet's own inner entry points let them through until the wallet
+ * answers the forwarded call. While that call (or a pass it led to) runs, `inside` > 0: each entry point lets them
+ * through once, or twice when the second comes from within it, on any wallet it reaches (a selector that forwards to
+ * the wallet it picked). Outside, when the wallet went on after an await, they pass once in all, on the wallet asked.
  */
-type Approval = { method: string; held: Held; until: number; passes: WeakMap<object, number>; answered: boolean }
+type Approval = {
+  method: string
+  held: Held
+  until: number
+  passes: WeakMap<object, number>
+  inside: number
+  outside: number
+  answered: boolean
+}
 const approved = newWeakMap<object, Approval>()
 /** The wallet may take a while to reach its inner layers (it can await its own state first). */
 const APPROVAL_TTL_MS = 60_000
@@ -66,24 +75,27 @@ const dateNow = Date.now
 function approve(params: object, method: string, held: Held, forwarder: Ctx): Approval {
   const passes = newWeakMap<object, number>()
   weakMapSet(passes, forwarder.slot, 1)
-  const approval = { method, held, until: dateNow() + APPROVAL_TTL_MS, passes, answered: false }
+  const approval = { method, held, until: dateNow() + APPROVAL_TTL_MS, passes, inside: 0, outside: 0, answered: false }
   weakMapSet(approved, params, approval)
   return approval
 }
 
-/** Whether `params` are approved for `method` on this entry point's wallet and may go through it now. */
-function passesApproved(ctx: Ctx, self: unknown, params: unknown, method: string): boolean {
-  if (params === null || typeof params !== 'object') return false
+/** The approval that lets `params` through this entry point now, or undefined when the call must be reviewed. */
+function approvalFor(ctx: Ctx, self: unknown, params: unknown, method: string): Approval | undefined {
+  if (params === null || typeof params !== 'object') return undefined
   const entry = weakMapGet(approved, params) as Approval | undefined
-  if (entry === undefined || entry.method !== method || entry.answered || dateNow() > entry.until) return false
+  if (entry === undefined || entry.method !== method || entry.answered || dateNow() > entry.until) return undefined
+  if (entry.inside > 0) {
+    const passes = (weakMapGet(entry.passes, ctx.slot) as number | undefined) ?? 0
+    if (passes >= (ctx.slot.active > 0 ? 2 : 1)) return undefined
+    weakMapSet(entry.passes, ctx.slot, passes + 1)
+    return entry
+  }
   // Inner layers may run on a wallet object the hook never saw (the target behind the Proxy a wallet exposes).
   const held = heldOf(ctx, self)
-  if (held !== undefined && held !== entry.held) return false
-  // A wallet may call an entry point again from within it (handle(payload) → handle(payload, callback)), once.
-  const passes = (weakMapGet(entry.passes, ctx.slot) as number | undefined) ?? 0
-  if (passes >= (ctx.slot.active > 0 ? 2 : 1)) return false
-  weakMapSet(entry.passes, ctx.slot, passes + 1)
-  return true
+  if ((held !== undefined && held !== entry.held) || entry.outside > 0) return undefined
+  entry.outside++
+  return entry
 }
 
 /** The wallet answered the call an approval was forwarded with: its params are not let through again. */
@@ -91,28 +103,36 @@ function endApproval(approval: Approval | undefined): void {
   if (approval) approval.answered = true
 }
 
-/** Ends an approval when the wallet's answer to the forwarded call settles (a custom thenable: at its expiry). */
+/**
+ * Ends an approval when the wallet's answer to the forwarded call settles; at once when that cannot be watched (not a
+ * native promise, or one whose `then` the page made throw), so a second window is the worst that can follow.
+ */
 function endWhenSettled(approval: Approval | undefined, result: unknown): void {
   if (!approval) return
+  const end = () => endApproval(approval)
   if (result === null || typeof result !== 'object') {
-    endApproval(approval)
+    end()
     return
   }
-  const end = () => endApproval(approval)
   try {
     promiseThen(result, end, end)
   } catch {
-    // Not a native promise: its `then` is not called.
+    end()
   }
 }
 
-/** Calls the wallet's function behind an entry point; while it runs, the entry point counts as entered from within. */
-function callRaw(ctx: Ctx, self: unknown, args: unknown[]): unknown {
+/**
+ * Calls the wallet's function behind an entry point; while it runs, the entry point counts as entered from within,
+ * and the call as inside `approval` when it carries approved params.
+ */
+function callRaw(ctx: Ctx, self: unknown, args: unknown[], approval?: Approval): unknown {
   ctx.slot.active++
+  if (approval) approval.inside++
   try {
     return apply(ctx.slot.raw, self, args)
   } finally {
     ctx.slot.active--
+    if (approval) approval.inside--
   }
 }
 
@@ -216,10 +236,12 @@ function promiseCall(ctx: Ctx, self: unknown, payload: Payload, args: unknown[])
   const cls = classifyMethod(payload.method)
   const id = ownValue(payload, 'id')
   if (cls.kind === 'refuse') return refusal(ctx, id, cls)
-  if (cls.kind === 'pass' || passesApproved(ctx, self, payload.params, cls.method)) {
-    if (cls.kind === 'pass' && cls.prelude) ctx.gate.prelude?.()
+  if (cls.kind === 'pass') {
+    if (cls.prelude) ctx.gate.prelude?.()
     return callRaw(ctx, self, argsWith(payload, args, 1))
   }
+  const passing = approvalFor(ctx, self, payload.params, cls.method)
+  if (passing) return callRaw(ctx, self, argsWith(payload, args, 1), passing)
   const held = heldOf(ctx, self)
   if (!held) return refusal(ctx, id, UNKNOWN_WALLET)
   const method = cls.method
@@ -227,7 +249,8 @@ function promiseCall(ctx: Ctx, self: unknown, payload: Payload, args: unknown[])
     review(ctx, held, method, payload.params, (error, params, approval) => {
       if (error) return ctx.shape === 'handle' ? resolve(errorResponse(id, error)) : reject(errorOf(error))
       try {
-        const result = callRaw(ctx, forwardThis(ctx, self), argsWith(approvedPayload(method, params, payload), args, 1))
+        const forwarded = argsWith(approvedPayload(method, params, payload), args, 1)
+        const result = callRaw(ctx, forwardThis(ctx, self), forwarded, approval)
         endWhenSettled(approval, result)
         resolve(result)
       } catch (thrown) {
@@ -248,9 +271,14 @@ function callbackCall(ctx: Ctx, self: unknown, payload: Payload, callback: Callb
     fail(cls)
     return
   }
-  if (cls.kind === 'pass' || passesApproved(ctx, self, payload.params, cls.method)) {
-    if (cls.kind === 'pass' && cls.prelude) ctx.gate.prelude?.()
+  if (cls.kind === 'pass') {
+    if (cls.prelude) ctx.gate.prelude?.()
     callRaw(ctx, self, argsWith(payload, argsWith(callback, args, 2), 0))
+    return
+  }
+  const passing = approvalFor(ctx, self, payload.params, cls.method)
+  if (passing) {
+    callRaw(ctx, self, argsWith(payload, argsWith(callback, args, 2), 0), passing)
     return
   }
   const held = heldOf(ctx, self)
@@ -266,11 +294,8 @@ function callbackCall(ctx: Ctx, self: unknown, payload: Payload, callback: Callb
       answer(answerError, response)
     }
     try {
-      callRaw(
-        ctx,
-        forwardThis(ctx, self),
-        argsWith(approvedPayload(method, params, payload), argsWith(answered, args, 2), 0),
-      )
+      const forwarded = argsWith(approvedPayload(method, params, payload), argsWith(answered, args, 2), 0)
+      callRaw(ctx, forwardThis(ctx, self), forwarded, approval)
     } catch (thrown) {
       endApproval(approval)
       fail({ code: -32603, message: thrownMessage(thrown) })
@@ -366,7 +391,9 @@ function byName(ctx: Ctx, self: unknown, method: string, args: unknown[]): unkno
 function sendByName(ctx: Ctx, self: unknown, method: string, params: unknown, args: unknown[]): unknown {
   const cls = classifyMethod(method)
   if (cls.kind === 'refuse') return rejected(cls)
-  if (cls.kind === 'pass' || passesApproved(ctx, self, params, cls.method)) return callRaw(ctx, self, args)
+  if (cls.kind === 'pass') return callRaw(ctx, self, args)
+  const passing = approvalFor(ctx, self, params, cls.method)
+  if (passing) return callRaw(ctx, self, args, passing)
   const held = heldOf(ctx, self)
   if (!held) return rejected(UNKNOWN_WALLET)
   const intercepted = cls.method
@@ -374,7 +401,7 @@ function sendByName(ctx: Ctx, self: unknown, method: string, params: unknown, ar
     review(ctx, held, intercepted, params, (error, approvedParams, approval) => {
       if (error) return reject(errorOf(error))
       try {
-        const result = callRaw(ctx, forwardThis(ctx, self), [intercepted, approvedParams])
+        const result = callRaw(ctx, forwardThis(ctx, self), [intercepted, approvedParams], approval)
         endWhenSettled(approval, result)
         resolve(result)
       } catch (thrown) {

@@ -180,15 +180,35 @@ export function createPatcher(gate: Gate, isLate: () => boolean): Patcher {
     const known = weakMapGet(providerViews, list) as object | undefined
     if (known) return known
     const hooked = (value: unknown) => (value !== null && typeof value === 'object' ? register(value) : value)
+    /** A slot the list can never change, whose reads a Proxy must answer with what it holds. */
+    const fixed = (target: object, key: PropertyKey) => {
+      const descriptor = getOwnPropertyDescriptor(target, key)
+      return !!descriptor && !descriptor.configurable && !descriptor.writable
+    }
     const handler = {
       __proto__: null,
-      get: (target: object, key: PropertyKey) => hooked(reflectGet(target, key)),
-      // Object.getOwnPropertyDescriptor(s) read a wallet without [[Get]]; a non-configurable slot must say what it holds.
+      get(target: object, key: PropertyKey) {
+        const value = reflectGet(target, key)
+        // register() hooks the wallet in place; only its stand-in needs the slot, where the list allows it.
+        const usable = hooked(value)
+        return usable !== value && fixed(target, key) ? value : usable
+      },
+      // Object.getOwnPropertyDescriptor(s) read a wallet without [[Get]].
       getOwnPropertyDescriptor(target: object, key: PropertyKey) {
         const descriptor = getOwnPropertyDescriptor(target, key)
-        if (descriptor && hasOwn(descriptor, 'value') && descriptor.configurable)
-          descriptor.value = hooked(descriptor.value)
-        return descriptor
+        if (!descriptor) return undefined
+        // Without a prototype: the engine reads the answer's fields, which must not reach Object.prototype's getters.
+        const out = { __proto__: null, enumerable: descriptor.enumerable, configurable: descriptor.configurable }
+        const answer = out as PropertyDescriptor
+        if (!hasOwn(descriptor, 'value')) {
+          answer.get = descriptor.get
+          answer.set = descriptor.set
+          return answer
+        }
+        const usable = hooked(descriptor.value)
+        answer.value = !descriptor.configurable && !descriptor.writable ? descriptor.value : usable
+        answer.writable = descriptor.writable
+        return answer
       },
     }
     const view = construct(ProxyConstructor, [list, handler]) as object
@@ -233,7 +253,14 @@ export function createPatcher(gate: Gate, isLate: () => boolean): Patcher {
    */
   function hookProvidersAccessor(provider: object, descriptor: PropertyDescriptor): void {
     const walletGet = descriptor.get
-    const read = () => (walletGet ? apply(walletGet, provider, []) : undefined)
+    const read = () => {
+      try {
+        return walletGet ? apply(walletGet, provider, []) : undefined
+      } catch {
+        // A getter that throws has no list to hook; the wallet's own reads see it throw as before.
+        return undefined
+      }
+    }
     const list = read()
     if (isArray(list)) registerAll(list)
     if (!descriptor.configurable) return
@@ -330,6 +357,10 @@ export function createPatcher(gate: Gate, isLate: () => boolean): Patcher {
   function redefined(target: object, key: PropertyKey): void {
     const held = heldFor(target)
     if (!held || typeof key !== 'string') return
+    // A wallet held before it had a request (or sendAsync) is asked through the first one it defines.
+    if (held.provider === target && held.askVia.request === undefined && held.askVia.sendAsync === undefined) {
+      held.askVia = askFunctions(target)
+    }
     if (key === ENGINE_KEY && held.provider === target) hookEngine(target, held)
     else if (key === 'providers' && held.provider === target) hookProviders(target)
     else if (entryNames[key]) patchWhereTheyLive(target, held.provider === target ? PROVIDER_ENTRIES : ENGINE_ENTRIES)

@@ -23,9 +23,13 @@ export type Held = {
 
 /** The functions askWallet uses for `provider`, read now: call before anything else gets a chance to replace them. */
 export function askFunctions(provider: object): Held['askVia'] {
-  return {
-    request: originalOf(readField(provider, 'request')),
-    sendAsync: originalOf(readField(provider, 'sendAsync')),
+  try {
+    return {
+      request: originalOf(readField(provider, 'request')),
+      sendAsync: originalOf(readField(provider, 'sendAsync')),
+    }
+  } catch {
+    return { request: undefined, sendAsync: undefined }
   }
 }
 

@@ -1,5 +1,5 @@
 import './support/pageGlobals.ts'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import type { Gate } from '../../../src/extension/inpage/gate.ts'
 import { createPatcher } from '../../../src/extension/inpage/patchProvider.ts'
 import { askWallet, heldFor } from '../../../src/extension/inpage/wallets.ts'
@@ -365,5 +365,153 @@ describe('patching a wallet where its methods live', () => {
     expect(calls.filter((call) => call.entry === 'handle')).toHaveLength(2)
     expect(reviewed).toHaveLength(3)
     expect(refused).toHaveLength(2)
+  })
+
+  it('lets params taken while a direct wallet is busy through once more at most, whichever entry points they try', async () => {
+    // Shaped like wallets whose request, send and sendAsync each go straight to their transport.
+    const sent: Payload[] = []
+    const answers: ((hash: string) => void)[] = []
+    const transport = (payload: Payload) => {
+      sent.push(payload)
+      return new Promise((resolve) => answers.push(resolve))
+    }
+    class Direct {
+      request(args: Payload) {
+        return transport(args)
+      }
+      send(args: Payload) {
+        return transport(args)
+      }
+      sendAsync(args: Payload, callback: Callback) {
+        transport(args).then((result) => callback(null, { result }))
+      }
+    }
+    const wallet = new Direct()
+    let decisions = 0
+    const { gate, reviewed } = gateThat((params) => (decisions++ === 0 ? forward(params) : reject()))
+    createPatcher(gate, () => false).register(wallet)
+    const first = wallet.request({
+      method: 'eth_sendTransaction',
+      params: [{ to: '0x000000000000000000000000000000000000dEaD' }],
+    })
+    await vi.waitFor(() => expect(sent).toHaveLength(1))
+    const replay = { method: 'eth_sendTransaction', params: sent[0]?.params }
+    const replays = Promise.allSettled([
+      wallet.send(replay),
+      new Promise((resolve, reject) => wallet.sendAsync(replay, (error) => (error ? reject(error) : resolve('sent')))),
+      Direct.prototype.request.call(wallet, replay),
+    ])
+    await vi.waitFor(() => expect(reviewed).toHaveLength(3))
+    for (const answer of answers) answer('0xhash')
+    await expect(first).resolves.toBe('0xhash')
+    const outcomes = await replays
+    await expect(wallet.request(replay)).rejects.toMatchObject({ code: 4001 })
+    expect(sent).toHaveLength(2)
+    expect(outcomes.filter((outcome) => outcome.status === 'rejected')).toHaveLength(2)
+    expect(reviewed).toHaveLength(4)
+  })
+
+  it('ends an approval as soon as the forward returns when the page stops the hook from watching the answer', async () => {
+    const { wallet, calls } = makeWallet()
+    let decisions = 0
+    const { gate, reviewed } = gateThat((params) => (decisions++ === 0 ? forward(params) : reject()))
+    createPatcher(gate, () => false).register(wallet)
+    const original = Object.getOwnPropertyDescriptor(Promise.prototype, 'constructor') as PropertyDescriptor
+    Object.defineProperty(Promise.prototype, 'constructor', {
+      configurable: true,
+      get() {
+        if (new Error().stack?.includes('endWhenSettled')) throw new Error('no watching')
+        return Promise
+      },
+    })
+    try {
+      await wallet.request(SIGN)
+    } finally {
+      Object.defineProperty(Promise.prototype, 'constructor', original)
+    }
+    const taken = calls.find((call) => call.entry === 'handle')?.payload.params
+    await expect(wallet._rpcEngine.handle({ ...SIGN, params: taken, id: 1 })).resolves.toMatchObject({
+      error: { code: 4001 },
+    })
+    expect(reviewed).toHaveLength(2)
+    expect(calls.filter((call) => call.entry === 'handle')).toHaveLength(1)
+  })
+
+  it('lets the forwarded call through a wallet a selector forwards to, and a wallet that calls itself after an await', async () => {
+    const chosen = makeWallet()
+    const selector = { request: (args: Payload) => chosen.wallet.request(args) }
+    const { gate, reviewed } = gateThat(forward)
+    const patcher = createPatcher(gate, () => false)
+    patcher.register(chosen.wallet)
+    patcher.register(selector)
+    await expect(selector.request(SIGN)).resolves.toBe('answer:personal_sign')
+    expect(reviewed).toHaveLength(1)
+    expect(chosen.calls.filter((call) => call.entry === 'handle')).toHaveLength(1)
+
+    const sent: Payload[] = []
+    const starting = {
+      ready: false,
+      async request(args: Payload): Promise<unknown> {
+        if (!this.ready) {
+          await Promise.resolve()
+          this.ready = true
+          return this.request(args)
+        }
+        sent.push(args)
+        return 'sent'
+      },
+    }
+    patcher.register(starting)
+    await expect(starting.request(SIGN)).resolves.toBe('sent')
+    expect(reviewed).toHaveLength(2)
+    expect(sent).toHaveLength(1)
+  })
+
+  it('hooks a wallet in a providers[] slot the page made fixed, and answers descriptors without Object.prototype', async () => {
+    const { gate, reviewed } = gateThat(reject)
+    const patcher = createPatcher(gate, () => true)
+    const host = makeWallet().wallet as unknown as { providers?: unknown[] }
+    patcher.register(host)
+    const late = { request: (_args: Payload) => Promise.resolve('late raw') }
+    host.providers = [host, late]
+    Object.defineProperty(host.providers, 1, { configurable: false })
+    let planted = 0
+    Object.defineProperty(Object.prototype, 'get', {
+      configurable: true,
+      get() {
+        planted++
+        return undefined
+      },
+    })
+    let described: typeof late
+    try {
+      described = Object.getOwnPropertyDescriptor(host.providers, 1)?.value as typeof late
+    } finally {
+      delete (Object.prototype as { get?: unknown }).get
+    }
+    expect(planted).toBe(0)
+    await expect(described.request(SIGN)).rejects.toMatchObject({ code: 4001 })
+    expect(reviewed).toHaveLength(1)
+  })
+
+  it('asks a wallet held before it had a request through the first one it defines; a throwing providers getter is survived', async () => {
+    const { gate } = gateThat(reject)
+    const patcher = createPatcher(gate, () => false)
+    const bare = Object.defineProperty({}, 'providers', {
+      get() {
+        throw new Error('not yet')
+      },
+      configurable: true,
+    }) as { request?: (args: Payload) => Promise<unknown> }
+    expect(patcher.register(bare)).toBe(bare)
+    Object.defineProperty(bare, 'request', {
+      value: (args: Payload) => Promise.resolve(args.method === 'eth_chainId' ? '0x7a69' : 'other'),
+      configurable: true,
+      writable: true,
+    })
+    patcher.redefined(bare, 'request')
+    const held = heldFor(bare)
+    if (!held) throw new Error('not held')
+    await expect(new Promise((resolve) => askWallet(held, 'eth_chainId', resolve))).resolves.toBe('0x7a69')
   })
 })
