@@ -7,8 +7,8 @@
  * method to the hook and another to the wallet. An intercepted call goes through the gate; on Continue the wallet
  * receives a new payload holding the frozen params the worker sent back: what the window showed. When the wallet then
  * calls its own inner entry points with those params, they are recognised by identity and pass without a second
- * review, once per entry point: a page that gets hold of them (a getter on Object.prototype that the wallet's code
- * reads through) cannot send them again through an entry point they already went through.
+ * review while the wallet works on them (see Approval): a page that gets hold of them (a getter on Object.prototype
+ * that the wallet's code reads through) cannot send them again once the wallet answered.
  */
 import type { Outcome, ProviderError } from '../relay/protocol.ts'
 import type { InterceptedMethod } from '../shared/pending.ts'

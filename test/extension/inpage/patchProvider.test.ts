@@ -64,6 +64,20 @@ const reject = (): Outcome => ({
   kind: 'error',
   error: { code: 4001, message: 'User rejected the request: user denied it in Preflight.' },
 })
+/** A MetaMask-shaped wallet the patcher holds, whose providers[] list holds a wallet the hook has not seen yet. */
+function hostWithLateWallet(patcher: ReturnType<typeof createPatcher>) {
+  const host = makeWallet().wallet as unknown as { providers: unknown[] }
+  patcher.register(host)
+  const late = { request: (_args: Payload) => Promise.resolve('late raw') }
+  host.providers = [host, late]
+  return { host, late }
+}
+
+/** Continue on the first review, reject every later one: what a user does who approved a request once. */
+function forwardFirstOnly(): (params: unknown) => Outcome {
+  let decisions = 0
+  return (params) => (decisions++ === 0 ? forward(params) : reject())
+}
 const SIGN = { method: 'personal_sign', params: ['0x6869', '0x70997970c51812dc3a010c7d01b50e0d17dc79c8'] }
 
 describe('patching a wallet where its methods live', () => {
@@ -212,8 +226,7 @@ describe('patching a wallet where its methods live', () => {
 
   it('lets an approval through each entry point once: params taken from the wallet cannot be sent again', async () => {
     const { wallet, calls } = makeWallet()
-    let decisions = 0
-    const { gate, reviewed } = gateThat((params) => (decisions++ === 0 ? forward(params) : reject()))
+    const { gate, reviewed } = gateThat(forwardFirstOnly())
     createPatcher(gate, () => false).register(wallet)
     const TX = { method: 'eth_sendTransaction', params: [{ to: '0x000000000000000000000000000000000000dEaD' }] }
     // The wallet reads `id` from a payload of its own that has none; a getter on Object.prototype gets it as `this`.
@@ -245,8 +258,7 @@ describe('patching a wallet where its methods live', () => {
   it('does not let an approval for one wallet through the entry points of another', async () => {
     const first = makeWallet()
     const second = makeWallet()
-    let decisions = 0
-    const { gate, reviewed } = gateThat((params) => (decisions++ === 0 ? forward(params) : reject()))
+    const { gate, reviewed } = gateThat(forwardFirstOnly())
     const patcher = createPatcher(gate, () => false)
     patcher.register(first.wallet)
     patcher.register(second.wallet)
@@ -288,10 +300,7 @@ describe('patching a wallet where its methods live', () => {
   it('hooks a wallet read from providers[] through its property descriptor, or behind a providers getter', async () => {
     const { gate, reviewed } = gateThat(reject)
     const patcher = createPatcher(gate, () => true)
-    const host = makeWallet().wallet as unknown as { providers?: unknown[] }
-    patcher.register(host)
-    const late = { request: (_args: Payload) => Promise.resolve('late raw') }
-    host.providers = [host, late]
+    const { host, late } = hostWithLateWallet(patcher)
     const described = Object.getOwnPropertyDescriptor(host.providers, 1)?.value as typeof late
     await expect(described.request(SIGN)).rejects.toMatchObject({ code: 4001 })
     const [, viaAll] = Object.values(Object.getOwnPropertyDescriptors(host.providers)).map((d) => d.value)
@@ -332,8 +341,7 @@ describe('patching a wallet where its methods live', () => {
 
   it('lets params taken from inside the wallet through once more at most, however often the page sends them', async () => {
     const { wallet, calls } = makeWallet()
-    let decisions = 0
-    const { gate, reviewed } = gateThat((params) => (decisions++ === 0 ? forward(params) : reject()))
+    const { gate, reviewed } = gateThat(forwardFirstOnly())
     createPatcher(gate, () => false).register(wallet)
     const refused: unknown[] = []
     let replaying = false
@@ -387,8 +395,7 @@ describe('patching a wallet where its methods live', () => {
       }
     }
     const wallet = new Direct()
-    let decisions = 0
-    const { gate, reviewed } = gateThat((params) => (decisions++ === 0 ? forward(params) : reject()))
+    const { gate, reviewed } = gateThat(forwardFirstOnly())
     createPatcher(gate, () => false).register(wallet)
     const first = wallet.request({
       method: 'eth_sendTransaction',
@@ -413,8 +420,7 @@ describe('patching a wallet where its methods live', () => {
 
   it('ends an approval as soon as the forward returns when the page stops the hook from watching the answer', async () => {
     const { wallet, calls } = makeWallet()
-    let decisions = 0
-    const { gate, reviewed } = gateThat((params) => (decisions++ === 0 ? forward(params) : reject()))
+    const { gate, reviewed } = gateThat(forwardFirstOnly())
     createPatcher(gate, () => false).register(wallet)
     const original = Object.getOwnPropertyDescriptor(Promise.prototype, 'constructor') as PropertyDescriptor
     Object.defineProperty(Promise.prototype, 'constructor', {
@@ -470,10 +476,7 @@ describe('patching a wallet where its methods live', () => {
   it('hooks a wallet in a providers[] slot the page made fixed, and answers descriptors without Object.prototype', async () => {
     const { gate, reviewed } = gateThat(reject)
     const patcher = createPatcher(gate, () => true)
-    const host = makeWallet().wallet as unknown as { providers?: unknown[] }
-    patcher.register(host)
-    const late = { request: (_args: Payload) => Promise.resolve('late raw') }
-    host.providers = [host, late]
+    const { host, late } = hostWithLateWallet(patcher)
     Object.defineProperty(host.providers, 1, { configurable: false })
     let planted = 0
     Object.defineProperty(Object.prototype, 'get', {
