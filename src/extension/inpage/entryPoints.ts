@@ -48,7 +48,7 @@ export type Shape = 'request' | 'send' | 'callback' | 'handle'
 export type Seat = { owner: object; onPrototype: boolean }
 
 /** The wallet function behind an entry point, and how many calls of it are running now (see callRaw). */
-type Slot = { raw: AnyFunction; active: number }
+type Slot = { readonly raw: AnyFunction; active: number }
 
 type Ctx = { gate: Gate; shape: Shape; seat: Seat; slot: Slot }
 
@@ -452,11 +452,7 @@ function makeWrapper(ctx: Ctx): AnyFunction {
   return wrapper
 }
 
-/**
- * A wrapper for an entry point whose wallet function is `raw`, sitting on `seat`. The slot is updated when the wallet
- * assigns a new function, so the wrapper always forwards to the wallet's latest one.
- */
-export function wrapEntryPoint(gate: Gate, shape: Shape, seat: Seat, raw: AnyFunction) {
-  const slot: Slot = { raw, active: 0 }
-  return { wrapper: makeWrapper({ gate, shape, seat, slot }), slot }
+/** A wrapper for an entry point whose function is `raw`, sitting on `seat`; it always forwards to `raw`. */
+export function wrapEntryPoint(gate: Gate, shape: Shape, seat: Seat, raw: AnyFunction): AnyFunction {
+  return makeWrapper({ gate, shape, seat, slot: { raw, active: 0 } })
 }

@@ -1,8 +1,8 @@
 /**
  * Hooks a wallet provider where its methods live: its own properties, every prototype up its chain, its internal
  * JSON-RPC engine (`_rpcEngine.handle`), and the wallets in its `providers[]`, which are hooked as they are read.
- * Entry points become accessors, so a wallet that assigns a new function later stays hooked (the wrapper forwards to
- * the newest one). A provider that cannot be patched (frozen) is replaced by a stand-in Proxy that answers with the
+ * Entry points become accessors, so a wallet that assigns a new function later stays hooked (the new function gets a
+ * wrapper of its own). A provider that cannot be patched (frozen) is replaced by a stand-in Proxy that answers with the
  * hook's wrappers; where it is reachable without the stand-in, README's threat model says so.
  */
 
@@ -105,13 +105,17 @@ export function createPatcher(gate: Gate, isLate: () => boolean): Patcher {
       current = get ? apply(get, target, []) : undefined
     }
     if (typeof current !== 'function' || isWrapper(current)) return typeof current === 'function' ? 'patched' : 'absent'
-    const { wrapper, slot } = wrapEntryPoint(gate, shape, seat, current as AnyFunction)
-    const get = () => (typeof current === 'function' ? wrapper : current)
+    const wrapper = wrapEntryPoint(gate, shape, seat, current as AnyFunction)
+    let exposed: unknown = wrapper
+    const get = () => exposed
     weakSetAdd(ourGetters, get)
+    // A function assigned later gets a wrapper of its own; the earlier wrapper still forwards to the function it
+    // stood for. A dapp that wraps `request` by assignment and calls the one it read reaches the wallet, not itself.
     const set = (value: unknown) => {
-      if (isWrapper(value)) return
-      current = value
-      if (typeof value === 'function') slot.raw = value as AnyFunction
+      exposed =
+        typeof value === 'function' && !isWrapper(value)
+          ? wrapEntryPoint(gate, shape, seat, value as AnyFunction)
+          : value
     }
     const accessor = { __proto__: null, get, set, configurable: true, enumerable: descriptor.enumerable }
     if (defineProperty(target, name, accessor as PropertyDescriptor)) return 'patched'
@@ -301,7 +305,7 @@ export function createPatcher(gate: Gate, isLate: () => boolean): Patcher {
           entry[1],
           { owner: provider, onPrototype: false },
           raw as AnyFunction,
-        ).wrapper
+        )
       }
     }
     const handler = {

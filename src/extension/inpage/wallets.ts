@@ -34,7 +34,7 @@ export function askFunctions(provider: object): Held['askVia'] {
 }
 
 const byObject = newWeakMap<object, Held>()
-/** Each wrapper the hook made, mapped to the wallet function it stands for (the latest one assigned). */
+/** Each wrapper the hook made, mapped to the function it stands for. */
 const originals = newWeakMap<AnyFunction, { raw: AnyFunction }>()
 
 /** The held wallet a provider, its stand-in or one of its internal objects belongs to. */
@@ -48,7 +48,7 @@ export function holdAs(target: object, held: Held): void {
   weakMapSet(byObject, target, held)
 }
 
-/** Records a wrapper and the current original behind it (updated when the wallet assigns a new function). */
+/** Records a wrapper and the function behind it. */
 export function recordWrapper(wrapper: AnyFunction, slot: { raw: AnyFunction }): void {
   weakMapSet(originals, wrapper, slot)
 }

@@ -517,4 +517,22 @@ describe('patching a wallet where its methods live', () => {
     if (!held) throw new Error('not held')
     await expect(new Promise((resolve) => askWallet(held, 'eth_chainId', resolve))).resolves.toBe('0x7a69')
   })
+
+  it('lets a dapp wrap request by assignment and call the one it read: one review, the wallet reached once', async () => {
+    const { wallet, calls } = makeWallet()
+    const { gate, reviewed } = gateThat(forward)
+    createPatcher(gate, () => false).register(wallet)
+    const logged: string[] = []
+    const read = wallet.request
+    wallet.request = async (args: Payload) => {
+      logged.push(args.method)
+      await Promise.resolve()
+      return read.call(wallet, args)
+    }
+    await expect(wallet.request({ method: 'eth_chainId' })).resolves.toBe('answer:eth_chainId')
+    await expect(wallet.request(SIGN)).resolves.toBe('answer:personal_sign')
+    expect(logged).toEqual(['eth_chainId', 'personal_sign'])
+    expect(reviewed).toHaveLength(1)
+    expect(calls.filter((call) => call.entry === 'handle')).toHaveLength(2)
+  })
 })
