@@ -107,7 +107,8 @@ function typedData(method: InterceptedMethod, list: unknown[], account: Address 
 
 /**
  * The chain a typed-data signature is bound to by its domain, which is the chain to simulate it on whatever the page
- * says the wallet is on; undefined when the domain names none (or none a chain could have: the scan says it is malformed).
+ * says the wallet is on; undefined when the domain names none, or none a chain could have (the scan says it is
+ * malformed).
  */
 function domainChain(typedData: unknown): number | undefined {
   const domain = typedData !== null && typeof typedData === 'object' ? (typedData as { domain?: unknown }).domain : null
@@ -216,7 +217,8 @@ export async function normalizeCall(call: HookCall): Promise<Normalized> {
     }
   } catch (error) {
     if (error instanceof ParamError) return { ok: false, error: error.toProviderError() }
-    // Whatever else fails while reading the call still answers the dapp, with the reason, instead of leaving it waiting.
+    // Whatever else fails while reading the call still answers the dapp, with the reason, instead of leaving it
+    // waiting.
     const reason = error instanceof Error ? error.message : String(error)
     return { ok: false, error: { code: -32602, message: `Preflight could not read the request: ${reason}` } }
   }

@@ -225,6 +225,21 @@ function review(
   })
 }
 
+/**
+ * Forwards what the window showed to the wallet through a promise-answering entry point; the approval ends with the
+ * wallet's answer, or at once when the wallet throws.
+ */
+function forwardApproved(ctx: Ctx, self: unknown, args: unknown[], approval: Approval | undefined): unknown {
+  try {
+    const result = callRaw(ctx, forwardThis(ctx, self), args, approval)
+    endWhenSettled(approval, result)
+    return result
+  } catch (thrown) {
+    endApproval(approval)
+    throw thrown
+  }
+}
+
 /** A refusal in the entry point's own form: a rejected promise, or a resolved error response for `handle`. */
 function refusal(ctx: Ctx, id: unknown, error: ProviderError): unknown {
   if (ctx.shape === 'handle') return newPromise((resolve) => resolve(errorResponse(id, error)))
@@ -249,12 +264,8 @@ function promiseCall(ctx: Ctx, self: unknown, payload: Payload, args: unknown[])
     review(ctx, held, method, payload.params, (error, params, approval) => {
       if (error) return ctx.shape === 'handle' ? resolve(errorResponse(id, error)) : reject(errorOf(error))
       try {
-        const forwarded = argsWith(approvedPayload(method, params, payload), args, 1)
-        const result = callRaw(ctx, forwardThis(ctx, self), forwarded, approval)
-        endWhenSettled(approval, result)
-        resolve(result)
+        resolve(forwardApproved(ctx, self, argsWith(approvedPayload(method, params, payload), args, 1), approval))
       } catch (thrown) {
-        endApproval(approval)
         reject(thrown)
       }
     })
@@ -401,11 +412,8 @@ function sendByName(ctx: Ctx, self: unknown, method: string, params: unknown, ar
     review(ctx, held, intercepted, params, (error, approvedParams, approval) => {
       if (error) return reject(errorOf(error))
       try {
-        const result = callRaw(ctx, forwardThis(ctx, self), [intercepted, approvedParams], approval)
-        endWhenSettled(approval, result)
-        resolve(result)
+        resolve(forwardApproved(ctx, self, [intercepted, approvedParams], approval))
       } catch (thrown) {
-        endApproval(approval)
         reject(thrown)
       }
     })
