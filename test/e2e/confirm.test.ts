@@ -121,6 +121,8 @@ describe('confirming requests in the extension window', () => {
       .toEqual([expect.stringContaining('−1 ETH')])
     expect(await safeGroup.locator('.tag').textContent()).toBe('Safe')
     expect(await confirm.locator(`[data-account="${account.toLowerCase()}"]`).count()).toBe(0)
+    // Its domain names the chain the wallet is on: nothing to say about chains.
+    expect(await confirm.getByTestId('other-chain').count()).toBe(0)
 
     const chain = createPublicClient({ transport: http(devnet.fixtures.rpcUrl), pollingInterval: 50 })
     const onChain = await chain.readContract({

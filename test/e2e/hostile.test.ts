@@ -661,6 +661,8 @@ describe('a hostile page cannot get the wallet to sign what the window did not s
         'reject',
       )
       expect(outcome.shown[0]?.request.chainId).toBe(31337)
+      // The window says where the signature works, and that it was checked elsewhere.
+      expect(outcome.shown[0]?.request.otherChain).toEqual({ domain: 1337, wallet: 31337 })
       expect(outcome.shown[0]?.request.scan).toMatchObject({ status: 'DONE' })
       expect(outcome.received).toEqual([])
     })

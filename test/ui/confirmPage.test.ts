@@ -234,6 +234,27 @@ describe('the confirmation window', () => {
     await page.close()
   })
 
+  it('says when typed data is for another chain than the wallet is on, and where it was checked', async () => {
+    const message = { ...request('elsewhere', permit2Scan), method: 'eth_signTypedData_v4' as const }
+    const checkedThere = await open({ ...message, chainId: 1, otherChain: { domain: 1, wallet: 31337 } })
+    expect(await checkedThere.getByTestId('other-chain').textContent()).toBe(
+      'This signature is for Ethereum (1), while the wallet is on Local devnet (31337): it can be used on Ethereum (1) ' +
+        'whatever the wallet shows.',
+    )
+    await checkedThere.close()
+    // No node for the domain's chain: checked on the wallet's, and the window says what that leaves unknown.
+    const checkedHere = await open({ ...message, id: 'fallback', otherChain: { domain: 1337, wallet: 31337 } })
+    expect(await checkedHere.getByTestId('other-chain').textContent()).toContain(
+      'Preflight has no node for it and checked the message on Local devnet (31337): what it does on chain 1337 is not known.',
+    )
+    expect(await fitsWidth(checkedHere)).toBe(true)
+    await checkedHere.close()
+    const sameChain = await open({ ...message, id: 'same' })
+    await sameChain.waitForSelector('main[data-action="WARN"]')
+    expect(await sameChain.getByTestId('other-chain').count()).toBe(0)
+    await sameChain.close()
+  })
+
   it('says so when the request is no longer pending', async () => {
     const page = await context.newPage()
     await page.goto(`${base}confirm.html?id=unknown`)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { chainName, formatAmount, formatUsd, shortAddress } from '../../src/extension/ui/lib/format.ts'
+import { chainInWords, chainName, formatAmount, formatUsd, shortAddress } from '../../src/extension/ui/lib/format.ts'
 
 describe('formatAmount', () => {
   it('signs amounts with a true minus and groups thousands', () => {
@@ -33,5 +33,7 @@ describe('labels', () => {
     expect(chainName(1)).toBe('Ethereum')
     expect(chainName(31337)).toBe('Local devnet')
     expect(chainName(999_999)).toBe('Chain 999999')
+    expect(chainInWords(10)).toBe('OP Mainnet (10)')
+    expect(chainInWords(1337)).toBe('chain 1337')
   })
 })

@@ -150,11 +150,13 @@ export function createRequests(browser: Browser, store: PendingStore, engineData
     if (settings.backend.kind === 'local') engineData().catch(() => undefined)
     const normal = await normalizeCall(call)
     if (!normal.ok) return post(port, { type: 'settle', rid, outcome: { kind: 'error', error: normal.error } })
+    const wallet = walletChain(call.chainId)
     const record: PendingRequest = {
       id: crypto.randomUUID(),
       ...sender,
       ...normal.call,
-      chainId: messageChain(normal.call, walletChain(call.chainId), settings),
+      chainId: messageChain(normal.call, wallet, settings),
+      ...otherChain(normal.call, wallet),
       wallet: call.wallet,
       createdAt: arrivalTime(),
       scan: { status: 'PENDING' },
@@ -174,6 +176,12 @@ export function createRequests(browser: Browser, store: PendingStore, engineData
     }
     // The scan starts at once (a few at a time), also for a request that waits its turn, so it is ready when shown.
     await scans(() => scan(record, settings))
+  }
+
+  /** Typed data bound to another chain than the wallet's (when the wallet said which it is on): both chains. */
+  function otherChain(normal: NormalCall, wallet: number): Pick<PendingRequest, 'otherChain'> {
+    if (!TYPED_DATA_METHODS.has(normal.method) || wallet === 0 || normal.chainId === wallet) return {}
+    return { otherChain: { domain: normal.chainId, wallet } }
   }
 
   /**

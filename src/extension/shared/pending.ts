@@ -44,7 +44,13 @@ export type PendingRequest = {
   topOrigin?: string
   tabId: number
   frameId: number
+  /** The chain the request is checked on: the chain it is for, or the wallet's when no backend can check that one. */
   chainId: number
+  /**
+   * Typed data whose domain binds the signature to another chain than the one the wallet said it is on: the signature
+   * is good on `domain`, whatever the wallet shows.
+   */
+  otherChain?: { domain: number; wallet: number }
   /** The signing account (tx.from or the typed-data signer). */
   account: string
   method: InterceptedMethod

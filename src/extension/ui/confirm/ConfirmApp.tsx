@@ -11,10 +11,28 @@ import { StateChanges } from '../components/StateChanges.tsx'
 import { WarningList } from '../components/WarningList.tsx'
 import { confirmView, methodWords } from '../lib/confirmView.ts'
 import { feeView } from '../lib/feeView.ts'
-import { chainName } from '../lib/format.ts'
+import { chainInWords, chainName } from '../lib/format.ts'
 import { currentWindowId, decide, type QueueStore, rejectAll, useDecision } from '../stores/pendingStore.ts'
 import { settingsStore } from '../stores/settingsStore.ts'
 import { useShownMarks } from './shownMarks.ts'
+
+/** Typed data bound to another chain than the wallet's: where the signature works, and where it was checked. */
+function OtherChain({
+  request,
+  otherChain,
+}: {
+  request: PendingRequest
+  otherChain: NonNullable<PendingRequest['otherChain']>
+}) {
+  return (
+    <p className="error-text" data-testid="other-chain" style={{ margin: '4px 0 0' }}>
+      This signature is for {chainInWords(otherChain.domain)}, while the wallet is on {chainInWords(otherChain.wallet)}:
+      it can be used on {chainInWords(otherChain.domain)} whatever the wallet shows.
+      {request.chainId !== otherChain.domain &&
+        ` Preflight has no node for it and checked the message on ${chainInWords(request.chainId)}: what it does on ${chainInWords(otherChain.domain)} is not known.`}
+    </p>
+  )
+}
 
 function Header({ request }: { request: PendingRequest }) {
   return (
@@ -37,6 +55,7 @@ function Header({ request }: { request: PendingRequest }) {
         <dt>Network</dt>
         <dd>
           {chainName(request.chainId)} <span className="muted">({request.chainId})</span>
+          {request.otherChain && <OtherChain request={request} otherChain={request.otherChain} />}
         </dd>
         <dt>Account</dt>
         <dd>

@@ -11,6 +11,12 @@ export function chainName(chainId: number): string {
   return CHAIN_NAMES[chainId] ?? `Chain ${chainId}`
 }
 
+/** A chain in a sentence: "Optimism (10)", or "chain 1337" for chains Preflight does not know by name. */
+export function chainInWords(chainId: number): string {
+  const name = CHAIN_NAMES[chainId]
+  return name ? `${name} (${chainId})` : `chain ${chainId}`
+}
+
 /** The symbol of a chain's native currency (fees are paid in it), "ETH" for chains Preflight does not know. */
 export function nativeSymbol(chainId: number): string {
   return KNOWN_CHAINS.find((chain) => chain.id === chainId)?.nativeCurrency.symbol ?? 'ETH'
