@@ -6,7 +6,7 @@
  * Everything here uses captured intrinsics: the page can replace MessageEvent getters or EventTarget methods and
  * still cannot forge a decision.
  */
-import { type HookCall, type Outcome, PORT_EVENT, READY_EVENT } from '../relay/protocol.ts'
+import { type HookCall, type Outcome, PORT_EVENT, PRELUDE_INTERVAL_MS, READY_EVENT } from '../relay/protocol.ts'
 import {
   addListener,
   bare,
@@ -37,8 +37,6 @@ export type RelayChannel = {
 
 const failure = (code: number, message: string): Outcome => ({ kind: 'error', error: { code, message } })
 
-/** A page estimating gas in a loop tells the relay once a second at most. */
-const PRELUDE_INTERVAL_MS = 1_000
 const now = Date.now
 
 const NOT_CONNECTED = failure(

@@ -91,3 +91,6 @@ export const RELAY_PORT_NAME = 'preflight-relay'
 export const PORT_EVENT = 'preflight:relay-port'
 /** Hook → relay: "I am listening now": the relay, which runs first, then hands its port over. */
 export const READY_EVENT = 'preflight:hook-ready'
+
+/** A page estimating gas in a loop tells the relay that a request is coming once a second at most. */
+export const PRELUDE_INTERVAL_MS = 1_000
