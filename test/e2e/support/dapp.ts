@@ -9,23 +9,26 @@ import { build, type Rolldown } from 'vite'
 import { listenOnFreePort } from '../../support/net.ts'
 
 const WALLET_ENTRY = join(import.meta.dirname, '../../../src/devnet/dapp/devWallet.ts')
+const LIBRARIES_ENTRY = join(import.meta.dirname, 'libraries.ts')
 
-/** The dev wallet as one classic script exposing `window.DevWallet` ({ createDevWallet, announceDevWallet }). */
-export async function bundleDevWallet(): Promise<string> {
+/** Module `entry` as one classic script that puts its exports on `window[name]`. */
+async function bundleScript(entry: string, name: string): Promise<string> {
   const result = await build({
     configFile: false,
     logLevel: 'silent',
-    build: {
-      write: false,
-      minify: false,
-      lib: { entry: WALLET_ENTRY, formats: ['iife'], name: 'DevWallet', fileName: 'wallet' },
-    },
+    build: { write: false, minify: false, lib: { entry, formats: ['iife'], name, fileName: name } },
   })
   const output = (Array.isArray(result) ? result[0] : result) as Rolldown.RolldownOutput
   const chunk = output.output.find((item) => item.type === 'chunk')
-  if (chunk?.type !== 'chunk') throw new Error('the dev wallet bundle has no code')
+  if (chunk?.type !== 'chunk') throw new Error(`the ${name} bundle has no code`)
   return chunk.code
 }
+
+/** The dev wallet as one classic script exposing `window.DevWallet` ({ createDevWallet, announceDevWallet }). */
+export const bundleDevWallet = (): Promise<string> => bundleScript(WALLET_ENTRY, 'DevWallet')
+
+/** ethers v6, viem and web3.js as one classic script exposing `window.Libs` (support/libraries.ts). */
+export const libraryBundle = (): Promise<string> => bundleScript(LIBRARIES_ENTRY, 'Libs')
 
 export type Dapp = {
   /** http://localhost:<port> */
