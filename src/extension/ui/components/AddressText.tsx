@@ -1,4 +1,4 @@
-import { checksum, shortAddress } from '../lib/format.ts'
+import { checksum, shortened } from '../lib/format.ts'
 import { CopyButton } from './CopyButton.tsx'
 
 /** An address shortened for reading, with the full checksummed address on hover and a copy button. */
@@ -7,7 +7,7 @@ export function AddressText({ address, what = 'address' }: { address: string; wh
   return (
     <span>
       <span className="mono" title={full}>
-        {shortAddress(address)}
+        {shortened(full)}
       </span>
       <CopyButton value={full} what={what} />
     </span>

@@ -33,7 +33,11 @@ export function checksum(address: string): string {
  * exactly.
  */
 export function shortAddress(address: string): string {
-  const full = checksum(address)
+  return shortened(checksum(address))
+}
+
+/** 0xAbcd…1234 for an address already checksummed (checksumming hashes it). */
+export function shortened(full: string): string {
   return full.length > 12 ? `${full.slice(0, 6)}…${full.slice(-4)}` : full
 }
 
