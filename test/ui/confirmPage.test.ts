@@ -245,7 +245,8 @@ describe('the confirmation window', () => {
     // No node for the domain's chain: checked on the wallet's, and the window says what that leaves unknown.
     const checkedHere = await open({ ...message, id: 'fallback', otherChain: { domain: 1337, wallet: 31337 } })
     expect(await checkedHere.getByTestId('other-chain').textContent()).toContain(
-      'Preflight has no node for it and checked the message on Local devnet (31337): what it does on chain 1337 is not known.',
+      'Preflight has no node or scan API for it, so it checked this one on Local devnet (31337): what it does on chain ' +
+        '1337 is not known.',
     )
     expect(await fitsWidth(checkedHere)).toBe(true)
     await checkedHere.close()

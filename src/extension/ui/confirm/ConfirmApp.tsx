@@ -17,19 +17,13 @@ import { settingsStore } from '../stores/settingsStore.ts'
 import { useShownMarks } from './shownMarks.ts'
 
 /** Typed data bound to another chain than the wallet's: where the signature works, and where it was checked. */
-function OtherChain({
-  request,
-  otherChain,
-}: {
-  request: PendingRequest
-  otherChain: NonNullable<PendingRequest['otherChain']>
-}) {
+function OtherChain({ domain, wallet, checkedOn }: NonNullable<PendingRequest['otherChain']> & { checkedOn: number }) {
   return (
     <p className="error-text" data-testid="other-chain" style={{ margin: '4px 0 0' }}>
-      This signature is for {chainInWords(otherChain.domain)}, while the wallet is on {chainInWords(otherChain.wallet)}:
-      it can be used on {chainInWords(otherChain.domain)} whatever the wallet shows.
-      {request.chainId !== otherChain.domain &&
-        ` Preflight has no node for it and checked the message on ${chainInWords(request.chainId)}: what it does on ${chainInWords(otherChain.domain)} is not known.`}
+      This signature is for {chainInWords(domain)}, while the wallet is on {chainInWords(wallet)}: it can be used on{' '}
+      {chainInWords(domain)} whatever the wallet shows.
+      {checkedOn !== domain &&
+        ` Preflight has no node or scan API for it, so it checked this one on ${chainInWords(checkedOn)}: what it does on ${chainInWords(domain)} is not known.`}
     </p>
   )
 }
@@ -55,7 +49,7 @@ function Header({ request }: { request: PendingRequest }) {
         <dt>Network</dt>
         <dd>
           {chainName(request.chainId)} <span className="muted">({request.chainId})</span>
-          {request.otherChain && <OtherChain request={request} otherChain={request.otherChain} />}
+          {request.otherChain && <OtherChain {...request.otherChain} checkedOn={request.chainId} />}
         </dd>
         <dt>Account</dt>
         <dd>
