@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../src/devnet/devnet.ts'
 import { waitForReceipt } from '../../src/devnet/receipt.ts'
 import { libraryBundle } from './support/dapp.ts'
-import { callThroughConfirmWindow, pendingOf, shownAction } from './support/extension.ts'
+import { callThroughConfirmWindow, clickDecision, pendingOf, shownAction } from './support/extension.ts'
 import { type E2eSession, startE2eSession } from './support/session.ts'
 
 /** A message no contract acts on: the window has nothing to warn about, and the signature is checked here. */
@@ -74,7 +74,7 @@ describe('requests from client libraries, continued in the window', () => {
       .poll(() => confirm.getByTestId('state-change').allInnerTexts())
       .toContainEqual(expect.stringContaining('−0.01 ETH'))
     const shown = await pendingOf(confirm)
-    await confirm.getByRole('button', { name: 'Continue' }).click()
+    await clickDecision(confirm, 'Continue')
     const settled = await result()
     expect(settled.ok, JSON.stringify(settled)).toMatch(/^0x[0-9a-f]{64}$/)
     expect((await waitForReceipt(chain, settled.ok as Hex)).status).toBe('success')
@@ -88,7 +88,7 @@ describe('requests from client libraries, continued in the window', () => {
     expect(await shownAction(confirm)).toBe('NONE')
     const shown = await pendingOf(confirm)
     expect(shown).toMatchObject({ method: 'eth_signTypedData_v4', account: account.toLowerCase(), chainId: 31337 })
-    await confirm.getByRole('button', { name: 'Continue' }).click()
+    await clickDecision(confirm, 'Continue')
     const settled = await result()
     expect(settled.ok, JSON.stringify(settled)).toMatch(/^0x[0-9a-f]{130}$/)
     expect(await verifyTypedData({ ...MAIL, address: account, signature: settled.ok as Hex })).toBe(true)

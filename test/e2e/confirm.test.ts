@@ -15,6 +15,7 @@ import { startUnreachableEndpoint } from '../support/net.ts'
 import { type Dapp, devWalletPage } from './support/dapp.ts'
 import {
   callThroughConfirmWindow,
+  clickDecision,
   pendingOf,
   REJECTED,
   serviceWorker,
@@ -66,7 +67,7 @@ describe('confirming requests in the extension window', () => {
     await expect
       .poll(() => confirm.getByTestId('state-change').allInnerTexts())
       .toContainEqual(expect.stringContaining('−1 ETH'))
-    await confirm.getByRole('button', { name: 'Continue' }).click()
+    await clickDecision(confirm, 'Continue')
 
     const settled = await result()
     expect(settled.ok).toMatch(/^0x[0-9a-f]{64}$/)
@@ -99,7 +100,7 @@ describe('confirming requests in the extension window', () => {
 
     expect(await shownAction(confirm)).toBe('WARN')
     await expect.poll(() => confirm.locator('[data-warning-kind="PERMIT_UNLIMITED_ALLOWANCE"]').count()).toBe(1)
-    await confirm.getByRole('button', { name: 'Reject' }).click()
+    await clickDecision(confirm, 'Reject')
 
     expect(await result()).toEqual(REJECTED)
   })
@@ -152,7 +153,7 @@ describe('confirming requests in the extension window', () => {
         safeTxHash: onChain,
       })
     }
-    await confirm.getByRole('button', { name: 'Continue' }).click()
+    await clickDecision(confirm, 'Continue')
     // anvil signs for its unlocked dev account: a 65-byte signature.
     expect((await result()).ok).toMatch(/^0x[0-9a-f]{130}$/)
   })
@@ -210,7 +211,7 @@ describe('confirming requests in the extension window', () => {
       ;(globalThis as { beforeStop?: boolean }).beforeStop = true
     })
     await stopServiceWorkers(confirm)
-    await confirm.getByRole('button', { name: 'Continue' }).click()
+    await clickDecision(confirm, 'Continue')
 
     expect((await result()).ok).toMatch(/^0x[0-9a-f]{130}$/)
     // The decision was handled by a new worker: the stopped one's globals are gone.

@@ -22,6 +22,7 @@ import { startUnreachableEndpoint } from '../support/net.ts'
 import { type Dapp, walletPage } from './support/dapp.ts'
 import {
   callThroughConfirmWindow,
+  clickDecision,
   pendingOf,
   queuedIds,
   REJECTED,
@@ -98,14 +99,14 @@ describe('intercepting every route to the wallet', () => {
       origin: dapp.url,
       params: ['0x6869', account],
     })
-    await confirm.getByRole('button', { name: 'Reject' }).click()
+    await clickDecision(confirm, 'Reject')
     expect(await result()).toEqual(REJECTED)
   })
 
   it('intercepts the wallets in window.ethereum.providers[]', async () => {
     const page = await open('/providers')
     const { confirm, result } = await callThroughConfirmWindow(context, page, sign('ethereum.providers[0]'))
-    await confirm.getByRole('button', { name: 'Reject' }).click()
+    await clickDecision(confirm, 'Reject')
     expect(await result()).toEqual(REJECTED)
   })
 
@@ -129,7 +130,7 @@ describe('intercepting every route to the wallet', () => {
         page,
         sign(`announced.find((d) => d.info.name === '${name}').provider`),
       )
-      await confirm.getByRole('button', { name: 'Reject' }).click()
+      await clickDecision(confirm, 'Reject')
       expect(await result()).toEqual(REJECTED)
     }
   })
@@ -198,7 +199,7 @@ describe('intercepting every route to the wallet', () => {
     await expect
       .poll(() => confirm.getByTestId('state-change').allInnerTexts())
       .toContainEqual(expect.stringContaining(`unlimited ${fixtures.erc20.symbol}`))
-    await confirm.getByRole('button', { name: 'Continue' }).click()
+    await clickDecision(confirm, 'Continue')
     // The dev wallet forwards to anvil, which does not implement v3: its own answer proves the request reached it.
     expect(await result()).toEqual({ code: -32603, message: 'Not implemented' })
   })
@@ -245,7 +246,7 @@ describe('intercepting every route to the wallet', () => {
     )
     expect(await shownAction(confirm)).toBe('BLOCK')
     expect(await confirm.locator('[data-warning-kind="ETH_SIGN_TX_HASH"]').count()).toBe(1)
-    await confirm.getByRole('button', { name: 'Reject' }).click()
+    await clickDecision(confirm, 'Reject')
     expect(await result()).toEqual(REJECTED)
   })
 
@@ -279,7 +280,7 @@ describe('intercepting every route to the wallet', () => {
       .poll(() => mine.allInnerTexts())
       .toEqual([expect.stringContaining('−1 ETH'), expect.stringContaining(`−5 ${fixtures.erc20.symbol}`)])
     // anvil has no wallet_sendCalls, so this batch is rejected here rather than forwarded.
-    await confirm.getByRole('button', { name: 'Reject' }).click()
+    await clickDecision(confirm, 'Reject')
     expect(await result()).toEqual(REJECTED)
   })
 
@@ -291,7 +292,7 @@ describe('intercepting every route to the wallet', () => {
     const { confirm, result } = await callThroughConfirmWindow(context, frame, sign('ethereum'))
     expect(await pendingOf(confirm)).toMatchObject({ origin: dapp.otherOriginUrl, topOrigin: dapp.url })
     await shownAction(confirm)
-    await confirm.getByRole('button', { name: 'Continue' }).click()
+    await clickDecision(confirm, 'Continue')
     expect((await result()).ok).toMatch(SIGNATURE)
   })
 
@@ -406,7 +407,7 @@ describe('intercepting every route to the wallet', () => {
       expect(await shownAction(confirm)).toBe('ERROR')
       const pending = await pendingOf(confirm)
       expect(pending.scan).toMatchObject({ status: 'ERROR', error: { kind: 'RPC_ERROR' } })
-      await confirm.getByRole('button', { name: 'Continue' }).click()
+      await clickDecision(confirm, 'Continue')
       expect((await result()).ok).toMatch(/^0x[0-9a-f]{64}$/)
     } finally {
       await writeSettings(context, rpcSettings)
@@ -427,12 +428,12 @@ describe('intercepting every route to the wallet', () => {
       expect(shownId(confirm)).toBe(first)
 
       await shownAction(confirm)
-      await confirm.getByRole('button', { name: 'Continue' }).click()
+      await clickDecision(confirm, 'Continue')
       expect((await a()).ok).toMatch(SIGNATURE)
       // The same window moves on to the second request.
       await expect.poll(() => shownId(confirm)).toBe(second)
       expect(await pendingOf(confirm)).toMatchObject({ params: ['0x62', account] })
-      await confirm.getByRole('button', { name: 'Reject' }).click()
+      await clickDecision(confirm, 'Reject')
       expect(await b()).toEqual(REJECTED)
     } finally {
       context.off('page', count)

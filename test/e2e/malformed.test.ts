@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../src/devnet/devnet.ts'
 import { permit2PermitSingle } from '../../src/devnet/eip712.ts'
 import { type Dapp, walletPage } from './support/dapp.ts'
-import { callThroughConfirmWindow } from './support/extension.ts'
+import { callThroughConfirmWindow, clickDecision } from './support/extension.ts'
 import { type E2eSession, startE2eSession } from './support/session.ts'
 
 type TypedData = ReturnType<typeof permit2PermitSingle>
@@ -89,7 +89,7 @@ describe('malformed typed data in the window', () => {
       expect(await warning.textContent()).toContain('malformed')
       expect(await warning.textContent()).toContain(why)
       expect(await confirm.getByText('No issues found').count()).toBe(0)
-      await confirm.getByRole('button', { name: 'Reject' }).click()
+      await clickDecision(confirm, 'Reject')
       expect(await result()).toMatchObject({ code: 4001 })
       expect(await reached()).toBe(before)
     })
@@ -99,7 +99,7 @@ describe('malformed typed data in the window', () => {
     const before = await reached()
     const { confirm, result } = await sign({ ...valid(), domain: {} })
     await confirm.locator('[data-action="WARN"]').waitFor()
-    await confirm.getByRole('button', { name: 'Continue' }).click()
+    await clickDecision(confirm, 'Continue')
     await result()
     expect(await reached()).toBe(before + 1)
   })

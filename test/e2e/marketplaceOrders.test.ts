@@ -9,7 +9,7 @@ import type { Devnet } from '../../src/devnet/devnet.ts'
 import { blurV1Listing } from '../../src/devnet/eip712.ts'
 import { deploySeaport, ItemType } from '../support/seaport.ts'
 import { type Dapp, devWalletPage } from './support/dapp.ts'
-import { callThroughConfirmWindow, REJECTED, shownAction } from './support/extension.ts'
+import { callThroughConfirmWindow, clickDecision, REJECTED, shownAction } from './support/extension.ts'
 import { type E2eSession, startE2eSession } from './support/session.ts'
 
 describe('marketplace signatures in the confirmation window', () => {
@@ -54,7 +54,7 @@ describe('marketplace signatures in the confirmation window', () => {
     expect(await shownAction(confirm)).toBe('BLOCK')
     await expect.poll(() => confirm.locator('[data-warning-kind="TRADE_FOR_NOTHING"]').count()).toBe(1)
     await expect.poll(() => confirm.locator('[data-testid="state-change"]').count()).toBe(3)
-    await confirm.getByRole('button', { name: 'Reject' }).click()
+    await clickDecision(confirm, 'Reject')
     expect(await result()).toEqual(REJECTED)
   })
 
@@ -72,7 +72,7 @@ describe('marketplace signatures in the confirmation window', () => {
     expect(await shownAction(confirm)).toBe('BLOCK')
     await expect.poll(() => confirm.locator('[data-warning-kind="BLUR_V2_ORDER_NOT_ON_BLUR"]').count()).toBe(1)
     await expect.poll(() => confirm.locator('[data-warning-kind="TRADE_FOR_NOTHING"]').count()).toBe(1)
-    await confirm.getByRole('button', { name: 'Reject' }).click()
+    await clickDecision(confirm, 'Reject')
     expect(await result()).toEqual(REJECTED)
   })
 
@@ -93,7 +93,7 @@ describe('marketplace signatures in the confirmation window', () => {
     await expect
       .poll(() => confirm.locator('[data-testid="can-take"]').textContent())
       .toBe('can take now: 10,000 USDC ($10,000.00)')
-    await confirm.getByRole('button', { name: 'Reject' }).click()
+    await clickDecision(confirm, 'Reject')
     expect(await result()).toEqual(REJECTED)
   })
 })

@@ -10,6 +10,7 @@ import type { Devnet } from '../../src/devnet/devnet.ts'
 import { type Dapp, walletPage } from './support/dapp.ts'
 import {
   callThroughConfirmWindow,
+  clickDecision,
   queuedIds,
   REJECTED,
   serviceWorker,
@@ -91,14 +92,14 @@ describe('one confirmation window for concurrent requests', () => {
     expect(await confirm.getByTestId('close-note').textContent()).toBe('Closing this window rejects all 3 requests.')
 
     await shownAction(confirm)
-    await confirm.getByRole('button', { name: 'Continue' }).click()
+    await clickDecision(confirm, 'Continue')
     const signatureA = (await a()).ok as Hex
     expect(await verifyMessage({ address: account, message: 'a', signature: signatureA })).toBe(true)
 
     await expect.poll(() => shownId(confirm)).toBe(ids[1])
     expect(await position(confirm)).toContain('Request 1 of 2')
     await shownAction(confirm)
-    await confirm.getByRole('button', { name: 'Reject' }).click()
+    await clickDecision(confirm, 'Reject')
     expect(await b()).toEqual(REJECTED)
 
     await expect.poll(() => shownId(confirm)).toBe(ids[2])
@@ -106,7 +107,7 @@ describe('one confirmation window for concurrent requests', () => {
     await shownAction(confirm)
     expect(await confirm.getByTestId('queue-position').count()).toBe(0)
     const closed = confirm.waitForEvent('close')
-    await confirm.getByRole('button', { name: 'Continue' }).click()
+    await clickDecision(confirm, 'Continue')
     const signatureC = (await c()).ok as Hex
     expect(await verifyMessage({ address: account, message: 'c', signature: signatureC })).toBe(true)
     await closed
@@ -174,7 +175,7 @@ describe('one confirmation window for concurrent requests', () => {
     for (const id of ids) {
       await expect.poll(() => shownId(confirm)).toBe(id)
       await shownAction(confirm)
-      await confirm.getByRole('button', { name: 'Continue' }).click()
+      await clickDecision(confirm, 'Continue')
     }
     const settled = await Promise.all(results.map((result) => result()))
     const texts = ['a', 'b', 'c']

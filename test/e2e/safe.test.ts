@@ -12,7 +12,7 @@ import { SAFE_TX_TYPES, safeTxTypedData } from '../../src/devnet/eip712.ts'
 import { SAFE_SCENARIOS, type SafeScenario } from '../../src/devnet/safeProposals.ts'
 import type { SafeTx } from '../../src/engine/index.ts'
 import { type Dapp, devWalletPage } from './support/dapp.ts'
-import { callThroughConfirmWindow, REJECTED, shownAction } from './support/extension.ts'
+import { callThroughConfirmWindow, clickDecision, REJECTED, shownAction } from './support/extension.ts'
 import { type E2eSession, startE2eSession } from './support/session.ts'
 
 const execAbi = parseAbi([
@@ -64,7 +64,7 @@ describe('Safe proposals in the confirmation window', () => {
     expect(await proceed.isDisabled()).toBe(true)
     await confirm.getByRole('checkbox', { name: /I understand the risk/ }).check()
     expect(await proceed.isEnabled()).toBe(true)
-    await confirm.getByRole('button', { name: 'Reject' }).click()
+    await clickDecision(confirm, 'Reject')
     expect(await result()).toEqual(REJECTED)
   }
 
@@ -95,7 +95,7 @@ describe('Safe proposals in the confirmation window', () => {
       ])
     const text = await confirm.getByRole('region', { name: 'Safe transaction' }).textContent()
     expect(text).toContain('2 → 1 (any single owner then controls the Safe)')
-    await confirm.getByRole('button', { name: 'Reject' }).click()
+    await clickDecision(confirm, 'Reject')
     expect(await result()).toEqual(REJECTED)
   })
 
@@ -107,7 +107,7 @@ describe('Safe proposals in the confirmation window', () => {
       .poll(() => safeGroup.getByTestId('state-change').allInnerTexts())
       .toEqual([expect.stringContaining('−1 ETH'), expect.stringContaining('−100 USDC')])
     expect(await confirm.locator('[data-kind="SAFE_CONFIGURATION_CHANGE"]').count()).toBe(0)
-    await confirm.getByRole('button', { name: 'Continue' }).click()
+    await clickDecision(confirm, 'Continue')
     expect((await result()).ok).toMatch(/^0x[0-9a-f]{130}$/)
   })
 

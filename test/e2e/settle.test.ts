@@ -11,6 +11,7 @@ import { waitForReceipt } from '../../src/devnet/receipt.ts'
 import { countingWalletPage, type Dapp, forwardedCount } from './support/dapp.ts'
 import {
   callThroughConfirmWindow,
+  clickDecision,
   evaluateInContentScript,
   pendingOf,
   REJECTED,
@@ -130,7 +131,7 @@ describe('each request settles exactly once', () => {
     expect(answers).toEqual(['no answer', 'no answer'])
 
     expect((await pendingOf(confirm)).id).toBe(id)
-    await confirm.getByRole('button', { name: 'Reject' }).click()
+    await clickDecision(confirm, 'Reject')
     expect(await result()).toEqual(REJECTED)
     expect(await forwardedCount(page)).toBe(0)
   })
@@ -166,7 +167,7 @@ describe('each request settles exactly once', () => {
     }
     // The stopped worker can no longer write a result: only the restarted worker's scan can end the PENDING state.
     expect(await shownAction(confirm)).toBe('NONE')
-    await confirm.getByRole('button', { name: 'Continue' }).click()
+    await clickDecision(confirm, 'Continue')
 
     const hash = (await result()).ok as Hex
     expect(hash).toMatch(TX_HASH)

@@ -163,6 +163,19 @@ export async function startCall(page: Page | Frame, expression: string) {
     page.evaluate((name) => (window as unknown as Record<string, Promise<Settled>>)[name] as Promise<Settled>, slot)
 }
 
+/**
+ * Clicks Continue or Reject in a confirmation window. A decision on the window's last request closes the window, and
+ * on a loaded machine it can close before the click's acknowledgement reaches Playwright: that is the click working.
+ */
+export async function clickDecision(confirm: Page, name: 'Continue' | 'Reject'): Promise<void> {
+  await confirm
+    .getByRole('button', { name })
+    .click()
+    .catch((error: unknown) => {
+      if (!confirm.isClosed()) throw error
+    })
+}
+
 /** Starts `expression` in `page` (see startCall) and waits for the confirmation window it opens. */
 export async function callThroughConfirmWindow(context: BrowserContext, page: Page | Frame, expression: string) {
   const opened = nextConfirmWindow(context)

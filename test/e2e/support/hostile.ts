@@ -6,7 +6,7 @@
 import type { BrowserContext, Page } from 'playwright-core'
 import type { PendingRequest } from '../../../src/extension/shared/pending.ts'
 import type { Dapp } from './dapp.ts'
-import { pendingOf } from './extension.ts'
+import { clickDecision, pendingOf } from './extension.ts'
 import type { Received, WalletNode } from './walletNode.ts'
 
 export type Decide = 'continue' | 'reject'
@@ -75,9 +75,9 @@ async function press(confirm: Page, decision: Decide) {
   if (decision === 'continue') {
     const risk = confirm.getByRole('checkbox')
     if (await risk.count()) await risk.check()
-    await confirm.getByRole('button', { name: 'Continue' }).click()
+    await clickDecision(confirm, 'Continue')
   } else {
-    await confirm.getByRole('button', { name: 'Reject' }).click()
+    await clickDecision(confirm, 'Reject')
   }
 }
 
