@@ -30,6 +30,30 @@ export const NAMED_DOMAIN_FIELDS: TypedDataField[] = [
   { name: 'verifyingContract', type: 'address' },
 ]
 
+/**
+ * The EIP-712 specification's own example (Cow mails Bob), without its domain: a message no contract acts on, whose
+ * digest the specification publishes.
+ */
+export const ETHER_MAIL = {
+  types: {
+    Person: [
+      { name: 'name', type: 'string' },
+      { name: 'wallet', type: 'address' },
+    ],
+    Mail: [
+      { name: 'from', type: 'Person' },
+      { name: 'to', type: 'Person' },
+      { name: 'contents', type: 'string' },
+    ],
+  },
+  primaryType: 'Mail',
+  message: {
+    from: { name: 'Cow', wallet: '0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826' },
+    to: { name: 'Bob', wallet: '0xbBbBBBBbbBBBbbbBbbBbbbbBBbBbbbbBbBbbBBbB' },
+    contents: 'Hello, Bob!',
+  },
+} as const
+
 /** Permit2's EIP712Domain, which has no version. */
 export const PERMIT2_DOMAIN_FIELDS: TypedDataField[] = [
   { name: 'name', type: 'string' },

@@ -7,32 +7,14 @@ import type { BrowserContext, Page } from 'playwright-core'
 import { createPublicClient, type Hex, http, parseEther, verifyTypedData } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../src/devnet/devnet.ts'
+import { ETHER_MAIL } from '../../src/devnet/eip712.ts'
 import { waitForReceipt } from '../../src/devnet/receipt.ts'
 import { libraryBundle } from './support/dapp.ts'
 import { callThroughConfirmWindow, clickDecision, pendingOf, shownAction } from './support/extension.ts'
 import { type E2eSession, startE2eSession } from './support/session.ts'
 
 /** A message no contract acts on: the window has nothing to warn about, and the signature is checked here. */
-const MAIL = {
-  domain: { name: 'Ether Mail', version: '1', chainId: 31337 },
-  types: {
-    Person: [
-      { name: 'name', type: 'string' },
-      { name: 'wallet', type: 'address' },
-    ],
-    Mail: [
-      { name: 'from', type: 'Person' },
-      { name: 'to', type: 'Person' },
-      { name: 'contents', type: 'string' },
-    ],
-  },
-  primaryType: 'Mail',
-  message: {
-    from: { name: 'Cow', wallet: '0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826' },
-    to: { name: 'Bob', wallet: '0xbBbBBBBbbBBBbbbBbbBbbbbBBbBbbbbBbBbbBBbB' },
-    contents: 'Hello, Bob!',
-  },
-} as const
+const MAIL = { ...ETHER_MAIL, domain: { name: 'Ether Mail', version: '1', chainId: 31337 } } as const
 
 describe('requests from client libraries, continued in the window', () => {
   let devnet: Devnet
@@ -48,16 +30,13 @@ describe('requests from client libraries, continued in the window', () => {
     const { fixtures } = devnet
     account = fixtures.accounts[0]?.address as Hex
     recipient = fixtures.accounts[6]?.address as Hex
-    const { dapp } = session
-    dapp.page('/libs.js', await libraryBundle())
-    dapp.page(
+    session.dapp.page('/libs.js', await libraryBundle())
+    page = await session.open(
       '/',
       `<!doctype html><meta charset="utf-8"><title>libraries</title><script src="/wallet.js"></script>
        <script src="/libs.js"></script>
        <script>DevWallet.announceDevWallet(DevWallet.createDevWallet(${JSON.stringify({ rpcUrl: fixtures.rpcUrl, account })}))</script>`,
     )
-    page = await context.newPage()
-    await page.goto(`${dapp.url}/`)
   })
   afterAll(() => session?.close())
 

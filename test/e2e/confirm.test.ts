@@ -45,9 +45,7 @@ describe('confirming requests in the extension window', () => {
     const { fixtures } = devnet
     account = fixtures.accounts[0]?.address as Hex
     recipient = fixtures.accounts[5]?.address as Hex
-    dapp.page('/', devWalletPage(fixtures.rpcUrl, account))
-    page = await context.newPage()
-    await page.goto(`${dapp.url}/`)
+    page = await session.open('/', devWalletPage(fixtures.rpcUrl, account))
   })
   afterAll(() => session?.close())
 

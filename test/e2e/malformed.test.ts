@@ -8,7 +8,7 @@ import type { Hex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../src/devnet/devnet.ts'
 import { permit2PermitSingle } from '../../src/devnet/eip712.ts'
-import { type Dapp, walletPage } from './support/dapp.ts'
+import { walletPage } from './support/dapp.ts'
 import { callThroughConfirmWindow, clickDecision } from './support/extension.ts'
 import { type E2eSession, startE2eSession } from './support/session.ts'
 
@@ -16,7 +16,6 @@ type TypedData = ReturnType<typeof permit2PermitSingle>
 
 describe('malformed typed data in the window', () => {
   let devnet: Devnet
-  let dapp: Dapp
   let context: BrowserContext
   let session: E2eSession
   let page: Page
@@ -25,7 +24,7 @@ describe('malformed typed data in the window', () => {
 
   beforeAll(async () => {
     session = await startE2eSession()
-    ;({ devnet, dapp, context } = session)
+    ;({ devnet, context } = session)
     const { fixtures } = devnet
     account = fixtures.accounts[0]?.address as Hex
     valid = () =>
@@ -38,7 +37,7 @@ describe('malformed typed data in the window', () => {
         sigDeadline: 1900000000,
       })
     // The wallet records every signing request that reaches it, below the extension's hook.
-    dapp.page(
+    page = await session.open(
       '/',
       walletPage(`
         const wallet = DevWallet.createDevWallet(${JSON.stringify({ rpcUrl: fixtures.rpcUrl, account })})
@@ -48,8 +47,6 @@ describe('malformed typed data in the window', () => {
         DevWallet.announceDevWallet(wallet)
       `),
     )
-    page = await context.newPage()
-    await page.goto(`${dapp.url}/`)
   })
   afterAll(() => session?.close())
 

@@ -8,13 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../src/devnet/devnet.ts'
 import { blurV1Listing } from '../../src/devnet/eip712.ts'
 import { deploySeaport, ItemType } from '../support/seaport.ts'
-import { type Dapp, devWalletPage } from './support/dapp.ts'
+import { devWalletPage } from './support/dapp.ts'
 import { callThroughConfirmWindow, clickDecision, REJECTED, shownAction } from './support/extension.ts'
 import { type E2eSession, startE2eSession } from './support/session.ts'
 
 describe('marketplace signatures in the confirmation window', () => {
   let devnet: Devnet
-  let dapp: Dapp
   let context: BrowserContext
   let session: E2eSession
   let page: Page
@@ -22,12 +21,10 @@ describe('marketplace signatures in the confirmation window', () => {
 
   beforeAll(async () => {
     session = await startE2eSession()
-    ;({ devnet, dapp, context } = session)
+    ;({ devnet, context } = session)
     const { fixtures } = devnet
     account = fixtures.accounts[0]?.address as Hex
-    dapp.page('/', devWalletPage(fixtures.rpcUrl, account))
-    page = await context.newPage()
-    await page.goto(`${dapp.url}/`)
+    page = await session.open('/', devWalletPage(fixtures.rpcUrl, account))
   }, 120_000)
   afterAll(() => session?.close())
 

@@ -11,7 +11,7 @@ import type { Devnet } from '../../src/devnet/devnet.ts'
 import { SAFE_TX_TYPES, safeTxTypedData } from '../../src/devnet/eip712.ts'
 import { SAFE_SCENARIOS, type SafeScenario } from '../../src/devnet/safeProposals.ts'
 import type { SafeTx } from '../../src/engine/index.ts'
-import { type Dapp, devWalletPage } from './support/dapp.ts'
+import { devWalletPage } from './support/dapp.ts'
 import { callThroughConfirmWindow, clickDecision, REJECTED, shownAction } from './support/extension.ts'
 import { type E2eSession, startE2eSession } from './support/session.ts'
 
@@ -21,7 +21,6 @@ const execAbi = parseAbi([
 
 describe('Safe proposals in the confirmation window', () => {
   let devnet: Devnet
-  let dapp: Dapp
   let context: BrowserContext
   let session: E2eSession
   let page: Page
@@ -29,11 +28,9 @@ describe('Safe proposals in the confirmation window', () => {
 
   beforeAll(async () => {
     session = await startE2eSession()
-    ;({ devnet, dapp, context } = session)
+    ;({ devnet, context } = session)
     owner = devnet.fixtures.accounts[0]?.address as Address
-    dapp.page('/', devWalletPage(devnet.fixtures.rpcUrl, owner))
-    page = await context.newPage()
-    await page.goto(`${dapp.url}/`)
+    page = await session.open('/', devWalletPage(devnet.fixtures.rpcUrl, owner))
   })
   afterAll(() => session?.close())
 

@@ -3,7 +3,7 @@
  * simulate on the devnet. The three start together; when one fails to start, the others are stopped before the error
  * is thrown, so a failed set-up leaves no anvil or Chromium running behind the suite.
  */
-import type { BrowserContext } from 'playwright-core'
+import type { BrowserContext, Page } from 'playwright-core'
 import type { Devnet } from '../../../src/devnet/devnet.ts'
 import { startTestDevnet } from '../../support/devnet.ts'
 import { type Dapp, startDapp } from './dapp.ts'
@@ -14,6 +14,8 @@ export type E2eSession = {
   dapp: Dapp
   extension: Extension
   context: BrowserContext
+  /** Opens a new tab at the dapp's `path`, after serving `html` there when given. */
+  open(path: string, html?: string): Promise<Page>
   /** Stops Chromium, then the dapp server and the devnet. */
   close(): Promise<void>
 }
@@ -34,7 +36,14 @@ export async function startE2eSession(): Promise<E2eSession> {
       extension: value(extension) as Extension,
     }
     await writeSettings(started.extension.context, { rpcUrls: { '31337': started.devnet.fixtures.rpcUrl } })
-    return { ...started, context: started.extension.context, close }
+    const { context } = started.extension
+    const open = async (path: string, html?: string) => {
+      if (html !== undefined) started.dapp.page(path, html)
+      const page = await context.newPage()
+      await page.goto(`${started.dapp.url}${path}`)
+      return page
+    }
+    return { ...started, context, open, close }
   } catch (error) {
     await close()
     throw error

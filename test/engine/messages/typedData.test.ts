@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { NAMED_DOMAIN_FIELDS } from '../../../src/devnet/eip712.ts'
+import { ETHER_MAIL, NAMED_DOMAIN_FIELDS, type TypedDataField } from '../../../src/devnet/eip712.ts'
 import {
   decodeTypedMessage,
   hashTypedPayload,
@@ -7,32 +7,17 @@ import {
   structSignature,
 } from '../../../src/engine/messages/typedData.ts'
 
-/** The example of the EIP-712 specification, whose digest the specification publishes. */
+/** The example of the EIP-712 specification, whose digest the specification publishes; each call a fresh copy. */
 const mail = () => ({
-  types: {
-    EIP712Domain: NAMED_DOMAIN_FIELDS,
-    Person: [
-      { name: 'name', type: 'string' },
-      { name: 'wallet', type: 'address' },
-    ],
-    Mail: [
-      { name: 'from', type: 'Person' },
-      { name: 'to', type: 'Person' },
-      { name: 'contents', type: 'string' },
-    ],
-  } as Record<string, { name: string; type: string }[]>,
-  primaryType: 'Mail',
+  types: { EIP712Domain: NAMED_DOMAIN_FIELDS, ...ETHER_MAIL.types } as Record<string, readonly TypedDataField[]>,
+  primaryType: ETHER_MAIL.primaryType as string,
   domain: {
     name: 'Ether Mail',
     version: '1',
     chainId: 1 as unknown,
     verifyingContract: '0xCcCCccccCCCCcCCCCCCcCcCccCcCCCcCcccccccC',
   } as Record<string, unknown>,
-  message: {
-    from: { name: 'Cow', wallet: '0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826' },
-    to: { name: 'Bob', wallet: '0xbBbBBBBbbBBBbbbBbbBbbbbBBbBbbbbBbBbbBBbB' },
-    contents: 'Hello, Bob!',
-  } as Record<string, unknown>,
+  message: structuredClone(ETHER_MAIL.message) as Record<string, unknown>,
 })
 
 const MAIL_DIGEST = '0xbe609aee343fb3c4b28e1df9e632fca64fcfaede20f02e86244efddf30957bd2'
