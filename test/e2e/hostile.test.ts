@@ -419,6 +419,38 @@ describe('a hostile page cannot get the wallet to sign what the window did not s
       expect(chain.settled.code).toBe(4901)
       expect([...gas.received, ...chain.received]).toEqual([])
     })
+    it('a field the transaction leaves out, planted on Object.prototype while the window is open, is never sent', async () => {
+      const before = await balance(FRIEND)
+      const outcome = await run(
+        '',
+        `(() => {
+           const sent = ethereum.request({ method: 'eth_sendTransaction', params: [{ from: '${account}', to: '${FRIEND}', data: '0x' }] })
+           Object.defineProperty(Object.prototype, 'value', { value: '${ONE_ETH}', writable: true, configurable: true })
+           return sent
+         })()`,
+        'continue',
+      )
+      expect(outcome.shown.map((entry) => entry.request.params)).toEqual([
+        [{ from: account, to: FRIEND, data: '0x', chainId: '0x7a69' }],
+      ])
+      expect(outcome.settled.code).toBe(-32603)
+      expect(outcome.settled.message).toContain('the transaction has no "value", and the page defined "value"')
+      expect(outcome.received).toEqual([])
+      expect(await balance(FRIEND)).toBe(before)
+    })
+
+    it('a contract creation sent while the page has a `to` on every object is refused before any window', async () => {
+      const outcome = await run(
+        `Object.defineProperty(Object.prototype, 'to', { value: '${ATTACKER}', writable: true, configurable: true })`,
+        `ethereum.request({ method: 'eth_sendTransaction', params: [{ from: '${account}', data: '0x60006000f3' }] })`,
+        'continue',
+      )
+      expect(outcome.shown).toEqual([])
+      expect(outcome.settled.code).toBe(-32603)
+      expect(outcome.settled.message).toContain('the transaction has no "to"')
+      expect(outcome.received).toEqual([])
+    })
+
     it('an absurd fee is shown, with what it can cost, and blocked before anything is signed', async () => {
       const page = await openHostilePage(context, dapp, '')
       try {

@@ -29,6 +29,7 @@ import {
   weakMapSet,
 } from './intrinsics.ts'
 import { classifyMethod } from './methods.ts'
+import { plantedError, plantedField } from './plantedFields.ts'
 import { copyPayload, freezeDeep, readField } from './snapshot.ts'
 import { type Held, heldFor, recordWrapper } from './wallets.ts'
 
@@ -206,7 +207,10 @@ function forwardThis(ctx: Ctx, self: unknown): unknown {
   return ctx.seat.onPrototype ? self : ctx.seat.owner
 }
 
-/** Runs the gate; `done` gets the error, or the frozen params to forward (recorded as approved). */
+/**
+ * Runs the gate; `done` gets the error, or the frozen params to forward (recorded as approved). Params whose missing
+ * fields the page planted are not forwarded (see plantedFields.ts).
+ */
 function review(
   ctx: Ctx,
   held: Held,
@@ -216,6 +220,8 @@ function review(
 ): void {
   ctx.gate(held, method, params, (outcome: Outcome) => {
     if (outcome.kind === 'error') return done(outcome.error)
+    const planted = plantedField(method, outcome.params)
+    if (planted) return done(plantedError(planted))
     const frozen = freezeDeep(outcome.params)
     done(
       undefined,

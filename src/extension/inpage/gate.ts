@@ -1,11 +1,13 @@
 /**
- * The decision point for one intercepted call: copy the params once (before anything else can run), wake the worker,
- * ask the wallet the hook holds for its accounts and chain, and hand all of it to the worker; `done` is called once
- * with the worker's outcome: the params to forward (the ones the window showed) or the error to give the dapp.
+ * The decision point for one intercepted call: copy the params once (before anything else can run), refuse them when
+ * the page planted a field they leave out (plantedFields.ts), wake the worker, ask the wallet the hook holds for its
+ * accounts and chain, and hand all of it to the worker; `done` is called once with the worker's outcome: the params to
+ * forward (the ones the window showed) or the error to give the dapp.
  */
 import type { Outcome } from '../relay/protocol.ts'
 import type { InterceptedMethod } from '../shared/pending.ts'
 import type { RelayChannel } from './channel.ts'
+import { plantedError, plantedField } from './plantedFields.ts'
 import { copyData } from './snapshot.ts'
 import { askWallet, type Held } from './wallets.ts'
 
@@ -29,6 +31,8 @@ export function createGate(channel: RelayChannel): Gate {
         error: { code: -32602, message: `Preflight refused this request: ${copy.reason}.` },
       })
     }
+    const planted = plantedField(method, copy.value)
+    if (planted) return done({ kind: 'error', error: plantedError(planted) })
     // A stopped worker starts while the wallet answers, instead of after.
     channel.prelude()
     let accounts: unknown

@@ -5,6 +5,7 @@ import type { RelayChannel } from '../../../src/extension/inpage/channel.ts'
 import { createGate } from '../../../src/extension/inpage/gate.ts'
 import { askFunctions } from '../../../src/extension/inpage/wallets.ts'
 import type { HookCall, Outcome } from '../../../src/extension/relay/protocol.ts'
+import { withPlanted } from './support/planted.ts'
 
 /** A wallet whose answers to eth_accounts and eth_chainId wait until the test releases them. */
 function slowWallet(events: string[]) {
@@ -85,6 +86,28 @@ describe('the gate', () => {
       ),
     )
     expect(outcome).toMatchObject({ kind: 'error', error: { code: -32602 } })
+    expect(events).toEqual([])
+  })
+  it('refuses a transaction missing a field the page planted on Object.prototype, before the worker or the wallet', async () => {
+    const events: string[] = []
+    const { provider } = slowWallet(events)
+    const { channel } = recordingChannel(events)
+    const outcome = await withPlanted(
+      { 'get:to': '0x000000000000000000000000000000000000dead' },
+      () =>
+        new Promise<Outcome>((resolve) =>
+          createGate(channel)(
+            { provider, info: { label: 'Test wallet', late: false }, askVia: askFunctions(provider) },
+            'eth_sendTransaction',
+            [{ from: '0x00000000000000000000000000000000000000aa', data: '0x60006000', value: '0x0' }],
+            resolve,
+          ),
+        ),
+    )
+    expect(outcome).toMatchObject({
+      kind: 'error',
+      error: { code: -32603, message: expect.stringContaining('no "to"') },
+    })
     expect(events).toEqual([])
   })
 })

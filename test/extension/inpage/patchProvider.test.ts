@@ -4,6 +4,7 @@ import type { Gate } from '../../../src/extension/inpage/gate.ts'
 import { createPatcher } from '../../../src/extension/inpage/patchProvider.ts'
 import { askWallet, heldFor } from '../../../src/extension/inpage/wallets.ts'
 import type { Outcome } from '../../../src/extension/relay/protocol.ts'
+import { withPlanted } from './support/planted.ts'
 
 type Payload = { id?: unknown; jsonrpc?: string; method: string; params?: unknown }
 type Callback = (error: unknown, response?: unknown) => void
@@ -104,6 +105,26 @@ describe('patching a wallet where its methods live', () => {
     expect(atTransport.params).toEqual(SIGN.params)
     expect(atTransport.params).not.toBe(SIGN.params)
     expect(Object.isFrozen(atTransport.params)).toBe(true)
+  })
+
+  it('sends nothing after a Continue when the page planted a field the approved transaction leaves out', async () => {
+    const { wallet, calls } = makeWallet()
+    createPatcher(gateThat(forward).gate, () => false).register(wallet)
+    const tx = { from: SIGN.params[1], to: SIGN.params[1], chainId: '0x7a69' }
+    const outcome = await withPlanted({ value: '0xde0b6b3a7640000' }, () =>
+      wallet.request({ method: 'eth_sendTransaction', params: [tx] }).then(
+        (result) => ({ result }),
+        (error: { code: number; message: string }) => ({ code: error.code, message: error.message }),
+      ),
+    )
+    expect(outcome).toEqual({
+      code: -32603,
+      message: expect.stringContaining('the transaction has no "value", and the page defined "value" on every object'),
+    })
+    expect(calls).toEqual([])
+    await expect(wallet.request({ method: 'eth_sendTransaction', params: [tx] })).resolves.toBe(
+      'answer:eth_sendTransaction',
+    )
   })
 
   it('throws the gate error and sends nothing when the user rejects', async () => {

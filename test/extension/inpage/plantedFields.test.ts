@@ -1,0 +1,69 @@
+import './support/pageGlobals.ts'
+import { describe, expect, it } from 'vitest'
+import { plantedField } from '../../../src/extension/inpage/plantedFields.ts'
+import { withPlanted } from './support/planted.ts'
+
+const FRIEND = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8'
+
+describe('plantedField', () => {
+  const tx = { from: FRIEND, to: FRIEND, data: '0x', chainId: '0x7a69' }
+
+  it('finds a transaction field the request leaves out and the page put on Object.prototype, as a value or getter', async () => {
+    expect(plantedField('eth_sendTransaction', [tx])).toBeUndefined()
+    const [read, send, sign] = await withPlanted({ value: '0xde0b6b3a7640000' }, () => [
+      (tx as { value?: string }).value,
+      plantedField('eth_sendTransaction', [tx]),
+      plantedField('eth_signTransaction', [tx]),
+    ])
+    expect(read).toBe('0xde0b6b3a7640000')
+    expect(send).toEqual({ where: 'the transaction', name: 'value' })
+    expect(sign).toEqual({ where: 'the transaction', name: 'value' })
+    const fee = await withPlanted({ 'get:maxFeePerGas': '0xffffffffffff' }, () =>
+      plantedField('eth_sendTransaction', [{ ...tx, value: '0x0' }]),
+    )
+    expect(fee).toEqual({ where: 'the transaction', name: 'maxFeePerGas' })
+  })
+
+  it('lets through a field the request has, and names no wallet reads for the method', async () => {
+    const found = await withPlanted({ value: '0x1', kind: 'x' }, () => [
+      plantedField('eth_sendTransaction', [{ ...tx, value: '0x0' }]),
+      plantedField('personal_sign', ['0x6869', FRIEND]),
+      plantedField('eth_sendRawTransaction', ['0x02']),
+    ])
+    expect(found).toEqual([undefined, undefined, undefined])
+  })
+
+  it('checks a batch and each of its calls', async () => {
+    const batch = { version: '2.0.0', from: FRIEND, chainId: '0x7a69', atomicRequired: false, capabilities: {} }
+    const calls = [{ to: FRIEND, value: '0x1', data: '0x' }, { to: FRIEND }]
+    expect(
+      await withPlanted({ data: '0x095ea7b3' }, () => plantedField('wallet_sendCalls', [{ ...batch, calls }])),
+    ).toEqual({
+      where: 'call 1',
+      name: 'data',
+    })
+    expect(await withPlanted({ calls: [] }, () => plantedField('wallet_sendCalls', [batch]))).toEqual({
+      where: 'the batch',
+      name: 'calls',
+    })
+  })
+
+  it('checks typed data given as an object, its domain, and legacy entries; not a JSON string', async () => {
+    const data = {
+      types: { EIP712Domain: [{ name: 'name', type: 'string' }] },
+      primaryType: 'EIP712Domain',
+      domain: { name: 'Token' },
+      message: {},
+    }
+    const [object, json] = await withPlanted({ verifyingContract: FRIEND }, () => [
+      plantedField('eth_signTypedData_v4', [FRIEND, data]),
+      plantedField('eth_signTypedData_v4', [FRIEND, JSON.stringify(data)]),
+    ])
+    expect(object).toEqual({ where: 'the domain', name: 'verifyingContract' })
+    expect(json).toBeUndefined()
+    const legacy = await withPlanted({ value: 'planted' }, () =>
+      plantedField('eth_signTypedData_v1', [[{ type: 'string', name: 'a' }], FRIEND]),
+    )
+    expect(legacy).toEqual({ where: 'entry 0', name: 'value' })
+  })
+})
