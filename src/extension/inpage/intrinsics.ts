@@ -60,6 +60,8 @@ export const promiseThen = uncurry(Promise.prototype.then) as (
 export const stringToLowerCase = uncurry(String.prototype.toLowerCase)
 export const stringToUpperCase = uncurry(String.prototype.toUpperCase)
 export const stringCharCodeAt = uncurry(String.prototype.charCodeAt)
+export const stringSlice = uncurry(String.prototype.slice)
+export const jsonParse = JSON.parse
 export const weakMapGet = uncurry(WeakMap.prototype.get) as (map: WeakMap<object, unknown>, key: object) => unknown
 export const weakMapSet = uncurry(WeakMap.prototype.set) as (
   map: WeakMap<object, unknown>,

@@ -2,12 +2,13 @@
  * Fields a wallet in the page's world would read from the page instead of from the request. The params the hook
  * forwards are ordinary objects of this world, so a wallet that reads `tx.value` from a transaction that has none gets
  * whatever the page put on `Object.prototype`: an amount, a recipient, a fee or a domain's chain the window never
- * showed. The hook looks for such a field when a request arrives and again before it forwards what the user
+ * showed. Typed data given as JSON text is parsed by the wallet into objects of this world, so the same holds for
+ * it. The hook looks for such a field when a request arrives and again before it forwards what the user
  * continued; finding one, it forwards nothing.
  */
 import type { ProviderError } from '../relay/protocol.ts'
 import type { InterceptedMethod } from '../shared/pending.ts'
-import { hasOwn, isArray, ObjectPrototype, ownValue } from './intrinsics.ts'
+import { hasOwn, isArray, jsonParse, ObjectPrototype, ownValue, stringCharCodeAt, stringSlice } from './intrinsics.ts'
 
 /** What a wallet reads from a transaction: every field that can change what it signs or pays. */
 const TRANSACTION_FIELDS = [
@@ -37,6 +38,10 @@ const TYPED_DATA_FIELDS = ['types', 'primaryType', 'domain', 'message']
 const DOMAIN_FIELDS = ['name', 'version', 'chainId', 'verifyingContract', 'salt']
 /** What a wallet reads from each entry of legacy (v1) typed data, a list. */
 const LEGACY_ENTRY_FIELDS = ['type', 'name', 'value']
+/** Deeper structs than this are left to the scan, which refuses what no wallet would encode. */
+const MAX_STRUCT_DEPTH = 32
+const OPEN_BRACKET = 0x5b
+const CLOSE_BRACKET = 0x5d
 
 /** A planted field: where it is missing, and its name. */
 export type PlantedField = { where: string; name: string }
@@ -58,6 +63,80 @@ function plantedInEach(list: unknown[], names: readonly string[], what: string):
     if (found) return found
   }
   return undefined
+}
+
+/** The element type of an EIP-712 array type ("Person[2]" → "Person"), or undefined for a type that is no array. */
+function elementType(type: string): string | undefined {
+  if (type.length === 0 || stringCharCodeAt(type, type.length - 1) !== CLOSE_BRACKET) return undefined
+  for (let index = type.length - 2; index >= 0; index--) {
+    if (stringCharCodeAt(type, index) === OPEN_BRACKET) return stringSlice(type, 0, index) as string
+  }
+  return undefined
+}
+
+/**
+ * The first field of a typed-data value that its `types` declare and it lacks where a wallet encoding it would read
+ * it, walking structs and arrays of them as the encoder does.
+ */
+function plantedInValue(
+  types: object,
+  type: string,
+  value: unknown,
+  where: string,
+  depth: number,
+): PlantedField | undefined {
+  if (depth > MAX_STRUCT_DEPTH || value === null || typeof value !== 'object') return undefined
+  const element = elementType(type)
+  if (element !== undefined) {
+    if (!isArray(value)) return undefined
+    for (let index = 0; index < value.length; index++) {
+      const found = plantedInValue(types, element, ownValue(value, index), `${where}[${index}]`, depth + 1)
+      if (found) return found
+    }
+    return undefined
+  }
+  const fields = ownValue(types, type)
+  if (!isArray(fields)) return undefined
+  for (let index = 0; index < fields.length; index++) {
+    const field = ownValue(fields, index)
+    const name = ownValue(field, 'name')
+    const fieldType = ownValue(field, 'type')
+    if (typeof name !== 'string' || typeof fieldType !== 'string') continue
+    if (!hasOwn(value, name)) {
+      if (hasOwn(ObjectPrototype, name)) return { where, name }
+      continue
+    }
+    const found = plantedInValue(types, fieldType, ownValue(value, name), `${where}.${name}`, depth + 1)
+    if (found) return found
+  }
+  return undefined
+}
+
+/**
+ * Typed data as a wallet reads it, given as an object or as the JSON text it parses into objects of this world: its
+ * own fields, its domain's, and its message's as its types declare them.
+ */
+function plantedInTypedData(given: unknown): PlantedField | undefined {
+  let data = given
+  if (typeof given === 'string') {
+    try {
+      data = jsonParse(given)
+    } catch {
+      return undefined
+    }
+  }
+  if (isArray(data)) return plantedInEach(data, LEGACY_ENTRY_FIELDS, 'entry')
+  const found =
+    plantedIn(data, TYPED_DATA_FIELDS, 'the typed data') ??
+    plantedIn(ownValue(data, 'domain'), DOMAIN_FIELDS, 'the domain')
+  if (found) return found
+  const types = ownValue(data, 'types')
+  const primaryType = ownValue(data, 'primaryType')
+  if (types === null || typeof types !== 'object' || typeof primaryType !== 'string') return undefined
+  return (
+    plantedInValue(types, 'EIP712Domain', ownValue(data, 'domain'), 'the domain', 0) ??
+    plantedInValue(types, primaryType, ownValue(data, 'message'), 'the message', 0)
+  )
 }
 
 /**
@@ -82,11 +161,7 @@ export function plantedField(method: InterceptedMethod, params: unknown): Plante
     case 'eth_signTypedData_v3':
     case 'eth_signTypedData_v4':
       for (let index = 0; index < params.length; index++) {
-        const data = ownValue(params, index)
-        const found = isArray(data)
-          ? plantedInEach(data, LEGACY_ENTRY_FIELDS, 'entry')
-          : (plantedIn(data, TYPED_DATA_FIELDS, 'the typed data') ??
-            plantedIn(ownValue(data, 'domain'), DOMAIN_FIELDS, 'the domain'))
+        const found = plantedInTypedData(ownValue(params, index))
         if (found) return found
       }
       return undefined

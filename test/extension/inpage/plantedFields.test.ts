@@ -48,7 +48,7 @@ describe('plantedField', () => {
     })
   })
 
-  it('checks typed data given as an object, its domain, and legacy entries; not a JSON string', async () => {
+  it('checks typed data given as an object or as JSON text, its domain, and legacy entries', async () => {
     const data = {
       types: { EIP712Domain: [{ name: 'name', type: 'string' }] },
       primaryType: 'EIP712Domain',
@@ -60,10 +60,49 @@ describe('plantedField', () => {
       plantedField('eth_signTypedData_v4', [FRIEND, JSON.stringify(data)]),
     ])
     expect(object).toEqual({ where: 'the domain', name: 'verifyingContract' })
-    expect(json).toBeUndefined()
+    expect(json).toEqual({ where: 'the domain', name: 'verifyingContract' })
     const legacy = await withPlanted({ value: 'planted' }, () =>
       plantedField('eth_signTypedData_v1', [[{ type: 'string', name: 'a' }], FRIEND]),
     )
     expect(legacy).toEqual({ where: 'entry 0', name: 'value' })
+  })
+
+  it('walks the message as its types declare it, into structs and arrays of them', async () => {
+    const mail = {
+      types: {
+        EIP712Domain: [{ name: 'name', type: 'string' }],
+        Person: [
+          { name: 'name', type: 'string' },
+          { name: 'wallet', type: 'address' },
+        ],
+        Mail: [
+          { name: 'from', type: 'Person' },
+          { name: 'to', type: 'Person[]' },
+          { name: 'amount', type: 'uint256' },
+        ],
+      },
+      primaryType: 'Mail',
+      domain: { name: 'Mail', version: '1', chainId: 1, verifyingContract: FRIEND, salt: '0x00' },
+      message: {
+        from: { name: 'Cow', wallet: FRIEND },
+        to: [{ name: 'Bob', wallet: FRIEND }, { name: 'Eve' }],
+        amount: 1,
+      },
+    }
+    const text = JSON.stringify(mail)
+    const [missing, honest] = await withPlanted({ wallet: '0x000000000000000000000000000000000000dead' }, () => [
+      plantedField('eth_signTypedData_v4', [FRIEND, text]),
+      plantedField('eth_signTypedData_v4', [
+        FRIEND,
+        text.replace('{"name":"Eve"}', `{"name":"Eve","wallet":"${FRIEND}"}`),
+      ]),
+    ])
+    expect(missing).toEqual({ where: 'the message.to[1]', name: 'wallet' })
+    expect(honest).toBeUndefined()
+    const { amount: _, ...noAmount } = mail.message
+    const amount = await withPlanted({ amount: '0xffffffff' }, () =>
+      plantedField('eth_signTypedData_v4', [FRIEND, { ...mail, message: noAmount }]),
+    )
+    expect(amount).toEqual({ where: 'the message', name: 'amount' })
   })
 })
