@@ -7,6 +7,7 @@
  */
 import { type Address, isAddress, isHex, numberToHex } from 'viem'
 import type { ProviderError } from '../relay/protocol.ts'
+import { TX_QUANTITIES, TX_UNSUPPORTED } from '../shared/txFields.ts'
 
 export type TxFields = {
   from: Address
@@ -40,24 +41,6 @@ export class ParamError extends Error {
 const invalid = (field: string, why: string) => new ParamError(-32602, `Preflight: ${field} ${why}.`)
 
 const MAX_UINT256 = 2n ** 256n - 1n
-const QUANTITIES = [
-  'value',
-  'gas',
-  'gasLimit',
-  'gasPrice',
-  'maxFeePerGas',
-  'maxPriorityFeePerGas',
-  'nonce',
-  'type',
-] as const
-/** Fields of transaction kinds Preflight cannot show the effect of yet: refused, never forwarded unseen. */
-const UNSUPPORTED: Record<string, string> = {
-  authorizationList:
-    'holds EIP-7702 authorizations, which hand control of the account to code; Preflight cannot check them yet',
-  maxFeePerBlobGas: 'is a blob transaction, which Preflight cannot check yet',
-  blobVersionedHashes: 'is a blob transaction, which Preflight cannot check yet',
-  blobs: 'is a blob transaction, which Preflight cannot check yet',
-}
 
 /** A quantity (safe integer, bigint, decimal or 0x-hex string) as minimal 0x-hex; throws naming the field. */
 export function toQuantity(value: unknown, field: string): `0x${string}` {
@@ -121,9 +104,9 @@ function toAccessList(value: unknown, field: string): TxFields['accessList'] {
 export function normalizeTx(raw: unknown, field: string, account: Address | undefined, chainId: number): TxFields {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw invalid(field, 'must be a transaction object')
   const tx = raw as Record<string, unknown>
-  for (const key of Object.keys(UNSUPPORTED)) {
+  for (const key of Object.keys(TX_UNSUPPORTED)) {
     if (tx[key] !== undefined && tx[key] !== null)
-      throw new ParamError(-32602, `Preflight: this transaction ${UNSUPPORTED[key]}.`)
+      throw new ParamError(-32602, `Preflight: this transaction ${TX_UNSUPPORTED[key]}.`)
   }
   const present = (key: string) => tx[key] !== undefined && tx[key] !== null
   const from = present('from') ? toAddress(tx.from, `${field}.from`) : account
@@ -136,7 +119,7 @@ export function normalizeTx(raw: unknown, field: string, account: Address | unde
   if (out.data !== undefined && out.input !== undefined && out.data !== out.input) {
     throw invalid(field, 'has both data and input and they differ (a node executes input and refuses the pair)')
   }
-  for (const key of QUANTITIES) if (present(key)) out[key] = toQuantity(tx[key], `${field}.${key}`)
+  for (const key of TX_QUANTITIES) if (present(key)) out[key] = toQuantity(tx[key], `${field}.${key}`)
   if (out.gas !== undefined && out.gasLimit !== undefined && out.gas !== out.gasLimit) {
     throw invalid(field, 'has both gas and gasLimit and they differ')
   }

@@ -8,29 +8,25 @@
  */
 import type { ProviderError } from '../relay/protocol.ts'
 import type { InterceptedMethod } from '../shared/pending.ts'
-import { hasOwn, isArray, jsonParse, ObjectPrototype, ownValue, stringCharCodeAt, stringSlice } from './intrinsics.ts'
+import { TX_QUANTITIES, TX_UNSUPPORTED } from '../shared/txFields.ts'
+import {
+  append,
+  hasOwn,
+  isArray,
+  jsonParse,
+  ObjectPrototype,
+  ownKeys,
+  ownValue,
+  stringCharCodeAt,
+  stringSlice,
+} from './intrinsics.ts'
 
 /** What a wallet reads from a transaction: every field that can change what it signs or pays. */
-const TRANSACTION_FIELDS = [
-  'from',
-  'to',
-  'value',
-  'data',
-  'input',
-  'gas',
-  'gasLimit',
-  'gasPrice',
-  'maxFeePerGas',
-  'maxPriorityFeePerGas',
-  'nonce',
-  'type',
-  'chainId',
-  'accessList',
-  'authorizationList',
-  'maxFeePerBlobGas',
-  'blobVersionedHashes',
-  'blobs',
-]
+const TRANSACTION_FIELDS: string[] = ['from', 'to', 'data', 'input', 'chainId', 'accessList']
+// Filled at document_start, before any page script can change what these loops use.
+for (let index = 0; index < TX_QUANTITIES.length; index++) append(TRANSACTION_FIELDS, TX_QUANTITIES[index] as string)
+const unsupported = ownKeys(TX_UNSUPPORTED)
+for (let index = 0; index < unsupported.length; index++) append(TRANSACTION_FIELDS, unsupported[index] as string)
 /** What a wallet reads from a `wallet_sendCalls` batch besides its calls' own fields. */
 const BATCH_FIELDS = ['version', 'from', 'chainId', 'calls', 'atomicRequired', 'capabilities']
 /** What a wallet reads from typed data given as an object, and from its domain. */
@@ -38,7 +34,7 @@ const TYPED_DATA_FIELDS = ['types', 'primaryType', 'domain', 'message']
 const DOMAIN_FIELDS = ['name', 'version', 'chainId', 'verifyingContract', 'salt']
 /** What a wallet reads from each entry of legacy (v1) typed data, a list. */
 const LEGACY_ENTRY_FIELDS = ['type', 'name', 'value']
-/** Deeper structs than this are left to the scan, which refuses what no wallet would encode. */
+/** How deep the check walks a typed-data value, so its cost is bounded whatever the page sends. */
 const MAX_STRUCT_DEPTH = 32
 const OPEN_BRACKET = 0x5b
 const CLOSE_BRACKET = 0x5d

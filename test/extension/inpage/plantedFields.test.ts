@@ -1,5 +1,6 @@
 import './support/pageGlobals.ts'
 import { describe, expect, it } from 'vitest'
+import { ETHER_MAIL } from '../../../src/devnet/eip712.ts'
 import { plantedField } from '../../../src/extension/inpage/plantedFields.ts'
 import { withPlanted } from './support/planted.ts'
 
@@ -68,41 +69,29 @@ describe('plantedField', () => {
   })
 
   it('walks the message as its types declare it, into structs and arrays of them', async () => {
-    const mail = {
-      types: {
-        EIP712Domain: [{ name: 'name', type: 'string' }],
-        Person: [
-          { name: 'name', type: 'string' },
-          { name: 'wallet', type: 'address' },
-        ],
-        Mail: [
-          { name: 'from', type: 'Person' },
-          { name: 'to', type: 'Person[]' },
-          { name: 'amount', type: 'uint256' },
-        ],
-      },
-      primaryType: 'Mail',
-      domain: { name: 'Mail', version: '1', chainId: 1, verifyingContract: FRIEND, salt: '0x00' },
-      message: {
-        from: { name: 'Cow', wallet: FRIEND },
-        to: [{ name: 'Bob', wallet: FRIEND }, { name: 'Eve' }],
-        amount: 1,
-      },
+    const domain = { name: 'Ether Mail', version: '1', chainId: 1, verifyingContract: FRIEND, salt: '0x00' }
+    const { from, to, contents } = ETHER_MAIL.message
+    const noContents = { ...ETHER_MAIL, domain, message: { from, to } }
+    const noWallet = { ...ETHER_MAIL, domain, message: { from, to: { name: to.name }, contents } }
+    const group = {
+      types: { Person: ETHER_MAIL.types.Person, Group: [{ name: 'members', type: 'Person[]' }] },
+      primaryType: 'Group',
+      domain,
+      message: { members: [from, { name: 'Eve' }] },
     }
-    const text = JSON.stringify(mail)
-    const [missing, honest] = await withPlanted({ wallet: '0x000000000000000000000000000000000000dead' }, () => [
-      plantedField('eth_signTypedData_v4', [FRIEND, text]),
-      plantedField('eth_signTypedData_v4', [
-        FRIEND,
-        text.replace('{"name":"Eve"}', `{"name":"Eve","wallet":"${FRIEND}"}`),
-      ]),
+    const found = await withPlanted({ wallet: '0x000000000000000000000000000000000000dead', contents: 'hi' }, () => [
+      plantedField('eth_signTypedData_v4', [FRIEND, JSON.stringify(noContents)]),
+      plantedField('eth_signTypedData_v4', [FRIEND, group]),
+      plantedField('eth_signTypedData_v4', [FRIEND, { ...ETHER_MAIL, domain }]),
     ])
-    expect(missing).toEqual({ where: 'the message.to[1]', name: 'wallet' })
-    expect(honest).toBeUndefined()
-    const { amount: _, ...noAmount } = mail.message
-    const amount = await withPlanted({ amount: '0xffffffff' }, () =>
-      plantedField('eth_signTypedData_v4', [FRIEND, { ...mail, message: noAmount }]),
+    expect(found).toEqual([
+      { where: 'the message', name: 'contents' },
+      { where: 'the message.members[1]', name: 'wallet' },
+      undefined,
+    ])
+    const struct = await withPlanted({ wallet: '0x000000000000000000000000000000000000dead' }, () =>
+      plantedField('eth_signTypedData_v4', [FRIEND, noWallet]),
     )
-    expect(amount).toEqual({ where: 'the message', name: 'amount' })
+    expect(struct).toEqual({ where: 'the message.to', name: 'wallet' })
   })
 })
