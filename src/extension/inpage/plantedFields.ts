@@ -32,6 +32,8 @@ const BATCH_FIELDS = ['version', 'from', 'chainId', 'calls', 'atomicRequired', '
 /** What a wallet reads from typed data given as an object, and from its domain. */
 const TYPED_DATA_FIELDS = ['types', 'primaryType', 'domain', 'message']
 const DOMAIN_FIELDS = ['name', 'version', 'chainId', 'verifyingContract', 'salt']
+/** What a wallet reads from each field of a typed-data struct type. */
+const TYPE_FIELD_FIELDS = ['name', 'type']
 /** What a wallet reads from each entry of legacy (v1) typed data, a list. */
 const LEGACY_ENTRY_FIELDS = ['type', 'name', 'value']
 /** How deep the check walks a typed-data value, so its cost is bounded whatever the page sends. */
@@ -66,6 +68,43 @@ function elementType(type: string): string | undefined {
   if (type.length === 0 || stringCharCodeAt(type, type.length - 1) !== CLOSE_BRACKET) return undefined
   for (let index = type.length - 2; index >= 0; index--) {
     if (stringCharCodeAt(type, index) === OPEN_BRACKET) return stringSlice(type, 0, index) as string
+  }
+  return undefined
+}
+
+/** The type an EIP-712 type is an array (of arrays…) of: "Person[2][]" → "Person". */
+function baseType(type: string): string {
+  let base = type
+  for (let element = elementType(base); element !== undefined; element = elementType(base)) base = element
+  return base
+}
+
+/** A type name the data uses and `types` lacks, when the page defined it on Object.prototype. */
+function plantedType(types: object, name: string): PlantedField | undefined {
+  return !hasOwn(types, name) && hasOwn(ObjectPrototype, name) ? { where: 'the types', name } : undefined
+}
+
+/**
+ * A planted part of the type definitions a wallet reads to encode typed data, whatever the values: the primary type
+ * or the domain's type looked up where `types` lacks it (a wallet that reads `types[name]` takes a struct from the
+ * page, even for "address"), or a field missing its name or type.
+ */
+function plantedInTypes(types: object, primaryType: string): PlantedField | undefined {
+  const top = plantedType(types, primaryType) ?? plantedType(types, 'EIP712Domain')
+  if (top) return top
+  const structs = ownKeys(types)
+  for (let index = 0; index < structs.length; index++) {
+    const struct = structs[index]
+    const fields = typeof struct === 'string' ? ownValue(types, struct) : undefined
+    if (!isArray(fields)) continue
+    for (let at = 0; at < fields.length; at++) {
+      const field = ownValue(fields, at)
+      const entry = plantedIn(field, TYPE_FIELD_FIELDS, `field ${at} of type ${struct as string}`)
+      if (entry) return entry
+      const type = ownValue(field, 'type')
+      const used = typeof type === 'string' ? plantedType(types, baseType(type)) : undefined
+      if (used) return used
+    }
   }
   return undefined
 }
@@ -110,7 +149,7 @@ function plantedInValue(
 
 /**
  * Typed data as a wallet reads it, given as an object or as the JSON text it parses into objects of this world: its
- * own fields, its domain's, and its message's as its types declare them.
+ * own fields, its type definitions, its domain's fields, and its message's as its types declare them.
  */
 function plantedInTypedData(given: unknown): PlantedField | undefined {
   let data = given
@@ -130,6 +169,7 @@ function plantedInTypedData(given: unknown): PlantedField | undefined {
   const primaryType = ownValue(data, 'primaryType')
   if (types === null || typeof types !== 'object' || typeof primaryType !== 'string') return undefined
   return (
+    plantedInTypes(types, primaryType) ??
     plantedInValue(types, 'EIP712Domain', ownValue(data, 'domain'), 'the domain', 0) ??
     plantedInValue(types, primaryType, ownValue(data, 'message'), 'the message', 0)
   )

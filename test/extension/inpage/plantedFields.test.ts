@@ -94,4 +94,35 @@ describe('plantedField', () => {
     )
     expect(struct).toEqual({ where: 'the message.to', name: 'wallet' })
   })
+  it('checks the type definitions a wallet reads to encode, whatever the values', async () => {
+    const domain = { name: 'Ether Mail', version: '1', chainId: 1, verifyingContract: FRIEND, salt: '0x00' }
+    const untyped = {
+      ...ETHER_MAIL,
+      domain,
+      types: { ...ETHER_MAIL.types, Mail: [...ETHER_MAIL.types.Mail.slice(0, 2), { name: 'contents' }] },
+    }
+    const found = await withPlanted(
+      { address: [{ name: 'x', type: 'uint8' }], EIP712Domain: [], 'get:type': 'string' },
+      () => [
+        plantedField('eth_signTypedData_v4', [FRIEND, { ...ETHER_MAIL, domain }]),
+        plantedField('eth_signTypedData_v4', [
+          FRIEND,
+          { ...ETHER_MAIL, domain, types: { ...ETHER_MAIL.types, EIP712Domain: [], address: [] } },
+        ]),
+        plantedField('eth_signTypedData_v4', [
+          FRIEND,
+          { ...untyped, types: { ...untyped.types, EIP712Domain: [], address: [] } },
+        ]),
+      ],
+    )
+    expect(found).toEqual([
+      { where: 'the types', name: 'EIP712Domain' },
+      undefined,
+      { where: 'field 2 of type Mail', name: 'type' },
+    ])
+    const atomic = await withPlanted({ address: [{ name: 'x', type: 'uint8' }] }, () =>
+      plantedField('eth_signTypedData_v4', [FRIEND, { ...ETHER_MAIL, domain }]),
+    )
+    expect(atomic).toEqual({ where: 'the types', name: 'address' })
+  })
 })
