@@ -439,6 +439,34 @@ describe('a hostile page cannot get the wallet to sign what the window did not s
       expect(await balance(FRIEND)).toBe(before)
     })
 
+    it('an item a fixed-size typed-data array is short of, planted on Array.prototype while the window is open, is never signed', async () => {
+      const ballot = {
+        types: {
+          EIP712Domain: [
+            { name: 'name', type: 'string' },
+            { name: 'chainId', type: 'uint256' },
+          ],
+          Ballot: [{ name: 'choices', type: 'uint256[2]' }],
+        },
+        primaryType: 'Ballot',
+        domain: { name: 'Ballot', chainId: 31337 },
+        message: { choices: ['1'] },
+      }
+      const outcome = await run(
+        '',
+        `(() => {
+           const sent = ethereum.request({ method: 'eth_signTypedData_v4', params: ['${account}', ${JSON.stringify(ballot)}] })
+           Object.defineProperty(Array.prototype, '1', { value: '2', writable: true, configurable: true })
+           return sent
+         })()`,
+        'continue',
+      )
+      expect(outcome.shown).toHaveLength(1)
+      expect(outcome.settled.code).toBe(-32603)
+      expect(outcome.settled.message).toContain('the message.choices ends before item 1')
+      expect(outcome.received).toEqual([])
+    })
+
     it('a contract creation sent while the page has a `to` on every object is refused before any window', async () => {
       const outcome = await run(
         `Object.defineProperty(Object.prototype, 'to', { value: '${ATTACKER}', writable: true, configurable: true })`,

@@ -33,6 +33,7 @@ export const ProxyConstructor = Proxy
 export const ErrorConstructor = Error
 export const PromiseConstructor = Promise
 export const ObjectPrototype = O.prototype
+export const ArrayPrototype = Array.prototype
 export const FunctionPrototype = Function.prototype
 
 /** The original `Object.defineProperty` family, which the hook wraps so a wallet defining itself later is seen at once. */

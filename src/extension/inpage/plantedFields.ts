@@ -3,13 +3,16 @@
  * forwards are ordinary objects of this world, so a wallet that reads `tx.value` from a transaction that has none gets
  * whatever the page put on `Object.prototype`: an amount, a recipient, a fee or a domain's chain the window never
  * showed. Typed data given as JSON text is parsed by the wallet into objects of this world, so the same holds for
- * it. The hook looks for such a field when a request arrives and again before it forwards what the user
- * continued; finding one, it forwards nothing.
+ * it, and for an item a wallet reads past an array's end (a param the request leaves out, or an item of a fixed-size
+ * typed-data array the message is short of) that the page put on `Array.prototype`. Items within an array's length
+ * are its own: the hook's copy and the worker's params hold no holes. The hook looks for such a field when a request
+ * arrives and again before it forwards what the user continued; finding one, it forwards nothing.
  */
 import type { ProviderError } from '../relay/protocol.ts'
 import type { InterceptedMethod } from '../shared/pending.ts'
 import { TX_QUANTITIES, TX_UNSUPPORTED } from '../shared/txFields.ts'
 import {
+  ArrayPrototype,
   append,
   hasOwn,
   isArray,
@@ -40,9 +43,51 @@ const LEGACY_ENTRY_FIELDS = ['type', 'name', 'value']
 const MAX_STRUCT_DEPTH = 32
 const OPEN_BRACKET = 0x5b
 const CLOSE_BRACKET = 0x5d
+const DIGIT_0 = 0x30
+const DIGIT_9 = 0x39
+/** Past this an index is no array's: 2^32 - 1 is the largest array length. */
+const MAX_INDEX = 4_294_967_294
 
-/** A planted field: where it is missing, and its name. */
-export type PlantedField = { where: string; name: string }
+/** A planted field: where it is missing, and its name (an object's field) or its index (an array's item). */
+export type PlantedField = { where: string; name: string } | { where: string; index: number }
+
+/** The number a decimal string of digits spells (no sign, no leading zero), or undefined. */
+function decimal(text: string): number | undefined {
+  if (text.length === 0 || text.length > 10 || (text.length > 1 && stringCharCodeAt(text, 0) === DIGIT_0)) {
+    return undefined
+  }
+  let value = 0
+  for (let index = 0; index < text.length; index++) {
+    const code = stringCharCodeAt(text, index)
+    if (code < DIGIT_0 || code > DIGIT_9) return undefined
+    value = value * 10 + (code - DIGIT_0)
+  }
+  return value
+}
+
+/**
+ * The array indexes the page defined on `Array.prototype`, read once per check: almost always none, so arrays cost
+ * nothing to check, and an array's declared size, however large, is never looped over.
+ */
+function plantedIndexes(): number[] {
+  const indexes: number[] = []
+  const keys = ownKeys(ArrayPrototype)
+  for (let at = 0; at < keys.length; at++) {
+    const key = keys[at]
+    const index = typeof key === 'string' ? decimal(key) : undefined
+    if (index !== undefined && index <= MAX_INDEX) append(indexes, index)
+  }
+  return indexes
+}
+
+/** The first planted index at or past `list`'s end and below `size`, the count of items a wallet reads from it. */
+function plantedItem(indexes: number[], list: unknown[], size: number, where: string): PlantedField | undefined {
+  for (let at = 0; at < indexes.length; at++) {
+    const index = indexes[at] as number
+    if (index >= list.length && index < size) return { where, index }
+  }
+  return undefined
+}
 
 /** The first of `names` that `target` lacks and `Object.prototype` has (the page put it there). */
 function plantedIn(target: unknown, names: readonly string[], where: string): PlantedField | undefined {
@@ -70,6 +115,12 @@ function elementType(type: string): string | undefined {
     if (stringCharCodeAt(type, index) === OPEN_BRACKET) return stringSlice(type, 0, index) as string
   }
   return undefined
+}
+
+/** The size of a fixed-size EIP-712 array type ("Person[2]" → 2); undefined for a dynamic array or no array. */
+function arraySize(type: string): number | undefined {
+  const element = elementType(type)
+  return element === undefined ? undefined : decimal(stringSlice(type, element.length + 1, type.length - 1) as string)
 }
 
 /** The type an EIP-712 type is an array (of arrays…) of: "Person[2][]" → "Person". */
@@ -119,13 +170,17 @@ function plantedInValue(
   value: unknown,
   where: string,
   depth: number,
+  indexes: number[],
 ): PlantedField | undefined {
   if (depth > MAX_STRUCT_DEPTH || value === null || typeof value !== 'object') return undefined
   const element = elementType(type)
   if (element !== undefined) {
     if (!isArray(value)) return undefined
+    const size = arraySize(type)
+    const short = size === undefined ? undefined : plantedItem(indexes, value, size, where)
+    if (short) return short
     for (let index = 0; index < value.length; index++) {
-      const found = plantedInValue(types, element, ownValue(value, index), `${where}[${index}]`, depth + 1)
+      const found = plantedInValue(types, element, ownValue(value, index), `${where}[${index}]`, depth + 1, indexes)
       if (found) return found
     }
     return undefined
@@ -141,7 +196,7 @@ function plantedInValue(
       if (hasOwn(ObjectPrototype, name)) return { where, name }
       continue
     }
-    const found = plantedInValue(types, fieldType, ownValue(value, name), `${where}.${name}`, depth + 1)
+    const found = plantedInValue(types, fieldType, ownValue(value, name), `${where}.${name}`, depth + 1, indexes)
     if (found) return found
   }
   return undefined
@@ -151,7 +206,7 @@ function plantedInValue(
  * Typed data as a wallet reads it, given as an object or as the JSON text it parses into objects of this world: its
  * own fields, its type definitions, its domain's fields, and its message's as its types declare them.
  */
-function plantedInTypedData(given: unknown): PlantedField | undefined {
+function plantedInTypedData(given: unknown, indexes: number[]): PlantedField | undefined {
   let data = given
   if (typeof given === 'string') {
     try {
@@ -170,8 +225,8 @@ function plantedInTypedData(given: unknown): PlantedField | undefined {
   if (types === null || typeof types !== 'object' || typeof primaryType !== 'string') return undefined
   return (
     plantedInTypes(types, primaryType) ??
-    plantedInValue(types, 'EIP712Domain', ownValue(data, 'domain'), 'the domain', 0) ??
-    plantedInValue(types, primaryType, ownValue(data, 'message'), 'the message', 0)
+    plantedInValue(types, 'EIP712Domain', ownValue(data, 'domain'), 'the domain', 0, indexes) ??
+    plantedInValue(types, primaryType, ownValue(data, 'message'), 'the message', 0, indexes)
   )
 }
 
@@ -181,6 +236,9 @@ function plantedInTypedData(given: unknown): PlantedField | undefined {
  */
 export function plantedField(method: InterceptedMethod, params: unknown): PlantedField | undefined {
   if (!isArray(params)) return undefined
+  const indexes = plantedIndexes()
+  const param = plantedItem(indexes, params, paramsRead(method), 'the list of params')
+  if (param) return param
   const first = ownValue(params, 0)
   switch (method) {
     case 'eth_sendTransaction':
@@ -197,7 +255,7 @@ export function plantedField(method: InterceptedMethod, params: unknown): Plante
     case 'eth_signTypedData_v3':
     case 'eth_signTypedData_v4':
       for (let index = 0; index < params.length; index++) {
-        const found = plantedInTypedData(ownValue(params, index))
+        const found = plantedInTypedData(ownValue(params, index), indexes)
         if (found) return found
       }
       return undefined
@@ -206,10 +264,31 @@ export function plantedField(method: InterceptedMethod, params: unknown): Plante
   }
 }
 
+/** How many positional params a wallet reads for `method`: the transaction or batch, or the data and the signer. */
+function paramsRead(method: InterceptedMethod): number {
+  switch (method) {
+    case 'eth_sendTransaction':
+    case 'eth_signTransaction':
+    case 'eth_sendRawTransaction':
+    case 'wallet_sendCalls':
+      return 1
+    default:
+      return 2
+  }
+}
+
 /** Why the hook sent nothing: the wallet could have read a field the page planted instead of the one checked. */
-export function plantedError({ where, name }: PlantedField): ProviderError {
+export function plantedError(planted: PlantedField): ProviderError {
+  let missing: string
+  if (hasOwn(planted, 'name')) {
+    const { where, name } = planted as { where: string; name: string }
+    missing = `${where} has no "${name}", and the page defined "${name}" on every object (Object.prototype)`
+  } else {
+    const { where, index } = planted as { where: string; index: number }
+    missing = `${where} ends before item ${index}, and the page defined item ${index} on every array (Array.prototype)`
+  }
   return {
     code: -32603,
-    message: `Preflight did not send this to the wallet: ${where} has no "${name}", and the page defined "${name}" on every object (Object.prototype), so the wallet could have read the page's value instead of what Preflight checked. Reload the page and try again.`,
+    message: `Preflight did not send this to the wallet: ${missing}, so the wallet could have read the page's value instead of what Preflight checked. Reload the page and try again.`,
   }
 }

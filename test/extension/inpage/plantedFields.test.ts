@@ -1,7 +1,7 @@
 import './support/pageGlobals.ts'
 import { describe, expect, it } from 'vitest'
 import { ETHER_MAIL } from '../../../src/devnet/eip712.ts'
-import { plantedField } from '../../../src/extension/inpage/plantedFields.ts'
+import { plantedError, plantedField } from '../../../src/extension/inpage/plantedFields.ts'
 import { withPlanted } from './support/planted.ts'
 
 const FRIEND = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8'
@@ -124,5 +124,50 @@ describe('plantedField', () => {
       plantedField('eth_signTypedData_v4', [FRIEND, { ...ETHER_MAIL, domain }]),
     )
     expect(atomic).toEqual({ where: 'the types', name: 'address' })
+  })
+
+  it("finds an item a wallet reads past an array's end that the page put on Array.prototype", async () => {
+    const domain = { name: 'Ballot', chainId: 31337 }
+    const votes = (type: string, ids: string[]) => ({
+      types: {
+        EIP712Domain: [
+          { name: 'name', type: 'string' },
+          { name: 'chainId', type: 'uint256' },
+        ],
+        Votes: [{ name: 'ids', type }],
+      },
+      primaryType: 'Votes',
+      domain,
+      message: { ids },
+    })
+    const [params, oneTx, short, shortText, dynamic, full, nested] = await withPlanted(
+      { 0: { to: FRIEND, value: '0x1' }, 1: '7', 3: '9' },
+      () => [
+        plantedField('eth_signTypedData_v4', [FRIEND]),
+        plantedField('eth_sendTransaction', [tx]),
+        plantedField('eth_signTypedData_v4', [FRIEND, votes('uint256[2]', ['1'])]),
+        plantedField('eth_signTypedData_v4', [FRIEND, JSON.stringify(votes('uint256[2]', ['1']))]),
+        plantedField('eth_signTypedData_v4', [FRIEND, votes('uint256[]', ['1'])]),
+        plantedField('eth_signTypedData_v4', [FRIEND, votes('uint256[2]', ['1', '2'])]),
+        plantedField('eth_signTypedData_v4', [FRIEND, votes('uint256[2][4]', [])]),
+      ],
+      Array.prototype,
+    )
+    expect(params).toEqual({ where: 'the list of params', index: 1 })
+    expect(oneTx).toBeUndefined()
+    expect(short).toEqual({ where: 'the message.ids', index: 1 })
+    expect(shortText).toEqual({ where: 'the message.ids', index: 1 })
+    expect(dynamic).toBeUndefined()
+    expect(full).toBeUndefined()
+    expect(nested).toEqual({ where: 'the message.ids', index: 0 })
+    const empty = await withPlanted(
+      { 0: { to: FRIEND } },
+      () => plantedField('eth_sendTransaction', []),
+      Array.prototype,
+    )
+    expect(empty).toEqual({ where: 'the list of params', index: 0 })
+    expect(plantedError({ where: 'the message.ids', index: 1 }).message).toContain(
+      'the message.ids ends before item 1, and the page defined item 1 on every array (Array.prototype)',
+    )
   })
 })
