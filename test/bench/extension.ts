@@ -8,6 +8,10 @@
  *   reaches the window's objects; the instants are on one clock (performance.timeOrigin + performance.now()) in the
  *   page and in the window. This browser is driven over a bare protocol pipe (test/support/cdpPipe.ts): Playwright
  *   would attach to the new window and hold it for its own set-up, adding its time to what is measured.
+ * - after a real idle pause (PAUSED_FOR_MS, past Chrome's 30 s idle timeout) on the dapp's page, shown and in use:
+ *   what a person gets who reads the page before acting. The relay keeps the worker running for such a page
+ *   (src/extension/relay/keepAlive.ts); each run says whether its request met a stopped worker. BENCH_PAUSED_RUNS
+ *   runs, no warm-up.
  * - the same cold runs with eth_estimateGas sent through the wallet first, as viem, wagmi and ethers do before they
  *   send a transaction, and the send 50 ms after the devnet answered it (a wallet's node is further away): the hook
  *   takes the estimate as the prelude to a request and wakes the worker. Timed from the send.
@@ -49,6 +53,9 @@ const FLOOD = 200
 const FLOOD_RUNS = Number(process.env.BENCH_FLOOD_RUNS ?? 5)
 const FLOOD_TARGET_MS = 200
 const RESULTS_TIMEOUT_MS = 20_000
+const PAUSED_RUNS = Number(process.env.BENCH_PAUSED_RUNS ?? 3)
+/** Past Chrome's 30 s idle timeout, with room for its timer. */
+const PAUSED_FOR_MS = 40_000
 /**
  * The pause after stopping the worker, before a cold run. After an idle pause a page has long seen its connection to
  * the stopped worker close, and its hook tells the worker a request is coming (at most once per PRELUDE_INTERVAL_MS),
@@ -144,7 +151,7 @@ async function scanLatency(
 async function scanLatencies(
   devnet: Devnet,
   dapp: Dapp,
-): Promise<{ warm: Latencies; cold: Latencies; coldAfterEstimate: Latencies }> {
+): Promise<{ warm: Latencies; cold: Latencies; coldAfterEstimate: Latencies; paused: Paused }> {
   const from = devnet.fixtures.accounts[0]?.address ?? ''
   const to = devnet.fixtures.accounts[5]?.address ?? ''
   const chromium = await launchPipeChromium({ extensionDir: DIST })
@@ -166,19 +173,34 @@ async function scanLatencies(
       if (workers.starts() === startsBefore) throw new Error('the request did not wake a stopped worker')
       return ms
     }
+    // The page is in use, so its relay wakes the worker every KEEP_ALIVE_EVERY_MS: a pause it fell into starts over.
     const stop = async () => {
-      await workers.stopAll()
-      await new Promise((resolve) => setTimeout(resolve, IDLE_PAUSE_MS))
+      for (;;) {
+        await workers.stopAll()
+        const starts = workers.starts()
+        await new Promise((resolve) => setTimeout(resolve, IDLE_PAUSE_MS))
+        if (workers.starts() === starts) return
+      }
     }
     const cold = await latencies(coldRun(false), stop)
     const coldAfterEstimate = await latencies(coldRun(true), stop)
-    return { warm, cold, coldAfterEstimate }
+    const paused: Paused = { window: [], results: [], metStoppedWorker: 0 }
+    for (let run = 0; run < PAUSED_RUNS; run++) {
+      await new Promise((resolve) => setTimeout(resolve, PAUSED_FOR_MS))
+      const startsBefore = workers.starts()
+      const ms = await scanLatency(page, control, from, to)
+      paused.window.push(ms.window)
+      paused.results.push(ms.results)
+      if (workers.starts() !== startsBefore) paused.metStoppedWorker++
+    }
+    return { warm, cold, coldAfterEstimate, paused }
   } finally {
     await chromium.close()
   }
 }
 
 type Latencies = { window: number[]; results: number[] }
+type Paused = Latencies & { metStoppedWorker: number }
 
 /** BENCH_RUNS timed runs after BENCH_WARMUP; `before` runs ahead of each (e.g. stopping the worker). */
 async function latencies(run: () => Promise<Run>, before: () => Promise<void> = async () => {}): Promise<Latencies> {
@@ -275,7 +297,7 @@ async function main() {
     const from = devnet.fixtures.accounts[0]?.address ?? ''
     dapp.page('/', devWalletPage(devnet.fixtures.rpcUrl, from))
     dapp.page('/empty', '<!doctype html><title>empty</title>')
-    const { warm, cold, coldAfterEstimate } = await scanLatencies(devnet, dapp)
+    const { warm, cold, coldAfterEstimate, paused } = await scanLatencies(devnet, dapp)
 
     extension = await launchExtension()
     await writeSettings(extension.context, { rpcUrls: { '31337': devnet.fixtures.rpcUrl } })
@@ -297,6 +319,8 @@ async function main() {
       },
       // The same, with eth_estimateGas first (as dapp libraries send it), which wakes the worker ahead of the request.
       workerStoppedEstimateFirst: summary(coldAfterEstimate),
+      // A request after an idle pause on a page in use: the worker kept running for it (keepAlive.ts).
+      afterIdlePause: { ...summary(paused), pauseMs: PAUSED_FOR_MS, metStoppedWorker: paused.metStoppedWorker },
       floodContinueToDappMs: {
         requests: FLOOD,
         runs: flood.length,

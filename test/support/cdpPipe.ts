@@ -25,6 +25,8 @@ export type TargetInfo = { targetId: string; type: string; url: string }
 export type PipeChromium = {
   /** Opens `url` in a new tab and attaches to it. */
   open(url: string): Promise<CdpSession & { targetId: string }>
+  /** Brings a tab to the front, as a person switching to it does (the tab in front before is hidden then). */
+  activate(targetId: string): Promise<void>
   /** Resolves with the first target `matches` accepts, waiting up to `timeoutMs` for one to appear. */
   waitForTarget(matches: (target: TargetInfo) => boolean, timeoutMs?: number): Promise<TargetInfo>
   close(): Promise<void>
@@ -104,6 +106,9 @@ export async function launchPipeChromium(options: ChromiumOptions): Promise<Pipe
       // Attached without pausing the target: flatten puts its messages on this pipe under its session id.
       const { sessionId } = await browser.send('Target.attachToTarget', { targetId, flatten: true })
       return { ...session(sessionId), targetId }
+    },
+    async activate(targetId) {
+      await browser.send('Target.activateTarget', { targetId })
     },
     async waitForTarget(matches, timeoutMs = 30_000) {
       const deadline = Date.now() + timeoutMs

@@ -9,7 +9,10 @@ import { bare, put, stringCharCodeAt, stringToLowerCase, stringToUpperCase } fro
 
 export type MethodClass =
   | { kind: 'intercept'; method: InterceptedMethod }
-  /** `prelude`: a method dapp libraries send just before a transaction, worth waking the worker for. */
+  /**
+   * `prelude`: a method a dapp sends as it uses the wallet (connecting, or estimating a transaction it is about to
+   * send), worth waking the worker for and keeping it running while the page is in use (relay/keepAlive.ts).
+   */
   | { kind: 'pass'; prelude: boolean }
   | { kind: 'refuse'; code: number; message: string }
 
@@ -64,9 +67,15 @@ for (let index = 0; index < INTERCEPTED_METHODS.length; index++) {
 }
 
 const PASS: MethodClass = { kind: 'pass', prelude: false }
-// viem, wagmi and ethers estimate a transaction's gas through the wallet right before they send it.
 const PRELUDE: MethodClass = { kind: 'pass', prelude: true }
-const PRELUDE_METHOD = 'eth_estimateGas'
+/**
+ * A dapp asks for the accounts as it connects (and reconnects on every load); viem, wagmi and ethers estimate a
+ * transaction's gas through the wallet right before they send it.
+ */
+const preludes = bare<Record<string, true>>()
+put(preludes, 'eth_requestAccounts', true)
+put(preludes, 'eth_accounts', true)
+put(preludes, 'eth_estimateGas', true)
 /** Names already found to pass (a page calls the same few read methods over and over), up to a bound. */
 const passing = bare<Record<string, true>>()
 let passingCount = 0
@@ -83,7 +92,7 @@ export function classifyMethod(method: unknown): MethodClass {
   }
   const known = exact[method]
   if (known !== undefined) return { kind: 'intercept', method: known }
-  if (method === PRELUDE_METHOD) return PRELUDE
+  if (preludes[method]) return PRELUDE
   if (passing[method]) return PASS
   if (method.length > 256) return { kind: 'refuse', code: 4200, message: 'Preflight: the method name is too long.' }
   const near = lookalike[skeleton(method)]

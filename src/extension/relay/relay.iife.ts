@@ -1,5 +1,6 @@
 // ISOLATED-world relay between the page hook and the service worker. Runs at document_start in every frame.
 import browser from 'webextension-polyfill'
+import { createKeepAlive } from './keepAlive.ts'
 import { type HookMessage, PORT_EVENT, READY_EVENT } from './protocol.ts'
 import { createWorkerLink } from './workerLink.ts'
 
@@ -17,9 +18,12 @@ if (!offer()) {
 }
 
 const link = createWorkerLink(browser, (rid, outcome) => hookPort.postMessage({ type: 'settle', rid, outcome }))
+const keepAlive = createKeepAlive(link.keepAlive, document)
 hookPort.addEventListener('message', (event: MessageEvent<HookMessage>) => {
   const message = event.data
   if (message?.type === 'scan' && typeof message.rid === 'number') link.request(message.rid, message.call)
   else if (message?.type === 'prelude') link.prelude()
+  else return
+  keepAlive.used()
 })
 hookPort.start()

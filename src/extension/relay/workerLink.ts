@@ -110,12 +110,14 @@ export function createWorkerLink(browser: Browser, settle: Settle) {
   return {
     /**
      * Wakes the worker ahead of a probable request; nothing waits for it, so nothing fails if it cannot. Only when the
-     * connection is closed (the worker stopped, or none was made yet): a message on an open one would keep a worker
-     * running that Chrome would otherwise stop, for a page that estimates gas in a loop.
+     * connection is closed (the worker stopped, or none was made yet): keeping a running worker running is
+     * keepAlive's, on its own schedule, not once a second for a page that estimates gas in a loop.
      */
     prelude() {
       if (!port) send({ type: 'prelude' })
     },
+    /** Tells the worker the page is in use (see keepAlive.ts); false when the extension cannot be reached. */
+    keepAlive: (): boolean => send({ type: 'keepalive' }),
     /** Sends one intercepted call to the worker. */
     request(rid: number, call: HookCall) {
       open.set(rid, undefined)

@@ -120,6 +120,8 @@ export async function watchServiceWorkersOn(cdp: ProtocolSession) {
     },
     /** How many times a service worker started since the watch began: a stopped worker woken by a request counts. */
     starts: () => starts,
+    /** Whether a service worker is running now. */
+    running: () => [...statuses.values()].includes('running'),
   }
 }
 

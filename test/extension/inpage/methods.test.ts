@@ -11,9 +11,12 @@ describe('classifyMethod', () => {
     }
   })
 
-  it('lets eth_estimateGas pass as the prelude to a transaction, spelled exactly', () => {
-    expect(classifyMethod('eth_estimateGas')).toEqual({ kind: 'pass', prelude: true })
+  it('lets the accounts and gas estimates pass as the prelude to a request, spelled exactly', () => {
+    for (const method of ['eth_estimateGas', 'eth_requestAccounts', 'eth_accounts']) {
+      expect(classifyMethod(method)).toEqual({ kind: 'pass', prelude: true })
+    }
     expect(classifyMethod('ETH_ESTIMATEGAS')).toEqual({ kind: 'pass', prelude: false })
+    expect(classifyMethod('toString')).toEqual({ kind: 'pass', prelude: false })
   })
 
   it('refuses a name that differs from a signing method only by case, spaces or invisible characters', () => {

@@ -1,0 +1,86 @@
+/**
+ * The worker stays running while a person uses a dapp's page, so the request they make after reading it does not meet
+ * a stopped worker (Chrome stops an idle one after 30 s). Real Chromium with the built extension, driven over a bare
+ * protocol pipe: Playwright attaches to the worker, and an attached worker is never stopped for being idle.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Devnet } from '../../src/devnet/devnet.ts'
+import { type CdpSession, launchPipeChromium, type PipeChromium } from '../support/cdpPipe.ts'
+import { startTestDevnet } from '../support/devnet.ts'
+import { type Dapp, devWalletPage, startDapp } from './support/dapp.ts'
+import { DIST, watchServiceWorkersOn } from './support/extension.ts'
+
+/** Longer than Chrome's 30 s idle timeout and than one keep-alive period past it. */
+const IDLE_PAUSE_MS = 45_000
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+async function evaluate(session: CdpSession, expression: string): Promise<unknown> {
+  const { result, exceptionDetails } = await session.send('Runtime.evaluate', {
+    expression,
+    awaitPromise: true,
+    returnByValue: true,
+  })
+  if (exceptionDetails) throw new Error(`${expression}: ${exceptionDetails.exception?.description}`)
+  return result.value
+}
+
+/** Polls `check` every 100 ms until it holds or `timeoutMs` passed; returns whether it held. */
+async function eventually(check: () => boolean, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs
+  while (!check()) {
+    if (Date.now() > deadline) return false
+    await sleep(100)
+  }
+  return true
+}
+
+describe('the worker while a dapp is in use', () => {
+  let devnet: Devnet
+  let dapp: Dapp
+  let chromium: PipeChromium
+
+  beforeAll(async () => {
+    devnet = await startTestDevnet()
+    dapp = await startDapp()
+    dapp.page('/', devWalletPage(devnet.fixtures.rpcUrl, devnet.fixtures.accounts[0]?.address ?? ''))
+    chromium = await launchPipeChromium({ extensionDir: DIST })
+  })
+  afterAll(async () => {
+    await chromium?.close()
+    await dapp?.close()
+    await devnet?.stop()
+  })
+
+  it('keeps running through an idle pause while the page that used the wallet is shown, and stops once it is hidden', async () => {
+    const worker = await chromium.waitForTarget(
+      (target) => target.type === 'service_worker' && target.url.startsWith('chrome-extension://'),
+    )
+    const control = await chromium.open(`chrome-extension://${new URL(worker.url).host}/src/extension/ui/options.html`)
+    const workers = await watchServiceWorkersOn(control)
+    const page = await chromium.open(`${dapp.url}/`)
+    expect(await eventually(() => workers.running(), 10_000)).toBe(true)
+    await evaluate(
+      page,
+      `new Promise((resolve) => { const wait = () => window.ethereum ? resolve() : setTimeout(wait, 20); wait() })`,
+    )
+    expect(
+      await evaluate(page, `ethereum.request({ method: 'eth_requestAccounts' }).then((accounts) => accounts.length)`),
+    ).toBe(1)
+    const starts = workers.starts()
+
+    await sleep(IDLE_PAUSE_MS)
+    expect(workers.running()).toBe(true)
+    expect(workers.starts()).toBe(starts)
+
+    // Another tab in front hides the dapp: nothing keeps the worker then, and Chrome stops it as idle.
+    await chromium.open('about:blank')
+    expect(await evaluate(page, 'document.visibilityState')).toBe('hidden')
+    expect(await eventually(() => !workers.running(), IDLE_PAUSE_MS)).toBe(true)
+
+    // Shown again, the page wakes it before the person does anything.
+    await chromium.activate(page.targetId)
+    expect(await evaluate(page, 'document.visibilityState')).toBe('visible')
+    expect(await eventually(() => workers.starts() > starts && workers.running(), 10_000)).toBe(true)
+  }, 180_000)
+})
