@@ -13,9 +13,11 @@ import { describe, expect, it } from 'vitest'
 
 const dist = join(import.meta.dirname, '../../dist')
 
+/** Starts the worker; with a message as argv[2], a relay then connects and sends it, as a page's relay does. */
 const START = `
 const listeners = []
-const event = (name) => ({ addListener: () => listeners.push(name) })
+const handlers = {}
+const event = (name) => ({ addListener: (handler) => (listeners.push(name), (handlers[name] = handler)) })
 const area = { get: async () => ({}), set: async () => {}, remove: async () => {} }
 globalThis.chrome = globalThis.browser = {
   runtime: { id: 'preflight', onConnect: event('onConnect'), onMessage: event('onMessage'), getURL: (path) => path },
@@ -29,6 +31,12 @@ const parsed = []
 JSON.parse = (text, reviver) => (parsed.push(String(text).length), parse(text, reviver))
 await import(process.argv[1])
 await new Promise((resolve) => setTimeout(resolve, 50))
+if (process.argv[2]) {
+  const port = { name: 'preflight-relay', sender: { tab: { id: 1 } }, onMessage: event('port.onMessage'), onDisconnect: event('port.onDisconnect'), postMessage: () => {} }
+  handlers.onConnect(port)
+  handlers['port.onMessage'](JSON.parse(process.argv[2]))
+  await new Promise((resolve) => setTimeout(resolve, 50))
+}
 process.stdout.write(JSON.stringify({ listeners, fetched, largestParse: Math.max(0, ...parsed) }))
 `
 
@@ -48,6 +56,20 @@ describe('the built service worker', () => {
     expect(listeners).toEqual(expect.arrayContaining(['onConnect', 'onMessage', 'windows.onRemoved']))
     expect(fetched).toEqual([])
     expect(largestParse).toBeLessThan(10_000)
+  })
+
+  it('fetches its lists when a page in use tells it so (a prelude, or the keep-alive that woke it)', () => {
+    const entry = pathToFileURL(join(dist, manifest.background.service_worker)).href
+    const fetchedAfter = (message: object) => {
+      const args = ['--input-type=module', '-e', START, entry, JSON.stringify(message)]
+      return (JSON.parse(execFileSync(process.execPath, args, { encoding: 'utf8' })) as { fetched: string[] }).fetched
+    }
+    for (const type of ['prelude', 'keepalive']) {
+      expect(fetchedAfter({ type })).toEqual(
+        expect.arrayContaining([expect.stringMatching(/phishing-list-/), expect.stringMatching(/token-list-/)]),
+      )
+    }
+    expect(fetchedAfter({ type: 'resume', ids: [] })).toEqual([])
   })
 
   it('loads scripts that hold neither list; the list files hold them, the token list without its bridges', () => {

@@ -213,8 +213,8 @@ export function createRequests(browser: Browser, store: PendingStore, engineData
         const data = message as RelayToWorker
         if (data?.type === 'request' && typeof data.rid === 'number') void accept(port, data.rid, data.call)
         else if (data?.type === 'resume' && Array.isArray(data.ids)) void resume(port, data.ids)
-        // A request is probably coming: its lists can arrive before it does.
-        else if (data?.type === 'prelude') engineData().catch(() => undefined)
+        // A request is probably coming, or the page that would send one is in use: its lists can arrive before it.
+        else if (data?.type === 'prelude' || data?.type === 'keepalive') engineData().catch(() => undefined)
       })
       port.onDisconnect.addListener(() => {
         const ids = byPort.get(port) ?? new Set()

@@ -70,7 +70,7 @@ export type RelayToWorker =
   | { type: 'resume'; ids: string[] }
   /** A signing request is probably coming: start now (the connection alone wakes a stopped worker). */
   | { type: 'prelude' }
-  /** The page is in use: receiving it restarts Chrome's idle timer, and the worker does nothing else with it. */
+  /** The page is in use: receiving it restarts Chrome's idle timer; a worker it woke fetches its lists, as for a prelude. */
   | { type: 'keepalive' }
 
 /** Worker → relay over the runtime port. */
