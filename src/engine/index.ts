@@ -80,7 +80,16 @@ export type {
 export { CHAIN_PATHS, chainIdOf, NATIVE_ASSET_ADDRESS, scanEndpoint } from './api/index.ts'
 export { isUnlimited } from './assets/index.ts'
 export type { SafeTx } from './messages/index.ts'
-export { addMaliciousAddresses, checkDomain, type DomainVerdict, originWarnings } from './risk/index.ts'
+export {
+  actionFor,
+  addMaliciousAddresses,
+  checkDomain,
+  type DomainVerdict,
+  originWarnings,
+  poisonedAddressWarnings,
+  recipientsOf,
+  sortWarnings,
+} from './risk/index.ts'
 export {
   MAX_STATE_OVERRIDES,
   MAX_TX_OBJECTS,

@@ -79,6 +79,41 @@ describe('confirming requests in the extension window', () => {
     expect(history[0]).toMatchObject({ id: pending.id, origin: dapp.url, action: 'NONE', decision: 'continue' })
   })
 
+  it('flags a recipient that starts and ends like one the user sent to before (address poisoning), and not that one', async () => {
+    const payee = devnet.fixtures.accounts[6]?.address.toLowerCase() as Hex
+    // The payee's first and last four hex digits around other ones: what a poisoner generates and plants.
+    const lookalike = `${payee.slice(0, 6)}${'f'.repeat(32)}${payee.slice(-4)}` as Hex
+    const send = (to: Hex) =>
+      callThroughConfirmWindow(
+        context,
+        page,
+        `ethereum.request({ method: 'eth_sendTransaction', params: [{ from: '${account}', to: '${to}', value: '0x1' }] })`,
+      )
+    const first = await send(payee)
+    expect(await shownAction(first.confirm)).toBe('NONE')
+    await clickDecision(first.confirm, 'Continue')
+    expect((await first.result()).ok).toMatch(/^0x[0-9a-f]{64}$/)
+
+    const poisoned = await send(lookalike)
+    expect(await shownAction(poisoned.confirm)).toBe('BLOCK')
+    const warning = poisoned.confirm.locator('[data-warning-kind="POISONED_ADDRESS"]')
+    await expect.poll(() => warning.count()).toBe(1)
+    // Both in full, one above the other, the differing characters marked: the short forms are the same.
+    const pair = poisoned.confirm.getByTestId('lookalike-addresses')
+    expect((await pair.locator('dd').allInnerTexts()).map((text) => text.toLowerCase())).toEqual([lookalike, payee])
+    const differing = [...payee].filter((char, index) => char !== lookalike[index]).length
+    const marked = (await pair.locator('dd').first().locator('mark').allInnerTexts()).join('')
+    expect(marked).toHaveLength(differing)
+    await clickDecision(poisoned.confirm, 'Reject')
+    expect(await poisoned.result()).toEqual(REJECTED)
+
+    const again = await send(payee)
+    expect(await shownAction(again.confirm)).toBe('NONE')
+    expect(await again.confirm.locator('[data-warning-kind]').count()).toBe(0)
+    await clickDecision(again.confirm, 'Reject')
+    expect(await again.result()).toEqual(REJECTED)
+  })
+
   it('warns about an unlimited Permit2 permit, and Reject gives the dapp 4001', async () => {
     const { fixtures } = devnet
     const typedData = permit2PermitSingle({

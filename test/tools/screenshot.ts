@@ -2,7 +2,8 @@
  * Renders the confirmation window for real scans and saves PNGs for the README.
  * Run: npx tsx test/tools/screenshot.ts [EXTENSION_DIR=dist] [OUT_DIR=test/screenshots]
  * Starts its own devnet, scans the demo dapp's Permit2 permit, Safe transaction, Safe takeover (a MultiSend batch
- * hiding a delegatecall) and Uniswap V2 swap with the engine, seeds each result into chrome.storage.session as a
+ * hiding a delegatecall), Uniswap V2 swap and a payment to a lookalike of an earlier payee (address poisoning) with the
+ * engine, seeds each result into chrome.storage.session as a
  * pending request and screenshots the window at 400 px, light and dark.
  */
 import { mkdirSync } from 'node:fs'
@@ -14,6 +15,7 @@ import { v2SwapEthForTokens } from '../../src/devnet/dapp/uniswap.ts'
 import { safeTxTypedData, type TypedData } from '../../src/devnet/eip712.ts'
 import { hiddenDelegatecallBatchProposal } from '../../src/devnet/safeProposals.ts'
 import { scanMessage, scanTransactions } from '../../src/engine/index.ts'
+import { withPoisonedAddressWarnings } from '../../src/extension/background/counterparties.ts'
 import type { PendingRequest, ScanState } from '../../src/extension/shared/pending.ts'
 import { startTestDevnet } from '../support/devnet.ts'
 
@@ -28,7 +30,7 @@ try {
   const { fixtures } = devnet
   const me = fixtures.accounts[0]?.address as Address
   const options = { rpcUrl: fixtures.rpcUrl, chainId: fixtures.chainId }
-  type Scene = { method: PendingRequest['method']; params: unknown[]; scan: () => Promise<ScanState> }
+  type Scene = { method: PendingRequest['method']; params: unknown[]; scan: () => Promise<ScanState>; origin?: string }
   const message = (data: TypedData): Scene => ({
     method: 'eth_signTypedData_v4',
     params: [me, JSON.stringify(data)],
@@ -42,6 +44,9 @@ try {
     },
   })
   const swap = v2SwapEthForTokens(fixtures, me, fixtures.erc20.address, parseEther('1'))
+  const payee = (fixtures.accounts[6]?.address ?? '').toLowerCase() as Address
+  const lookalike = `${payee.slice(0, 6)}${'f'.repeat(32)}${payee.slice(-4)}` as Address
+  const poisoned = { from: me, to: lookalike, value: '0x1bc16d674ec80000' }
   const scenes: Record<string, Scene> = {
     confirm: message(permit2Single(fixtures, Math.floor(Date.now() / 1000))),
     'confirm-safe': message(safeTxTypedData(fixtures.chainId, fixtures.safe.address, safeTransfer(fixtures, 0n))),
@@ -60,6 +65,20 @@ try {
         return { status: 'DONE', kind: 'transactions', response: outcome.response }
       },
     },
+    'confirm-poisoned': {
+      method: 'eth_sendTransaction',
+      params: [poisoned],
+      origin: ORIGIN,
+      scan: async () => {
+        const outcome = await scanTransactions(
+          { txObjects: [poisoned], userAccount: me, metadata: { origin: ORIGIN } },
+          options,
+        )
+        if (!outcome.ok) throw new Error(`scan failed: ${outcome.error.message}`)
+        const state: ScanState = { status: 'DONE', kind: 'transactions', response: outcome.response }
+        return withPoisonedAddressWarnings(state, me, new Set([payee]))
+      },
+    },
   }
   const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'))
   const base = `chrome-extension://${new URL(worker.url()).host}/src/extension/ui/confirm.html`
@@ -67,7 +86,7 @@ try {
   for (const [name, scene] of Object.entries(scenes)) {
     const pending: PendingRequest = {
       id: name,
-      origin: scene.method === 'eth_sendTransaction' ? 'https://app.uniswap.org' : ORIGIN,
+      origin: scene.origin ?? (scene.method === 'eth_sendTransaction' ? 'https://app.uniswap.org' : ORIGIN),
       tabId: 1,
       frameId: 0,
       chainId: fixtures.chainId,

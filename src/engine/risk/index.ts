@@ -16,12 +16,15 @@
  * - `blocklist.ts`: known malicious addresses per chain (`data/maliciousAddresses.json`, plus what a host adds).
  * - `spenders.ts`: contracts that take approvals for a living (exchanges, conduits, routers), generated from npm
  *   deployment packages into `data/knownSpenders.json` by test/tools/knownSpenders.ts.
+ * - `poisoning.ts`: a recipient that starts and ends like an address the user sent to before, and is not it
+ *   (POISONED_ADDRESS); the caller keeps the addresses, the scan has no memory.
  * - `protocols.ts`: which protocol a transaction or message talks to (`data/protocols.json`, Safe wallets, plain
  *   native transfers).
  */
 export { actionFor } from './action.ts'
 export { addMaliciousAddresses, knownMalicious, maliciousAddressWarnings } from './blocklist.ts'
 export { checkDomain, type DomainVerdict, originWarnings } from './phishing.ts'
+export { lookalikeOf, poisonedAddressWarnings, recipientsOf } from './poisoning.ts'
 export { contractProtocol, knownProtocol, transactionProtocol } from './protocols.ts'
 export { type KnownSpender, knownSpender } from './spenders.ts'
 export { simulationWarnings } from './transactionWarnings.ts'

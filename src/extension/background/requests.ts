@@ -16,6 +16,7 @@ import {
 import type { Decision, DecisionReply, PendingRequest } from '../shared/pending.ts'
 import { SETTINGS_KEY, type Settings, withDefaults } from '../shared/settings.ts'
 import { createConfirmQueue } from './confirmQueue.ts'
+import { createCounterparties, scanRecipients, withPoisonedAddressWarnings } from './counterparties.ts'
 import { createHistory, historyEntry } from './history.ts'
 import { createLateWallets } from './lateWallets.ts'
 import { type NormalCall, normalizeCall, TYPED_DATA_METHODS, walletChain } from './normalizeCall.ts'
@@ -53,6 +54,7 @@ const reason = (error: unknown) => (error instanceof Error ? error.message : Str
  */
 export function createRequests(browser: Browser, store: PendingStore, engineData: () => Promise<void>) {
   const history = createHistory(browser.storage.local)
+  const counterparties = createCounterparties(browser.storage.local)
   const lateWallets = createLateWallets(browser.storage.local)
   /** Requests accepted over each live relay port, so a page that goes away settles its requests. */
   const byPort = new Map<Runtime.Port, Set<string>>()
@@ -88,6 +90,7 @@ export function createRequests(browser: Browser, store: PendingStore, engineData
     }
     await browser.tabs.sendMessage(record.tabId, delivery, { frameId: record.frameId }).catch(() => undefined)
     void history.add(historyEntry(record, decision, Date.now())).catch(() => undefined)
+    if (decision === 'continue') void counterparties.remember(scanRecipients(record.scan)).catch(() => undefined)
     return record
   }
 
@@ -96,10 +99,11 @@ export function createRequests(browser: Browser, store: PendingStore, engineData
   async function scan(record: PendingRequest, settings: Settings) {
     if (!queue.has(record.id)) return
     let state: PendingRequest['scan']
+    const known = counterparties.known().catch(() => new Set<never>())
     try {
       const request = await buildScanRequest(record.method, record.params, record.account, record.origin)
       if (settings.backend.kind === 'local') await engineData()
-      state = await runScan(request, record.chainId, settings)
+      state = withPoisonedAddressWarnings(await runScan(request, record.chainId, settings), record.account, await known)
     } catch (error) {
       state = { status: 'ERROR', error: { kind: 'BACKEND_ERROR', message: `The scan failed: ${reason(error)}` } }
     }

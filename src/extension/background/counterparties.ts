@@ -1,0 +1,69 @@
+/**
+ * The addresses the user chose to send assets to, kept on this device only (chrome.storage.local `counterparties`,
+ * newest first, at most COUNTERPARTIES_LIMIT), so a later request that sends to a lookalike of one is flagged as
+ * address poisoning (engine/risk/poisoning.ts). An address is remembered once the user continued a request whose scan
+ * showed assets going to it.
+ */
+import type { Storage } from 'webextension-polyfill'
+import {
+  type Address,
+  actionFor,
+  poisonedAddressWarnings,
+  recipientsOf,
+  type StateChange,
+  sortWarnings,
+} from '../../engine/index.ts'
+import type { ScanState } from '../shared/pending.ts'
+import { serially } from './serially.ts'
+
+export const COUNTERPARTIES_KEY = 'counterparties'
+export const COUNTERPARTIES_LIMIT = 1_000
+
+const ADDRESS = /^0x[0-9a-f]{40}$/
+
+/** Every state change a finished scan shows, whichever account it belongs to (a Safe's included). */
+function changesOf(scan: ScanState): StateChange[] {
+  if (scan.status !== 'DONE') return []
+  if (scan.kind === 'message') return scan.response.simulationResults.expectedStateChanges ?? []
+  return Object.values(scan.response.simulationResults?.aggregated?.expectedStateChanges ?? {}).flat()
+}
+
+/** The addresses a finished scan shows assets going to. */
+export function scanRecipients(scan: ScanState): Address[] {
+  return recipientsOf(changesOf(scan))
+}
+
+/**
+ * The scan with a POISONED_ADDRESS warning for each recipient that mimics an address in `known` or the signing
+ * `account`, and its action decided again from all its warnings; unchanged when there is none.
+ */
+export function withPoisonedAddressWarnings(scan: ScanState, account: string, known: ReadonlySet<Address>): ScanState {
+  if (scan.status !== 'DONE') return scan
+  const warnings = poisonedAddressWarnings(changesOf(scan), new Set([...known, account.toLowerCase() as Address]))
+  if (warnings.length === 0) return scan
+  const all = sortWarnings([...warnings, ...scan.response.warnings])
+  const judged = { warnings: all, action: actionFor(all) }
+  return scan.kind === 'message'
+    ? { ...scan, response: { ...scan.response, ...judged } }
+    : { ...scan, response: { ...scan.response, ...judged } }
+}
+
+/** The remembered addresses, read from and written to `area` one step at a time. */
+export function createCounterparties(area: Storage.StorageArea) {
+  const inOrder = serially()
+  const read = async (): Promise<Address[]> => {
+    const stored = (await area.get(COUNTERPARTIES_KEY))[COUNTERPARTIES_KEY]
+    return Array.isArray(stored) ? stored.filter((entry): entry is Address => ADDRESS.test(String(entry))) : []
+  }
+  return {
+    known: async (): Promise<Set<Address>> => new Set(await read()),
+    /** Puts `addresses` first (an address already kept moves up), dropping the oldest beyond the limit. */
+    remember: (addresses: Address[]): Promise<void> =>
+      inOrder(async () => {
+        if (addresses.length === 0) return
+        const fresh = new Set(addresses.map((address) => address.toLowerCase() as Address))
+        const kept = (await read()).filter((address) => !fresh.has(address))
+        await area.set({ [COUNTERPARTIES_KEY]: [...fresh, ...kept].slice(0, COUNTERPARTIES_LIMIT) })
+      }),
+  }
+}
