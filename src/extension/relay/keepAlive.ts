@@ -3,8 +3,8 @@
  * after 30 s, and a stopped worker's first request costs it a start and a cold engine (issue 12): the request a person
  * makes after reading a dapp's page for a minute would meet one. So, for KEEP_ALIVE_FOR_MS after the page last used
  * the wallet (connected, estimated gas, asked for a signature), and only while the page is visible, the relay sends
- * the worker a message every KEEP_ALIVE_EVERY_MS: receiving it restarts Chrome's idle timer, as MetaMask's content
- * script does for its own worker. A hidden or idle page lets the worker stop; a page shown again within the window
+ * the worker a message every KEEP_ALIVE_EVERY_MS: receiving it restarts Chrome's idle timer, as wallets such as
+ * MetaMask do for their own workers. A hidden or idle page lets the worker stop; a page shown again within the window
  * wakes it at once, before the person acts.
  */
 
