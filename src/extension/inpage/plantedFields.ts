@@ -4,7 +4,7 @@
  * whatever the page put on `Object.prototype`: an amount, a recipient, a fee or a domain's chain the window never
  * showed. Typed data given as JSON text is parsed by the wallet into objects of this world, so the same holds for
  * it, and for an item a wallet reads past an array's end (a param the request leaves out, or an item of a fixed-size
- * typed-data array the message is short of) that the page put on `Array.prototype`. Items within an array's length
+ * typed-data array the message is short of) that the page put on the prototypes arrays read through. Items within an array's length
  * are its own: the hook's copy and the worker's params hold no holes. The hook looks for such a field when a request
  * arrives and again before it forwards what the user continued; finding one, it forwards nothing.
  */
@@ -14,6 +14,7 @@ import { TX_QUANTITIES, TX_UNSUPPORTED } from '../shared/txFields.ts'
 import {
   ArrayPrototype,
   append,
+  getPrototypeOf,
   hasOwn,
   isArray,
   jsonParse,
@@ -65,23 +66,37 @@ function decimal(text: string): number | undefined {
   return value
 }
 
-/**
- * The array indexes the page defined on `Array.prototype`, read once per check: almost always none, so arrays cost
- * nothing to check, and an array's declared size, however large, is never looped over.
- */
-function plantedIndexes(): number[] {
-  const indexes: number[] = []
-  const keys = ownKeys(ArrayPrototype)
+/** Where a read past an array's end can land on the page's value: the indexes it defined, or any (see below). */
+type PlantedIndexes = { any: boolean; indexes: number[] }
+
+/** Appends the array indexes among `target`'s own keys. */
+function collectIndexes(target: object, indexes: number[]): void {
+  const keys = ownKeys(target)
   for (let at = 0; at < keys.length; at++) {
     const key = keys[at]
     const index = typeof key === 'string' ? decimal(key) : undefined
     if (index !== undefined && index <= MAX_INDEX) append(indexes, index)
   }
-  return indexes
+}
+
+/**
+ * The indexes a read past an array's end finds, read once per check: almost always none, so arrays cost nothing to
+ * check, and an array's declared size, however large, is never looped over. Such a read looks in Array.prototype, then
+ * in Object.prototype; a page that put an object of its own between them (a Proxy could answer for any index) makes
+ * every index suspect.
+ */
+function plantedIndexes(): PlantedIndexes {
+  const indexes: number[] = []
+  if (getPrototypeOf(ArrayPrototype) !== ObjectPrototype) return { any: true, indexes }
+  collectIndexes(ArrayPrototype, indexes)
+  collectIndexes(ObjectPrototype, indexes)
+  return { any: false, indexes }
 }
 
 /** The first planted index at or past `list`'s end and below `size`, the count of items a wallet reads from it. */
-function plantedItem(indexes: number[], list: unknown[], size: number, where: string): PlantedField | undefined {
+function plantedItem(planted: PlantedIndexes, list: unknown[], size: number, where: string): PlantedField | undefined {
+  if (planted.any) return list.length < size ? { where, index: list.length } : undefined
+  const { indexes } = planted
   for (let at = 0; at < indexes.length; at++) {
     const index = indexes[at] as number
     if (index >= list.length && index < size) return { where, index }
@@ -117,10 +132,16 @@ function elementType(type: string): string | undefined {
   return undefined
 }
 
-/** The size of a fixed-size EIP-712 array type ("Person[2]" → 2); undefined for a dynamic array or no array. */
-function arraySize(type: string): number | undefined {
-  const element = elementType(type)
-  return element === undefined ? undefined : decimal(stringSlice(type, element.length + 1, type.length - 1) as string)
+/**
+ * How many items a wallet may read from a value of the EIP-712 array type whose element type is `element`: its
+ * fixed size ("Person[2]" → 2), none past the end for a dynamic one ("Person[]"), and any number for a size that is
+ * no plain decimal ("Person[02]"), which wallets read in different ways.
+ */
+function arraySize(type: string, element: string): number {
+  const text = stringSlice(type, element.length + 1, type.length - 1) as string
+  if (text.length === 0) return 0
+  const size = decimal(text)
+  return size === undefined ? MAX_INDEX + 1 : size
 }
 
 /** The type an EIP-712 type is an array (of arrays…) of: "Person[2][]" → "Person". */
@@ -170,14 +191,13 @@ function plantedInValue(
   value: unknown,
   where: string,
   depth: number,
-  indexes: number[],
+  indexes: PlantedIndexes,
 ): PlantedField | undefined {
   if (depth > MAX_STRUCT_DEPTH || value === null || typeof value !== 'object') return undefined
   const element = elementType(type)
   if (element !== undefined) {
     if (!isArray(value)) return undefined
-    const size = arraySize(type)
-    const short = size === undefined ? undefined : plantedItem(indexes, value, size, where)
+    const short = plantedItem(indexes, value, arraySize(type, element), where)
     if (short) return short
     for (let index = 0; index < value.length; index++) {
       const found = plantedInValue(types, element, ownValue(value, index), `${where}[${index}]`, depth + 1, indexes)
@@ -206,7 +226,7 @@ function plantedInValue(
  * Typed data as a wallet reads it, given as an object or as the JSON text it parses into objects of this world: its
  * own fields, its type definitions, its domain's fields, and its message's as its types declare them.
  */
-function plantedInTypedData(given: unknown, indexes: number[]): PlantedField | undefined {
+function plantedInTypedData(given: unknown, indexes: PlantedIndexes): PlantedField | undefined {
   let data = given
   if (typeof given === 'string') {
     try {
@@ -285,7 +305,7 @@ export function plantedError(planted: PlantedField): ProviderError {
     missing = `${where} has no "${name}", and the page defined "${name}" on every object (Object.prototype)`
   } else {
     const { where, index } = planted as { where: string; index: number }
-    missing = `${where} ends before item ${index}, and the page defined item ${index} on every array (Array.prototype)`
+    missing = `${where} ends before item ${index}, and the page gave every array an item ${index} (on Array.prototype or what it inherits from)`
   }
   return {
     code: -32603,

@@ -167,7 +167,34 @@ describe('plantedField', () => {
     )
     expect(empty).toEqual({ where: 'the list of params', index: 0 })
     expect(plantedError({ where: 'the message.ids', index: 1 }).message).toContain(
-      'the message.ids ends before item 1, and the page defined item 1 on every array (Array.prototype)',
+      'the message.ids ends before item 1, and the page gave every array an item 1',
     )
+    const [innerShort, oddSize] = await withPlanted(
+      { 1: '7' },
+      () => [
+        plantedField('eth_signTypedData_v4', [FRIEND, votes('uint256[2][2]', [['1', '2'], ['1']] as never)]),
+        plantedField('eth_signTypedData_v4', [FRIEND, votes('uint256[02]', ['1'])]),
+      ],
+      Array.prototype,
+    )
+    expect(innerShort).toEqual({ where: 'the message.ids[1]', index: 1 })
+    expect(oddSize).toEqual({ where: 'the message.ids', index: 1 })
+  })
+
+  it("finds an item past an array's end that the page put further down the chain: on Object.prototype, or an object of its own", async () => {
+    const onObject = await withPlanted({ 1: FRIEND }, () => plantedField('personal_sign', ['0x6869']))
+    expect(onObject).toEqual({ where: 'the list of params', index: 1 })
+    const own = new Proxy({}, { get: (_target, key) => (key === '1' ? FRIEND : undefined) })
+    Object.setPrototypeOf(Array.prototype, own)
+    let found: unknown
+    let full: unknown
+    try {
+      found = plantedField('personal_sign', ['0x6869'])
+      full = plantedField('personal_sign', ['0x6869', FRIEND])
+    } finally {
+      Object.setPrototypeOf(Array.prototype, Object.prototype)
+    }
+    expect(found).toEqual({ where: 'the list of params', index: 1 })
+    expect(full).toBeUndefined()
   })
 })
