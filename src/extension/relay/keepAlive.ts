@@ -16,7 +16,7 @@ export const KEEP_ALIVE_FOR_MS = 10 * 60_000
 /** What keeping alive needs of the page: whether it is visible, and word when that changes. */
 export type Visibility = {
   readonly visibilityState: DocumentVisibilityState
-  addEventListener(type: 'visibilitychange', listener: () => void): void
+  addEventListener(type: 'visibilitychange', listener: (event: { readonly isTrusted: boolean }) => void): void
 }
 
 /**
@@ -35,8 +35,9 @@ export function createKeepAlive(ping: () => boolean, page: Visibility) {
     if (Date.now() - lastUse > KEEP_ALIVE_FOR_MS) return stop()
     if (page.visibilityState === 'visible' && !ping()) stop()
   }
-  page.addEventListener('visibilitychange', () => {
-    if (timer !== undefined) tick()
+  // The page shares this document and can dispatch the event itself, as often as it likes: only the browser's count.
+  page.addEventListener('visibilitychange', (event) => {
+    if (event.isTrusted && timer !== undefined) tick()
   })
 
   return {

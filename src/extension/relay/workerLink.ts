@@ -117,7 +117,7 @@ export function createWorkerLink(browser: Browser, settle: Settle) {
       if (!port) send({ type: 'prelude' })
     },
     /** Tells the worker the page is in use (see keepAlive.ts); false when the extension cannot be reached. */
-    keepAlive: (): boolean => send({ type: 'keepalive' }),
+    keepAlive: (): boolean => extensionAlive() && send({ type: 'keepalive' }),
     /** Sends one intercepted call to the worker. */
     request(rid: number, call: HookCall) {
       open.set(rid, undefined)

@@ -3,13 +3,18 @@ import { createKeepAlive, KEEP_ALIVE_EVERY_MS, KEEP_ALIVE_FOR_MS } from '../../.
 
 /** A page whose visibility the test sets, telling its listeners as a document does. */
 function fakePage() {
-  const listeners: (() => void)[] = []
+  type Listener = (event: { isTrusted: boolean }) => void
+  const listeners: Listener[] = []
   const page = {
     visibilityState: 'visible' as DocumentVisibilityState,
-    addEventListener: (_type: 'visibilitychange', listener: () => void) => void listeners.push(listener),
+    addEventListener: (_type: 'visibilitychange', listener: Listener) => void listeners.push(listener),
     show(state: DocumentVisibilityState) {
       page.visibilityState = state
-      for (const listener of listeners) listener()
+      for (const listener of listeners) listener({ isTrusted: true })
+    },
+    /** What the page itself can do: dispatch the event, with the browser marking it untrusted. */
+    fake() {
+      for (const listener of listeners) listener({ isTrusted: false })
     },
   }
   return page
@@ -42,6 +47,14 @@ describe('createKeepAlive', () => {
     expect(ping).toHaveBeenCalledTimes(1)
     vi.advanceTimersByTime(KEEP_ALIVE_EVERY_MS)
     expect(ping).toHaveBeenCalledTimes(2)
+  })
+
+  it('does not ping for visibility events the page dispatches itself', () => {
+    const ping = vi.fn(() => true)
+    const page = fakePage()
+    createKeepAlive(ping, page).used()
+    for (let index = 0; index < 1000; index++) page.fake()
+    expect(ping).not.toHaveBeenCalled()
   })
 
   it('stops once the page has not used the wallet for the keep-alive window, and starts again on the next use', () => {

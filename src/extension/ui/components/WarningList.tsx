@@ -21,7 +21,7 @@ export function WarningList({ warnings }: { warnings: Warning[] }) {
           const pair = lookalikePair(warning)
           return (
             <li
-              key={`${warning.kind}:${warning.message}`}
+              key={`${warning.kind}:${warning.message}:${pair?.address ?? ''}`}
               className="warning"
               data-warning-kind={warning.kind}
               data-severity={warning.severity}
