@@ -44,13 +44,21 @@ function sends(amount: { before: string; after: string }): boolean {
   }
 }
 
-/** How many hex digits two lowercase addresses share at their start and at their end. */
+/** A leading run of one digit this long is a vanity prefix (gas-saving zeros), which two unrelated addresses share. */
+const VANITY_RUN = 3
+
+/**
+ * How many hex digits two lowercase addresses share at their start and at their end. A shared vanity prefix
+ * ("0x0000…") does not count: contracts like Seaport and Uniswap's PoolManager have one, and so do many others.
+ */
 function sharedEnds(a: string, b: string): { start: number; end: number } {
   let start = 0
   while (start < HEX_DIGITS && a[2 + start] === b[2 + start]) start++
   let end = 0
   while (end < HEX_DIGITS - start && a[a.length - 1 - end] === b[b.length - 1 - end]) end++
-  return { start, end }
+  let run = 0
+  while (run < start && a[2 + run] === a[2]) run++
+  return { start: run >= VANITY_RUN ? start - run : start, end }
 }
 
 /** A known address that `address` mimics: a different one with the same first and last characters. */

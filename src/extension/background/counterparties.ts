@@ -18,19 +18,28 @@ import { serially } from './serially.ts'
 
 export const COUNTERPARTIES_KEY = 'counterparties'
 export const COUNTERPARTIES_LIMIT = 1_000
+/**
+ * At most this many recipients are remembered from one request: a payout to a list is rare, and a token that emits
+ * fake transfers from the user must not be able to push every real payee out of the list.
+ */
+export const REMEMBERED_PER_REQUEST = 20
 
 const ADDRESS = /^0x[0-9a-f]{40}$/
 
-/** Every state change a finished scan shows, whichever account it belongs to (a Safe's included). */
-function changesOf(scan: ScanState): StateChange[] {
+/**
+ * The state changes of the one whose assets the request moves: the signer's for transactions (not the pools and
+ * routers a swap passes through), and the message's own for a signature (a Safe's, for a Safe transaction).
+ */
+function changesOf(scan: ScanState, account: string): StateChange[] {
   if (scan.status !== 'DONE') return []
   if (scan.kind === 'message') return scan.response.simulationResults.expectedStateChanges ?? []
-  return Object.values(scan.response.simulationResults?.aggregated?.expectedStateChanges ?? {}).flat()
+  const byAccount = scan.response.simulationResults?.aggregated?.expectedStateChanges ?? {}
+  return byAccount[account.toLowerCase() as Address] ?? []
 }
 
-/** The addresses a finished scan shows assets going to. */
-export function scanRecipients(scan: ScanState): Address[] {
-  return recipientsOf(changesOf(scan))
+/** The addresses a finished scan shows the request sending `account`'s assets to, as many as one request may add. */
+export function scanRecipients(scan: ScanState, account: string): Address[] {
+  return recipientsOf(changesOf(scan, account)).slice(0, REMEMBERED_PER_REQUEST)
 }
 
 /**
@@ -39,7 +48,10 @@ export function scanRecipients(scan: ScanState): Address[] {
  */
 export function withPoisonedAddressWarnings(scan: ScanState, account: string, known: ReadonlySet<Address>): ScanState {
   if (scan.status !== 'DONE') return scan
-  const warnings = poisonedAddressWarnings(changesOf(scan), new Set([...known, account.toLowerCase() as Address]))
+  const warnings = poisonedAddressWarnings(
+    changesOf(scan, account),
+    new Set([...known, account.toLowerCase() as Address]),
+  )
   if (warnings.length === 0) return scan
   const all = sortWarnings([...warnings, ...scan.response.warnings])
   const judged = { warnings: all, action: actionFor(all) }

@@ -90,7 +90,9 @@ export function createRequests(browser: Browser, store: PendingStore, engineData
     }
     await browser.tabs.sendMessage(record.tabId, delivery, { frameId: record.frameId }).catch(() => undefined)
     void history.add(historyEntry(record, decision, Date.now())).catch(() => undefined)
-    if (decision === 'continue') void counterparties.remember(scanRecipients(record.scan)).catch(() => undefined)
+    if (decision === 'continue') {
+      void counterparties.remember(scanRecipients(record.scan, record.account)).catch(() => undefined)
+    }
     return record
   }
 

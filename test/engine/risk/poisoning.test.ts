@@ -53,6 +53,10 @@ describe('address poisoning', () => {
       undefined,
     ])
     expect(lookalikeOf(`0x${digits.toUpperCase()}` as Address, [FRIEND])).toBeUndefined()
+    // A shared vanity prefix counts for nothing: Uniswap v4's PoolManager against another 0x0000… address.
+    const poolManager = '0x000000000004444c5dc75cb358380d2e3de08a90' as Address
+    expect(lookalikeOf('0x0000abcdabcdabcdabcdabcdabcdabcdabcdda90' as Address, [poolManager])).toBeUndefined()
+    expect(lookalikeOf('0x0000000000044440000000000000000000008a90' as Address, [poolManager])).toBe(poolManager)
     expect(lookalikeOf(OTHER, [FRIEND])).toBeUndefined()
   })
 

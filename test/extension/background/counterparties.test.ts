@@ -5,6 +5,7 @@ import {
   COUNTERPARTIES_KEY,
   COUNTERPARTIES_LIMIT,
   createCounterparties,
+  REMEMBERED_PER_REQUEST,
   scanRecipients,
   withPoisonedAddressWarnings,
 } from '../../../src/extension/background/counterparties.ts'
@@ -78,6 +79,21 @@ describe('counterparties', () => {
     expect(withPoisonedAddressWarnings(honest, ME, known)).toBe(honest)
     const failed: ScanState = { status: 'ERROR', error: { kind: 'TIMEOUT', message: 'late' } }
     expect(withPoisonedAddressWarnings(failed, ME, known)).toBe(failed)
-    expect(scanRecipients(scanned(FRIEND))).toEqual([FRIEND])
+    expect(scanRecipients(scanned(FRIEND), ME)).toEqual([FRIEND])
+  })
+
+  it("looks only at the signer's own assets, and takes at most a few recipients from one request", () => {
+    const pool = scanned(FRIEND)
+    if (pool.status !== 'DONE' || pool.kind !== 'transactions') throw new Error('a transaction scan')
+    // A swap: the pool pays a lookalike of a known address, which is not the user's doing.
+    pool.response.simulationResults.aggregated.expectedStateChanges[FRIEND] = [sendEth(LOOKALIKE)]
+    expect(withPoisonedAddressWarnings(pool, ME, new Set([FRIEND]))).toBe(pool)
+    expect(scanRecipients(pool, ME)).toEqual([FRIEND])
+    const payout = scanned(FRIEND)
+    if (payout.status !== 'DONE' || payout.kind !== 'transactions') throw new Error('a transaction scan')
+    payout.response.simulationResults.aggregated.expectedStateChanges[ME] = Array.from({ length: 50 }, (_, index) =>
+      sendEth(`0x${(index + 1).toString(16).padStart(40, '0')}` as Address),
+    )
+    expect(scanRecipients(payout, ME)).toHaveLength(REMEMBERED_PER_REQUEST)
   })
 })
