@@ -54,10 +54,8 @@ export function withPoisonedAddressWarnings(scan: ScanState, account: string, kn
   )
   if (warnings.length === 0) return scan
   const all = sortWarnings([...warnings, ...scan.response.warnings])
-  const judged = { warnings: all, action: actionFor(all) }
-  return scan.kind === 'message'
-    ? { ...scan, response: { ...scan.response, ...judged } }
-    : { ...scan, response: { ...scan.response, ...judged } }
+  // Both kinds of response carry warnings and an action alike; the compiler cannot pair the spread with its kind.
+  return { ...scan, response: { ...scan.response, warnings: all, action: actionFor(all) } } as ScanState
 }
 
 /** The remembered addresses, read from and written to `area` one step at a time. */

@@ -4,9 +4,9 @@
  * whatever the page put on `Object.prototype`: an amount, a recipient, a fee or a domain's chain the window never
  * showed. Typed data given as JSON text is parsed by the wallet into objects of this world, so the same holds for
  * it, and for an item a wallet reads past an array's end (a param the request leaves out, or an item of a fixed-size
- * typed-data array the message is short of) that the page put on the prototypes arrays read through. Items within an array's length
- * are its own: the hook's copy and the worker's params hold no holes. The hook looks for such a field when a request
- * arrives and again before it forwards what the user continued; finding one, it forwards nothing.
+ * typed-data array the message is short of) that the page put on the prototypes arrays read through. Items within an
+ * array's length are its own: the hook's copy and the worker's params hold no holes. The hook looks for such a field
+ * when a request arrives and again before it forwards what the user continued; finding one, it forwards nothing.
  */
 import type { ProviderError } from '../relay/protocol.ts'
 import type { InterceptedMethod } from '../shared/pending.ts'
@@ -104,12 +104,17 @@ function plantedItem(planted: PlantedIndexes, list: unknown[], size: number, whe
   return undefined
 }
 
-/** The first of `names` that `target` lacks and `Object.prototype` has (the page put it there). */
+/** Whether `target` lacks `name` and `Object.prototype` has it (the page put it there): a read finds the page's. */
+function readsPlanted(target: object, name: string): boolean {
+  return !hasOwn(target, name) && hasOwn(ObjectPrototype, name)
+}
+
+/** The first of `names` that `target` lacks and `Object.prototype` has. */
 function plantedIn(target: unknown, names: readonly string[], where: string): PlantedField | undefined {
   if (target === null || typeof target !== 'object' || isArray(target)) return undefined
   for (let index = 0; index < names.length; index++) {
     const name = names[index] as string
-    if (!hasOwn(target, name) && hasOwn(ObjectPrototype, name)) return { where, name }
+    if (readsPlanted(target, name)) return { where, name }
   }
   return undefined
 }
@@ -153,7 +158,7 @@ function baseType(type: string): string {
 
 /** A type name the data uses and `types` lacks, when the page defined it on Object.prototype. */
 function plantedType(types: object, name: string): PlantedField | undefined {
-  return !hasOwn(types, name) && hasOwn(ObjectPrototype, name) ? { where: 'the types', name } : undefined
+  return readsPlanted(types, name) ? { where: 'the types', name } : undefined
 }
 
 /**
@@ -212,10 +217,8 @@ function plantedInValue(
     const name = ownValue(field, 'name')
     const fieldType = ownValue(field, 'type')
     if (typeof name !== 'string' || typeof fieldType !== 'string') continue
-    if (!hasOwn(value, name)) {
-      if (hasOwn(ObjectPrototype, name)) return { where, name }
-      continue
-    }
+    if (readsPlanted(value, name)) return { where, name }
+    if (!hasOwn(value, name)) continue
     const found = plantedInValue(types, fieldType, ownValue(value, name), `${where}.${name}`, depth + 1, indexes)
     if (found) return found
   }
