@@ -305,6 +305,25 @@ export function safeTxTypedData(chainId: ChainId, safe: string, tx: SafeTx): Typ
   }
 }
 
+/** The types of a Safe (v1.3+) message (EIP-1271): the bytes the Safe signs in its own name. */
+export const SAFE_MESSAGE_TYPES = {
+  EIP712Domain: SAFE_TX_TYPES.EIP712Domain,
+  SafeMessage: [{ name: 'message', type: 'bytes' }],
+} satisfies Record<string, TypedDataField[]>
+
+/**
+ * The SafeMessage an owner of `safe` on `chainId` signs so that the Safe signs `message`; for a dapp's request,
+ * Safe{Wallet} puts the hash of the dapp's message there.
+ */
+export function safeMessageTypedData(chainId: ChainId, safe: string, message: Hex): TypedData {
+  return {
+    types: { ...SAFE_MESSAGE_TYPES },
+    domain: { chainId, verifyingContract: safe },
+    primaryType: 'SafeMessage',
+    message: { message },
+  }
+}
+
 /** Blur's EIP712Domain: name "Blur Exchange", version "1.0" (both exchanges). */
 export const BLUR_DOMAIN = { name: 'Blur Exchange', version: '1.0' }
 

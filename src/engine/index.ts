@@ -59,6 +59,7 @@ export type {
   RequestMetadata,
   SafeConfigurationChange,
   SafeConfigurationField,
+  SafeMessageContext,
   ScanMessage,
   ScanMessageRequest,
   ScanMessageResponse,

@@ -25,7 +25,8 @@ export const DIFFERENCES = [
   'Presets: `MULTISIG_WALLET` is the preset kind (seed spec); the reference name `GNOSIS_SAFE` is accepted as an alias.',
   'Warnings in 2023-06-05: `data` may be an object (seed spec §2.7); the reference declares a string or null.',
   'Warning kinds: besides the reference kinds, Safe transaction messages can carry `MULTISIG_SIGNER_NOT_OWNER`, ' +
-    '`MULTISIG_NONCE_USED`, `MULTISIG_CHAIN_MISMATCH` and `MULTISIG_HASH_MISMATCH`; as the reference advises, show ' +
+    '`MULTISIG_NONCE_USED`, `MULTISIG_CHAIN_MISMATCH` and `MULTISIG_HASH_MISMATCH`, and Safe messages and Safe ' +
+    'approvals by hash `MULTISIG_BLIND_SIGNATURE`; as the reference advises, show ' +
     '`message` for a kind you do not know. Signatures can carry `NON_CANONICAL_ADDRESS` (an address in typed data ' +
     'written other than as 0x-hex) and approvals `UNLIMITED_ALLOWANCE_TO_UNKNOWN_SPENDER` (an unlimited allowance to ' +
     'a contract that is no known protocol).',
@@ -39,7 +40,8 @@ export const DIFFERENCES = [
     'and a simulation the node refused with `UNKNOWN_ERROR`, in every version (the enumerations the reference declares).',
   '`perTransaction[].logs` holds the contracts’ own event logs; the node’s ETH-transfer pseudo-logs (address 0xeeee…) ' +
     'are not logs and are left out (the ETH transfers show as state changes).',
-  'Message scans may add `simulationResults.multisig`, `perTransaction` (a Safe transaction message) and `decodedMessage`.',
+  'Message scans may add `simulationResults.multisig`, `perTransaction` (a Safe transaction message), `safeMessage` ' +
+    '(a Safe message) and `decodedMessage`.',
   '`riskScore` is sent by /v0/domains in every version (every reference file requires it); `risk_score` only in 2022-06-01.',
   'Errors: every error body is `{error, requestId}`; a bad field is named as "field: reason". 404 for an unknown ' +
     'chain/network, 408 for a body not received in time, 413 over 1 MiB, 429 over a rate limit, 502 when the node ' +

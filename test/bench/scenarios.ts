@@ -20,6 +20,7 @@ import {
   eip2612Permit,
   permit2PermitSingle,
   plainSafeTx,
+  safeMessageTypedData,
   safeTxTypedData,
   type TypedData,
 } from '../../src/devnet/eip712.ts'
@@ -260,6 +261,11 @@ function typedDataRequest(userAccount: Address, data: TypedData): ScanMessageReq
 export function safeTxMessage(fixtures: Fixtures, signer: Address, recipient: Address): ScanMessageRequest {
   const tx = plainSafeTx(recipient, parseEther('1'), 0n)
   return typedDataRequest(signer, safeTxTypedData(String(fixtures.chainId), fixtures.safe.address, tx))
+}
+
+/** A Safe message (EIP-1271) the Safe's owner `signer` is asked to sign: the Safe signs the bare hash `hash`. */
+export function safeMessageRequest(fixtures: Fixtures, signer: Address, hash: Hex): ScanMessageRequest {
+  return typedDataRequest(signer, safeMessageTypedData(String(fixtures.chainId), fixtures.safe.address, hash))
 }
 
 /** An EIP-2612 permit of an unlimited allowance on `token` (a DevUSD deployment) to `spender`. */

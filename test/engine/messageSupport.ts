@@ -26,10 +26,11 @@ type Schema = Record<string, unknown> & { [key: string]: Schema | Schema[] | unk
  *   UNLIMITED_ALLOWANCE_TO_UNKNOWN_SPENDER (Preflight's own; the reference tells clients to fall back to `message` for unknown kinds);
  * - error kinds INVALID_MESSAGE (malformed typed data) and SIMULATION_FAILED (a Safe transaction that reverts);
  * - ERC721_APPROVAL, the state change of an NFT permit, in the transaction scans' shape;
- * - warning kind MULTISIG_HASH_MISMATCH and state change kind SAFE_CONFIGURATION_CHANGE (Preflight's own, for Safe
- *   transaction messages; the reference tells clients to fall back to `humanReadableDiff` for unknown kinds).
+ * - warning kinds MULTISIG_HASH_MISMATCH and MULTISIG_BLIND_SIGNATURE and state change kind SAFE_CONFIGURATION_CHANGE
+ *   (Preflight's own, for Safe messages; the reference tells clients to fall back to `humanReadableDiff` for unknown
+ *   kinds).
  * - a price's `source` is any string (seed §2.6; Preflight's are Chainlink and UniswapV3).
- * Extra `simulationResults` fields (multisig, perTransaction, decodedMessage) need no change: the schema allows them.
+ * Extra `simulationResults` fields (multisig, safeMessage, perTransaction, decodedMessage) need no change: the schema allows them.
  */
 export function messageResponseValidator(): (body: unknown) => string[] {
   const document = addPreflightStateChanges(
@@ -45,6 +46,7 @@ export function messageResponseValidator(): (body: unknown) => string[] {
     'NON_CANONICAL_ADDRESS',
     'UNLIMITED_ALLOWANCE_TO_UNKNOWN_SPENDER',
     'MULTISIG_HASH_MISMATCH',
+    'MULTISIG_BLIND_SIGNATURE',
   )
   warningItem.properties.data = { type: ['string', 'object', 'null'] }
   const pointer = [

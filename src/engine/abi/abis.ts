@@ -84,6 +84,12 @@ export const safeAbi = parseAbi([
 
 export const multiSendAbi = parseAbi(['function multiSend(bytes transactions) payable'])
 
+/** Safe's SignMessageLib, delegate-called by a Safe to sign a message on chain (EIP-1271 without owners' signatures). */
+export const signMessageLibAbi = parseAbi([
+  'function signMessage(bytes _data)',
+  'event SignMsg(bytes32 indexed msgHash)',
+])
+
 const permit2Abi = parseAbi([
   'struct PermitDetails { address token; uint160 amount; uint48 expiration; uint48 nonce; }',
   'struct PermitSingle { PermitDetails details; address spender; uint256 sigDeadline; }',
@@ -164,6 +170,7 @@ export const decodingAbis = [
   wethAbi,
   safeAbi,
   multiSendAbi,
+  signMessageLibAbi,
   permit2Abi,
   uniswapAbi,
 ] as const

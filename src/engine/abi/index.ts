@@ -7,6 +7,7 @@
  * - `abiIndex.ts`: their functions and events indexed by selector once, which keeps decoding cheap.
  * - `decode.ts`: decodedCalldata and decodedLogs in the reference shapes, and calldata for the engine's own checks
  *   (decodeKnownFunction, addressesInArguments).
+ * - `text.ts`: bytes as printable text, when they are.
  * - `revert.ts`: revert data as a reason a person can read: Error(string), Panic, OpenZeppelin errors, Safe's GS0xx
  *   codes.
  */
@@ -22,3 +23,4 @@ export {
   serialize,
 } from './decode.ts'
 export { decodeRevert } from './revert.ts'
+export { printableText } from './text.ts'

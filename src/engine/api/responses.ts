@@ -41,6 +41,8 @@ export type WarningKind =
   | 'MULTISIG_CHAIN_MISMATCH'
   | 'MULTISIG_NONCE_USED'
   | 'MULTISIG_HASH_MISMATCH'
+  // Preflight's own: a Safe signs or approves something known to the request only by its hash (EIP-1271, approveHash).
+  | 'MULTISIG_BLIND_SIGNATURE'
   // Preflight's own: an address in typed data written in another form than 0x-hex (decimal, no 0x, bad checksum…).
   | 'NON_CANONICAL_ADDRESS'
   // Preflight's own: an unlimited token allowance to a contract that is no known protocol.
@@ -318,6 +320,22 @@ export type MultisigContext = {
   messageHash: Hex
 }
 
+/** Context of a Safe message (EIP-1271): what the Safe would sign in its own name, and the hashes to compare. */
+export type SafeMessageContext = {
+  wallet: Address
+  version: string
+  owners: Address[]
+  threshold: number
+  /** The bytes the Safe signs: for a dapp's request, the 32-byte hash of its message, which hides what it says. */
+  message: Hex
+  /** The bytes as text, when they are printable UTF-8 rather than a hash. */
+  text: string | null
+  /** The EIP-712 hash the owners sign and the Safe checks (its getMessageHash). */
+  safeMessageHash: Hex
+  domainHash: Hex
+  messageHash: Hex
+}
+
 export type ScanMessageResponse = {
   requestId: string
   action: Action
@@ -328,6 +346,8 @@ export type ScanMessageResponse = {
     protocol: Protocol
     /** Preflight extension: present for a multisig transaction message. */
     multisig?: MultisigContext
+    /** Preflight extension: present for a Safe message (SafeMessage typed data). */
+    safeMessage?: SafeMessageContext
     /** Preflight extension: present for a multisig transaction message, the simulated execTransaction. */
     perTransaction?: PerTransactionResult[]
     /** Preflight extension: the decoded primary-type fields of any typed-data message, for display. */

@@ -13,6 +13,8 @@
  * - `blur.ts`: Blur's exchange orders (v1 and v2) and bulk Root signatures, opened where the request gives the tree.
  * - `safeTx.ts`: Safe transaction messages: the execTransaction to simulate under the preset, the hashes a signer
  *   compares, and what is off about the request (signer not an owner, another chain, a used nonce).
+ * - `safeMessage.ts`: Safe messages (EIP-1271): what the Safe would sign in its own name, usually a hash that hides
+ *   what it stands for.
  * - `rawMessage.ts`: personal_sign and eth_sign text, and blind signing of a bare 32-byte hash.
  * - `readability.ts`: addresses written in a form other than 0x-hex, and messages the scan cannot read.
  */
@@ -32,6 +34,7 @@ export {
 } from './permits.ts'
 export { decodeRawMessage, rawMessageWarnings, readRawMessage } from './rawMessage.ts'
 export { unreadableWarning, unusualAddressWarnings } from './readability.ts'
+export { findSafeMessage, type SafeMessage, safeMessageContext, safeMessageWarnings } from './safeMessage.ts'
 export {
   findSafeTransaction,
   multisigWarnings,

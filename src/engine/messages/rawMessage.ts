@@ -3,13 +3,11 @@
  * hash — a blind signature that can authorise a transaction or an approval the user never sees.
  */
 import { bytesToHex, hexToBytes, isHex, stringToBytes } from 'viem'
+import { printableText } from '../abi/index.ts'
 import type { Hex, MessageKind, SerializedValue, Warning } from '../api/index.ts'
 
 /** What a raw message says: its bytes, its text when the bytes are readable, and whether it is a bare hash. */
 export type RawMessage = { bytes: Hex; text: string | null; isHash: boolean }
-
-/** Control characters other than tab and newlines, and the replacement character of undecodable bytes. */
-const UNPRINTABLE = /(?![\t\n\r])[\p{Cc}\uFFFD]/u
 
 /** Reads a raw message: 0x-hex is decoded as bytes (text when it is printable UTF-8); anything else is text itself. */
 export function readRawMessage(raw: string): RawMessage {
@@ -46,16 +44,4 @@ export function rawMessageWarnings(message: RawMessage): Warning[] {
       data: null,
     },
   ]
-}
-
-/** UTF-8 text when every character is printable (newlines and tabs allowed), otherwise null. */
-function printableText(bytes: Uint8Array): string | null {
-  if (bytes.length === 0) return ''
-  let text: string
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
-  } catch {
-    return null
-  }
-  return UNPRINTABLE.test(text) ? null : text
 }

@@ -30,7 +30,7 @@ const SAFE_TX_SHAPES = new Map([
 ] as const)
 
 /** The domains Safe contracts sign under: the wallet alone (before 1.3.0), or the chain and the wallet. */
-const SAFE_DOMAINS = new Set(['uint256 chainId,address verifyingContract', 'address verifyingContract'])
+export const SAFE_DOMAINS = new Set(['uint256 chainId,address verifyingContract', 'address verifyingContract'])
 
 /** The fields of a Safe transaction as the SafeTx message carries them: execTransaction's, with the nonce to sign. */
 export type SafeTx = Omit<ExecTransaction, 'signatures'> & { readonly nonce: bigint }
@@ -111,11 +111,10 @@ export function safeSimulationInput(safeTx: SafeTxMessage, wallet: Address, from
 }
 
 /**
- * What is off about a Safe transaction request. A signer who is not an owner adds no confirmation (WARNING: harmless
- * by itself, but the request is not what it claims). A domain for another chain makes the signature valid where this
- * preview shows nothing, and Safes often share addresses across chains (CRITICAL). A used nonce can never execute
- * (WARNING: a stale or replayed request). A shape the Safe's version hashes differently cannot confirm anything here
- * (WARNING: the request was made for another Safe version, or another Safe).
+ * What is off about a Safe transaction request: the signer and chain checks every Safe signature gets (see
+ * safeSignerWarnings), a used nonce, which can never execute (WARNING: a stale or replayed request), and a shape the
+ * Safe's version hashes differently, which cannot confirm anything here (WARNING: made for another Safe version or
+ * another Safe).
  */
 export function multisigWarnings(
   safeTx: SafeTxMessage,
@@ -123,39 +122,15 @@ export function multisigWarnings(
   signer: Address,
   chainId: number,
 ): Warning[] {
-  const warnings: Warning[] = []
-  const wallet = shortAddress(safe.address)
-  if (!isSafeOwner(safe, signer)) {
-    warnings.push(
-      makeWarning(
-        'MULTISIG_SIGNER_NOT_OWNER',
-        'WARNING',
-        `Your account ${shortAddress(signer)} is not an owner of the Safe ${wallet}, so your signature cannot confirm ` +
-          `this transaction. The changes shown are what it would do if the owners executed it.`,
-        { signer: signer.toLowerCase(), owners: safe.owners.map((owner) => owner.toLowerCase()).join(',') },
-      ),
-    )
-  }
-  if (safeTx.chainId !== null && safeTx.chainId !== BigInt(chainId)) {
-    warnings.push(
-      makeWarning(
-        'MULTISIG_CHAIN_MISMATCH',
-        'CRITICAL',
-        `This Safe transaction is for chain ${safeTx.chainId}, but the simulation ran on chain ${chainId}. Your ` +
-          'signature would be valid on the other chain, where its effect has not been checked. Do not sign it unless ' +
-          'you meant that chain.',
-        { messageChainId: safeTx.chainId.toString(), chainId: String(chainId) },
-      ),
-    )
-  }
+  const warnings = safeSignerWarnings('transaction', safe, signer, safeTx.chainId, chainId)
   if (safeTx.nonce < safe.nonce) {
     warnings.push(
       makeWarning(
         'MULTISIG_NONCE_USED',
         'WARNING',
-        `This Safe transaction uses nonce ${safeTx.nonce}, and the Safe ${wallet} is already at nonce ${safe.nonce}: ` +
-          'the transaction with this nonce was already executed or replaced, so this one can never be executed and ' +
-          'nothing was simulated. The request is stale or a replay.',
+        `This Safe transaction uses nonce ${safeTx.nonce}, and the Safe ${shortAddress(safe.address)} is already at ` +
+          `nonce ${safe.nonce}: the transaction with this nonce was already executed or replaced, so this one can ` +
+          'never be executed and nothing was simulated. The request is stale or a replay.',
         { messageNonce: safeTx.nonce.toString(), currentNonce: safe.nonce.toString() },
       ),
     )
@@ -171,18 +146,70 @@ export function multisigWarnings(
   const expected = sameRules
     ? safeTx.safeTxHash
     : safeTxHash(safe.version, Number(safeTx.chainId ?? chainId), safe.address, safeTx)
-  if (expected !== safeTx.safeTxHash) {
+  warnings.push(...hashMismatchWarnings('transaction', safe, expected, safeTx.safeTxHash))
+  return warnings
+}
+
+/** What a Safe's owners sign: a transaction for it to execute, or a message for it to sign in its own name. */
+export type SafeSigned = 'transaction' | 'message'
+
+/**
+ * What is off about any Safe signature request. A signer who is not an owner adds nothing (WARNING: harmless by
+ * itself, but the request is not what it claims). A domain for another chain makes the signature valid where this
+ * preview shows nothing, and Safes often share addresses across chains (CRITICAL).
+ */
+export function safeSignerWarnings(
+  signed: SafeSigned,
+  safe: SafeContext,
+  signer: Address,
+  domainChainId: bigint | null,
+  chainId: number,
+): Warning[] {
+  const warnings: Warning[] = []
+  if (!isSafeOwner(safe, signer)) {
+    const instead =
+      signed === 'transaction'
+        ? 'confirm this transaction. The changes shown are what it would do if the owners executed it.'
+        : 'sign this message for the Safe.'
     warnings.push(
       makeWarning(
-        'MULTISIG_HASH_MISMATCH',
+        'MULTISIG_SIGNER_NOT_OWNER',
         'WARNING',
-        `The Safe ${wallet} runs Safe ${safe.version}, which hashes its transactions ` +
-          `${domainHasChainId ? 'with' : 'without'} the chain id in the domain, so it computes ${expected} for this ` +
-          `transaction, not the ${safeTx.safeTxHash} you would sign. Your signature cannot confirm it on this Safe: ` +
-          'the request was made for another Safe version or another Safe.',
-        { expectedSafeTxHash: expected, messageHash: safeTx.safeTxHash },
+        `Your account ${shortAddress(signer)} is not an owner of the Safe ${shortAddress(safe.address)}, so your ` +
+          `signature cannot ${instead}`,
+        { signer: signer.toLowerCase(), owners: safe.owners.map((owner) => owner.toLowerCase()).join(',') },
+      ),
+    )
+  }
+  if (domainChainId !== null && domainChainId !== BigInt(chainId)) {
+    warnings.push(
+      makeWarning(
+        'MULTISIG_CHAIN_MISMATCH',
+        'CRITICAL',
+        `This Safe ${signed} is for chain ${domainChainId}, but the simulation ran on chain ${chainId}. Your ` +
+          'signature would be valid on the other chain, where its effect has not been checked. Do not sign it unless ' +
+          'you meant that chain.',
+        { messageChainId: domainChainId.toString(), chainId: String(chainId) },
       ),
     )
   }
   return warnings
+}
+
+/** A WARNING when the Safe computes another hash than the one the signer would sign: the signature confirms nothing. */
+export function hashMismatchWarnings(signed: SafeSigned, safe: SafeContext, expected: Hex, signedHash: Hex): Warning[] {
+  if (expected === signedHash) return []
+  const { domainHasChainId } = safeHashing(safe.version)
+  const key = signed === 'transaction' ? 'SafeTxHash' : 'SafeMessageHash'
+  return [
+    makeWarning(
+      'MULTISIG_HASH_MISMATCH',
+      'WARNING',
+      `The Safe ${shortAddress(safe.address)} runs Safe ${safe.version}, which hashes its ${signed}s ` +
+        `${domainHasChainId ? 'with' : 'without'} the chain id in the domain, so it computes ${expected} for this ` +
+        `${signed}, not the ${signedHash} you would sign. Your signature cannot confirm it on this Safe: the request ` +
+        `was made for another Safe version or another Safe.`,
+      { [`expected${key}`]: expected, messageHash: signedHash },
+    ),
+  ]
 }

@@ -11,6 +11,7 @@
  * - `valueWarnings.ts`: a large dollar value sent for next to nothing back (TRADE_FOR_NOTHING for transactions).
  * - `safeControl.ts`: Safe transactions that change who controls the wallet (owners, threshold, modules, guard,
  *   fallback handler, delegate calls).
+ * - `safeSignatures.ts`: Safe signatures a transaction gives by hash alone (approveHash, SignMessageLib).
  * - `value.ts`: a trade that gives far more in dollars than it brings back, once assets carry prices.
  * - `phishing.ts`: the requesting site against the bundled eth-phishing-detect lists.
  * - `blocklist.ts`: known malicious addresses per chain (`data/maliciousAddresses.json`, plus what a host adds).
@@ -26,6 +27,7 @@ export { addMaliciousAddresses, knownMalicious, maliciousAddressWarnings } from 
 export { checkDomain, type DomainVerdict, originWarnings } from './phishing.ts'
 export { lookalikeOf, poisonedAddressWarnings, recipientsOf } from './poisoning.ts'
 export { contractProtocol, knownProtocol, transactionProtocol } from './protocols.ts'
+export { unreadableBytes } from './safeSignatures.ts'
 export { type KnownSpender, knownSpender } from './spenders.ts'
 export { simulationWarnings } from './transactionWarnings.ts'
 export { imbalancedValueWarnings } from './value.ts'

@@ -27,6 +27,7 @@ import { maliciousAddressWarnings } from './blocklist.ts'
 import { feeWarnings } from './fees.ts'
 import { knownProtocol } from './protocols.ts'
 import { safeControlWarnings } from './safeControl.ts'
+import { hashSignatureWarnings } from './safeSignatures.ts'
 import { knownSpender } from './spenders.ts'
 import { valueWarnings } from './valueWarnings.ts'
 import { makeWarning } from './warnings.ts'
@@ -52,6 +53,7 @@ export function simulationWarnings(
     ...valueWarnings(result.chainId, changes, userAccount, priceOf, (token) => metadataOf(token).decimals),
     ...approvalWarnings(result, changes, metadataOf),
     ...safeControlWarnings(calls, result.safeChanges, result.safes),
+    ...hashSignatureWarnings(calls),
     ...ownContractWarnings(result, metadataOf),
     ...gasWarnings(result),
     ...feeWarnings(result, txs),

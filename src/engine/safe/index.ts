@@ -11,7 +11,8 @@
  * - `intent.ts`: what the decoded calls say they change, so a change nobody showed the signer stands out.
  * - `deployments.ts`: Safe's own contracts by address, every released version on every chain (generated from
  *   @safe-global/safe-deployments into `data/deployments.json`).
- * - `versions.ts`: how each Safe version hashes its transactions (domain with or without chainId, typehash).
+ * - `versions.ts`: how each Safe version hashes its transactions and messages (domain with or without chainId,
+ *   typehash).
  *
  * Elsewhere: the configuration is read in `simulation/safeConfigRead.ts` (SafeInspector.sol); Safe transaction
  * messages are recognised in `messages/safeTx.ts`; changes to who controls a Safe are judged in `risk/safeControl.ts`
@@ -33,4 +34,4 @@ export { deploymentLabel, isSafeDeployment, type SafeDeployment, safeDeployment 
 export { decodeExecTransaction, type ExecTransaction } from './execTransaction.ts'
 export { isExplained, type SafeIntent, safeIntent } from './intent.ts'
 export { applyMultisigPreset, presetStorage, SAFE_NONCE_SLOT } from './preset.ts'
-export { type SafeHashing, safeHashing, safeTxHash, safeTxTypeFields } from './versions.ts'
+export { type SafeHashing, safeHashing, safeMessageHash, safeTxHash, safeTxTypeFields } from './versions.ts'

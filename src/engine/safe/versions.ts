@@ -49,3 +49,17 @@ export function safeTxHash(version: string | null, chainId: number, safe: Addres
     message: { ...rest, [gasField]: baseGas },
   } as Parameters<typeof hashTypedData>[0])
 }
+
+/**
+ * The hash a Safe of `version` at `safe` on `chainId` checks a signature of `message` against (its getMessageHash,
+ * which EIP-1271's isValidSignature uses): the SafeMessage struct under the Safe's own domain.
+ */
+export function safeMessageHash(version: string | null, chainId: number, safe: Address, message: Hex): Hex {
+  const { domainHasChainId } = safeHashing(version)
+  return hashTypedData({
+    domain: domainHasChainId ? { chainId, verifyingContract: safe } : { verifyingContract: safe },
+    types: { SafeMessage: [{ name: 'message', type: 'bytes' }] },
+    primaryType: 'SafeMessage',
+    message: { message },
+  })
+}

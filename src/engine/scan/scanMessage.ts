@@ -32,6 +32,7 @@ import {
   decodeTypedMessage,
   findBlurSignature,
   findNftPermit,
+  findSafeMessage,
   findSafeTransaction,
   findSeaportOrders,
   findTokenPermits,
@@ -49,8 +50,11 @@ import {
   permitWarnings,
   rawMessageWarnings,
   readRawMessage,
+  type SafeMessage,
   type SafeTxMessage,
   type SeaportOrders,
+  safeMessageContext,
+  safeMessageWarnings,
   safeSimulationInput,
   seaportCriteriaChanges,
   seaportReads,
@@ -180,6 +184,8 @@ async function analyseTypedData(
 ): Promise<Scan> {
   const safeTx = findSafeTransaction(typedData)
   if (safeTx) return scanSafeTransaction(typedData, safeTx, input, options)
+  const safeMessage = findSafeMessage(typedData)
+  if (safeMessage) return scanSafeMessage(typedData, safeMessage, input, options)
   const permits = findTokenPermits(typedData, input.userAccount)
   const nftPermit = findNftPermit(typedData, input.userAccount)
   if (permits.length > 0 || nftPermit) return scanPermits(typedData, permits, nftPermit ? [nftPermit] : [], options)
@@ -286,6 +292,40 @@ async function scanSafeTransaction(
         protocol,
         multisig,
         perTransaction,
+      },
+    },
+    stats,
+  )
+}
+
+// ── Safe messages ───────────────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * A Safe message changes nothing until some contract asks the Safe whether it signed, so nothing is simulated: the
+ * Safe's owners, threshold and version are read (1 round trip) to judge the signer, the chain and the hash, and to say
+ * what the Safe would sign. Shaped as a Safe message for an address that is no Safe, it is any other typed data.
+ */
+async function scanSafeMessage(
+  typedData: TypedData,
+  safeMessage: SafeMessage,
+  input: MessageScanInput,
+  options: ScanOptions,
+): Promise<Scan> {
+  const wallet = getAddress(safeMessage.wallet)
+  const run = await runReads(wallet, [], options, [])
+  if (!run.ok) return { ok: false, error: run.error, stats: NO_TRAFFIC }
+  const { chainId, safes, stats } = run.result
+  const safe = safes.get(wallet.toLowerCase()) ?? null
+  const warnings = messageAddressWarnings(chainId, typedData)
+  const decodedMessage = decodeTypedMessage(typedData)
+  if (!safe) return done({ warnings, simulationResults: results([], decodedMessage) }, stats)
+  return done(
+    {
+      warnings: [...safeMessageWarnings(safeMessage, safe, input.userAccount, chainId), ...warnings],
+      simulationResults: {
+        ...results([], decodedMessage),
+        protocol: contractProtocol(chainId, wallet, safes),
+        safeMessage: safeMessageContext(safeMessage, safe),
       },
     },
     stats,

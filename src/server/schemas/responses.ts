@@ -55,6 +55,7 @@ const WARNING_KINDS = [
   'MULTISIG_CHAIN_MISMATCH',
   'MULTISIG_NONCE_USED',
   'MULTISIG_HASH_MISMATCH',
+  'MULTISIG_BLIND_SIGNATURE',
   'NON_CANONICAL_ADDRESS',
   'UNLIMITED_ALLOWANCE_TO_UNKNOWN_SPENDER',
 ]
@@ -344,6 +345,18 @@ const multisig = object({
   messageHash: hex,
 })
 
+const safeMessage = object({
+  wallet: lowerAddress,
+  version: string,
+  owners: { type: 'array', items: lowerAddress },
+  threshold: { type: 'integer' },
+  message: hex,
+  text: { type: ['string', 'null'] },
+  safeMessageHash: hex,
+  domainHash: hex,
+  messageHash: hex,
+})
+
 /** The message scan response of `version` (render.ts renderMessage). */
 export function messageResponseSchema(version: ApiVersion): Schema {
   const legacy = version === '2022-06-01'
@@ -354,6 +367,10 @@ export function messageResponseSchema(version: ApiVersion): Schema {
   }
   const extensions = {
     multisig: { ...multisig, description: "Preflight's addition: a Safe transaction message's wallet and hashes" },
+    safeMessage: {
+      ...safeMessage,
+      description: "Preflight's addition: a Safe message's wallet, the bytes the Safe would sign and the hashes",
+    },
     perTransaction: { ...perTransaction, description: "Preflight's addition: the Safe message's execTransaction" },
     decodedMessage: {
       ...object({
