@@ -5,11 +5,12 @@
  */
 import { join } from 'node:path'
 import type { BrowserContext, Page } from 'playwright-core'
-import type { Address } from 'viem'
+import { type Address, keccak256, toHex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type LaunchedChromium, launchChromium } from '../../src/devnet/chromium.ts'
 import { permit2Single, sendEth } from '../../src/devnet/dapp/requests.ts'
 import type { Devnet } from '../../src/devnet/devnet.ts'
+import { safeMessageTypedData } from '../../src/devnet/eip712.ts'
 import { scanMessage, scanTransactions } from '../../src/engine/index.ts'
 import type { PendingRequest, ScanState } from '../../src/extension/shared/pending.ts'
 import { REQUEST_SHOWN, RESULTS_SHOWN } from '../../src/extension/ui/confirm/shownMarks.ts'
@@ -254,6 +255,45 @@ describe('the confirmation window', () => {
     await sameChain.waitForSelector('main[data-action="WARN"]')
     expect(await sameChain.getByTestId('other-chain').count()).toBe(0)
     await sameChain.close()
+  })
+
+  it('sets out a Safe message: the Safe, the hash it would sign, and the hashes to compare', async () => {
+    const { fixtures } = devnet
+    const hash = keccak256(toHex('the message a dapp asked the Safe to sign'))
+    const scanned = await scanMessage(
+      {
+        message: { kind: 'SIGN_TYPED_DATA', data: safeMessageTypedData(fixtures.chainId, fixtures.safe.address, hash) },
+        userAccount: me,
+        metadata: { origin: 'https://app.safe.global' },
+      },
+      { rpcUrl: fixtures.rpcUrl },
+    )
+    if (!scanned.ok) throw new Error(scanned.error.message)
+    const page = await open({
+      ...request('safe-message', { status: 'DONE', kind: 'message', response: scanned.response }),
+      method: 'eth_signTypedData_v4',
+    })
+    expect(await action(page)).toBe('WARN')
+    const panel = page.getByTestId('safe-message')
+    expect(await page.getByTestId('safe-message-signs').textContent()).toBe(hash)
+    const text = (await panel.textContent()) ?? ''
+    expect(text).toContain('2 of 3 owners')
+    const context = scanned.response.simulationResults.safeMessage
+    expect(await panel.locator('.hash-row .label span').allTextContents()).toEqual([
+      'SafeMessage hash',
+      'Domain hash',
+      'Message hash',
+    ])
+    expect(await panel.locator('.hash-row .hash').allTextContents()).toEqual([
+      context?.safeMessageHash,
+      context?.domainHash,
+      context?.messageHash,
+    ])
+    expect(await page.locator('[data-warning-kind="MULTISIG_BLIND_SIGNATURE"]').textContent()).toContain(
+      `whatever message has the hash ${hash}`,
+    )
+    expect(await fitsWidth(page)).toBe(true)
+    await page.close()
   })
 
   it('says so when the request is no longer pending', async () => {

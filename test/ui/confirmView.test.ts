@@ -2,7 +2,16 @@
  * What the confirmation window says for real scans: the engine on the devnet scans the demo dapp's own requests, and
  * the window's view model must turn them into the words a person reads.
  */
-import { type Address, createWalletClient, http, parseEther, type WalletClient, zeroAddress } from 'viem'
+import {
+  type Address,
+  createWalletClient,
+  http,
+  keccak256,
+  parseEther,
+  toHex,
+  type WalletClient,
+  zeroAddress,
+} from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   approveErc20,
@@ -17,7 +26,13 @@ import {
   unlimitedPermit,
 } from '../../src/devnet/dapp/requests.ts'
 import type { Devnet } from '../../src/devnet/devnet.ts'
-import { PERMIT2_ADDRESS, safeTxTypedData, seaportOrder, type TypedData } from '../../src/devnet/eip712.ts'
+import {
+  PERMIT2_ADDRESS,
+  safeMessageTypedData,
+  safeTxTypedData,
+  seaportOrder,
+  type TypedData,
+} from '../../src/devnet/eip712.ts'
 import { addOwnerProposal, hiddenDelegatecallBatchProposal } from '../../src/devnet/safeProposals.ts'
 import { scanMessage, scanTransactions } from '../../src/engine/index.ts'
 import type { PendingRequest, ScanState } from '../../src/extension/shared/pending.ts'
@@ -196,6 +211,18 @@ describe('the confirmation view of real scans', () => {
     expect(view.multisig?.safeTxHash).toMatch(/^0x[0-9a-f]{64}$/)
     expect(view.message?.fields.find((field) => field.name === 'value')?.value).toBe(parseEther('1').toString())
   })
+  it('shows a Safe message as what the Safe signs, with its hashes and no asset changes', async () => {
+    const { fixtures } = devnet
+    const hash = keccak256(toHex('the message a dapp asked the Safe to sign'))
+    const view = await viewOfMessage(me, safeMessageTypedData(fixtures.chainId, fixtures.safe.address, hash))
+    expect(view.action).toBe('WARN')
+    expect(view.warnings.map((warning) => warning.kind)).toEqual(['MULTISIG_BLIND_SIGNATURE'])
+    expect(view.safeMessage).toMatchObject({ message: hash, text: null, threshold: 2 })
+    expect(view.safeMessage?.safeMessageHash).toMatch(/^0x[0-9a-f]{64}$/)
+    expect(view.multisig).toBeNull()
+    expect(view.groups).toEqual([])
+  })
+
   it('leads a Safe takeover with what changes in control, judged CRITICAL, apart from the asset changes', async () => {
     const { fixtures } = devnet
     const proposal = hiddenDelegatecallBatchProposal(fixtures, 0n)

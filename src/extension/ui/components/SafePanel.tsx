@@ -1,4 +1,4 @@
-import type { MultisigContext } from '../../../engine/index.ts'
+import type { MultisigContext, SafeMessageContext } from '../../../engine/index.ts'
 import type { ControlChange } from '../lib/controlView.ts'
 import { AddressText } from './AddressText.tsx'
 import { CopyButton } from './CopyButton.tsx'
@@ -98,6 +98,43 @@ export function SafePanel({ multisig, control }: Props) {
           <HashRow label="Message hash" value={multisig.messageHash} />
         </>
       )}
+    </section>
+  )
+}
+
+/**
+ * A Safe message: the Safe that would sign in its own name, what it signs (text, or the hash that hides the dapp's
+ * message) and the hashes to compare with the Safe app and the hardware wallet.
+ */
+export function SafeMessagePanel({ safeMessage }: { safeMessage: SafeMessageContext }) {
+  return (
+    <section className="card safe-panel" aria-labelledby="safe-message-title" data-testid="safe-message">
+      <h2 id="safe-message-title">Safe message</h2>
+      <dl className="facts">
+        <dt>Safe</dt>
+        <dd>
+          <AddressText address={safeMessage.wallet} what="Safe address" />{' '}
+          <span className="muted">v{safeMessage.version}</span>
+        </dd>
+        <dt>Threshold</dt>
+        <dd>
+          {safeMessage.threshold} of {safeMessage.owners.length} owners
+        </dd>
+        <dt>Signs</dt>
+        <dd data-testid="safe-message-signs">
+          {safeMessage.text === null ? (
+            <span className="hash">{safeMessage.message}</span>
+          ) : (
+            <span style={{ whiteSpace: 'pre-wrap' }}>{safeMessage.text}</span>
+          )}
+        </dd>
+      </dl>
+      <p className="muted" style={{ margin: '8px 0 0' }}>
+        Compare these with your Safe app and your hardware wallet before signing:
+      </p>
+      <HashRow label="SafeMessage hash" value={safeMessage.safeMessageHash} />
+      <HashRow label="Domain hash" value={safeMessage.domainHash} />
+      <HashRow label="Message hash" value={safeMessage.messageHash} />
     </section>
   )
 }

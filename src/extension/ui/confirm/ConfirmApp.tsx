@@ -6,7 +6,7 @@ import { DecisionBar } from '../components/DecisionBar.tsx'
 import { Details } from '../components/Details.tsx'
 import { Fees } from '../components/Fees.tsx'
 import { QueueBar } from '../components/QueueBar.tsx'
-import { SafePanel } from '../components/SafePanel.tsx'
+import { SafeMessagePanel, SafePanel } from '../components/SafePanel.tsx'
 import { StateChanges } from '../components/StateChanges.tsx'
 import { WarningList } from '../components/WarningList.tsx'
 import { confirmView, methodWords } from '../lib/confirmView.ts'
@@ -231,6 +231,7 @@ export function ConfirmApp({ initialId, queue }: Props) {
         </section>
       )}
       {(view.multisig || view.control.length > 0) && <SafePanel multisig={view.multisig} control={view.control} />}
+      {view.safeMessage && <SafeMessagePanel safeMessage={view.safeMessage} />}
       {view.action !== 'ERROR' && <StateChanges groups={view.groups} pending={view.action === 'PENDING'} />}
       {fees && <Fees fees={fees} />}
       <Details view={view} params={request.params} />

@@ -1,5 +1,12 @@
 /** Derives everything the confirmation window shows from a pending request: computed on render, never stored. */
-import type { DecodedCalldata, MultisigContext, SerializedValue, StateChange, Warning } from '../../../engine/index.ts'
+import type {
+  DecodedCalldata,
+  MultisigContext,
+  SafeMessageContext,
+  SerializedValue,
+  StateChange,
+  Warning,
+} from '../../../engine/index.ts'
 import type { InterceptedMethod, PendingRequest } from '../../shared/pending.ts'
 import { type ControlChange, controlChanges, isControlChange } from './controlView.ts'
 import { type AccountGroup, describeChange, groupByAccount } from './stateChangeView.ts'
@@ -20,6 +27,8 @@ export type ConfirmView = {
   /** Simulation problems that did not stop the scan, e.g. "the transaction reverts". */
   simulationErrors: string[]
   multisig: MultisigContext | null
+  /** What a Safe would sign in its own name, for a Safe message. */
+  safeMessage: SafeMessageContext | null
   calls: NonNullable<DecodedCalldata>['data'][]
   message: { primaryType: string; fields: DecodedField[] } | null
 }
@@ -52,6 +61,7 @@ export function confirmView(request: PendingRequest): ConfirmView {
     groups: [],
     simulationErrors: [],
     multisig: null,
+    safeMessage: null,
     calls: [],
     message: null,
   }
@@ -104,6 +114,7 @@ export function confirmView(request: PendingRequest): ConfirmView {
       : [],
     simulationErrors: results.error ? [results.error.humanReadableError] : [],
     multisig,
+    safeMessage: results.safeMessage ?? null,
     calls: (results.perTransaction ?? []).flatMap((tx) => (tx.decodedCalldata ? [tx.decodedCalldata.data] : [])),
     message: results.decodedMessage ?? null,
   }
