@@ -1,14 +1,16 @@
 /**
- * Safe takeovers in the real window: the built extension in Chromium, a dapp page with the dev wallet, the devnet.
- * Each malicious proposal ends at BLOCK with the change in control leading the Safe panel, and Continue takes a
- * deliberate second step; the honest batch shows NONE with its transfers and goes through.
+ * Safe takeovers and Safe messages in the real window: the built extension in Chromium, a dapp page with the dev
+ * wallet, the devnet. Each malicious proposal ends at BLOCK with the change in control leading the Safe panel, and
+ * Continue takes a deliberate second step; the honest batch shows NONE with its transfers and goes through; a Safe
+ * message of a bare hash is WARN, and what is signed is what the window showed.
  */
 import type { BrowserContext, Page } from 'playwright-core'
-import { type Address, concat, encodeFunctionData, type Hex, parseAbi } from 'viem'
+import { type Address, concat, createPublicClient, encodeFunctionData, type Hex, http, parseAbi } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { safePermitHash } from '../../src/devnet/dapp/requests.ts'
 import type { Devnet } from '../../src/devnet/devnet.ts'
-import { SAFE_TX_TYPES, safeTxTypedData } from '../../src/devnet/eip712.ts'
+import { SAFE_MESSAGE_TYPES, SAFE_TX_TYPES, safeMessageTypedData, safeTxTypedData } from '../../src/devnet/eip712.ts'
 import { SAFE_SCENARIOS, type SafeScenario } from '../../src/devnet/safeProposals.ts'
 import type { SafeTx } from '../../src/engine/index.ts'
 import { devWalletPage } from './support/dapp.ts'
@@ -18,6 +20,7 @@ import { type E2eSession, startE2eSession } from './support/session.ts'
 const execAbi = parseAbi([
   'function execTransaction(address to, uint256 value, bytes data, uint8 operation, uint256 safeTxGas, uint256 baseGas, uint256 gasPrice, address gasToken, address refundReceiver, bytes signatures) payable returns (bool)',
 ])
+const eip1271Abi = parseAbi(['function isValidSignature(bytes32 dataHash, bytes signature) view returns (bytes4)'])
 
 describe('Safe proposals in the confirmation window', () => {
   let devnet: Devnet
@@ -106,6 +109,41 @@ describe('Safe proposals in the confirmation window', () => {
     expect(await confirm.locator('[data-kind="SAFE_CONFIGURATION_CHANGE"]').count()).toBe(0)
     await clickDecision(confirm, 'Continue')
     expect((await result()).ok).toMatch(/^0x[0-9a-f]{130}$/)
+  })
+
+  it('a Safe message of a bare hash: WARN, the hash shown, and the signature makes the Safe accept that hash', async () => {
+    const { fixtures } = devnet
+    const hidden = safePermitHash(fixtures)
+    const typedData = safeMessageTypedData(fixtures.chainId, fixtures.safe.address, hidden)
+    const { confirm, result } = await callThroughConfirmWindow(
+      context,
+      page,
+      `ethereum.request({ method: 'eth_signTypedData_v4', params: ['${owner}', ${JSON.stringify(JSON.stringify(typedData))}] })`,
+    )
+    expect(await shownAction(confirm)).toBe('WARN')
+    expect(await confirm.locator('[data-warning-kind="MULTISIG_BLIND_SIGNATURE"]').textContent()).toContain(hidden)
+    expect(await confirm.getByTestId('safe-message-signs').textContent()).toBe(hidden)
+    await clickDecision(confirm, 'Continue')
+    const signed = (await result()).ok as Hex
+    // With a second owner's signature, the Safe answers for the hidden permit as its own (EIP-1271).
+    const second = fixtures.accounts[1] as { address: Address; privateKey: Hex }
+    const cosigned = await privateKeyToAccount(second.privateKey).signTypedData({
+      domain: { chainId: fixtures.chainId, verifyingContract: fixtures.safe.address },
+      types: { SafeMessage: SAFE_MESSAGE_TYPES.SafeMessage },
+      primaryType: 'SafeMessage',
+      message: { message: hidden },
+    })
+    const bySigner = [
+      { signer: owner, signature: signed },
+      { signer: second.address, signature: cosigned },
+    ].sort((a, b) => (BigInt(a.signer) < BigInt(b.signer) ? -1 : 1))
+    const answer = await createPublicClient({ transport: http(fixtures.rpcUrl) }).readContract({
+      address: fixtures.safe.address,
+      abi: eip1271Abi,
+      functionName: 'isValidSignature',
+      args: [hidden, concat(bySigner.map((entry) => entry.signature))],
+    })
+    expect(answer).toBe('0x1626ba7e')
   })
 
   it('executing the takeover with collected signatures (eth_sendTransaction) is BLOCKed too', async () => {

@@ -16,10 +16,10 @@ import {
 } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type LaunchedChromium, launchChromium } from '../../src/devnet/chromium.ts'
-import { safeAbi, safeTransfer } from '../../src/devnet/dapp/requests.ts'
+import { safeAbi, safePermitHash, safeTransfer } from '../../src/devnet/dapp/requests.ts'
 import { type DappServer, serveDapp } from '../../src/devnet/dapp/server.ts'
 import type { Devnet } from '../../src/devnet/devnet.ts'
-import { safeTxTypedData } from '../../src/devnet/eip712.ts'
+import { safeMessageTypedData, safeTxTypedData } from '../../src/devnet/eip712.ts'
 import { SAFE_SCENARIOS } from '../../src/devnet/safeProposals.ts'
 import { startTestDevnet } from '../support/devnet.ts'
 
@@ -106,6 +106,19 @@ describe('the demo dapp', () => {
       >[0])
       expect(signer, id).toBe(fixtures.safe.owners[1])
     }
+  })
+
+  it('signs a Safe message for the hidden permit as the chosen owner', async () => {
+    const { fixtures } = devnet
+    await page.selectOption('#owner', '2')
+    const result = await click('safe-message')
+    expect(result.status).toBe('ok')
+    const signature = result.text.split('signature ')[1] as Hex
+    const typed = safeMessageTypedData(fixtures.chainId, fixtures.safe.address, safePermitHash(fixtures))
+    const signer = await recoverTypedDataAddress({ ...typed, signature } as Parameters<
+      typeof recoverTypedDataAddress
+    >[0])
+    expect(signer).toBe(fixtures.safe.owners[2])
   })
 
   it('executes a Safe transaction with two owners’ signatures: the Safe pays 1 ETH and its nonce moves on', async () => {

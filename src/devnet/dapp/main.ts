@@ -1,7 +1,7 @@
 /** The demo dapp: a dev wallet as account 0 and one button per kind of request Preflight should catch. */
 import { type Address, createPublicClient, custom, erc20Abi, type Hex, parseEther, parseUnits } from 'viem'
 import type { SafeTx } from '../../engine/index.ts'
-import { safeTxTypedData, type TypedData } from '../eip712.ts'
+import { safeMessageTypedData, safeTxTypedData, type TypedData } from '../eip712.ts'
 import type { Fixtures } from '../fixtures.ts'
 import { waitForReceipt } from '../receipt.ts'
 import { SAFE_SCENARIOS } from '../safeProposals.ts'
@@ -13,6 +13,7 @@ import {
   permit2Single,
   permitNoncesAbi,
   safeAbi,
+  safePermitHash,
   safeTransfer,
   sendEth,
   setApprovalForAll,
@@ -96,6 +97,10 @@ function actions(fixtures: Fixtures, me: Address): Record<string, () => Promise<
     'propose-safe-tx': async () => {
       const safeTx = await safeTxForCurrentNonce(fixtures)
       return `signature ${await signTypedData(pickedOwner(), safeTxTypedData(fixtures.chainId, fixtures.safe.address, safeTx))}`
+    },
+    'safe-message': async () => {
+      const data = safeMessageTypedData(fixtures.chainId, fixtures.safe.address, safePermitHash(fixtures))
+      return `signature ${await signTypedData(pickedOwner(), data)}`
     },
     'execute-safe-tx': async () => {
       const executor = pickedOwner()

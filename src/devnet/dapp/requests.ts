@@ -9,6 +9,7 @@ import {
   erc20Abi,
   erc721Abi,
   type Hex,
+  hashTypedData,
   maxUint48,
   maxUint160,
   maxUint256,
@@ -81,6 +82,24 @@ export function unlimitedPermit(fixtures: Fixtures, owner: Address, nonce: bigin
     nonce,
     deadline: now + 86_400,
   })
+}
+
+/**
+ * The hash of an unlimited USDC permit from the Safe to the drainer's attacker: what a hostile dapp asks the Safe to
+ * sign (EIP-1271), and all that the owners see of it in the Safe message they are asked to sign.
+ */
+export function safePermitHash(fixtures: Fixtures): Hex {
+  const permit = eip2612Permit({
+    name: fixtures.erc20.name,
+    chainId: fixtures.chainId,
+    token: fixtures.erc20.address,
+    owner: fixtures.safe.address,
+    spender: fixtures.drainer.attacker,
+    value: maxUint256,
+    nonce: 0n,
+    deadline: 4_102_444_800,
+  })
+  return hashTypedData(permit as Parameters<typeof hashTypedData>[0])
 }
 
 /** A Permit2 PermitSingle letting the router spend the maximum uint160 of USDC for 30 days. */
