@@ -1,0 +1,91 @@
+/**
+ * Safe signatures by hash, found in calldata wherever a transaction reaches them: an owner's approveHash sent
+ * directly, from a nested Safe's execTransaction or inside a MultiSend, and SignMessageLib delegate-called only at
+ * Safe's own addresses with bytes that are no text.
+ */
+import {
+  type Address,
+  concat,
+  encodeFunctionData,
+  encodePacked,
+  type Hex,
+  keccak256,
+  parseAbi,
+  size,
+  toHex,
+  zeroAddress,
+} from 'viem'
+import { describe, expect, it } from 'vitest'
+import { execTransactionData } from '../../../src/devnet/dapp/requests.ts'
+import { plainSafeTx } from '../../../src/devnet/eip712.ts'
+import { multiSendAbi, safeAbi } from '../../../src/engine/abi/abis.ts'
+import { unreadableBytes } from '../../../src/engine/risk/index.ts'
+import { hashSignatureWarnings } from '../../../src/engine/risk/safeSignatures.ts'
+import { type Call, expandCalls } from '../../../src/engine/safe/index.ts'
+
+const OWNER: Address = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+const CHILD_SAFE: Address = '0x1111111111111111111111111111111111111111'
+const PARENT_SAFE: Address = '0x2222222222222222222222222222222222222222'
+/** SignMessageLib 1.4.1 and 1.3.0 where safe-deployments lists them. */
+const SIGN_MESSAGE_LIB: Address = '0xd53cd0aB83D845Ac265BE939c57F53AD838012c9'
+const SIGN_MESSAGE_LIB_130: Address = '0xA65387F16B013cf2Af4605Ad8aA5ec25a2cbA3a2'
+/** Safe 1.4.1's MultiSend. */
+const MULTI_SEND: Address = '0x38869bf66a61cF6bDB996A6aE40D5853Fd43B526'
+const HASH = keccak256(toHex('a transaction the request names only by its hash'))
+const signMessageLib = parseAbi(['function signMessage(bytes _data)'])
+
+const approveHash = encodeFunctionData({ abi: safeAbi, functionName: 'approveHash', args: [HASH] })
+const signMessage = (data: Hex) =>
+  encodeFunctionData({ abi: signMessageLib, functionName: 'signMessage', args: [data] })
+
+/** What a transaction from the owner to `to` with `data` reaches, as the engine unwraps it. */
+const reached = (to: Address, data: Hex): Call[] => expandCalls({ from: OWNER, to, value: 0n, data, depth: 0 })
+const childExec = (to: Address, data: Hex, operation = 0) =>
+  execTransactionData({ ...plainSafeTx(to, 0n, 0n, data), operation })
+const packed = (operation: number, to: Address, data: Hex) =>
+  encodePacked(['uint8', 'address', 'uint256', 'uint256', 'bytes'], [operation, to, 0n, BigInt(size(data)), data])
+
+describe('hashSignatureWarnings', () => {
+  it('finds an owner’s approveHash sent directly, naming the Safe, the owner and the hash', () => {
+    const [warning, ...rest] = hashSignatureWarnings(reached(PARENT_SAFE, approveHash))
+    expect(rest).toEqual([])
+    expect(warning).toMatchObject({ kind: 'MULTISIG_BLIND_SIGNATURE', severity: 'WARNING' })
+    expect(warning?.data).toEqual({ safe: PARENT_SAFE.toLowerCase(), owner: OWNER.toLowerCase(), safeTxHash: HASH })
+  })
+
+  it('finds approveHash given by a nested Safe: the child Safe approves for the parent', () => {
+    const warnings = hashSignatureWarnings(reached(CHILD_SAFE, childExec(PARENT_SAFE, approveHash)))
+    expect(warnings.map((warning) => warning.data)).toEqual([
+      { safe: PARENT_SAFE.toLowerCase(), owner: CHILD_SAFE.toLowerCase(), safeTxHash: HASH },
+    ])
+  })
+
+  it('finds both inside a MultiSend batch, and SignMessageLib at any Safe release’s address', () => {
+    const batch = encodeFunctionData({
+      abi: multiSendAbi,
+      functionName: 'multiSend',
+      args: [concat([packed(0, PARENT_SAFE, approveHash), packed(1, SIGN_MESSAGE_LIB_130, signMessage(HASH))])],
+    })
+    const warnings = hashSignatureWarnings(reached(CHILD_SAFE, childExec(MULTI_SEND, batch, 1)))
+    expect(warnings.map((warning) => warning.data)).toEqual([
+      { safe: PARENT_SAFE.toLowerCase(), owner: CHILD_SAFE.toLowerCase(), safeTxHash: HASH },
+      { safe: CHILD_SAFE.toLowerCase(), signs: HASH },
+    ])
+  })
+
+  it('leaves SignMessageLib alone when it signs text, is called without delegatecall, or is not Safe’s', () => {
+    const text = signMessage(toHex('I agree to the terms of app.example.org'))
+    expect(hashSignatureWarnings(reached(CHILD_SAFE, childExec(SIGN_MESSAGE_LIB, text, 1)))).toEqual([])
+    expect(hashSignatureWarnings(reached(CHILD_SAFE, childExec(SIGN_MESSAGE_LIB, signMessage(HASH), 0)))).toEqual([])
+    // Someone else's code by delegatecall is CRITICAL in safeControl.ts; it is no Safe signature here.
+    expect(hashSignatureWarnings(reached(CHILD_SAFE, childExec(zeroAddress, signMessage(HASH), 1)))).toEqual([])
+  })
+})
+
+describe('unreadableBytes', () => {
+  it('says a hash is a hash, counts other bytes, and is silent for text', () => {
+    expect(unreadableBytes(HASH)).toBe(`whatever message has the hash ${HASH}`)
+    expect(unreadableBytes('0x00ff01')).toBe('3 bytes that are neither text nor a message Preflight can read')
+    expect(unreadableBytes(toHex('Sign in to app.example.org'))).toBeNull()
+  })
+})
