@@ -13,6 +13,7 @@
  * - `blur.ts`: Blur's exchange orders (v1 and v2) and bulk Root signatures, opened where the request gives the tree.
  * - `safeTx.ts`: Safe transaction messages: the execTransaction to simulate under the preset, the hashes a signer
  *   compares, and what is off about the request (signer not an owner, another chain, a used nonce).
+ * - `safeChecks.ts`: what every Safe signature request is checked for: the signer an owner, this chain, the Safe's hash.
  * - `safeMessage.ts`: Safe messages (EIP-1271): what the Safe would sign in its own name, usually a hash that hides
  *   what it stands for.
  * - `rawMessage.ts`: personal_sign and eth_sign text, and blind signing of a bare 32-byte hash.

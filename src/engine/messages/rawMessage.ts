@@ -2,9 +2,10 @@
  * Raw messages (personal_sign / eth_sign): the text the user is asked to sign, or — when the bytes are a bare 32-byte
  * hash — a blind signature that can authorise a transaction or an approval the user never sees.
  */
-import { bytesToHex, hexToBytes, isHex, stringToBytes } from 'viem'
+import { bytesToHex, hexToBytes, isHex, size, stringToBytes } from 'viem'
 import { printableText } from '../abi/index.ts'
 import type { Hex, MessageKind, SerializedValue, Warning } from '../api/index.ts'
+import { makeWarning } from '../risk/index.ts'
 
 /** What a raw message says: its bytes, its text when the bytes are readable, and whether it is a bare hash. */
 export type RawMessage = { bytes: Hex; text: string | null; isHash: boolean }
@@ -31,17 +32,35 @@ export function decodeRawMessage(
   return { primaryType: kind, fields: [field] }
 }
 
-/** A bare 32-byte hash is blind signing: it may be a transaction or order hash the user cannot read. */
+/**
+ * 32 bytes of text made only of these (ASCII letters, digits, spaces, line breaks, plain punctuation) cannot be a hash
+ * someone ground to read as text: 74 of 256 byte values, so about 2^57 tries for 32 of them.
+ */
+const PLAIN_TEXT = /^[A-Za-z0-9 \t\r\n.,:;!?'()-]*$/
+
+/**
+ * A bare 32-byte hash is blind signing: it may be a transaction or order hash the user cannot read (CRITICAL). 32 bytes
+ * that decode as text of another kind may be such a hash ground until it decodes (about 1 in 2^36 do): WARNING.
+ */
 export function rawMessageWarnings(message: RawMessage): Warning[] {
-  if (!message.isHash) return []
-  return [
-    {
-      kind: 'ETH_SIGN_TX_HASH',
-      severity: 'CRITICAL',
-      message:
+  if (message.isHash) {
+    return [
+      makeWarning(
+        'ETH_SIGN_TX_HASH',
+        'CRITICAL',
         'You are asked to sign a raw 32-byte hash you cannot read. It can stand for a transaction or approval that ' +
-        'moves your assets. Do not sign it unless you know exactly what it is.',
-      data: null,
-    },
+          'moves your assets. Do not sign it unless you know exactly what it is.',
+      ),
+    ]
+  }
+  if (size(message.bytes) !== 32 || message.text === null || PLAIN_TEXT.test(message.text)) return []
+  return [
+    makeWarning(
+      'ETH_SIGN_TX_HASH',
+      'WARNING',
+      'This message is exactly 32 bytes, the size of a transaction or approval hash, and a hash can be searched for ' +
+        'until its bytes read as text like this. Sign it only if you recognise the text as what the site asked you ' +
+        'to sign.',
+    ),
   ]
 }

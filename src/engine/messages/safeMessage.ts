@@ -7,10 +7,10 @@
 import type { Address } from 'viem'
 import type { Hex, SafeMessageContext, Warning } from '../api/index.ts'
 import { shortAddress } from '../assets/index.ts'
-import { makeWarning, unreadableBytes } from '../risk/index.ts'
-import { type SafeContext, safeMessageHash } from '../safe/index.ts'
+import { makeWarning, type UnreadableBytes, unreadableBytes } from '../risk/index.ts'
+import { type SafeContext, safeHashing, safeMessageHash } from '../safe/index.ts'
 import { readRawMessage } from './rawMessage.ts'
-import { hashMismatchWarnings, SAFE_DOMAINS, safeSignerWarnings } from './safeTx.ts'
+import { hashMismatchWarnings, SAFE_DOMAINS, safeSignerWarnings } from './safeChecks.ts'
 import { hashTypedPayload, structSignature, type TypedData } from './typedData.ts'
 
 /** A Safe message as signed: the Safe, the chain the domain names, the bytes and the hashes. */
@@ -50,8 +50,9 @@ export function safeMessageContext(safeMessage: SafeMessage, safe: SafeContext):
     version: safe.version,
     owners: safe.owners.map((owner) => owner.toLowerCase() as Address),
     threshold: safe.threshold,
-    message: safeMessage.message.toLowerCase() as Hex,
-    text: readRawMessage(safeMessage.message).text,
+    message: safeMessage.message,
+    // Bytes that stand for something else (a hash that happens to decode) are not shown as text.
+    text: unreadableBytes(safeMessage.message) ? null : readRawMessage(safeMessage.message).text,
     safeMessageHash: safeMessage.hash,
     domainHash: safeMessage.domainHash,
     messageHash: safeMessage.messageHash,
@@ -60,8 +61,8 @@ export function safeMessageContext(safeMessage: SafeMessage, safe: SafeContext):
 
 /**
  * What is off about a Safe message request: the checks every Safe signature gets, a hash the Safe would not compute,
- * and bytes that are not text (MULTISIG_BLIND_SIGNATURE, WARNING): the Safe would sign, in its own name, something the
- * request does not show.
+ * and bytes that are no text (MULTISIG_BLIND_SIGNATURE, WARNING): the Safe would sign, in its own name, something the
+ * request does not show. Safe apps send every dapp's message this way, so the warning says how to check it.
  */
 export function safeMessageWarnings(
   safeMessage: SafeMessage,
@@ -72,24 +73,29 @@ export function safeMessageWarnings(
   const warnings = safeSignerWarnings('message', safe, signer, safeMessage.chainId, chainId)
   // Hashed for the chain the domain names: another chain is reported above, not again here. A renamed type or field,
   // a domain of another shape or another Safe all hash to something the Safe would not check.
-  const chain = Number(safeMessage.chainId ?? chainId)
-  const expected = safeMessageHash(safe.version, chain, safe.address, safeMessage.message)
-  warnings.push(...hashMismatchWarnings('message', safe, expected, safeMessage.hash))
-  const what = unreadableBytes(safeMessage.message)
-  if (what !== null) warnings.push(blindMessageWarning(safe, what, safeMessage))
+  const { domainHasChainId } = safeHashing(safe.version)
+  const expected = safeMessageHash(
+    safe.version,
+    safeMessage.chainId ?? BigInt(chainId),
+    safe.address,
+    safeMessage.message,
+  )
+  const rule = `as SafeMessage(bytes message) ${domainHasChainId ? 'with' : 'without'} the chain id in the domain`
+  warnings.push(...hashMismatchWarnings('message', safe, rule, expected, safeMessage.hash))
+  const unreadable = unreadableBytes(safeMessage.message)
+  if (unreadable) warnings.push(blindMessageWarning(safe, unreadable, safeMessage))
   return warnings
 }
 
-function blindMessageWarning(safe: SafeContext, what: string, safeMessage: SafeMessage): Warning {
-  const wallet = shortAddress(safe.address)
+function blindMessageWarning(safe: SafeContext, unreadable: UnreadableBytes, safeMessage: SafeMessage): Warning {
   const quorum = safe.threshold > 1 ? ` once ${safe.threshold} owners have signed` : ''
   return makeWarning(
     'MULTISIG_BLIND_SIGNATURE',
     'WARNING',
-    `With your signature the Safe ${wallet} signs, in its own name, ${what}. Any contract that asks the Safe accepts ` +
-      `it${quorum}: a login, or a token permit or order that moves what the Safe holds. The request carries only the ` +
-      'hash, so what the Safe signs cannot be shown. Sign only if your Safe app shows you the message and this same ' +
-      'hash.',
+    `With this signature the Safe ${shortAddress(safe.address)} signs, in its own name, ${unreadable.what}. Any ` +
+      `contract that asks the Safe accepts it${quorum}: a login, or a token permit or order that moves what the ` +
+      'Safe holds. Safe apps send every dapp’s message to the owners this way, so what the Safe signs cannot be ' +
+      `shown here. Sign only if your Safe app ${unreadable.check}.`,
     { safe: safe.address.toLowerCase(), signs: safeMessage.message, safeMessageHash: safeMessage.hash },
   )
 }

@@ -19,6 +19,7 @@ import {
   safeTxTypeFields,
 } from '../safe/index.ts'
 import { type SimulationInput, type SimulationTx, toWord } from '../simulation/index.ts'
+import { hashMismatchWarnings, SAFE_DOMAINS, safeSignerWarnings } from './safeChecks.ts'
 import { hashTypedPayload, structSignature, type TypedData } from './typedData.ts'
 
 /** The SafeTx struct as encodeType writes its fields (seed §2.3), for matching a message's primary type. */
@@ -28,9 +29,6 @@ const SAFE_TX_SHAPES = new Map([
   [safeTxFields('baseGas'), 'baseGas'],
   [safeTxFields('dataGas'), 'dataGas'],
 ] as const)
-
-/** The domains Safe contracts sign under: the wallet alone (before 1.3.0), or the chain and the wallet. */
-export const SAFE_DOMAINS = new Set(['uint256 chainId,address verifyingContract', 'address verifyingContract'])
 
 /** The fields of a Safe transaction as the SafeTx message carries them: execTransaction's, with the nonce to sign. */
 export type SafeTx = Omit<ExecTransaction, 'signatures'> & { readonly nonce: bigint }
@@ -145,71 +143,8 @@ export function multisigWarnings(
     isAddressEqual(safeTx.wallet, safe.address)
   const expected = sameRules
     ? safeTx.safeTxHash
-    : safeTxHash(safe.version, Number(safeTx.chainId ?? chainId), safe.address, safeTx)
-  warnings.push(...hashMismatchWarnings('transaction', safe, expected, safeTx.safeTxHash))
+    : safeTxHash(safe.version, safeTx.chainId ?? BigInt(chainId), safe.address, safeTx)
+  const rule = `${domainHasChainId ? 'with' : 'without'} the chain id in the domain`
+  warnings.push(...hashMismatchWarnings('transaction', safe, rule, expected, safeTx.safeTxHash))
   return warnings
-}
-
-/** What a Safe's owners sign: a transaction for it to execute, or a message for it to sign in its own name. */
-export type SafeSigned = 'transaction' | 'message'
-
-/**
- * What is off about any Safe signature request. A signer who is not an owner adds nothing (WARNING: harmless by
- * itself, but the request is not what it claims). A domain for another chain makes the signature valid where this
- * preview shows nothing, and Safes often share addresses across chains (CRITICAL).
- */
-export function safeSignerWarnings(
-  signed: SafeSigned,
-  safe: SafeContext,
-  signer: Address,
-  domainChainId: bigint | null,
-  chainId: number,
-): Warning[] {
-  const warnings: Warning[] = []
-  if (!isSafeOwner(safe, signer)) {
-    const instead =
-      signed === 'transaction'
-        ? 'confirm this transaction. The changes shown are what it would do if the owners executed it.'
-        : 'sign this message for the Safe.'
-    warnings.push(
-      makeWarning(
-        'MULTISIG_SIGNER_NOT_OWNER',
-        'WARNING',
-        `Your account ${shortAddress(signer)} is not an owner of the Safe ${shortAddress(safe.address)}, so your ` +
-          `signature cannot ${instead}`,
-        { signer: signer.toLowerCase(), owners: safe.owners.map((owner) => owner.toLowerCase()).join(',') },
-      ),
-    )
-  }
-  if (domainChainId !== null && domainChainId !== BigInt(chainId)) {
-    warnings.push(
-      makeWarning(
-        'MULTISIG_CHAIN_MISMATCH',
-        'CRITICAL',
-        `This Safe ${signed} is for chain ${domainChainId}, but the simulation ran on chain ${chainId}. Your ` +
-          'signature would be valid on the other chain, where its effect has not been checked. Do not sign it unless ' +
-          'you meant that chain.',
-        { messageChainId: domainChainId.toString(), chainId: String(chainId) },
-      ),
-    )
-  }
-  return warnings
-}
-
-/** A WARNING when the Safe computes another hash than the one the signer would sign: the signature confirms nothing. */
-export function hashMismatchWarnings(signed: SafeSigned, safe: SafeContext, expected: Hex, signedHash: Hex): Warning[] {
-  if (expected === signedHash) return []
-  const { domainHasChainId } = safeHashing(safe.version)
-  const key = signed === 'transaction' ? 'SafeTxHash' : 'SafeMessageHash'
-  return [
-    makeWarning(
-      'MULTISIG_HASH_MISMATCH',
-      'WARNING',
-      `The Safe ${shortAddress(safe.address)} runs Safe ${safe.version}, which hashes its ${signed}s ` +
-        `${domainHasChainId ? 'with' : 'without'} the chain id in the domain, so it computes ${expected} for this ` +
-        `${signed}, not the ${signedHash} you would sign. Your signature cannot confirm it on this Safe: the request ` +
-        `was made for another Safe version or another Safe.`,
-      { [`expected${key}`]: expected, messageHash: signedHash },
-    ),
-  ]
 }

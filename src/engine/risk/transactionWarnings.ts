@@ -53,7 +53,10 @@ export function simulationWarnings(
     ...valueWarnings(result.chainId, changes, userAccount, priceOf, (token) => metadataOf(token).decimals),
     ...approvalWarnings(result, changes, metadataOf),
     ...safeControlWarnings(calls, result.safeChanges, result.safes),
-    ...hashSignatureWarnings(calls),
+    ...hashSignatureWarnings(
+      calls,
+      result.outcomes.flatMap((outcome) => outcome.logs),
+    ),
     ...ownContractWarnings(result, metadataOf),
     ...gasWarnings(result),
     ...feeWarnings(result, txs),

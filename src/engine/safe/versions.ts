@@ -39,7 +39,7 @@ export function safeTxTypeFields(gasField: SafeHashing['gasField']): { name: str
 type SafeTxFields = Omit<ExecTransaction, 'signatures'> & { nonce: bigint }
 
 /** The safeTxHash a Safe of `version` at `safe` on `chainId` computes for `tx` (what its owners must sign). */
-export function safeTxHash(version: string | null, chainId: number, safe: Address, tx: SafeTxFields): Hex {
+export function safeTxHash(version: string | null, chainId: number | bigint, safe: Address, tx: SafeTxFields): Hex {
   const { domainHasChainId, gasField } = safeHashing(version)
   const { baseGas, ...rest } = tx
   return hashTypedData({
@@ -54,7 +54,7 @@ export function safeTxHash(version: string | null, chainId: number, safe: Addres
  * The hash a Safe of `version` at `safe` on `chainId` checks a signature of `message` against (its getMessageHash,
  * which EIP-1271's isValidSignature uses): the SafeMessage struct under the Safe's own domain.
  */
-export function safeMessageHash(version: string | null, chainId: number, safe: Address, message: Hex): Hex {
+export function safeMessageHash(version: string | null, chainId: number | bigint, safe: Address, message: Hex): Hex {
   const { domainHasChainId } = safeHashing(version)
   return hashTypedData({
     domain: domainHasChainId ? { chainId, verifyingContract: safe } : { verifyingContract: safe },

@@ -303,7 +303,8 @@ async function scanSafeTransaction(
 /**
  * A Safe message changes nothing until some contract asks the Safe whether it signed, so nothing is simulated: the
  * Safe's owners, threshold and version are read (1 round trip) to judge the signer, the chain and the hash, and to say
- * what the Safe would sign. Shaped as a Safe message for an address that is no Safe, it is any other typed data.
+ * what the Safe would sign. For an address that is no Safe here, it is reported unsupported (WARN), as a Safe
+ * transaction is: the same address may be a Safe on another chain.
  */
 async function scanSafeMessage(
   typedData: TypedData,
@@ -318,7 +319,15 @@ async function scanSafeMessage(
   const safe = safes.get(wallet.toLowerCase()) ?? null
   const warnings = messageAddressWarnings(chainId, typedData)
   const decodedMessage = decodeTypedMessage(typedData)
-  if (!safe) return done({ warnings, simulationResults: results([], decodedMessage) }, stats)
+  if (!safe) {
+    const error: MessageError = {
+      kind: 'UNSUPPORTED_MESSAGE',
+      humanReadableError:
+        `This is a Safe message for ${wallet.toLowerCase()}, but that address is not a Safe on this chain, so what ` +
+        'your signature would let it sign cannot be shown.',
+    }
+    return done({ warnings, simulationResults: { ...results([], decodedMessage), error } }, stats)
+  }
   return done(
     {
       warnings: [...safeMessageWarnings(safeMessage, safe, input.userAccount, chainId), ...warnings],

@@ -1,4 +1,4 @@
-import { keccak256, stringToHex, toHex } from 'viem'
+import { keccak256, size, stringToHex, toHex } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { decodeRawMessage, rawMessageWarnings, readRawMessage } from '../../../src/engine/messages/rawMessage.ts'
 
@@ -28,8 +28,17 @@ describe('readRawMessage', () => {
   })
 
   it('does not call 32 bytes of readable text a hash, nor binary of another length', () => {
-    expect(readRawMessage(stringToHex('exactly thirty-two bytes long!!!')).isHash).toBe(false)
+    const plain = readRawMessage(stringToHex('exactly thirty-two bytes long!!!'))
+    expect(plain.isHash).toBe(false)
+    expect(rawMessageWarnings(plain)).toEqual([])
     const binary = readRawMessage('0x00ff00ff')
     expect(binary).toMatchObject({ text: null, isHash: false })
+  })
+
+  it('warns, without blocking, on 32 bytes that decode as text no one writes: a hash may have been ground to decode', () => {
+    const ground = readRawMessage(stringToHex('Zk{7]~Ƣ$x^|Qm<>ʬ`@Hw*Wa&9#%+=~'))
+    expect(size(ground.bytes)).toBe(32)
+    expect(ground.text).not.toBeNull()
+    expect(rawMessageWarnings(ground)).toMatchObject([{ kind: 'ETH_SIGN_TX_HASH', severity: 'WARNING' }])
   })
 })

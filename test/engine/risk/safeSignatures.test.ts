@@ -9,9 +9,12 @@ import {
   encodeFunctionData,
   encodePacked,
   type Hex,
+  hexToBytes,
   keccak256,
+  pad,
   parseAbi,
   size,
+  toEventSelector,
   toHex,
   zeroAddress,
 } from 'viem'
@@ -47,14 +50,14 @@ const packed = (operation: number, to: Address, data: Hex) =>
 
 describe('hashSignatureWarnings', () => {
   it('finds an owner’s approveHash sent directly, naming the Safe, the owner and the hash', () => {
-    const [warning, ...rest] = hashSignatureWarnings(reached(PARENT_SAFE, approveHash))
+    const [warning, ...rest] = hashSignatureWarnings(reached(PARENT_SAFE, approveHash), [])
     expect(rest).toEqual([])
     expect(warning).toMatchObject({ kind: 'MULTISIG_BLIND_SIGNATURE', severity: 'WARNING' })
     expect(warning?.data).toEqual({ safe: PARENT_SAFE.toLowerCase(), owner: OWNER.toLowerCase(), safeTxHash: HASH })
   })
 
   it('finds approveHash given by a nested Safe: the child Safe approves for the parent', () => {
-    const warnings = hashSignatureWarnings(reached(CHILD_SAFE, childExec(PARENT_SAFE, approveHash)))
+    const warnings = hashSignatureWarnings(reached(CHILD_SAFE, childExec(PARENT_SAFE, approveHash)), [])
     expect(warnings.map((warning) => warning.data)).toEqual([
       { safe: PARENT_SAFE.toLowerCase(), owner: CHILD_SAFE.toLowerCase(), safeTxHash: HASH },
     ])
@@ -66,7 +69,7 @@ describe('hashSignatureWarnings', () => {
       functionName: 'multiSend',
       args: [concat([packed(0, PARENT_SAFE, approveHash), packed(1, SIGN_MESSAGE_LIB_130, signMessage(HASH))])],
     })
-    const warnings = hashSignatureWarnings(reached(CHILD_SAFE, childExec(MULTI_SEND, batch, 1)))
+    const warnings = hashSignatureWarnings(reached(CHILD_SAFE, childExec(MULTI_SEND, batch, 1)), [])
     expect(warnings.map((warning) => warning.data)).toEqual([
       { safe: PARENT_SAFE.toLowerCase(), owner: CHILD_SAFE.toLowerCase(), safeTxHash: HASH },
       { safe: CHILD_SAFE.toLowerCase(), signs: HASH },
@@ -75,17 +78,68 @@ describe('hashSignatureWarnings', () => {
 
   it('leaves SignMessageLib alone when it signs text, is called without delegatecall, or is not Safe’s', () => {
     const text = signMessage(toHex('I agree to the terms of app.example.org'))
-    expect(hashSignatureWarnings(reached(CHILD_SAFE, childExec(SIGN_MESSAGE_LIB, text, 1)))).toEqual([])
-    expect(hashSignatureWarnings(reached(CHILD_SAFE, childExec(SIGN_MESSAGE_LIB, signMessage(HASH), 0)))).toEqual([])
+    expect(hashSignatureWarnings(reached(CHILD_SAFE, childExec(SIGN_MESSAGE_LIB, text, 1)), [])).toEqual([])
+    expect(hashSignatureWarnings(reached(CHILD_SAFE, childExec(SIGN_MESSAGE_LIB, signMessage(HASH), 0)), [])).toEqual(
+      [],
+    )
     // Someone else's code by delegatecall is CRITICAL in safeControl.ts; it is no Safe signature here.
-    expect(hashSignatureWarnings(reached(CHILD_SAFE, childExec(zeroAddress, signMessage(HASH), 1)))).toEqual([])
+    expect(hashSignatureWarnings(reached(CHILD_SAFE, childExec(zeroAddress, signMessage(HASH), 1)), [])).toEqual([])
+  })
+})
+
+describe('hashSignatureWarnings, from the simulated events', () => {
+  const approveHashLog = (safe: Address, owner: Address, hash: Hex) => ({
+    address: safe,
+    topics: [toEventSelector('ApproveHash(bytes32,address)'), hash, pad(owner)],
+    data: '0x' as Hex,
+  })
+  const signMsgLog = (safe: Address, hash: Hex) => ({
+    address: safe,
+    topics: [toEventSelector('SignMsg(bytes32)'), hash],
+    data: '0x' as Hex,
+  })
+
+  it('finds an approval or an on-chain signature the calldata does not show (a module, a smart account)', () => {
+    const calls = reached(CHILD_SAFE, '0x')
+    const warnings = hashSignatureWarnings(calls, [
+      approveHashLog(PARENT_SAFE, CHILD_SAFE, HASH),
+      signMsgLog(CHILD_SAFE, HASH),
+    ])
+    expect(warnings.map((warning) => warning.data)).toEqual([
+      { safe: PARENT_SAFE.toLowerCase(), owner: CHILD_SAFE.toLowerCase(), safeTxHash: HASH },
+      { safe: CHILD_SAFE.toLowerCase() },
+    ])
+    for (const warning of warnings) expect(warning.message).toContain('by a route the calldata does not show')
+  })
+
+  it('says once what the calldata already shows', () => {
+    const calls = reached(CHILD_SAFE, childExec(PARENT_SAFE, approveHash))
+    const warnings = hashSignatureWarnings(calls, [approveHashLog(PARENT_SAFE, CHILD_SAFE, HASH)])
+    expect(warnings).toHaveLength(1)
+    expect(warnings[0]?.message).not.toContain('by a route the calldata does not show')
+  })
+
+  it('finds a Safe before 1.3.0 signing through its own signMessage', () => {
+    const warnings = hashSignatureWarnings(reached(CHILD_SAFE, childExec(CHILD_SAFE, signMessage(HASH))), [])
+    expect(warnings.map((warning) => warning.data)).toEqual([{ safe: CHILD_SAFE.toLowerCase(), signs: HASH }])
   })
 })
 
 describe('unreadableBytes', () => {
-  it('says a hash is a hash, counts other bytes, and is silent for text', () => {
-    expect(unreadableBytes(HASH)).toBe(`whatever message has the hash ${HASH}`)
-    expect(unreadableBytes('0x00ff01')).toBe('3 bytes that are neither text nor a message Preflight can read')
+  it('takes any 32 bytes for a hash, even bytes ground until they decode as text', () => {
+    expect(unreadableBytes(HASH)?.what).toBe(`whatever message has the hash ${HASH}`)
+    const readable = toHex('Sign in to app.example.org now!!')
+    expect(hexToBytes(readable)).toHaveLength(32)
+    expect(unreadableBytes(readable)?.what).toBe(`whatever message has the hash ${readable}`)
+  })
+
+  it('names an EIP-712 encoding by the hash wallets show, counts other bytes, and is silent for text', () => {
+    const encoding = concat(['0x1901', keccak256(toHex('domain')), keccak256(toHex('struct'))])
+    expect(unreadableBytes(encoding)?.what).toBe(`the EIP-712 message with the hash ${keccak256(encoding)}`)
+    expect(unreadableBytes('0x00ff01')).toEqual({
+      what: '3 bytes that are neither text nor a message Preflight can read',
+      check: 'tells you what these bytes are',
+    })
     expect(unreadableBytes(toHex('Sign in to app.example.org'))).toBeNull()
   })
 })

@@ -190,7 +190,7 @@ describe('Safe messages (EIP-1271)', () => {
       'WARNING MULTISIG_SIGNER_NOT_OWNER',
       'WARNING MULTISIG_BLIND_SIGNATURE',
     ])
-    expect(stranger.response.warnings[0]?.message).toContain('cannot sign this message for the Safe')
+    expect(stranger.response.warnings[0]?.message).toContain('so your signature does not count toward the Safe’s')
 
     const otherChain = await scanSafeMessage(safeMessage(hidden, { chainId: 1 }), owner(0))
     expect(otherChain.response.action).toBe('BLOCK')
@@ -210,14 +210,38 @@ describe('Safe messages (EIP-1271)', () => {
     )
   })
 
-  it('reads the same shape for a contract that is no Safe as any other typed data', async () => {
+  it('reports the shape for a contract that is no Safe here as unsupported, not as a message with no issues', async () => {
     const { response } = await scanSafeMessage(
       safeMessage(safePermitHash(fx()), { verifyingContract: fx().erc20.address }),
       owner(0),
     )
+    expect(response.simulationResults.error?.kind).toBe('UNSUPPORTED_MESSAGE')
+    expect(response.simulationResults.error?.humanReadableError).toContain('is not a Safe on this chain')
+    expect(kinds(response.warnings)).toEqual(['WARNING RELIABLE_SIMULATION_NOT_POSSIBLE'])
+    expect(response.action).toBe('WARN')
+    expect(response.simulationResults.safeMessage).toBeUndefined()
+  })
+
+  it('leaves typed data with a single bytes field under a named domain to the generic reading', async () => {
+    const data = safeMessage(safePermitHash(fx()))
+    const named = {
+      ...data,
+      types: { ...data.types, EIP712Domain: [{ name: 'name', type: 'string' }, ...data.types.EIP712Domain] },
+      domain: { name: 'Some dapp', ...data.domain },
+    }
+    const { response, roundTrips } = await scanSafeMessage(named, owner(0))
     expect(response.warnings).toEqual([])
     expect(response.simulationResults.safeMessage).toBeUndefined()
-    expect(response.simulationResults.decodedMessage?.primaryType).toBe('SafeMessage')
+    expect(roundTrips).toBe(0)
+  })
+
+  it('answers a domain chain id beyond any real chain with the chain check, not an internal error', async () => {
+    const huge = safeMessage(safePermitHash(fx()), { chainId: 0 })
+    const { response } = await scanSafeMessage(
+      { ...huge, domain: { ...huge.domain, chainId: (2n ** 256n - 1n).toString() } },
+      owner(0),
+    )
+    expect(kinds(response.warnings)).toEqual(['CRITICAL MULTISIG_CHAIN_MISMATCH', 'WARNING MULTISIG_BLIND_SIGNATURE'])
   })
 })
 
@@ -228,7 +252,7 @@ describe('Safe signatures by hash in transactions', () => {
     const response = await scanTransaction(owner(0), fx().safe.address, data)
     expect(response.action).toBe('WARN')
     expect(kinds(response.warnings)).toEqual(['WARNING MULTISIG_BLIND_SIGNATURE'])
-    expect(response.warnings[0]?.message).toContain(`the Safe transaction with the hash ${hidden}`)
+    expect(response.warnings[0]?.message).toContain(`This records the hash ${hidden} as approved by`)
 
     const wallet = createWalletClient({
       chain: foundry,
