@@ -125,7 +125,9 @@ export function SafeMessagePanel({ safeMessage }: { safeMessage: SafeMessageCont
           {safeMessage.text === null ? (
             <span className="hash">{safeMessage.message}</span>
           ) : (
-            <span style={{ whiteSpace: 'pre-wrap' }}>{safeMessage.text}</span>
+            <span style={{ whiteSpace: 'pre-wrap' }}>
+              {safeMessage.text || <span className="muted">(nothing)</span>}
+            </span>
           )}
         </dd>
       </dl>
