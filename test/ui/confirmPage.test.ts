@@ -292,6 +292,10 @@ describe('the confirmation window', () => {
     expect(await page.locator('[data-warning-kind="MULTISIG_BLIND_SIGNATURE"]').textContent()).toContain(
       `whatever message has the hash ${hash}`,
     )
+    // Not "no asset changes", which would read as harmless.
+    expect(await page.getByRole('region', { name: 'What changes' }).textContent()).toContain(
+      'Signing moves no assets by itself. What the Safe signs can',
+    )
     expect(await fitsWidth(page)).toBe(true)
     await page.close()
   })

@@ -11,7 +11,6 @@ import { shortAddress } from '../assets/index.ts'
 import { makeWarning } from '../risk/index.ts'
 import {
   type ExecTransaction,
-  isSafeOwner,
   SAFE_NONCE_SLOT,
   type SafeContext,
   safeHashing,

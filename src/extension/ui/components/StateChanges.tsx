@@ -4,12 +4,19 @@ import { AddressText } from './AddressText.tsx'
 import { TokenIcon } from './TokenIcon.tsx'
 
 /** State changes grouped by account, the user's (or their Safe's) first; each row is one asset moving or approved. */
-export function StateChanges({ groups, pending }: { groups: AccountGroup[]; pending: boolean }) {
+type Props = {
+  groups: AccountGroup[]
+  pending: boolean
+  /** What to say when nothing changes, where "no asset changes" would reassure wrongly (a Safe message). */
+  empty?: string
+}
+
+export function StateChanges({ groups, pending, empty = 'No asset changes were found.' }: Props) {
   return (
     <section className="card" aria-labelledby="changes-title">
       <h2 id="changes-title">What changes</h2>
       {pending && <p className="muted">Waiting for the simulation…</p>}
-      {!pending && !groups.length && <p className="muted">No asset changes were found.</p>}
+      {!pending && !groups.length && <p className="muted">{empty}</p>}
       {groups.map((group) => (
         <div className="group" key={group.account} data-account={group.account.toLowerCase()}>
           <div className="group-head">

@@ -16,6 +16,10 @@ import { currentWindowId, decide, type QueueStore, rejectAll, useDecision } from
 import { settingsStore } from '../stores/settingsStore.ts'
 import { useShownMarks } from './shownMarks.ts'
 
+/** A Safe message moves nothing itself; what it signs can, and "no asset changes" must not read as "harmless". */
+const SAFE_MESSAGE_CHANGES =
+  'Signing moves no assets by itself. What the Safe signs can, once enough owners have signed: see the Safe message above.'
+
 /** Typed data bound to another chain than the wallet's: where the signature works, and where it was checked. */
 function OtherChain({ domain, wallet, checkedOn }: NonNullable<PendingRequest['otherChain']> & { checkedOn: number }) {
   return (
@@ -232,7 +236,13 @@ export function ConfirmApp({ initialId, queue }: Props) {
       )}
       {(view.multisig || view.control.length > 0) && <SafePanel multisig={view.multisig} control={view.control} />}
       {view.safeMessage && <SafeMessagePanel safeMessage={view.safeMessage} />}
-      {view.action !== 'ERROR' && <StateChanges groups={view.groups} pending={view.action === 'PENDING'} />}
+      {view.action !== 'ERROR' && (
+        <StateChanges
+          groups={view.groups}
+          pending={view.action === 'PENDING'}
+          empty={view.safeMessage ? SAFE_MESSAGE_CHANGES : undefined}
+        />
+      )}
       {fees && <Fees fees={fees} />}
       <Details view={view} params={request.params} />
       {sendError && (
