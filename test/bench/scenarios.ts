@@ -14,7 +14,7 @@ import {
   parseUnits,
   zeroAddress,
 } from 'viem'
-import { safeAbi, type TxRequest } from '../../src/devnet/dapp/requests.ts'
+import { safeAbi, safePermitHash, type TxRequest } from '../../src/devnet/dapp/requests.ts'
 import { v2SwapEthForTokens, v3SwapEthForUsdc } from '../../src/devnet/dapp/uniswap.ts'
 import {
   eip2612Permit,
@@ -179,6 +179,13 @@ export function buildScenarios(fixtures: Fixtures, coldTokens: Address[]): Scena
           signer,
           safeTxTypedData(String(fixtures.chainId), fixtures.safe.address, addOwnerProposal(fixtures, 0n)),
         ),
+      minRoundTrips: 1,
+      maxRoundTrips: 1,
+    },
+    {
+      kind: 'message',
+      name: 'Safe message (EIP-1271) of a hash (WARN)',
+      request: () => safeMessageRequest(fixtures, signer, safePermitHash(fixtures)),
       minRoundTrips: 1,
       maxRoundTrips: 1,
     },

@@ -13,7 +13,7 @@
  */
 
 export { functionDecoder } from './abiIndex.ts'
-export { erc20Abi, erc721Abi, erc1155Abi, multiSendAbi, safeAbi, wethAbi } from './abis.ts'
+export { erc20Abi, erc721Abi, erc1155Abi, multiSendAbi, safeAbi, signMessageLibAbi, wethAbi } from './abis.ts'
 export {
   addressesInArguments,
   type DecodedFunction,

@@ -10,14 +10,14 @@ import { makeWarning } from '../risk/index.ts'
 /** What a raw message says: its bytes, its text when the bytes are readable, and whether it is a bare hash. */
 export type RawMessage = { bytes: Hex; text: string | null; isHash: boolean }
 
-/** Reads a raw message: 0x-hex is decoded as bytes (text when it is printable UTF-8); anything else is text itself. */
+/**
+ * Reads a raw message: 0x-hex is decoded as bytes, anything else is taken as its UTF-8 bytes, as wallets sign it; the
+ * bytes are text when they are printable UTF-8, however they were sent.
+ */
 export function readRawMessage(raw: string): RawMessage {
-  if (isHex(raw, { strict: true }) && raw.length % 2 === 0) {
-    const bytes = hexToBytes(raw)
-    const text = printableText(bytes)
-    return { bytes: bytesToHex(bytes), text, isHash: bytes.length === 32 && text === null }
-  }
-  return { bytes: bytesToHex(stringToBytes(raw)), text: raw, isHash: false }
+  const bytes = isHex(raw, { strict: true }) && raw.length % 2 === 0 ? hexToBytes(raw) : stringToBytes(raw)
+  const text = printableText(bytes)
+  return { bytes: bytesToHex(bytes), text, isHash: bytes.length === 32 && text === null }
 }
 
 /** The message for display, as text when readable and as hex otherwise. */
@@ -33,10 +33,10 @@ export function decodeRawMessage(
 }
 
 /**
- * 32 bytes of text made only of these (ASCII letters, digits, spaces, line breaks, plain punctuation) cannot be a hash
- * someone ground to read as text: 74 of 256 byte values, so about 2^57 tries for 32 of them.
+ * 32 bytes of text made only of these (ASCII letters, digits, spaces, line breaks, the punctuation of sentences, URLs
+ * and base64) are costly to reach from a hash: 84 of 256 byte values, so about 2^51 hashes to find one that reads so.
  */
-const PLAIN_TEXT = /^[A-Za-z0-9 \t\r\n.,:;!?'()-]*$/
+const PLAIN_TEXT = /^[A-Za-z0-9 \t\r\n.,:;!?'()\-/+=_@#&%]*$/
 
 /**
  * A bare 32-byte hash is blind signing: it may be a transaction or order hash the user cannot read (CRITICAL). 32 bytes

@@ -31,7 +31,7 @@ export function safeSignerWarnings(
     const instead =
       signed === 'transaction'
         ? 'cannot confirm this transaction. The changes shown are what it would do if the owners executed it.'
-        : 'does not count toward the Safe’s.'
+        : 'does not count toward the Safe’s signature.'
     warnings.push(
       makeWarning(
         'MULTISIG_SIGNER_NOT_OWNER',
@@ -71,13 +71,15 @@ export function hashMismatchWarnings(
 ): Warning[] {
   if (expected === signedHash) return []
   const key = signed === 'transaction' ? 'SafeTxHash' : 'SafeMessageHash'
+  // A message's Safe is its domain's, so only a transaction's request can be another Safe's.
+  const cause = signed === 'transaction' ? 'or another Safe' : 'or with a type the Safe does not hash'
   return [
     makeWarning(
       'MULTISIG_HASH_MISMATCH',
       'WARNING',
       `The Safe ${shortAddress(safe.address)} runs Safe ${safe.version}, which hashes its ${signed}s ${rule}, so it ` +
         `computes ${expected} for this ${signed}, not the ${signedHash} you would sign. Your signature cannot ` +
-        'confirm it on this Safe: the request was made for another Safe version or another Safe.',
+        `confirm it on this Safe: the request was made for another Safe version ${cause}.`,
       { [`expected${key}`]: expected, messageHash: signedHash },
     ),
   ]

@@ -4,12 +4,12 @@
  * asked the Safe to sign (EIP-712 or EIP-191), so the owners see a hash and nothing of what it stands for: a login, or a
  * permit or order that moves everything the Safe holds.
  */
-import type { Address } from 'viem'
+import { type Address, hexToBytes, size } from 'viem'
+import { printableText } from '../abi/index.ts'
 import type { Hex, SafeMessageContext, Warning } from '../api/index.ts'
 import { shortAddress } from '../assets/index.ts'
-import { makeWarning, type UnreadableBytes, unreadableBytes } from '../risk/index.ts'
+import { makeWarning, SIGNATURE_POWERS, type UnreadableBytes, unreadableBytes } from '../risk/index.ts'
 import { type SafeContext, safeHashing, safeMessageHash } from '../safe/index.ts'
-import { readRawMessage } from './rawMessage.ts'
 import { hashMismatchWarnings, SAFE_DOMAINS, safeSignerWarnings } from './safeChecks.ts'
 import { hashTypedPayload, structSignature, type TypedData } from './typedData.ts'
 
@@ -52,7 +52,7 @@ export function safeMessageContext(safeMessage: SafeMessage, safe: SafeContext):
     threshold: safe.threshold,
     message: safeMessage.message,
     // Bytes that stand for something else (a hash that happens to decode) are not shown as text.
-    text: unreadableBytes(safeMessage.message) ? null : readRawMessage(safeMessage.message).text,
+    text: unreadableBytes(safeMessage.message) ? null : printableText(hexToBytes(safeMessage.message)),
     safeMessageHash: safeMessage.hash,
     domainHash: safeMessage.domainHash,
     messageHash: safeMessage.messageHash,
@@ -89,12 +89,14 @@ export function safeMessageWarnings(
 
 function blindMessageWarning(safe: SafeContext, unreadable: UnreadableBytes, safeMessage: SafeMessage): Warning {
   const quorum = safe.threshold > 1 ? ` once ${safe.threshold} owners have signed` : ''
+  // Safe{Wallet} reduces every dapp message to its 32-byte hash: said, so a person knows this is the usual shape.
+  const usual =
+    size(safeMessage.message) === 32 ? ' Safe apps send every dapp’s message to the owners this way, as a hash.' : ''
   return makeWarning(
     'MULTISIG_BLIND_SIGNATURE',
     'WARNING',
     `With this signature the Safe ${shortAddress(safe.address)} signs, in its own name, ${unreadable.what}. Any ` +
-      `contract that asks the Safe accepts it${quorum}: a login, or a token permit or order that moves what the ` +
-      'Safe holds. Safe apps send every dapp’s message to the owners this way, so what the Safe signs cannot be ' +
+      `contract that asks the Safe accepts it${quorum}: ${SIGNATURE_POWERS}.${usual} What the Safe signs cannot be ` +
       `shown here. Sign only if your Safe app ${unreadable.check}.`,
     { safe: safe.address.toLowerCase(), signs: safeMessage.message, safeMessageHash: safeMessage.hash },
   )

@@ -6,16 +6,16 @@
  * simulated `ApproveHash` and `SignMsg` events catch the routes the calldata does not show (a module, a smart
  * account's own call).
  */
-import { type Address, type Hex, hexToBytes, isAddressEqual, keccak256, slice, toEventSelector } from 'viem'
-import { decodeKnownFunction, printableText } from '../abi/index.ts'
+import { type Address, getAbiItem, type Hex, hexToBytes, isAddressEqual, keccak256, slice, toEventSelector } from 'viem'
+import { decodeKnownFunction, printableText, safeAbi, signMessageLibAbi } from '../abi/index.ts'
 import type { Warning } from '../api/index.ts'
 import { shortAddress } from '../assets/index.ts'
-import { type Call, safeDeployment } from '../safe/index.ts'
+import { type Call, safeDeployment, safeMessageHash } from '../safe/index.ts'
 import type { SimulatedLog } from '../simulation/index.ts'
 import { makeWarning } from './warnings.ts'
 
 /** What the powers of a Safe's signature reach, said wherever one is given blind. */
-const SIGNATURE_POWERS = 'a login, or a token permit or order that moves what the Safe holds'
+export const SIGNATURE_POWERS = 'a login, or a token permit or order that moves what the Safe holds'
 
 /** Bytes a Safe would sign that its signer cannot read: what they stand for, and what to compare them with. */
 export type UnreadableBytes = { what: string; check: string }
@@ -39,18 +39,28 @@ export function unreadableBytes(bytes: Hex): UnreadableBytes | null {
   }
 }
 
-/** A WARNING for each hash approved and each message a Safe signs on chain without text to read, however reached. */
-export function hashSignatureWarnings(calls: Call[], logs: SimulatedLog[]): Warning[] {
-  const read = calls.flatMap(readCall)
-  // What the calldata shows is said from it, with the bytes signed; the events add only what it does not show.
-  const shown = (safe: Address, hash: Hex | null) =>
-    read.some((action) => isAddressEqual(action.safe, safe) && (hash === null || action.hash === hash))
+/**
+ * A WARNING for each hash approved and each message a Safe signs on chain without text to read, however reached;
+ * `chainId` is the chain simulated, under whose domain a signed message's SafeMessage hash is computed.
+ */
+export function hashSignatureWarnings(calls: Call[], logs: SimulatedLog[], chainId: number): Warning[] {
+  const read = calls.flatMap((call) => readCall(call, chainId))
+  // What the calldata shows is said from it, with the bytes signed; an event adds only an action it does not show.
+  const shown = (safe: Address, kind: SafeSignature['kind'], hash: Hex, owner?: Address) =>
+    read.some(
+      (action) =>
+        action.kind === kind &&
+        isAddressEqual(action.safe, safe) &&
+        action.hashes.includes(hash) &&
+        (owner === undefined || (action.owner !== undefined && isAddressEqual(action.owner, owner))),
+    )
   const fromLogs = logs.flatMap((log): Warning[] => {
     const [topic, first, second] = log.topics
-    if (topic === approveHashTopic() && first && second && !shown(log.address, first)) {
-      return [approvalWarning(log.address, slice(second, 12), first, true)]
+    if (topic === eventTopics().approveHash && first && second) {
+      const owner = slice(second, 12)
+      return shown(log.address, 'approval', first, owner) ? [] : [approvalWarning(log.address, owner, first, true)]
     }
-    if (topic === signMsgTopic() && first && !shown(log.address, null)) {
+    if (topic === eventTopics().signMsg && first && !shown(log.address, 'signature', first)) {
       const what = `the message whose SafeMessage hash is ${first}`
       return [onChainSignatureWarning(log.address, { what, check: 'shows you that message with this same hash' }, null)]
     }
@@ -59,15 +69,25 @@ export function hashSignatureWarnings(calls: Call[], logs: SimulatedLog[]): Warn
   return [...read.flatMap((action) => action.warnings), ...fromLogs]
 }
 
-/** A hash approved for a Safe (`hash`), or a message a Safe signs on chain (`hash` null), as the calldata shows it. */
-type SafeSignature = { safe: Address; hash: Hex | null; warnings: Warning[] }
+/**
+ * A hash an owner approves for a Safe, or bytes a Safe signs on chain, as the calldata shows them: `hashes` are what
+ * the matching event carries (the approved hash; the SafeMessage hash under either Safe domain, the version unread).
+ */
+type SafeSignature = {
+  kind: 'approval' | 'signature'
+  safe: Address
+  owner?: Address
+  hashes: Hex[]
+  warnings: Warning[]
+}
 
-function readCall(call: Call): SafeSignature[] {
+function readCall(call: Call, chainId: number): SafeSignature[] {
   if (!call.to) return []
   const decoded = decodeKnownFunction(call.data)
   if (decoded?.functionName === 'approveHash' && !call.delegate) {
     const hash = decoded.args[0] as Hex
-    return [{ safe: call.to, hash, warnings: [approvalWarning(call.to, call.from, hash, false)] }]
+    const warnings = [approvalWarning(call.to, call.from, hash, false)]
+    return [{ kind: 'approval', safe: call.to, owner: call.from, hashes: [hash], warnings }]
   }
   if (decoded?.functionName !== 'signMessage') return []
   // Through SignMessageLib (1.3.0 on), or the Safe's own signMessage, which only the Safe itself may call (before).
@@ -77,18 +97,14 @@ function readCall(call: Call): SafeSignature[] {
   if (!signsAsSafe) return []
   const signs = decoded.args[0] as Hex
   const unreadable = unreadableBytes(signs)
-  return [
-    {
-      safe: call.from,
-      hash: null,
-      warnings: unreadable ? [onChainSignatureWarning(call.from, unreadable, signs)] : [],
-    },
-  ]
+  const hashes = ['1.3.0', '1.0.0'].map((version) => safeMessageHash(version, chainId, call.from, signs))
+  const warnings = unreadable ? [onChainSignatureWarning(call.from, unreadable, signs)] : []
+  return [{ kind: 'signature', safe: call.from, hashes, warnings }]
 }
 
 function approvalWarning(safe: Address, owner: Address, hash: Hex, hidden: boolean): Warning {
   const by = shortAddress(owner)
-  const route = hidden ? ', by a route the calldata does not show' : ''
+  const route = hidden ? ', by a route Preflight does not read from the calldata' : ''
   return makeWarning(
     'MULTISIG_BLIND_SIGNATURE',
     'WARNING',
@@ -97,13 +113,13 @@ function approvalWarning(safe: Address, owner: Address, hash: Hex, hidden: boole
       'once enough owners have approved or signed, anyone can execute the transaction, or the Safe accepts the ' +
       `message as its own (${SIGNATURE_POWERS}). The request carries only the hash, so what it approves cannot be ` +
       'shown. Continue only if your Safe app shows you the transaction or message with this same hash.',
-    { safe: safe.toLowerCase(), owner: owner.toLowerCase(), safeTxHash: hash },
+    { safe: safe.toLowerCase(), owner: owner.toLowerCase(), approvedHash: hash },
   )
 }
 
 /** `signs` is what the calldata gives the Safe to sign; null when only the simulated SignMsg event shows it. */
 function onChainSignatureWarning(safe: Address, unreadable: UnreadableBytes, signs: Hex | null): Warning {
-  const route = signs ? '' : ', by a route the calldata does not show'
+  const route = signs ? '' : ', by a route Preflight does not read from the calldata'
   return makeWarning(
     'MULTISIG_BLIND_SIGNATURE',
     'WARNING',
@@ -118,10 +134,8 @@ let topics: { approveHash: Hex; signMsg: Hex } | undefined
 /** Hashed on first use: a starting service worker should not spend its first milliseconds on keccak. */
 function eventTopics(): { approveHash: Hex; signMsg: Hex } {
   topics ??= {
-    approveHash: toEventSelector('ApproveHash(bytes32,address)'),
-    signMsg: toEventSelector('SignMsg(bytes32)'),
+    approveHash: toEventSelector(getAbiItem({ abi: safeAbi, name: 'ApproveHash' })),
+    signMsg: toEventSelector(getAbiItem({ abi: signMessageLibAbi, name: 'SignMsg' })),
   }
   return topics
 }
-const approveHashTopic = () => eventTopics().approveHash
-const signMsgTopic = () => eventTopics().signMsg

@@ -56,6 +56,7 @@ export function simulationWarnings(
     ...hashSignatureWarnings(
       calls,
       result.outcomes.flatMap((outcome) => outcome.logs),
+      result.chainId,
     ),
     ...ownContractWarnings(result, metadataOf),
     ...gasWarnings(result),

@@ -61,7 +61,8 @@ function isLog(value: unknown): boolean {
     typeof log.address === 'string' &&
     isAddress(log.address, { strict: false }) &&
     Array.isArray(log.topics) &&
-    log.topics.every(isHexText) &&
+    // Topics are 32-byte words; anything else is a broken node, not a contract's doing.
+    log.topics.every((topic) => isHexText(topic) && topic.length === 66) &&
     isHexText(log.data)
   )
 }

@@ -41,4 +41,19 @@ describe('readRawMessage', () => {
     expect(ground.text).not.toBeNull()
     expect(rawMessageWarnings(ground)).toMatchObject([{ kind: 'ETH_SIGN_TX_HASH', severity: 'WARNING' }])
   })
+
+  it('reads the same bytes the same way whether they come as hex or as a string', () => {
+    const controls = '\u0001'.repeat(32)
+    const asString = readRawMessage(controls)
+    expect(asString).toEqual(readRawMessage(stringToHex(controls)))
+    expect(asString).toMatchObject({ text: null, isHash: true })
+  })
+
+  it('does not warn on 32 bytes of URL or base64, as logins often sign', () => {
+    for (const text of ['https://app.uniswap.org/#/swap?x', 'q8Jz+/Vn0Wc3mTfR2xYb7HkLp9sDa1E=']) {
+      const message = readRawMessage(stringToHex(text))
+      expect(size(message.bytes), text).toBe(32)
+      expect(rawMessageWarnings(message), text).toEqual([])
+    }
+  })
 })

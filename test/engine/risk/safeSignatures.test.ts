@@ -12,7 +12,6 @@ import {
   hexToBytes,
   keccak256,
   pad,
-  parseAbi,
   size,
   toEventSelector,
   toHex,
@@ -21,10 +20,11 @@ import {
 import { describe, expect, it } from 'vitest'
 import { execTransactionData } from '../../../src/devnet/dapp/requests.ts'
 import { plainSafeTx } from '../../../src/devnet/eip712.ts'
-import { multiSendAbi, safeAbi } from '../../../src/engine/abi/abis.ts'
+import { multiSendAbi, safeAbi, signMessageLibAbi } from '../../../src/engine/abi/abis.ts'
 import { unreadableBytes } from '../../../src/engine/risk/index.ts'
 import { hashSignatureWarnings } from '../../../src/engine/risk/safeSignatures.ts'
 import { type Call, expandCalls } from '../../../src/engine/safe/index.ts'
+import { safeMessageHash } from '../../../src/engine/safe/versions.ts'
 
 const OWNER: Address = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 const CHILD_SAFE: Address = '0x1111111111111111111111111111111111111111'
@@ -34,12 +34,12 @@ const SIGN_MESSAGE_LIB: Address = '0xd53cd0aB83D845Ac265BE939c57F53AD838012c9'
 const SIGN_MESSAGE_LIB_130: Address = '0xA65387F16B013cf2Af4605Ad8aA5ec25a2cbA3a2'
 /** Safe 1.4.1's MultiSend. */
 const MULTI_SEND: Address = '0x38869bf66a61cF6bDB996A6aE40D5853Fd43B526'
+const CHAIN = 31337
 const HASH = keccak256(toHex('a transaction the request names only by its hash'))
-const signMessageLib = parseAbi(['function signMessage(bytes _data)'])
 
 const approveHash = encodeFunctionData({ abi: safeAbi, functionName: 'approveHash', args: [HASH] })
 const signMessage = (data: Hex) =>
-  encodeFunctionData({ abi: signMessageLib, functionName: 'signMessage', args: [data] })
+  encodeFunctionData({ abi: signMessageLibAbi, functionName: 'signMessage', args: [data] })
 
 /** What a transaction from the owner to `to` with `data` reaches, as the engine unwraps it. */
 const reached = (to: Address, data: Hex): Call[] => expandCalls({ from: OWNER, to, value: 0n, data, depth: 0 })
@@ -50,16 +50,16 @@ const packed = (operation: number, to: Address, data: Hex) =>
 
 describe('hashSignatureWarnings', () => {
   it('finds an owner’s approveHash sent directly, naming the Safe, the owner and the hash', () => {
-    const [warning, ...rest] = hashSignatureWarnings(reached(PARENT_SAFE, approveHash), [])
+    const [warning, ...rest] = hashSignatureWarnings(reached(PARENT_SAFE, approveHash), [], CHAIN)
     expect(rest).toEqual([])
     expect(warning).toMatchObject({ kind: 'MULTISIG_BLIND_SIGNATURE', severity: 'WARNING' })
-    expect(warning?.data).toEqual({ safe: PARENT_SAFE.toLowerCase(), owner: OWNER.toLowerCase(), safeTxHash: HASH })
+    expect(warning?.data).toEqual({ safe: PARENT_SAFE.toLowerCase(), owner: OWNER.toLowerCase(), approvedHash: HASH })
   })
 
   it('finds approveHash given by a nested Safe: the child Safe approves for the parent', () => {
-    const warnings = hashSignatureWarnings(reached(CHILD_SAFE, childExec(PARENT_SAFE, approveHash)), [])
+    const warnings = hashSignatureWarnings(reached(CHILD_SAFE, childExec(PARENT_SAFE, approveHash)), [], CHAIN)
     expect(warnings.map((warning) => warning.data)).toEqual([
-      { safe: PARENT_SAFE.toLowerCase(), owner: CHILD_SAFE.toLowerCase(), safeTxHash: HASH },
+      { safe: PARENT_SAFE.toLowerCase(), owner: CHILD_SAFE.toLowerCase(), approvedHash: HASH },
     ])
   })
 
@@ -69,21 +69,23 @@ describe('hashSignatureWarnings', () => {
       functionName: 'multiSend',
       args: [concat([packed(0, PARENT_SAFE, approveHash), packed(1, SIGN_MESSAGE_LIB_130, signMessage(HASH))])],
     })
-    const warnings = hashSignatureWarnings(reached(CHILD_SAFE, childExec(MULTI_SEND, batch, 1)), [])
+    const warnings = hashSignatureWarnings(reached(CHILD_SAFE, childExec(MULTI_SEND, batch, 1)), [], CHAIN)
     expect(warnings.map((warning) => warning.data)).toEqual([
-      { safe: PARENT_SAFE.toLowerCase(), owner: CHILD_SAFE.toLowerCase(), safeTxHash: HASH },
+      { safe: PARENT_SAFE.toLowerCase(), owner: CHILD_SAFE.toLowerCase(), approvedHash: HASH },
       { safe: CHILD_SAFE.toLowerCase(), signs: HASH },
     ])
   })
 
   it('leaves SignMessageLib alone when it signs text, is called without delegatecall, or is not Safe’s', () => {
     const text = signMessage(toHex('I agree to the terms of app.example.org'))
-    expect(hashSignatureWarnings(reached(CHILD_SAFE, childExec(SIGN_MESSAGE_LIB, text, 1)), [])).toEqual([])
-    expect(hashSignatureWarnings(reached(CHILD_SAFE, childExec(SIGN_MESSAGE_LIB, signMessage(HASH), 0)), [])).toEqual(
+    expect(hashSignatureWarnings(reached(CHILD_SAFE, childExec(SIGN_MESSAGE_LIB, text, 1)), [], CHAIN)).toEqual([])
+    expect(
+      hashSignatureWarnings(reached(CHILD_SAFE, childExec(SIGN_MESSAGE_LIB, signMessage(HASH), 0)), [], CHAIN),
+    ).toEqual([])
+    // Someone else's code by delegatecall is CRITICAL in safeControl.ts; it is no Safe signature here.
+    expect(hashSignatureWarnings(reached(CHILD_SAFE, childExec(zeroAddress, signMessage(HASH), 1)), [], CHAIN)).toEqual(
       [],
     )
-    // Someone else's code by delegatecall is CRITICAL in safeControl.ts; it is no Safe signature here.
-    expect(hashSignatureWarnings(reached(CHILD_SAFE, childExec(zeroAddress, signMessage(HASH), 1)), [])).toEqual([])
   })
 })
 
@@ -101,26 +103,48 @@ describe('hashSignatureWarnings, from the simulated events', () => {
 
   it('finds an approval or an on-chain signature the calldata does not show (a module, a smart account)', () => {
     const calls = reached(CHILD_SAFE, '0x')
-    const warnings = hashSignatureWarnings(calls, [
-      approveHashLog(PARENT_SAFE, CHILD_SAFE, HASH),
-      signMsgLog(CHILD_SAFE, HASH),
-    ])
+    const warnings = hashSignatureWarnings(
+      calls,
+      [approveHashLog(PARENT_SAFE, CHILD_SAFE, HASH), signMsgLog(CHILD_SAFE, HASH)],
+      CHAIN,
+    )
     expect(warnings.map((warning) => warning.data)).toEqual([
-      { safe: PARENT_SAFE.toLowerCase(), owner: CHILD_SAFE.toLowerCase(), safeTxHash: HASH },
+      { safe: PARENT_SAFE.toLowerCase(), owner: CHILD_SAFE.toLowerCase(), approvedHash: HASH },
       { safe: CHILD_SAFE.toLowerCase() },
     ])
-    for (const warning of warnings) expect(warning.message).toContain('by a route the calldata does not show')
+    for (const warning of warnings)
+      expect(warning.message).toContain('by a route Preflight does not read from the calldata')
+  })
+
+  it('says once what the calldata already shows, and still finds a second action the calldata does not show', () => {
+    const signsText = childExec(SIGN_MESSAGE_LIB, signMessage(toHex('I agree to the terms of app.example.org')), 1)
+    const calls = reached(CHILD_SAFE, signsText)
+    const textHash = safeMessageHash('1.4.1', CHAIN, CHILD_SAFE, toHex('I agree to the terms of app.example.org'))
+    // The text's own SignMsg is shown (and readable); a second one, for a permit's hash, is not.
+    expect(hashSignatureWarnings(calls, [signMsgLog(CHILD_SAFE, textHash)], CHAIN)).toEqual([])
+    const hidden = hashSignatureWarnings(calls, [signMsgLog(CHILD_SAFE, textHash), signMsgLog(CHILD_SAFE, HASH)], CHAIN)
+    expect(hidden.map((warning) => warning.message)).toEqual([expect.stringContaining(`SafeMessage hash is ${HASH}`)])
+    // One owner's approval shown does not stand for another owner's.
+    const approvals = hashSignatureWarnings(
+      reached(PARENT_SAFE, approveHash),
+      [approveHashLog(PARENT_SAFE, OWNER, HASH), approveHashLog(PARENT_SAFE, CHILD_SAFE, HASH)],
+      CHAIN,
+    )
+    expect(approvals.map((warning) => (warning.data as { owner: string }).owner)).toEqual([
+      OWNER.toLowerCase(),
+      CHILD_SAFE.toLowerCase(),
+    ])
   })
 
   it('says once what the calldata already shows', () => {
     const calls = reached(CHILD_SAFE, childExec(PARENT_SAFE, approveHash))
-    const warnings = hashSignatureWarnings(calls, [approveHashLog(PARENT_SAFE, CHILD_SAFE, HASH)])
+    const warnings = hashSignatureWarnings(calls, [approveHashLog(PARENT_SAFE, CHILD_SAFE, HASH)], CHAIN)
     expect(warnings).toHaveLength(1)
-    expect(warnings[0]?.message).not.toContain('by a route the calldata does not show')
+    expect(warnings[0]?.message).not.toContain('by a route Preflight does not read from the calldata')
   })
 
   it('finds a Safe before 1.3.0 signing through its own signMessage', () => {
-    const warnings = hashSignatureWarnings(reached(CHILD_SAFE, childExec(CHILD_SAFE, signMessage(HASH))), [])
+    const warnings = hashSignatureWarnings(reached(CHILD_SAFE, childExec(CHILD_SAFE, signMessage(HASH))), [], CHAIN)
     expect(warnings.map((warning) => warning.data)).toEqual([{ safe: CHILD_SAFE.toLowerCase(), signs: HASH }])
   })
 })

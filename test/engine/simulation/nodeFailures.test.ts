@@ -42,6 +42,25 @@ const behaviours: Record<string, Behaviour> = {
               : block,
           ),
   },
+  shortTopic: {
+    result: (request) =>
+      request.method === 'eth_chainId'
+        ? '0x7a69'
+        : echoBlocks(request).map((block, index) =>
+            index === 1
+              ? {
+                  calls: [
+                    {
+                      status: '0x1',
+                      returnData: '0x',
+                      gasUsed: '0x1',
+                      logs: [{ address: `0x${'11'.repeat(20)}`, topics: ['0x1234'], data: '0x' }],
+                    },
+                  ],
+                }
+              : block,
+          ),
+  },
   badChainId: { result: (request) => (request.method === 'eth_chainId' ? 'zzz' : echoBlocks(request)) },
 }
 
@@ -86,6 +105,8 @@ describe('a node that answers with nonsense', () => {
     ['nullResult', /malformed eth_simulateV1 result: the result is not a list of blocks/],
     ['missingTransactions', /malformed eth_simulateV1 result: block 2 has 0 call results for the 1 calls sent/],
     ['badLogs', /malformed eth_simulateV1 result: call 1 of block 2 is malformed/],
+    // A topic is a 32-byte word; a shorter one is the node's fault, not a bug in Preflight.
+    ['shortTopic', /malformed eth_simulateV1 result: call 1 of block 2 is malformed/],
     ['badChainId', /answered eth_chainId with "zzz", not a chain id/],
   ]
   it.each(cases)('%s → RPC_ERROR saying what the node did wrong', async (behaviour, message) => {

@@ -16,7 +16,7 @@ import { currentWindowId, decide, type QueueStore, rejectAll, useDecision } from
 import { settingsStore } from '../stores/settingsStore.ts'
 import { useShownMarks } from './shownMarks.ts'
 
-/** A Safe message moves nothing itself; what it signs can, and "no asset changes" must not read as "harmless". */
+/** A blind Safe message moves nothing itself; what it signs can, and "no asset changes" must not read as "harmless". */
 const SAFE_MESSAGE_CHANGES =
   'Signing moves no assets by itself. What the Safe signs can, once enough owners have signed: see the Safe message above.'
 
@@ -240,7 +240,11 @@ export function ConfirmApp({ initialId, queue }: Props) {
         <StateChanges
           groups={view.groups}
           pending={view.action === 'PENDING'}
-          empty={view.safeMessage ? SAFE_MESSAGE_CHANGES : undefined}
+          empty={
+            view.warnings.some((warning) => warning.kind === 'MULTISIG_BLIND_SIGNATURE') && view.safeMessage
+              ? SAFE_MESSAGE_CHANGES
+              : undefined
+          }
         />
       )}
       {fees && <Fees fees={fees} />}
