@@ -19,7 +19,7 @@ import { type LaunchedChromium, launchChromium } from '../../src/devnet/chromium
 import { safeAbi, safePermitHash, safeTransfer } from '../../src/devnet/dapp/requests.ts'
 import { type DappServer, serveDapp } from '../../src/devnet/dapp/server.ts'
 import type { Devnet } from '../../src/devnet/devnet.ts'
-import { safeMessageTypedData, safeTxTypedData } from '../../src/devnet/eip712.ts'
+import { safeMessageTypedData, safeTxTypedData, type TypedData } from '../../src/devnet/eip712.ts'
 import { SAFE_SCENARIOS } from '../../src/devnet/safeProposals.ts'
 import { startTestDevnet } from '../support/devnet.ts'
 
@@ -53,6 +53,12 @@ describe('the demo dapp', () => {
     return { status: (await result.getAttribute('data-status')) ?? '', text: (await result.textContent()) ?? '' }
   }
 
+  /** Who made the signature a result shows ("signature 0x…") over `typed`. */
+  const signerOf = (resultText: string, typed: TypedData) =>
+    recoverTypedDataAddress({ ...typed, signature: resultText.split('signature ')[1] as Hex } as Parameters<
+      typeof recoverTypedDataAddress
+    >[0])
+
   it('announces the dev wallet as window.ethereum and through EIP-6963', async () => {
     const seen = await page.evaluate(() => {
       // EIP-6963 announces synchronously in answer to the request event, so the names are in once dispatch returns.
@@ -83,13 +89,9 @@ describe('the demo dapp', () => {
     await page.selectOption('#owner', '2')
     const result = await click('propose-safe-tx')
     expect(result.status).toBe('ok')
-    const signature = result.text.split('signature ')[1] as Hex
     const nonce = await chain().readContract({ address: fixtures.safe.address, abi: safeAbi, functionName: 'nonce' })
     const typed = safeTxTypedData(fixtures.chainId, fixtures.safe.address, safeTransfer(fixtures, nonce))
-    const signer = await recoverTypedDataAddress({ ...typed, signature } as Parameters<
-      typeof recoverTypedDataAddress
-    >[0])
-    expect(signer).toBe(fixtures.safe.owners[2])
+    expect(await signerOf(result.text, typed)).toBe(fixtures.safe.owners[2])
   })
 
   it('proposes every Safe scenario, each signed by the chosen owner over its own proposal', async () => {
@@ -99,12 +101,8 @@ describe('the demo dapp', () => {
     for (const [id, { build }] of Object.entries(SAFE_SCENARIOS)) {
       const result = await click(id)
       expect(result.status, id).toBe('ok')
-      const signature = result.text.split('signature ')[1] as Hex
       const typed = safeTxTypedData(fixtures.chainId, fixtures.safe.address, build(fixtures, nonce))
-      const signer = await recoverTypedDataAddress({ ...typed, signature } as Parameters<
-        typeof recoverTypedDataAddress
-      >[0])
-      expect(signer, id).toBe(fixtures.safe.owners[1])
+      expect(await signerOf(result.text, typed), id).toBe(fixtures.safe.owners[1])
     }
   })
 
@@ -113,12 +111,8 @@ describe('the demo dapp', () => {
     await page.selectOption('#owner', '2')
     const result = await click('safe-message')
     expect(result.status).toBe('ok')
-    const signature = result.text.split('signature ')[1] as Hex
     const typed = safeMessageTypedData(fixtures.chainId, fixtures.safe.address, safePermitHash(fixtures))
-    const signer = await recoverTypedDataAddress({ ...typed, signature } as Parameters<
-      typeof recoverTypedDataAddress
-    >[0])
-    expect(signer).toBe(fixtures.safe.owners[2])
+    expect(await signerOf(result.text, typed)).toBe(fixtures.safe.owners[2])
   })
 
   it('executes a Safe transaction with two owners’ signatures: the Safe pays 1 ETH and its nonce moves on', async () => {

@@ -333,11 +333,16 @@ export function transactionsResponseSchema(version: ApiVersion): Schema {
   })
 }
 
-const multisig = object({
+/** The Safe a multisig message is for, as both Safe extensions name it. */
+const safeFields = {
   wallet: lowerAddress,
   version: string,
   owners: { type: 'array', items: lowerAddress },
   threshold: { type: 'integer' },
+}
+
+const multisig = object({
+  ...safeFields,
   currentNonce: decimal,
   messageNonce: decimal,
   safeTxHash: hex,
@@ -346,10 +351,7 @@ const multisig = object({
 })
 
 const safeMessage = object({
-  wallet: lowerAddress,
-  version: string,
-  owners: { type: 'array', items: lowerAddress },
-  threshold: { type: 'integer' },
+  ...safeFields,
   message: hex,
   text: { type: ['string', 'null'] },
   safeMessageHash: hex,

@@ -19,13 +19,12 @@ import {
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { foundry } from 'viem/chains'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { execTransactionData, safePermitHash } from '../../../src/devnet/dapp/requests.ts'
-import type { Devnet } from '../../../src/devnet/devnet.ts'
 import { plainSafeTx, SAFE_TX_TYPES } from '../../../src/devnet/eip712.ts'
 import { waitForReceipt } from '../../../src/devnet/receipt.ts'
 import { type SafeTx, scanTransactionsWithStats, type Warning } from '../../../src/engine/index.ts'
-import { startTestDevnet } from '../../support/devnet.ts'
+import { devnetRolledBackPerTest } from '../../support/devnet.ts'
 import { messageResponseValidator, scanOk } from '../messageSupport.ts'
 import { validateTransactionsResponse } from '../transactionSupport.ts'
 
@@ -42,26 +41,12 @@ const signMessageLibAbi = parseAbi(['function signMessage(bytes _data)'])
 const MAGIC_VALUE = '0x1626ba7e'
 const SAFE_MESSAGE_FIELDS = [{ name: 'message', type: 'bytes' }]
 
-let devnet: Devnet
-const fx = () => devnet.fixtures
-const chain = () => createPublicClient({ chain: foundry, transport: http(fx().rpcUrl), pollingInterval: 20 })
+// Each test executes transactions for real; the devnet goes back to its fixtures afterwards.
+const fx = devnetRolledBackPerTest()
 const owner = (index: number) => fx().accounts[index]?.address as Address
 const kinds = (warnings: Warning[]) => warnings.map((warning) => `${warning.severity} ${warning.kind}`)
+const chain = () => createPublicClient({ chain: foundry, transport: http(fx().rpcUrl), pollingInterval: 20 })
 const validateMessage = messageResponseValidator()
-
-beforeAll(async () => {
-  devnet = await startTestDevnet()
-})
-afterAll(async () => {
-  await devnet?.stop()
-})
-let snapshot: Hex
-beforeEach(async () => {
-  snapshot = (await chain().request({ method: 'evm_snapshot' as never })) as Hex
-})
-afterEach(async () => {
-  await chain().request({ method: 'evm_revert' as never, params: [snapshot] as never })
-})
 
 /** The SafeMessage typed data Safe{Wallet} asks each owner to sign for `message`. */
 function safeMessage(
@@ -117,6 +102,22 @@ async function ownersSign(sign: (key: Hex) => Promise<Hex>): Promise<Hex> {
   const signatures: Hex[] = []
   for (const { privateKey } of signers) signatures.push(await sign(privateKey))
   return concat(signatures)
+}
+
+/** The Safe's execTransaction, signed by owners 0 and 1, that delegate-calls SignMessageLib to sign `bytes` on chain. */
+async function signMessageExecution(bytes: Hex): Promise<Hex> {
+  const nonce = await chain().readContract({ address: fx().safe.address, abi: safeAbi, functionName: 'nonce' })
+  const signMessage = encodeFunctionData({ abi: signMessageLibAbi, functionName: 'signMessage', args: [bytes] })
+  const tx: SafeTx = { ...plainSafeTx(fx().safeContracts.signMessageLib, 0n, nonce, signMessage), operation: 1 }
+  const signatures = await ownersSign((key) =>
+    privateKeyToAccount(key).signTypedData({
+      domain: { chainId: fx().chainId, verifyingContract: fx().safe.address },
+      types: { SafeTx: SAFE_TX_TYPES.SafeTx },
+      primaryType: 'SafeTx',
+      message: tx,
+    }),
+  )
+  return execTransactionData(tx, signatures)
 }
 
 async function isValidSignature(hash: Hex, signature: Hex): Promise<Hex | 'reverted'> {
@@ -271,18 +272,7 @@ describe('Safe signatures by hash in transactions', () => {
 
   it('warns on a Safe transaction that signs a hash on chain through SignMessageLib, which the Safe then accepts unsigned', async () => {
     const hidden = safePermitHash(fx())
-    const nonce = await chain().readContract({ address: fx().safe.address, abi: safeAbi, functionName: 'nonce' })
-    const signMessage = encodeFunctionData({ abi: signMessageLibAbi, functionName: 'signMessage', args: [hidden] })
-    const tx: SafeTx = { ...plainSafeTx(fx().safeContracts.signMessageLib, 0n, nonce, signMessage), operation: 1 }
-    const signatures = await ownersSign((key) =>
-      privateKeyToAccount(key).signTypedData({
-        domain: { chainId: fx().chainId, verifyingContract: fx().safe.address },
-        types: { SafeTx: SAFE_TX_TYPES.SafeTx },
-        primaryType: 'SafeTx',
-        message: tx,
-      }),
-    )
-    const data = execTransactionData(tx, signatures)
+    const data = await signMessageExecution(hidden)
     const response = await scanTransaction(owner(0), fx().safe.address, data)
     expect(response.action).toBe('WARN')
     expect(kinds(response.warnings)).toEqual(['WARNING MULTISIG_BLIND_SIGNATURE'])
@@ -302,22 +292,8 @@ describe('Safe signatures by hash in transactions', () => {
   })
 
   it('does not warn when SignMessageLib signs text', async () => {
-    const nonce = await chain().readContract({ address: fx().safe.address, abi: safeAbi, functionName: 'nonce' })
-    const signMessage = encodeFunctionData({
-      abi: signMessageLibAbi,
-      functionName: 'signMessage',
-      args: [toHex('I agree to the terms of app.example.org')],
-    })
-    const tx: SafeTx = { ...plainSafeTx(fx().safeContracts.signMessageLib, 0n, nonce, signMessage), operation: 1 }
-    const signatures = await ownersSign((key) =>
-      privateKeyToAccount(key).signTypedData({
-        domain: { chainId: fx().chainId, verifyingContract: fx().safe.address },
-        types: { SafeTx: SAFE_TX_TYPES.SafeTx },
-        primaryType: 'SafeTx',
-        message: tx,
-      }),
-    )
-    const response = await scanTransaction(owner(0), fx().safe.address, execTransactionData(tx, signatures))
+    const data = await signMessageExecution(toHex('I agree to the terms of app.example.org'))
+    const response = await scanTransaction(owner(0), fx().safe.address, data)
     expect(response.warnings).toEqual([])
     expect(response.action).toBe('NONE')
   })

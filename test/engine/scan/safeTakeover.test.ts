@@ -19,9 +19,8 @@ import {
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { foundry } from 'viem/chains'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { execTransactionData } from '../../../src/devnet/dapp/requests.ts'
-import type { Devnet } from '../../../src/devnet/devnet.ts'
 import { SAFE_TX_TYPES, safeTxTypedData } from '../../../src/devnet/eip712.ts'
 import { waitForReceipt } from '../../../src/devnet/receipt.ts'
 import { HONEST_BATCH, SAFE_SCENARIOS, type SafeScenario, safeAttacker } from '../../../src/devnet/safeProposals.ts'
@@ -32,7 +31,7 @@ import {
   scanTransactionsWithStats,
   type Warning,
 } from '../../../src/engine/index.ts'
-import { startTestDevnet } from '../../support/devnet.ts'
+import { devnetRolledBackPerTest } from '../../support/devnet.ts'
 import { messageResponseValidator, scanOk as scanMessageOk } from '../messageSupport.ts'
 import { validateTransactionsResponse } from '../transactionSupport.ts'
 
@@ -46,26 +45,10 @@ const safeAbi = parseAbi([
 const attackAbi = parseAbi(['function sweep(address to, uint256 value, bytes data)', 'function sweep(address safe)'])
 const GUARD_SLOT = '0x4a204f620c8c5ccdca3fd54d003badd85ba500436a431f0cbda4f558c93c34c8'
 
-let devnet: Devnet
-const fx = () => devnet.fixtures
+// Each test executes transactions for real; the devnet goes back to its fixtures afterwards.
+const fx = devnetRolledBackPerTest()
 const chain = () => createPublicClient({ chain: foundry, transport: http(fx().rpcUrl), pollingInterval: 20 })
 const validateMessage = messageResponseValidator()
-
-beforeAll(async () => {
-  devnet = await startTestDevnet()
-})
-afterAll(async () => {
-  await devnet?.stop()
-})
-
-// Each test executes proposals for real; the devnet goes back to its fixtures afterwards.
-let snapshot: Hex
-beforeEach(async () => {
-  snapshot = (await chain().request({ method: 'evm_snapshot' as never })) as Hex
-})
-afterEach(async () => {
-  await chain().request({ method: 'evm_revert' as never, params: [snapshot] as never })
-})
 
 const owner = (index: number) => fx().accounts[index]?.address as Address
 const kinds = (warnings: Warning[]) => warnings.map((warning) => `${warning.severity} ${warning.kind}`)

@@ -18,6 +18,22 @@ function nonceStatus(current: string, message: string): { text: string; alert: b
   return { text: 'already executed or replaced: this Safe transaction can never execute', alert: true }
 }
 
+/** The Safe a signer acts for, and how many of its owners must sign: the first rows of either panel's facts. */
+function SafeFacts({ safe }: { safe: Pick<MultisigContext, 'wallet' | 'version' | 'threshold' | 'owners'> }) {
+  return (
+    <>
+      <dt>Safe</dt>
+      <dd>
+        <AddressText address={safe.wallet} what="Safe address" /> <span className="muted">v{safe.version}</span>
+      </dd>
+      <dt>Threshold</dt>
+      <dd>
+        {safe.threshold} of {safe.owners.length} owners
+      </dd>
+    </>
+  )
+}
+
 function HashRow({ label, value }: { label: string; value: string }) {
   return (
     <div className="hash-row">
@@ -73,15 +89,7 @@ export function SafePanel({ multisig, control }: Props) {
       {multisig && nonce && (
         <>
           <dl className="facts">
-            <dt>Safe</dt>
-            <dd>
-              <AddressText address={multisig.wallet} what="Safe address" />{' '}
-              <span className="muted">v{multisig.version}</span>
-            </dd>
-            <dt>Threshold</dt>
-            <dd>
-              {multisig.threshold} of {multisig.owners.length} owners
-            </dd>
+            <SafeFacts safe={multisig} />
             <dt>Nonce</dt>
             <dd>
               {multisig.messageNonce} <span className="muted">(Safe is at {multisig.currentNonce})</span>
@@ -111,15 +119,7 @@ export function SafeMessagePanel({ safeMessage }: { safeMessage: SafeMessageCont
     <section className="card safe-panel" aria-labelledby="safe-message-title" data-testid="safe-message">
       <h2 id="safe-message-title">Safe message</h2>
       <dl className="facts">
-        <dt>Safe</dt>
-        <dd>
-          <AddressText address={safeMessage.wallet} what="Safe address" />{' '}
-          <span className="muted">v{safeMessage.version}</span>
-        </dd>
-        <dt>Threshold</dt>
-        <dd>
-          {safeMessage.threshold} of {safeMessage.owners.length} owners
-        </dd>
+        <SafeFacts safe={safeMessage} />
         <dt>Signs</dt>
         <dd data-testid="safe-message-signs">
           {safeMessage.text === null ? (
