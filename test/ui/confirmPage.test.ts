@@ -292,12 +292,27 @@ describe('the confirmation window', () => {
     expect(await page.locator('[data-warning-kind="MULTISIG_BLIND_SIGNATURE"]').textContent()).toContain(
       `whatever message has the hash ${hash}`,
     )
+    expect(await panel.textContent()).toContain('v1.4.1')
     // Not "no asset changes", which would read as harmless.
     expect(await page.getByRole('region', { name: 'What changes' }).textContent()).toContain(
       'Signing moves no assets by itself. What the Safe signs can',
     )
     expect(await fitsWidth(page)).toBe(true)
     await page.close()
+    // A Safe whose VERSION() could not be read says so, rather than "vunknown".
+    const response = scanned.response
+    const results = response.simulationResults
+    if (!context) throw new Error('the scan did not read a Safe message')
+    const unread = await open({
+      ...request('safe-message-unread', {
+        status: 'DONE',
+        kind: 'message',
+        response: { ...response, simulationResults: { ...results, safeMessage: { ...context, version: 'unknown' } } },
+      }),
+      method: 'eth_signTypedData_v4',
+    })
+    expect(await unread.getByTestId('safe-message').textContent()).toContain('version not readable')
+    await unread.close()
   })
 
   it('says so when the request is no longer pending', async () => {

@@ -24,7 +24,8 @@ function SafeFacts({ safe }: { safe: Pick<MultisigContext, 'wallet' | 'version' 
     <>
       <dt>Safe</dt>
       <dd>
-        <AddressText address={safe.wallet} what="Safe address" /> <span className="muted">v{safe.version}</span>
+        <AddressText address={safe.wallet} what="Safe address" />{' '}
+        <span className="muted">{safe.version === 'unknown' ? 'version not readable' : `v${safe.version}`}</span>
       </dd>
       <dt>Threshold</dt>
       <dd>
