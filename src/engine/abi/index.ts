@@ -23,4 +23,4 @@ export {
   serialize,
 } from './decode.ts'
 export { decodeRevert } from './revert.ts'
-export { printableText } from './text.ts'
+export { printableText, reordersText } from './text.ts'

@@ -1,16 +1,31 @@
 /** Bytes as text a person can read, when they are: the check behind every "is this a message or a hash?". */
 
-/** Control characters other than tab and newlines, and the replacement character of undecodable bytes. */
-const UNPRINTABLE = /(?![\t\n\r])[\p{Cc}\uFFFD]/u
+/**
+ * Characters that change the order in which the text around them is displayed (bidi embeddings, overrides and
+ * isolates): "moc.elgoog" after U+202E shows as "google.com", so text holding them does not read as it is signed.
+ */
+const REORDERING = /[\u202A-\u202E\u2066-\u2069]/u
 
-/** UTF-8 text when every character is printable (newlines and tabs allowed), otherwise null. */
-export function printableText(bytes: Uint8Array): string | null {
-  if (bytes.length === 0) return ''
-  let text: string
+/** Control characters other than tab and newlines, the replacement character of undecodable bytes, and reordering. */
+const UNPRINTABLE = /(?![\t\n\r])[\p{Cc}\uFFFD\u202A-\u202E\u2066-\u2069]/u
+
+function utf8(bytes: Uint8Array): string | null {
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes)
   } catch {
     return null
   }
-  return UNPRINTABLE.test(text) ? null : text
+}
+
+/** UTF-8 text when every character is printable and displays in the order it is written, otherwise null. */
+export function printableText(bytes: Uint8Array): string | null {
+  if (bytes.length === 0) return ''
+  const text = utf8(bytes)
+  return text === null || UNPRINTABLE.test(text) ? null : text
+}
+
+/** True for UTF-8 text that holds characters reordering its display: it reads differently from what is signed. */
+export function reordersText(bytes: Uint8Array): boolean {
+  const text = utf8(bytes)
+  return text !== null && REORDERING.test(text)
 }

@@ -3,9 +3,10 @@
  * hash — a blind signature that can authorise a transaction or an approval the user never sees.
  */
 import { bytesToHex, hexToBytes, isHex, size, stringToBytes } from 'viem'
-import { printableText } from '../abi/index.ts'
+import { printableText, reordersText } from '../abi/index.ts'
 import type { Hex, MessageKind, SerializedValue, Warning } from '../api/index.ts'
 import { makeWarning } from '../risk/index.ts'
+import { unreadableWarning } from './readability.ts'
 
 /** What a raw message says: its bytes, its text when the bytes are readable, and whether it is a bare hash. */
 export type RawMessage = { bytes: Hex; text: string | null; isHash: boolean }
@@ -50,6 +51,14 @@ export function rawMessageWarnings(message: RawMessage): Warning[] {
         'CRITICAL',
         'You are asked to sign a raw 32-byte hash you cannot read. It can stand for a transaction or approval that ' +
           'moves your assets. Do not sign it unless you know exactly what it is.',
+      ),
+    ]
+  }
+  if (reordersText(hexToBytes(message.bytes))) {
+    return [
+      unreadableWarning(
+        'Its text holds characters that change the order in which it is displayed, so it would read differently ' +
+          'from what you sign; it is shown as bytes. Honest sites do not write messages this way.',
       ),
     ]
   }

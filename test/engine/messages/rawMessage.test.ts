@@ -56,4 +56,16 @@ describe('readRawMessage', () => {
       expect(rawMessageWarnings(message), text).toEqual([])
     }
   })
+
+  it('shows text whose display is reordered (U+202E) as bytes, and warns that it reads differently', () => {
+    const disguised = readRawMessage(stringToHex('Sign in to \u202Emoc.elgoog'))
+    expect(disguised.text).toBeNull()
+    expect(rawMessageWarnings(disguised)).toMatchObject([
+      { kind: 'RELIABLE_SIMULATION_NOT_POSSIBLE', severity: 'WARNING' },
+    ])
+    // Joiners inside emoji are not reordering.
+    const family = readRawMessage(stringToHex('Welcome 👨‍👩‍👧'))
+    expect(family.text).toBe('Welcome 👨‍👩‍👧')
+    expect(rawMessageWarnings(family)).toEqual([])
+  })
 })
