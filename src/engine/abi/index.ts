@@ -23,4 +23,4 @@ export {
   serialize,
 } from './decode.ts'
 export { decodeRevert } from './revert.ts'
-export { printableText, reordersText } from './text.ts'
+export { printableText, reorders, reordersText } from './text.ts'

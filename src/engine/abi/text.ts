@@ -27,5 +27,10 @@ export function printableText(bytes: Uint8Array): string | null {
 /** True for UTF-8 text that holds characters reordering its display: it reads differently from what is signed. */
 export function reordersText(bytes: Uint8Array): boolean {
   const text = utf8(bytes)
-  return text !== null && REORDERING.test(text)
+  return text !== null && reorders(text)
+}
+
+/** True for text holding characters that reorder its display. */
+export function reorders(text: string): boolean {
+  return REORDERING.test(text)
 }

@@ -17,7 +17,8 @@
  * - `safeMessage.ts`: Safe messages (EIP-1271): what the Safe would sign in its own name, usually a hash that hides
  *   what it stands for.
  * - `rawMessage.ts`: personal_sign and eth_sign text, and blind signing of a bare 32-byte hash.
- * - `readability.ts`: addresses written in a form other than 0x-hex, and messages the scan cannot read.
+ * - `readability.ts`: addresses written in a form other than 0x-hex, text that reorders its own display, and messages
+ *   the scan cannot read.
  */
 
 export { type BlurSignature, findBlurSignature, isBlurSite } from './blur.ts'
@@ -34,7 +35,7 @@ export {
   type TokenPermit,
 } from './permits.ts'
 export { decodeRawMessage, rawMessageWarnings, readRawMessage } from './rawMessage.ts'
-export { unreadableWarning, unusualAddressWarnings } from './readability.ts'
+export { reorderedTextWarnings, unreadableWarning, unusualAddressWarnings } from './readability.ts'
 export { findSafeMessage, type SafeMessage, safeMessageContext, safeMessageWarnings } from './safeMessage.ts'
 export {
   findSafeTransaction,

@@ -1,10 +1,12 @@
 /**
  * What keeps a person from reading a message as written: addresses written in a form other than 0x-hex (which wallets
- * accept and sign, and scanners that only know 0x-hex miss), and messages the scan cannot read at all.
+ * accept and sign, and scanners that only know 0x-hex miss), text that reorders its own display, and messages the scan
+ * cannot read at all.
  */
+import { reorders } from '../abi/index.ts'
 import type { Warning } from '../api/index.ts'
 import { makeWarning } from '../risk/index.ts'
-import type { TypedData } from './typedData.ts'
+import { type TypedData, valuesOfType } from './typedData.ts'
 
 /**
  * CRITICAL for every address the payload writes in another form than 0x and 40 hex digits: no honest app writes a
@@ -21,6 +23,22 @@ export function unusualAddressWarnings(typedData: TypedData): Warning[] {
       { field, written, address },
     ),
   )
+}
+
+/**
+ * A WARNING for every string of the domain and the message holding characters that reorder its display (U+202E
+ * turns "moc.elgoog" into "google.com"): the field reads differently from what is signed.
+ */
+export function reorderedTextWarnings(typedData: TypedData): Warning[] {
+  const fields = valuesOfType(typedData, 'string').filter(({ value }) => reorders(value as string))
+  if (fields.length === 0) return []
+  const names = fields.map(({ path }) => path).join(', ')
+  return [
+    unreadableWarning(
+      `${names} ${fields.length === 1 ? 'holds' : 'hold'} characters that change the order in which text is ` +
+        'displayed, so what you read there is not what you sign. Honest sites do not write messages this way.',
+    ),
+  ]
 }
 
 /** The warning for a message the scan could not read: the person is told so in words, and the action is WARN. */

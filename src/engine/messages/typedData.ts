@@ -140,21 +140,29 @@ export function decodeTypedMessage(typedData: TypedData): {
 
 /** Every address-typed value of the domain and the message (nested structs and arrays included), lowercase. */
 export function addressesInTypedData(typedData: TypedData): Address[] {
-  const found = new Set<Address>()
-  const visit = (type: string, value: TypedValue | undefined) => {
+  return [...new Set(valuesOfType(typedData, 'address').map(({ value }) => value as Address))]
+}
+
+/** Every value of the domain and the message whose type is `leafType`, nested structs and arrays included, by path. */
+export function valuesOfType(typedData: TypedData, leafType: string): { path: string; value: TypedValue }[] {
+  const found: { path: string; value: TypedValue }[] = []
+  const visit = (type: string, value: TypedValue | undefined, path: string) => {
     if (value === undefined) return
     const array = ARRAY_SUFFIX.exec(type)
     if (array) {
-      for (const item of value as TypedValue[]) visit(array[1] as string, item)
-    } else if (type === 'address') {
-      found.add(value as Address)
+      for (const [index, item] of (value as TypedValue[]).entries())
+        visit(array[1] as string, item, `${path}[${index}]`)
+    } else if (type === leafType) {
+      found.push({ path, value })
     } else {
-      for (const field of typedData.types[type] ?? []) visit(field.type, (value as TypedStruct)[field.name])
+      for (const field of typedData.types[type] ?? []) {
+        visit(field.type, (value as TypedStruct)[field.name], `${path}.${field.name}`)
+      }
     }
   }
-  visit('EIP712Domain', typedData.domain)
-  visit(typedData.primaryType, typedData.message)
-  return [...found]
+  visit('EIP712Domain', typedData.domain, 'domain')
+  visit(typedData.primaryType, typedData.message, 'message')
+  return found
 }
 
 function normalise(payload: unknown, path: string): TypedData {

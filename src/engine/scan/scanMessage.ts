@@ -50,6 +50,7 @@ import {
   permitWarnings,
   rawMessageWarnings,
   readRawMessage,
+  reorderedTextWarnings,
   type SafeMessage,
   type SafeTxMessage,
   type SeaportOrders,
@@ -161,7 +162,11 @@ async function analyse(input: MessageScanInput, options: ScanOptions): Promise<S
   const scan = await analyseTypedData(typedData, message.data, input, options)
   if (!scan.ok) return scan
   const { simulationResults } = scan.analysis
-  const warnings = [...unusualAddressWarnings(typedData), ...scan.analysis.warnings]
+  const warnings = [
+    ...unusualAddressWarnings(typedData),
+    ...reorderedTextWarnings(typedData),
+    ...scan.analysis.warnings,
+  ]
   if (simulationResults.error && UNREAD_ERRORS.has(simulationResults.error.kind)) {
     warnings.push(unreadableWarning(simulationResults.error.humanReadableError))
   }

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { ETHER_MAIL, NAMED_DOMAIN_FIELDS, type TypedDataField } from '../../../src/devnet/eip712.ts'
+import { reorderedTextWarnings } from '../../../src/engine/messages/readability.ts'
 import {
   decodeTypedMessage,
   hashTypedPayload,
   parseTypedData,
   structSignature,
+  valuesOfType,
 } from '../../../src/engine/messages/typedData.ts'
 
 /** The example of the EIP-712 specification, whose digest the specification publishes; each call a fresh copy. */
@@ -238,5 +240,32 @@ describe('names that are also properties of every object', () => {
     payload.primaryType = 'constructor'
     const result = parseTypedData(payload)
     expect(result.ok && hashTypedPayload(result.typedData).hash).toMatch(/^0x[0-9a-f]{64}$/)
+  })
+})
+
+describe('text that reorders its own display', () => {
+  it('names every string field holding a reordering character, in the domain and nested structs alike', () => {
+    const payload = mail()
+    payload.domain.name = 'Ether \u202EliaM'
+    ;(payload.message.to as Record<string, unknown>).name = 'Bob\u2066'
+    const result = parseTypedData(payload)
+    if (!result.ok) throw new Error(result.error.message)
+    const [warning, ...rest] = reorderedTextWarnings(result.typedData)
+    expect(rest).toEqual([])
+    expect(warning).toMatchObject({ kind: 'RELIABLE_SIMULATION_NOT_POSSIBLE', severity: 'WARNING' })
+    expect(warning?.message).toContain('domain.name, message.to.name hold characters that change the order')
+  })
+
+  it('finds nothing in the plain example, and reads each value of a type by its path', () => {
+    const result = parseTypedData(mail())
+    if (!result.ok) throw new Error(result.error.message)
+    expect(reorderedTextWarnings(result.typedData)).toEqual([])
+    expect(valuesOfType(result.typedData, 'string').map(({ path }) => path)).toEqual([
+      'domain.name',
+      'domain.version',
+      'message.from.name',
+      'message.to.name',
+      'message.contents',
+    ])
   })
 })
