@@ -4,10 +4,11 @@
  * Characters that change the order in which the text around them is displayed (bidi embeddings, overrides and
  * isolates): "moc.elgoog" after U+202E shows as "google.com", so text holding them does not read as it is signed.
  */
-const REORDERING = /[\u202A-\u202E\u2066-\u2069]/u
+const REORDERING_CHARS = '\\u202A-\\u202E\\u2066-\\u2069'
+const REORDERING = new RegExp(`[${REORDERING_CHARS}]`, 'u')
 
 /** Control characters other than tab and newlines, the replacement character of undecodable bytes, and reordering. */
-const UNPRINTABLE = /(?![\t\n\r])[\p{Cc}\uFFFD\u202A-\u202E\u2066-\u2069]/u
+const UNPRINTABLE = new RegExp(`(?![\\t\\n\\r])[\\p{Cc}\\uFFFD${REORDERING_CHARS}]`, 'u')
 
 function utf8(bytes: Uint8Array): string | null {
   try {

@@ -229,12 +229,7 @@ async function scanSafeTransaction(
   const safe = run.result.safes.get(wallet.toLowerCase()) ?? null
   const decodedMessage = decodeTypedMessage(typedData)
   if (!safe) {
-    const error: MessageError = {
-      kind: 'UNSUPPORTED_MESSAGE',
-      humanReadableError:
-        `This is a Safe transaction for ${wallet.toLowerCase()}, but that address is not a Safe on this chain, so ` +
-        'what it would do cannot be shown.',
-    }
+    const error = notASafe(wallet, 'transaction', 'what it would do')
     return done({ warnings: [], simulationResults: { ...results([], decodedMessage), error } }, stats)
   }
   const multisig: MultisigContext = {
@@ -325,12 +320,7 @@ async function scanSafeMessage(
   const warnings = messageAddressWarnings(chainId, typedData)
   const decodedMessage = decodeTypedMessage(typedData)
   if (!safe) {
-    const error: MessageError = {
-      kind: 'UNSUPPORTED_MESSAGE',
-      humanReadableError:
-        `This is a Safe message for ${wallet.toLowerCase()}, but that address is not a Safe on this chain, so what ` +
-        'your signature would let it sign cannot be shown.',
-    }
+    const error = notASafe(wallet, 'message', 'what your signature would let it sign')
     return done({ warnings, simulationResults: { ...results([], decodedMessage), error } }, stats)
   }
   return done(
@@ -344,6 +334,16 @@ async function scanSafeMessage(
     },
     stats,
   )
+}
+
+/** A Safe-shaped message whose domain names an address that is no Safe on the chain scanned: nothing can be shown. */
+function notASafe(wallet: Address, signed: 'transaction' | 'message', unknown: string): MessageError {
+  return {
+    kind: 'UNSUPPORTED_MESSAGE',
+    humanReadableError:
+      `This is a Safe ${signed} for ${wallet.toLowerCase()}, but that address is not a Safe on this chain, so ` +
+      `${unknown} cannot be shown.`,
+  }
 }
 
 // ── Permits ──────────────────────────────────────────────────────────────────────────────────────────────────────
