@@ -5,11 +5,11 @@
  * package versions with `npm pack`); bump a version below to take a newer list.
  */
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { getAddress } from 'viem'
+import { getAddress, getContractAddress } from 'viem'
 
 const OUTPUT = new URL('../../src/engine/risk/data/knownSpenders.json', import.meta.url)
 
@@ -17,6 +17,7 @@ const RESERVOIR = '@reservoir0x/sdk@0.0.372'
 const ZERO_EX = '@0x/contract-addresses@8.13.0'
 const PERMIT2 = '@uniswap/permit2-sdk@1.4.0'
 const SEAPORT_JS = '@opensea/seaport-js'
+const COW = '@cowprotocol/contracts@1.8.0'
 
 /**
  * Reservoir's deployment book: which entries are spenders people approve, the name they go by, and their protocol in
@@ -87,6 +88,13 @@ function generate(): { sources: string[]; spenders: Spenders } {
     add(spenders, 'all', seaport.OPENSEA_CONDUIT_ADDRESS, 'OpenSea conduit')
     for (const conduit of Object.values(seaport.KNOWN_CONDUIT_KEYS_TO_CONDUIT))
       add(spenders, 'all', conduit, 'OpenSea conduit')
+    // CoW's settlement creates its vault relayer, the spender its users approve, as its first contract (nonce 1).
+    const cowDeployments = join(packed(COW, directory), 'deployments')
+    for (const network of readdirSync(cowDeployments)) {
+      const chain = readFileSync(join(cowDeployments, network, '.chainId'), 'utf8').trim()
+      const settlement = JSON.parse(readFileSync(join(cowDeployments, network, 'GPv2Settlement.json'), 'utf8')).address
+      add(spenders, chain, getContractAddress({ from: settlement, nonce: 1n }), 'CoW Protocol vault relayer', 'cow')
+    }
   } finally {
     rmSync(directory, { recursive: true, force: true })
   }
@@ -98,7 +106,7 @@ function generate(): { sources: string[]; spenders: Spenders } {
       .sort(([a], [b]) => (a === 'all' ? -1 : b === 'all' ? 1 : Number(a) - Number(b)))
       .map(([chain, entries]) => [chain, Object.fromEntries(Object.entries(entries).sort())]),
   )
-  return { sources: [RESERVOIR, ZERO_EX, PERMIT2, `${SEAPORT_JS}@${seaportVersion}`], spenders: sorted }
+  return { sources: [RESERVOIR, ZERO_EX, PERMIT2, `${SEAPORT_JS}@${seaportVersion}`, COW], spenders: sorted }
 }
 
 const { sources, spenders } = generate()

@@ -34,6 +34,7 @@ describe('the bundled protocol list', () => {
     expect(knownProtocol(1, '0x1111111254EEB25477B68fb85Ed929f73A960582')?.name).toBe('1inch')
     expect(knownProtocol(1, '0xae7ab96520de3a18e5e111b5eaab095312d7fe84')?.name).toBe('Lido')
     expect(knownProtocol(1, '0x87870Bca3F3fD6335C3F4ce8392D69350B4fA4E2')?.name).toBe('Aave')
+    expect(knownProtocol(8453, '0x9008d19f58aabd9ed0d60971565aa8510560ab41')?.name).toBe('CoW Protocol')
   })
 
   it('is chain-specific: a mainnet router is unknown elsewhere, the OP-stack WETH only on OP-stack chains', () => {

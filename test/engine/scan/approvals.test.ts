@@ -60,6 +60,11 @@ describe('approvals judged by what the spender is', () => {
     expect(knownSpender(31337, OPENSEA_CONDUIT)?.name).toBe('OpenSea conduit')
     expect(knownSpender(1, '0x00000000000111AbE46ff893f3B2fdF1F759a8A8')?.name).toBe('Blur execution delegate')
     expect(knownSpender(1, '0x000000000022D473030F116dDEE9F6B43aC78BA3')?.name).toBe('Permit2')
+    // CoW's vault relayer, derived from the settlement the package deploys (its first contract), labelled CoW.
+    expect(knownSpender(100, '0xC92E8bdf79f0507f65a392b0ab4667716BFE0110')).toEqual({
+      name: 'CoW Protocol vault relayer',
+      protocol: 'cow',
+    })
     expect(knownSpender(1, fx().drainer.address)).toBeNull()
   })
 
