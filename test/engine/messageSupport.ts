@@ -28,7 +28,7 @@ type Schema = Record<string, unknown> & { [key: string]: Schema | Schema[] | unk
  * - ERC721_APPROVAL, the state change of an NFT permit, in the transaction scans' shape;
  * - warning kinds MULTISIG_HASH_MISMATCH and MULTISIG_BLIND_SIGNATURE and state change kind SAFE_CONFIGURATION_CHANGE
  *   (Preflight's own, for Safe messages; the reference tells clients to fall back to `humanReadableDiff` for unknown
- *   kinds).
+ *   kinds), and TRADE_PROCEEDS_TO_OTHER_ADDRESS (Preflight's own, for swap orders).
  * - a price's `source` is any string (seed §2.6; Preflight's are Chainlink and UniswapV3).
  * Extra `simulationResults` fields (multisig, safeMessage, perTransaction, decodedMessage) need no change: the schema allows them.
  */
@@ -47,6 +47,7 @@ export function messageResponseValidator(): (body: unknown) => string[] {
     'UNLIMITED_ALLOWANCE_TO_UNKNOWN_SPENDER',
     'MULTISIG_HASH_MISMATCH',
     'MULTISIG_BLIND_SIGNATURE',
+    'TRADE_PROCEEDS_TO_OTHER_ADDRESS',
   )
   warningItem.properties.data = { type: ['string', 'object', 'null'] }
   const pointer = [

@@ -47,6 +47,8 @@ export type WarningKind =
   | 'NON_CANONICAL_ADDRESS'
   // Preflight's own: an unlimited token allowance to a contract that is no known protocol.
   | 'UNLIMITED_ALLOWANCE_TO_UNKNOWN_SPENDER'
+  // Preflight's own: a swap order that sells the user's tokens and pays another address.
+  | 'TRADE_PROCEEDS_TO_OTHER_ADDRESS'
 
 /** Seed §2.7. `data` is a string or null in the reference files; the seed allows an object. */
 export type Warning = {

@@ -10,6 +10,7 @@
  * - `permit2Orders.ts`: what a Permit2 signature transfer's witness (a UniswapX order) pays the signer.
  * - `seaport.ts`: Seaport orders and bulk orders: what the user gives and receives (collection offers included), and
  *   whether any order is a trade for nothing.
+ * - `swapOrders.ts`: CoW Protocol, 0x and 1inch swap orders: what the maker gives, what it is paid and to whom.
  * - `blur.ts`: Blur's exchange orders (v1 and v2) and bulk Root signatures, opened where the request gives the tree.
  * - `safeTx.ts`: Safe transaction messages: the execTransaction to simulate under the preset, the hashes a signer
  *   compares, and what is off about the request (signer not an owner, another chain, a used nonce).
@@ -54,4 +55,12 @@ export {
   seaportReads,
   seaportTransfers,
 } from './seaport.ts'
+export {
+  BOUND_WORDS,
+  type Bound,
+  findSwapOrder,
+  type SwapOrder,
+  swapOrderTrades,
+  swapOrderWarnings,
+} from './swapOrders.ts'
 export { addressesInTypedData, decodeTypedMessage, parseTypedData, type TypedData } from './typedData.ts'

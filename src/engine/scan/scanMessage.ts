@@ -28,6 +28,8 @@ import {
 import {
   addressesInTypedData,
   type BlurSignature,
+  BOUND_WORDS,
+  type Bound,
   decodeRawMessage,
   decodeTypedMessage,
   findBlurSignature,
@@ -35,6 +37,7 @@ import {
   findSafeMessage,
   findSafeTransaction,
   findSeaportOrders,
+  findSwapOrder,
   findTokenPermits,
   hasUnsupportedItems,
   isBlurSite,
@@ -54,12 +57,15 @@ import {
   type SafeMessage,
   type SafeTxMessage,
   type SeaportOrders,
+  type SwapOrder,
   safeMessageContext,
   safeMessageWarnings,
   safeSimulationInput,
   seaportCriteriaChanges,
   seaportReads,
   seaportTransfers,
+  swapOrderTrades,
+  swapOrderWarnings,
   type TokenPermit,
   type TypedData,
   unreadableWarning,
@@ -198,6 +204,8 @@ async function analyseTypedData(
   if (seaport) return scanOrders(typedData, seaport, input, options)
   const blur = findBlurSignature(typedData, payload, input.userAccount)
   if (blur) return scanBlur(typedData, blur, input, options)
+  const swap = findSwapOrder(typedData)
+  if (swap) return scanSwapOrder(typedData, swap, input, options)
   const chainId = knownChainId(options.rpcUrl, options.chainId) ?? domainChainId(typedData)
   return done({
     warnings: chainId === null ? [] : messageAddressWarnings(chainId, typedData),
@@ -401,8 +409,9 @@ async function scanPermits(
 // ── Seaport orders ───────────────────────────────────────────────────────────────────────────────────────────────
 
 /**
- * A marketplace order or bulk order (Seaport, Blur): the user's balances of what changes hands, read in one call,
- * shown as transfers (all orders of a bulk tree added up), and each order judged on its own.
+ * A marketplace order or bulk order (Seaport, Blur) or a swap order: the user's balances of what changes hands, read
+ * in one call, shown as transfers (all orders of a bulk tree added up) whose amounts bind as `bounds` say, and each
+ * order judged on its own.
  */
 async function scanOrders(
   typedData: TypedData,
@@ -410,6 +419,7 @@ async function scanOrders(
   input: MessageScanInput,
   options: ScanOptions,
   siteWarnings: Warning[] = [],
+  bounds: { gives: Bound; receives: Bound } = { gives: 'exact', receives: 'exact' },
 ): Promise<Scan> {
   const decodedMessage = decodeTypedMessage(typedData)
   const trade = seaport.total
@@ -424,7 +434,12 @@ async function scanOrders(
   const chainHint = knownChainId(options.rpcUrl, options.chainId)
   const metadataNeeded = (token: Address) => cachedTokenMetadata(chainHint, token) === undefined
   const tokens = [...trade.gives, ...trade.receives].map((item) => item.token)
-  const run = await runReads(user, seaportReads(trade, user, metadataNeeded), options, tokens)
+  // An order is judged on what it buys even when someone else is paid: that token's decimals are read too.
+  const judgedOnly = [...new Set(seaport.orders.flatMap((order) => order.receives.map((item) => item.token)))].filter(
+    (token) => !tokens.includes(token) && !isAddressEqual(token, zeroAddress) && metadataNeeded(token),
+  )
+  const reads = [...seaportReads(trade, user, metadataNeeded), ...judgedOnly.flatMap(tokenMetadataReads)]
+  const run = await runReads(user, reads, options, tokens)
   if (!run.ok) return { ok: false, error: run.error, stats: NO_TRAFFIC }
   const result = run.result
   const priceOf = simulationPrices(result)
@@ -452,7 +467,10 @@ async function scanOrders(
     result.reads,
     priceOf,
   )
-  const changes = [...asMessageChanges(transfers), ...seaportCriteriaChanges(trade, user, result.chainId, result.reads)]
+  const changes = [
+    ...asMessageChanges(transfers).map((change) => bounded(change, bounds)),
+    ...seaportCriteriaChanges(trade, user, result.chainId, result.reads),
+  ]
   // What leaves the wallet first, then what comes in, exact and "any item" changes alike.
   const expectedStateChanges = [
     ...changes.filter((change) => change.humanReadableDiff.startsWith('Send')),
@@ -460,6 +478,26 @@ async function scanOrders(
   ]
   if (forNothing === 0) warnings.push(...imbalancedValueWarnings(expectedStateChanges))
   return done({ warnings, simulationResults: results(expectedStateChanges, decodedMessage) }, result.stats)
+}
+
+/** "Send 5 USDC" as "Send at most 5 USDC", "Receive 2 WETH" as "Receive at least 2 WETH", as the amount binds. */
+function bounded(change: StateChange, bounds: { gives: Bound; receives: Bound }): StateChange {
+  const diff = change.humanReadableDiff
+    .replace(/^Send /, `Send ${BOUND_WORDS[bounds.gives]}`)
+    .replace(/^Receive /, `Receive ${BOUND_WORDS[bounds.receives]}`)
+  return { ...change, humanReadableDiff: diff }
+}
+
+// ── Swap orders ──────────────────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * A CoW, 0x or 1inch order: read and judged as a marketplace order is, in one round trip, with what it pays shown only
+ * when it pays the user, and its amounts worded as they bind ("Receive at least").
+ */
+function scanSwapOrder(typedData: TypedData, order: SwapOrder, input: MessageScanInput, options: ScanOptions) {
+  const user = input.userAccount
+  const bounds = { gives: order.sell.bound, receives: order.buy.bound }
+  return scanOrders(typedData, swapOrderTrades(order, user), input, options, swapOrderWarnings(order, user), bounds)
 }
 
 // ── Blur ─────────────────────────────────────────────────────────────────────────────────────────────────────────

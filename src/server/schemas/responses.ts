@@ -26,7 +26,7 @@ export const errorBody = object({ error: string, requestId })
 
 const action = { type: 'string', enum: ['NONE', 'WARN', 'BLOCK'] }
 
-/** Warning kinds: the reference's, plus Preflight's own (four for Safe transaction messages, two for signatures). */
+/** Warning kinds: the reference's, plus Preflight's own (for Safe messages, signatures, approvals and swap orders). */
 const WARNING_KINDS = [
   'APPROVAL_TO_EOA',
   'BLOCKLISTED_DOMAIN_CROSS_ORIGIN',
@@ -58,6 +58,7 @@ const WARNING_KINDS = [
   'MULTISIG_BLIND_SIGNATURE',
   'NON_CANONICAL_ADDRESS',
   'UNLIMITED_ALLOWANCE_TO_UNKNOWN_SPENDER',
+  'TRADE_PROCEEDS_TO_OTHER_ADDRESS',
 ]
 
 /** Warnings: no `data` in 2022-06-01 and 2023-03-08; a string or null in 2023-05-17; also an object from 2023-06-05. */

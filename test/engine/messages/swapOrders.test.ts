@@ -1,0 +1,158 @@
+/**
+ * Swap orders read from their signed fields: the reference's own 0x and 1inch examples, and the CoW order kinds, with
+ * what each gives, what it is paid and to whom, and when the signed amounts do not fix what moves.
+ */
+import { type Address, getAddress, zeroAddress } from 'viem'
+import { describe, expect, it } from 'vitest'
+import { cowOrderTypedData } from '../../../src/devnet/eip712.ts'
+import { findSwapOrder, swapOrderTrades, swapOrderWarnings } from '../../../src/engine/messages/index.ts'
+import { parseTypedData, type TypedData } from '../../../src/engine/messages/typedData.ts'
+import { requestExamples } from '../../support/openapi.ts'
+
+type Example = { message: { data: unknown }; userAccount: Address }
+
+const examples = new Map(requestExamples('2023-06-05', '/ethereum/v0/mainnet/scan/message') as [string, Example][])
+
+function typed(payload: unknown): TypedData {
+  const parsed = parseTypedData(payload)
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.error))
+  return parsed.typedData
+}
+
+function example(name: string): { typedData: TypedData; user: Address } {
+  const found = examples.get(name)
+  if (!found) throw new Error(`no reference example ${name}`)
+  return { typedData: typed(found.message.data), user: getAddress(found.userAccount) }
+}
+
+const USER = '0x1000000000000000000000000000000000000001'
+const OTHER = '0x2000000000000000000000000000000000000002'
+const USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48'
+const WETH = '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2'
+
+/** A CoW order as CoW Swap sends it to the wallet. */
+function cowOrder(fields: Record<string, unknown> = {}): TypedData {
+  return typed(
+    cowOrderTypedData(1, {
+      sellToken: USDC,
+      buyToken: WETH,
+      receiver: zeroAddress,
+      sellAmount: '1000000000',
+      buyAmount: '330000000000000000',
+      validTo: 1_900_000_000,
+      appData: `0x${'00'.repeat(32)}`,
+      feeAmount: '2000000',
+      kind: 'sell',
+      partiallyFillable: false,
+      sellTokenBalance: 'erc20',
+      buyTokenBalance: 'erc20',
+      ...fields,
+    }),
+  )
+}
+
+describe('findSwapOrder', () => {
+  it('the reference’s 0x limit order: the maker gives up to 5 USDC and is paid the taker amount in full', () => {
+    const { typedData, user } = example('zero_ex_limit_order')
+    const order = findSwapOrder(typedData)
+    expect(order).toMatchObject({
+      protocol: '0x',
+      maker: user.toLowerCase(),
+      receiver: user.toLowerCase(),
+      sell: { token: USDC, amount: 5_000_000n, bound: 'upTo' },
+      // The fee is paid by the taker to the fee recipient on top; the maker gets the whole taker amount.
+      buy: {
+        token: '0x6982508145454ce325ddbe47a25d4ec3d2311933',
+        amount: 3794314970000000000000000n,
+        bound: 'atLeast',
+      },
+      unpinned: null,
+    })
+    expect(swapOrderWarnings(order as never, user)).toEqual([])
+  })
+
+  it('the reference’s 1inch order pays a contract it calls afterwards: read, and the receiver named', () => {
+    const { typedData, user } = example('one_inch_limit_order')
+    const order = findSwapOrder(typedData)
+    expect(order).toMatchObject({
+      protocol: '1inch',
+      maker: user.toLowerCase(),
+      receiver: '0x08b067ad41e45babe5bbb52fc2fe7f692f628b06',
+      sell: { token: USDC, amount: 5_000_000n, bound: 'upTo' },
+      buy: { token: WETH, amount: 2668059500000000n, bound: 'atLeast' },
+      // Its predicate, permit and post-interaction do not change the amounts.
+      unpinned: null,
+    })
+    const warnings = swapOrderWarnings(order as never, user)
+    expect(warnings.map((w) => [w.kind, w.severity])).toEqual([['TRADE_PROCEEDS_TO_OTHER_ADDRESS', 'WARNING']])
+    expect(warnings[0]?.message).toContain('0x08b0…8b06')
+    const { orders, total } = swapOrderTrades(order as never, user)
+    expect(total.receives).toEqual([])
+    expect(orders[0]?.receives.map((item) => item.amount)).toEqual([2668059500000000n])
+  })
+
+  it('a 1inch order whose amounts come from getters it names: a warning that what moves may differ', () => {
+    const { typedData, user } = example('one_inch_limit_order')
+    // Offsets put 20 bytes of getTakingAmount (field 3) before the predicate: the amounts are computed on fill.
+    const offsets = [0n, 0n, 0n, 20n, 184n, 428n, 428n, 448n].reduce(
+      (sum, end, index) => sum | (end << BigInt(32 * index)),
+      0n,
+    )
+    const message = { ...typedData.message, offsets, receiver: zeroAddress }
+    const order = findSwapOrder({ ...typedData, message })
+    expect(order?.unpinned).toBe('its getTakingAmount interaction')
+    expect(order?.receiver).toBe(user.toLowerCase())
+    const warnings = swapOrderWarnings(order as never, user)
+    expect(warnings.map((w) => [w.kind, w.severity])).toEqual([['RELIABLE_SIMULATION_NOT_POSSIBLE', 'WARNING']])
+  })
+
+  it('a CoW sell order: the signer sells the amount and fee exactly, and is paid at least the buy amount', () => {
+    const order = findSwapOrder(cowOrder())
+    expect(order).toMatchObject({
+      protocol: 'CoW Protocol',
+      maker: 'signer',
+      receiver: 'signer',
+      sell: { token: USDC, amount: 1_002_000_000n, bound: 'exact' },
+      buy: { token: WETH, amount: 330000000000000000n, bound: 'atLeast' },
+    })
+    const { orders, total } = swapOrderTrades(order as never, USER)
+    expect(total).toEqual(orders[0])
+    expect(total.gives.map((item) => [item.kind, item.amount])).toEqual([['ERC20', 1_002_000_000n]])
+    expect(swapOrderWarnings(order as never, USER)).toEqual([])
+  })
+
+  it('CoW buy orders, partial fills and native ETH bind as the settlement does', () => {
+    const buy = findSwapOrder(cowOrder({ kind: 'buy', buyToken: '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE' }))
+    expect(buy?.sell.bound).toBe('atMost')
+    expect(buy?.buy).toEqual({ token: zeroAddress, amount: 330000000000000000n, bound: 'exact' })
+    expect(swapOrderTrades(buy as never, USER).total.receives.map((item) => item.kind)).toEqual(['NATIVE'])
+    const partial = findSwapOrder(cowOrder({ partiallyFillable: true, kind: 'buy' }))
+    expect([partial?.sell.bound, partial?.buy.bound]).toEqual(['upTo', 'atLeast'])
+  })
+
+  it('a CoW order paying another address: judged on its price, shown without the payment, the receiver named', () => {
+    const order = findSwapOrder(cowOrder({ receiver: OTHER }))
+    const { orders, total } = swapOrderTrades(order as never, USER)
+    expect(total.receives).toEqual([])
+    expect(orders[0]?.receives).toHaveLength(1)
+    const [warning] = swapOrderWarnings(order as never, USER)
+    expect(warning).toMatchObject({ kind: 'TRADE_PROCEEDS_TO_OTHER_ADDRESS', data: { receiver: OTHER } })
+    // A receiver equal to the signer is the signer, however it is written.
+    expect(swapOrderWarnings(findSwapOrder(cowOrder({ receiver: USER })) as never, getAddress(USER))).toEqual([])
+  })
+
+  it('an order another account makes moves nothing of the user’s, and warns of nothing', () => {
+    const { typedData } = example('zero_ex_limit_order')
+    const order = findSwapOrder(typedData)
+    expect(swapOrderTrades(order as never, OTHER).total.gives).toEqual([])
+    expect(swapOrderWarnings(order as never, OTHER)).toEqual([])
+  })
+
+  it('recognised by its fields, not its name: a renamed CoW type still is one; a field less is not', () => {
+    const renamed = cowOrder()
+    const types = { Swap: renamed.types.Order ?? [] }
+    expect(findSwapOrder({ ...renamed, types, primaryType: 'Swap' })?.protocol).toBe('CoW Protocol')
+    const fewer = { Order: (renamed.types.Order ?? []).slice(0, -1) }
+    expect(findSwapOrder({ ...renamed, types: fewer })).toBeNull()
+  })
+})
