@@ -411,3 +411,35 @@ export function blurV1Listing(listing: {
     },
   }
 }
+
+/** CoW Protocol's settlement: the same address on every chain it runs on; a signature request needs none deployed. */
+export const COW_SETTLEMENT_ADDRESS: Address = '0x9008D19f58AAbD9eD0D60971565AA8510560ab41'
+
+/** CoW Protocol's Order (GPv2Order), as CoW Swap asks the wallet to sign it. */
+export const COW_ORDER_TYPES = {
+  EIP712Domain: NAMED_DOMAIN_FIELDS,
+  Order: [
+    { name: 'sellToken', type: 'address' },
+    { name: 'buyToken', type: 'address' },
+    { name: 'receiver', type: 'address' },
+    { name: 'sellAmount', type: 'uint256' },
+    { name: 'buyAmount', type: 'uint256' },
+    { name: 'validTo', type: 'uint32' },
+    { name: 'appData', type: 'bytes32' },
+    { name: 'feeAmount', type: 'uint256' },
+    { name: 'kind', type: 'string' },
+    { name: 'partiallyFillable', type: 'bool' },
+    { name: 'sellTokenBalance', type: 'string' },
+    { name: 'buyTokenBalance', type: 'string' },
+  ],
+} satisfies Record<string, TypedDataField[]>
+
+/** A CoW order on `chainId`'s settlement; `order` holds its fields (amounts as decimal strings). */
+export function cowOrderTypedData(chainId: ChainId, order: Record<string, unknown>): TypedData {
+  return {
+    types: { ...COW_ORDER_TYPES },
+    domain: { name: 'Gnosis Protocol', version: 'v2', chainId, verifyingContract: COW_SETTLEMENT_ADDRESS },
+    primaryType: 'Order',
+    message: order,
+  }
+}

@@ -1,12 +1,26 @@
 /**
  * Marketplace signatures in the real window: a Seaport bulk listing built and signed by OpenSea's own library, and a
- * Blur order, both giving NFTs away, end at BLOCK; an approval shows what it can take now.
+ * Blur order, both giving NFTs away, end at BLOCK; a CoW swap order paying another address is a WARN whose signature,
+ * once continued, settles on chain exactly as shown; an approval shows what it can take now.
  */
 import type { BrowserContext, Page } from 'playwright-core'
-import { encodeFunctionData, type Hex, maxUint256, parseAbi } from 'viem'
+import {
+  createPublicClient,
+  createWalletClient,
+  encodeFunctionData,
+  erc20Abi,
+  type Hex,
+  http,
+  maxUint256,
+  parseAbi,
+} from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { foundry } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../src/devnet/devnet.ts'
 import { blurV1Listing } from '../../src/devnet/eip712.ts'
+import { waitForReceipt } from '../../src/devnet/receipt.ts'
+import { type CowOrder, deployCow } from '../support/cow.ts'
 import { deploySeaport, ItemType } from '../support/seaport.ts'
 import { devWalletPage } from './support/dapp.ts'
 import { callThroughConfirmWindow, clickDecision, REJECTED, shownAction } from './support/extension.ts'
@@ -92,5 +106,45 @@ describe('marketplace signatures in the confirmation window', () => {
       .toBe('can take now: 10,000 USDC ($10,000.00)')
     await clickDecision(confirm, 'Reject')
     expect(await result()).toEqual(REJECTED)
+  })
+
+  it('a CoW order that pays another address, signed by CoW’s package: WARN, and the continued signature settles as shown', async () => {
+    const { fixtures } = devnet
+    const cow = await deployCow(fixtures, fixtures.accounts[9] as { address: Hex; privateKey: Hex })
+    const client = createPublicClient({ chain: foundry, transport: http(fixtures.rpcUrl) })
+    const owner = createWalletClient({
+      chain: foundry,
+      transport: http(fixtures.rpcUrl),
+      account: privateKeyToAccount(fixtures.accounts[0]?.privateKey as Hex),
+    })
+    const approval = { address: fixtures.erc20.address, abi: erc20Abi, functionName: 'approve' } as const
+    await waitForReceipt(client, await owner.writeContract({ ...approval, args: [cow.vaultRelayer, maxUint256] }))
+    const attacker = fixtures.accounts[8]?.address as Hex
+    const order: CowOrder = {
+      sellToken: fixtures.erc20.address,
+      buyToken: fixtures.weth.address,
+      receiver: attacker,
+      sellAmount: 1_000_000_000n,
+      buyAmount: 330_000_000_000_000_000n,
+      validTo: Math.floor(Date.now() / 1000) + 3_600,
+      appData: `0x${'00'.repeat(32)}`,
+      feeAmount: 0,
+      kind: 'sell' as CowOrder['kind'],
+      partiallyFillable: false,
+    }
+    const { payload } = await cow.sign(order, fixtures.accounts[0]?.privateKey as Hex)
+
+    const { confirm, result } = await signTypedData(payload)
+    expect(await shownAction(confirm)).toBe('WARN')
+    await expect.poll(() => confirm.locator('[data-warning-kind="TRADE_PROCEEDS_TO_OTHER_ADDRESS"]').count()).toBe(1)
+    await expect
+      .poll(() => confirm.locator('[data-testid="state-change"]').allTextContents())
+      .toEqual([expect.stringContaining('−1,000 USDC')])
+    await clickDecision(confirm, 'Continue')
+    const { ok: signature } = (await result()) as { ok: Hex }
+    const weth = { address: fixtures.weth.address, abi: erc20Abi, functionName: 'balanceOf', args: [attacker] } as const
+    const before = await client.readContract(weth)
+    await cow.settle(order, signature)
+    expect((await client.readContract(weth)) - before).toBe(330_000_000_000_000_000n)
   })
 })

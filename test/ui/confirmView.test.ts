@@ -15,6 +15,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   approveErc20,
+  cowOrderPayingAnother,
   execSafeTransaction,
   permit2Single,
   ROUTER_ADDRESS,
@@ -187,6 +188,21 @@ describe('the confirmation view of real scans', () => {
     ])
     // Never the collection's own contract, which the message shape names as the asset's `contract`.
     expect(JSON.stringify(rows)).not.toContain(devnet.fixtures.erc721.address)
+  })
+
+  it('shows a CoW swap order with its limit in words, and without the payment when it pays another address', async () => {
+    const paysAnother = cowOrderPayingAnother(devnet.fixtures, NOW)
+    const honest = { ...paysAnother, message: { ...paysAnother.message, receiver: zeroAddress } }
+    const view = await viewOfMessage(me, honest)
+    expect(view.action).toBe('NONE')
+    expect(view.groups[0]?.rows.map((row) => [row.text, row.note, row.party])).toEqual([
+      ['−1,000 USDC', null, { label: 'to', who: 'whoever fills the order' }],
+      ['+0.33 WETH', 'At least this much: the order pays no less', { label: 'from', who: 'whoever fills the order' }],
+    ])
+    const redirected = await viewOfMessage(me, paysAnother)
+    expect(redirected.action).toBe('WARN')
+    expect(redirected.warnings.map((warning) => warning.kind)).toContain('TRADE_PROCEEDS_TO_OTHER_ADDRESS')
+    expect(redirected.groups[0]?.rows.map((row) => row.text)).toEqual(['−1,000 USDC'])
   })
 
   it('shows a Permit2 PermitSingle for the maximum uint160 as unlimited', async () => {

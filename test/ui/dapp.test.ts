@@ -129,8 +129,8 @@ describe('the demo dapp', () => {
     expect(await chain().readContract({ address: safe, abi: safeAbi, functionName: 'nonce' })).toBe(nonceBefore + 1n)
   })
 
-  it('signs both permits and sends the ERC-20 and NFT approvals', async () => {
-    for (const id of ['sign-permit', 'sign-permit2']) {
+  it('signs both permits and the CoW order and sends the ERC-20 and NFT approvals', async () => {
+    for (const id of ['sign-permit', 'sign-permit2', 'cow-order']) {
       expect(await click(id)).toMatchObject({ status: 'ok', text: expect.stringMatching(/signature 0x[0-9a-f]{130}$/) })
     }
     for (const id of ['transfer-erc20', 'approve-erc20', 'set-approval-for-all']) {

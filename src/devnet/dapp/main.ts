@@ -9,6 +9,7 @@ import { announceDevWallet, createDevWallet } from './devWallet.ts'
 import {
   approveErc20,
   claimRewards,
+  cowOrderPayingAnother,
   execSafeTransaction,
   permit2Single,
   permitNoncesAbi,
@@ -94,6 +95,7 @@ function actions(fixtures: Fixtures, me: Address): Record<string, () => Promise<
       return `signature ${await signTypedData(me, unlimitedPermit(fixtures, me, nonce, nowSeconds()))}`
     },
     'sign-permit2': async () => `signature ${await signTypedData(me, permit2Single(fixtures, nowSeconds()))}`,
+    'cow-order': async () => `signature ${await signTypedData(me, cowOrderPayingAnother(fixtures, nowSeconds()))}`,
     'propose-safe-tx': async () => {
       const safeTx = await safeTxForCurrentNonce(fixtures)
       return `signature ${await signTypedData(pickedOwner(), safeTxTypedData(fixtures.chainId, fixtures.safe.address, safeTx))}`

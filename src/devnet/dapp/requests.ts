@@ -20,7 +20,14 @@ import {
   zeroAddress,
 } from 'viem'
 import type { SafeTx } from '../../engine/index.ts'
-import { eip2612Permit, PERMIT2_ADDRESS, permit2PermitSingle, plainSafeTx, type TypedData } from '../eip712.ts'
+import {
+  cowOrderTypedData,
+  eip2612Permit,
+  PERMIT2_ADDRESS,
+  permit2PermitSingle,
+  plainSafeTx,
+  type TypedData,
+} from '../eip712.ts'
 import type { Fixtures } from '../fixtures.ts'
 
 /** Uniswap's Universal Router, the usual spender in Permit2 and EIP-2612 permits (not deployed on the devnet). */
@@ -100,6 +107,27 @@ export function safePermitHash(fixtures: Fixtures): Hex {
     deadline: 4_102_444_800,
   })
   return hashTypedData(permit as Parameters<typeof hashTypedData>[0])
+}
+
+/**
+ * A CoW Protocol order selling 1,000 of `owner`'s USDC for at least 0.33 WETH, valid for an hour from `now`, that pays
+ * the WETH to dev account 3: how a phishing swap page takes the proceeds of a fair-looking trade.
+ */
+export function cowOrderPayingAnother(fixtures: Fixtures, now: number): TypedData {
+  return cowOrderTypedData(fixtures.chainId, {
+    sellToken: fixtures.erc20.address,
+    buyToken: fixtures.weth.address,
+    receiver: recipient(fixtures),
+    sellAmount: parseUnits('1000', fixtures.erc20.decimals).toString(),
+    buyAmount: parseEther('0.33').toString(),
+    validTo: now + 3_600,
+    appData: `0x${'00'.repeat(32)}`,
+    feeAmount: '0',
+    kind: 'sell',
+    partiallyFillable: false,
+    sellTokenBalance: 'erc20',
+    buyTokenBalance: 'erc20',
+  })
 }
 
 /** A Permit2 PermitSingle letting the router spend the maximum uint160 of USDC for 30 days. */

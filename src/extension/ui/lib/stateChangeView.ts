@@ -63,6 +63,18 @@ function partyOf(counterparty: { address: string } | undefined, unknownParty: st
   return unknownParty === null ? null : { label, who: unknownParty }
 }
 
+/**
+ * What an order's amount binds: the engine words a limit in its sentence ("Receive at least 2 WETH", "Send at most 5
+ * USDC", "Send up to …" for a partial fill), which the signed number alone would not say.
+ */
+function boundNote(diff: string): string | null {
+  const bound = /^(?:Send|Receive) (at least|at most|up to) /.exec(diff)?.[1]
+  if (bound === 'at least') return 'At least this much: the order pays no less'
+  if (bound === 'at most') return 'At most this much: the order takes no more'
+  if (bound === 'up to') return 'Up to this much, as much as the order is filled'
+  return null
+}
+
 const nftLabel = (name: string, tokenId: string | null) => (tokenId === null ? name : `${name} #${tokenId}`)
 
 /**
@@ -84,7 +96,7 @@ export function describeChange(change: StateChange, unknownParty: string | null 
         icon: { address: asset.address, label: asset.symbol, imageUrl: asset.imageUrl },
         text: `${formatAmount(diff, asset.decimals, { signed: true })} ${asset.symbol}`,
         party,
-        note: null,
+        note: boundNote(change.humanReadableDiff),
         canTake: null,
         ...valued(diff, asset.decimals, priceOf(asset.price)),
       }
