@@ -37,8 +37,13 @@ export type DevnetCow = {
   vaultRelayer: Address
   /** Signs `order` as `privateKey` through the package; returns the payload the wallet was asked for and the signature. */
   sign: (order: CowOrder, privateKey: Hex) => Promise<{ payload: SignedPayload; signature: Hex }>
-  /** Settles the signed order as the solver, paying exactly its limit: the sell amount for the buy amount. */
-  settle: (order: CowOrder, signature: Hex) => Promise<void>
+  /** The order's ID for `owner`: its digest, owner and expiry, what an on-chain pre-signature names. */
+  uid: (order: CowOrder, owner: Address) => Hex
+  /**
+   * Settles the order as the solver, paying exactly its limit (the sell amount for the buy amount), on its EIP-712
+   * signature or on the pre-signature its owner gave on chain.
+   */
+  settle: (order: CowOrder, signature: Hex | { presignedBy: Address }) => Promise<void>
 }
 
 const wethAbi = parseAbi(['function deposit() payable'])
@@ -103,6 +108,7 @@ export async function deployCow(fixtures: Fixtures, solver: { address: Address; 
       if (!payload) throw new Error('the package signed without typed data')
       return { payload, signature: ethers.utils.joinSignature(signature.data) as Hex }
     },
+    uid: (order, owner) => cow.computeOrderUid(domain, order, owner) as Hex,
     settle: async (order, signature) => {
       const buyToken = order.buyToken === cow.BUY_ETH_ADDRESS ? null : (order.buyToken as Address)
       // The solver brings what the order buys; the settlement pays it out to the receiver.
@@ -117,7 +123,9 @@ export async function deployCow(fixtures: Fixtures, solver: { address: Address; 
       const encoder = new cow.SettlementEncoder(domain)
       encoder.encodeTrade(
         order,
-        { scheme: cow.SigningScheme.EIP712, data: signature },
+        typeof signature === 'string'
+          ? { scheme: cow.SigningScheme.EIP712, data: signature }
+          : { scheme: cow.SigningScheme.PRESIGN, data: signature.presignedBy },
         { executedAmount: order.partiallyFillable ? order.sellAmount : undefined },
       )
       // Clearing prices at the order's limit: it sells its sell amount for exactly its buy amount.

@@ -90,6 +90,12 @@ export const signMessageLibAbi = parseAbi([
   'event SignMsg(bytes32 indexed msgHash)',
 ])
 
+/** CoW Protocol's settlement: an order's owner can sign it on chain, by the order's ID alone. */
+export const cowSettlementAbi = parseAbi([
+  'function setPreSignature(bytes orderUid, bool signed)',
+  'event PreSignature(address indexed owner, bytes orderUid, bool signed)',
+])
+
 const permit2Abi = parseAbi([
   'struct PermitDetails { address token; uint160 amount; uint48 expiration; uint48 nonce; }',
   'struct PermitSingle { PermitDetails details; address spender; uint256 sigDeadline; }',
@@ -171,6 +177,7 @@ export const decodingAbis = [
   safeAbi,
   multiSendAbi,
   signMessageLibAbi,
+  cowSettlementAbi,
   permit2Abi,
   uniswapAbi,
 ] as const

@@ -1,7 +1,7 @@
 /**
  * # abi — the ABIs the engine knows, and decoding with them
  *
- * Token standards (ERC-20, ERC-721, ERC-1155), WETH, Safe, MultiSend and Permit2.
+ * Token standards (ERC-20, ERC-721, ERC-1155), WETH, Safe, MultiSend, SignMessageLib, CoW's settlement and Permit2.
  *
  * - `abis.ts`: the ABIs themselves, for decoding and for the simulation's reads.
  * - `abiIndex.ts`: their functions and events indexed by selector once, which keeps decoding cheap.
@@ -13,7 +13,16 @@
  */
 
 export { functionDecoder } from './abiIndex.ts'
-export { erc20Abi, erc721Abi, erc1155Abi, multiSendAbi, safeAbi, signMessageLibAbi, wethAbi } from './abis.ts'
+export {
+  cowSettlementAbi,
+  erc20Abi,
+  erc721Abi,
+  erc1155Abi,
+  multiSendAbi,
+  safeAbi,
+  signMessageLibAbi,
+  wethAbi,
+} from './abis.ts'
 export {
   addressesInArguments,
   type DecodedFunction,

@@ -12,6 +12,7 @@
  * - `safeControl.ts`: Safe transactions that change who controls the wallet (owners, threshold, modules, guard,
  *   fallback handler, delegate calls).
  * - `safeSignatures.ts`: Safe signatures a transaction gives by hash alone (approveHash, SignMessageLib).
+ * - `orderPreSignatures.ts`: CoW orders signed on chain by their ID alone (setPreSignature), how Safes swap.
  * - `value.ts`: a trade that gives far more in dollars than it brings back, once assets carry prices.
  * - `phishing.ts`: the requesting site against the bundled eth-phishing-detect lists.
  * - `blocklist.ts`: known malicious addresses per chain (`data/maliciousAddresses.json`, plus what a host adds).

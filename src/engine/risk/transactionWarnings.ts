@@ -25,6 +25,7 @@ import {
 } from '../simulation/index.ts'
 import { maliciousAddressWarnings } from './blocklist.ts'
 import { feeWarnings } from './fees.ts'
+import { preSignatureWarnings } from './orderPreSignatures.ts'
 import { knownProtocol } from './protocols.ts'
 import { safeControlWarnings } from './safeControl.ts'
 import { hashSignatureWarnings } from './safeSignatures.ts'
@@ -47,17 +48,15 @@ export function simulationWarnings(
 ): Warning[] {
   const metadataOf = (token: Address) => tokenMetadata(result.chainId, token, result.reads)
   const calls = txs.flatMap((tx) => expandCalls({ ...tx, depth: 0 }))
+  const logs = result.outcomes.flatMap((outcome) => outcome.logs)
   return [
     ...knownMaliciousWarnings(result.chainId, calls, changes),
     ...drainWarnings(result.chainId, calls, changes, userAccount, metadataOf),
     ...valueWarnings(result.chainId, changes, userAccount, priceOf, (token) => metadataOf(token).decimals),
     ...approvalWarnings(result, changes, metadataOf),
     ...safeControlWarnings(calls, result.safeChanges, result.safes),
-    ...hashSignatureWarnings(
-      calls,
-      result.outcomes.flatMap((outcome) => outcome.logs),
-      result.chainId,
-    ),
+    ...hashSignatureWarnings(calls, logs, result.chainId),
+    ...preSignatureWarnings(calls, logs, (owner) => Boolean(result.safes.get(owner.toLowerCase()))),
     ...ownContractWarnings(result, metadataOf),
     ...gasWarnings(result),
     ...feeWarnings(result, txs),

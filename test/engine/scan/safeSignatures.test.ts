@@ -6,7 +6,6 @@
  */
 import {
   type Address,
-  concat,
   createPublicClient,
   createWalletClient,
   encodeAbiParameters,
@@ -20,11 +19,12 @@ import {
 import { privateKeyToAccount } from 'viem/accounts'
 import { foundry } from 'viem/chains'
 import { describe, expect, it } from 'vitest'
-import { execTransactionData, safePermitHash } from '../../../src/devnet/dapp/requests.ts'
-import { plainSafeTx, SAFE_TX_TYPES } from '../../../src/devnet/eip712.ts'
+import { safePermitHash } from '../../../src/devnet/dapp/requests.ts'
+import { plainSafeTx } from '../../../src/devnet/eip712.ts'
 import { waitForReceipt } from '../../../src/devnet/receipt.ts'
-import { type SafeTx, scanTransactionsWithStats, type Warning } from '../../../src/engine/index.ts'
+import { scanTransactionsWithStats, type Warning } from '../../../src/engine/index.ts'
 import { devnetRolledBackPerTest } from '../../support/devnet.ts'
+import { ownersExecution, ownersSign } from '../../support/safeExecution.ts'
 import { messageResponseValidator, scanOk } from '../messageSupport.ts'
 import { validateTransactionsResponse } from '../transactionSupport.ts'
 
@@ -94,30 +94,14 @@ async function scanTransaction(from: Address, to: Address, data: Hex, userAccoun
   return outcome.response
 }
 
-/** Owners 0 and 1 sign, sorted by address as the Safe requires. */
-async function ownersSign(sign: (key: Hex) => Promise<Hex>): Promise<Hex> {
-  const signers = fx()
-    .accounts.slice(0, 2)
-    .sort((a, b) => (BigInt(a.address) < BigInt(b.address) ? -1 : 1))
-  const signatures: Hex[] = []
-  for (const { privateKey } of signers) signatures.push(await sign(privateKey))
-  return concat(signatures)
-}
-
 /** The Safe's execTransaction, signed by owners 0 and 1, that delegate-calls SignMessageLib to sign `bytes` on chain. */
 async function signMessageExecution(bytes: Hex): Promise<Hex> {
   const nonce = await chain().readContract({ address: fx().safe.address, abi: safeAbi, functionName: 'nonce' })
   const signMessage = encodeFunctionData({ abi: signMessageLibAbi, functionName: 'signMessage', args: [bytes] })
-  const tx: SafeTx = { ...plainSafeTx(fx().safeContracts.signMessageLib, 0n, nonce, signMessage), operation: 1 }
-  const signatures = await ownersSign((key) =>
-    privateKeyToAccount(key).signTypedData({
-      domain: { chainId: fx().chainId, verifyingContract: fx().safe.address },
-      types: { SafeTx: SAFE_TX_TYPES.SafeTx },
-      primaryType: 'SafeTx',
-      message: tx,
-    }),
-  )
-  return execTransactionData(tx, signatures)
+  return ownersExecution(fx(), {
+    ...plainSafeTx(fx().safeContracts.signMessageLib, 0n, nonce, signMessage),
+    operation: 1,
+  })
 }
 
 async function isValidSignature(hash: Hex, signature: Hex): Promise<Hex | 'reverted'> {
@@ -165,7 +149,7 @@ describe('Safe messages (EIP-1271)', () => {
     expect(warning?.data).toMatchObject({ signs: hidden, safeMessageHash: onChain })
 
     // Two owners sign what the window showed; from then on the Safe answers for the hidden permit as its own.
-    const signed = await ownersSign((key) =>
+    const signed = await ownersSign(fx(), (key) =>
       privateKeyToAccount(key).signTypedData({
         domain: { chainId: fx().chainId, verifyingContract: fx().safe.address },
         types: { SafeMessage: SAFE_MESSAGE_FIELDS },
