@@ -5,12 +5,12 @@
  */
 import { join } from 'node:path'
 import type { BrowserContext, Page } from 'playwright-core'
-import { type Address, keccak256, toHex } from 'viem'
+import { type Address, concat, encodeFunctionData, keccak256, parseAbi, toHex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type LaunchedChromium, launchChromium } from '../../src/devnet/chromium.ts'
 import { permit2Single, sendEth } from '../../src/devnet/dapp/requests.ts'
 import type { Devnet } from '../../src/devnet/devnet.ts'
-import { safeMessageTypedData } from '../../src/devnet/eip712.ts'
+import { COW_SETTLEMENT_ADDRESS, plainSafeTx, safeMessageTypedData, safeTxTypedData } from '../../src/devnet/eip712.ts'
 import { scanMessage, scanTransactions } from '../../src/engine/index.ts'
 import type { PendingRequest, ScanState } from '../../src/extension/shared/pending.ts'
 import { REQUEST_SHOWN, RESULTS_SHOWN } from '../../src/extension/ui/confirm/shownMarks.ts'
@@ -313,6 +313,43 @@ describe('the confirmation window', () => {
     })
     expect(await unread.getByTestId('safe-message').textContent()).toContain('version not readable')
     await unread.close()
+  })
+
+  it('a Safe proposal that pre-signs a CoW order: the warning with the order’s ID, and no "no asset changes"', async () => {
+    const { fixtures } = devnet
+    const uid = concat([
+      keccak256(toHex('an order kept off chain')),
+      fixtures.safe.address,
+      toHex(1_900_000_000, { size: 4 }),
+    ])
+    const data = encodeFunctionData({
+      abi: parseAbi(['function setPreSignature(bytes orderUid, bool signed)']),
+      functionName: 'setPreSignature',
+      args: [uid, true],
+    })
+    const proposal = plainSafeTx(COW_SETTLEMENT_ADDRESS, 0n, 0n, data)
+    const scanned = await scanMessage(
+      {
+        message: { kind: 'SIGN_TYPED_DATA', data: safeTxTypedData(fixtures.chainId, fixtures.safe.address, proposal) },
+        userAccount: me,
+        metadata: { origin: 'https://app.safe.global' },
+      },
+      { rpcUrl: fixtures.rpcUrl },
+    )
+    if (!scanned.ok) throw new Error(scanned.error.message)
+    const page = await open({
+      ...request('safe-presign', { status: 'DONE', kind: 'message', response: scanned.response }),
+      method: 'eth_signTypedData_v4',
+    })
+    expect(await action(page)).toBe('WARN')
+    expect(await page.locator('[data-warning-kind="MULTISIG_BLIND_SIGNATURE"]').textContent()).toContain(
+      uid.toLowerCase(),
+    )
+    expect(await page.getByRole('region', { name: 'What changes' }).textContent()).toContain(
+      'Nothing moves in this transaction itself. What it signs can, later',
+    )
+    expect(await fitsWidth(page)).toBe(true)
+    await page.close()
   })
 
   it('says so when the request is no longer pending', async () => {

@@ -19,6 +19,9 @@ import { useShownMarks } from './shownMarks.ts'
 /** A blind Safe message moves nothing itself; what it signs can, and "no asset changes" must not read as "harmless". */
 const SAFE_MESSAGE_CHANGES =
   'Signing moves no assets by itself. What the Safe signs can, once enough owners have signed: see the Safe message above.'
+/** A transaction that signs or approves something by its hash (approveHash, SignMessageLib, a CoW pre-signature). */
+const SIGNED_BY_HASH_CHANGES =
+  'Nothing moves in this transaction itself. What it signs can, later: see the warning above.'
 
 /** Typed data bound to another chain than the wallet's: where the signature works, and where it was checked. */
 function OtherChain({ domain, wallet, checkedOn }: NonNullable<PendingRequest['otherChain']> & { checkedOn: number }) {
@@ -241,8 +244,10 @@ export function ConfirmApp({ initialId, queue }: Props) {
           groups={view.groups}
           pending={view.action === 'PENDING'}
           empty={
-            view.warnings.some((warning) => warning.kind === 'MULTISIG_BLIND_SIGNATURE') && view.safeMessage
-              ? SAFE_MESSAGE_CHANGES
+            view.warnings.some((warning) => warning.kind === 'MULTISIG_BLIND_SIGNATURE')
+              ? view.safeMessage
+                ? SAFE_MESSAGE_CHANGES
+                : SIGNED_BY_HASH_CHANGES
               : undefined
           }
         />
