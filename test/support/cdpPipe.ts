@@ -105,7 +105,9 @@ export async function launchPipeChromium(options: ChromiumOptions): Promise<Pipe
       const { targetId } = await browser.send('Target.createTarget', { url })
       // Attached without pausing the target: flatten puts its messages on this pipe under its session id.
       const { sessionId } = await browser.send('Target.attachToTarget', { targetId, flatten: true })
-      return { ...session(sessionId), targetId }
+      const page = { ...session(sessionId), targetId }
+      await navigated(page, url)
+      return page
     },
     async activate(targetId) {
       await browser.send('Target.activateTarget', { targetId })
@@ -125,5 +127,22 @@ export async function launchPipeChromium(options: ChromiumOptions): Promise<Pipe
       child.kill('SIGKILL')
       rmSync(userDataDir, { recursive: true, force: true, maxRetries: 10 })
     },
+  }
+}
+
+/**
+ * Waits until the tab shows `url`: a new tab first holds an empty document, and whatever runs in it before the
+ * navigation commits is lost with it ("Execution context was destroyed").
+ */
+async function navigated(page: CdpSession, url: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const href = await page
+      .send('Runtime.evaluate', { expression: 'location.href', returnByValue: true })
+      .then(({ result }) => (result as { value?: unknown } | undefined)?.value)
+      .catch(() => undefined)
+    if (href === new URL(url).href) return
+    if (Date.now() > deadline) throw new Error(`the tab did not navigate to ${url} within ${timeoutMs} ms`)
+    await new Promise((resolve) => setTimeout(resolve, 20))
   }
 }
