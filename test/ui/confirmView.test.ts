@@ -4,9 +4,12 @@
  */
 import {
   type Address,
+  concat,
   createWalletClient,
+  encodeFunctionData,
   http,
   keccak256,
+  parseAbi,
   parseEther,
   toHex,
   type WalletClient,
@@ -28,6 +31,7 @@ import {
 } from '../../src/devnet/dapp/requests.ts'
 import type { Devnet } from '../../src/devnet/devnet.ts'
 import {
+  COW_SETTLEMENT_ADDRESS,
   PERMIT2_ADDRESS,
   safeMessageTypedData,
   safeTxTypedData,
@@ -37,7 +41,7 @@ import {
 import { addOwnerProposal, hiddenDelegatecallBatchProposal } from '../../src/devnet/safeProposals.ts'
 import { scanMessage, scanTransactions } from '../../src/engine/index.ts'
 import type { PendingRequest, ScanState } from '../../src/extension/shared/pending.ts'
-import { confirmView } from '../../src/extension/ui/lib/confirmView.ts'
+import { confirmView, noChangesText } from '../../src/extension/ui/lib/confirmView.ts'
 import { shortAddress } from '../../src/extension/ui/lib/format.ts'
 import { dollarTotals } from '../../src/extension/ui/lib/stateChangeView.ts'
 import { startTestDevnet } from '../support/devnet.ts'
@@ -203,6 +207,23 @@ describe('the confirmation view of real scans', () => {
     expect(redirected.action).toBe('WARN')
     expect(redirected.warnings.map((warning) => warning.kind)).toContain('TRADE_PROCEEDS_TO_OTHER_ADDRESS')
     expect(redirected.groups[0]?.rows.map((row) => row.text)).toEqual(['−1,000 USDC'])
+  })
+
+  it('an account pre-signing a CoW order by its ID: the warning, and no "no asset changes" that reads as harmless', async () => {
+    const uid = concat([keccak256(toHex('an order kept off chain')), me, toHex(1_900_000_000, { size: 4 })])
+    const data = encodeFunctionData({
+      abi: parseAbi(['function setPreSignature(bytes orderUid, bool signed)']),
+      functionName: 'setPreSignature',
+      args: [uid, true],
+    })
+    const view = await viewOfTransaction({ from: me, to: COW_SETTLEMENT_ADDRESS, data })
+    expect(view.warnings.map((warning) => warning.kind)).toEqual(['RELIABLE_SIMULATION_NOT_POSSIBLE'])
+    expect(view.groups).toEqual([])
+    expect(noChangesText(view)).toBe(
+      'Nothing moves in this transaction itself. What it signs can, later: see the warning above.',
+    )
+    // A plain transfer keeps the ordinary wording.
+    expect(noChangesText(await viewOfTransaction(sendEth(devnet.fixtures, me)))).toBeUndefined()
   })
 
   it('shows a Permit2 PermitSingle for the maximum uint160 as unlimited', async () => {

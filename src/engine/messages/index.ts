@@ -58,6 +58,7 @@ export {
 export {
   BOUND_WORDS,
   type Bound,
+  boundOf,
   findSwapOrder,
   type SwapOrder,
   swapOrderTrades,

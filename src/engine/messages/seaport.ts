@@ -180,12 +180,17 @@ function orderTrade(order: TypedStruct, user: Address): SeaportTrade {
 
 /**
  * Whether the user gives assets for nothing or next to nothing: nothing at all comes back, or only fungible amounts
- * below one ten-thousandth of a whole token (a typical phishing order pays 1 wei). `decimals` gives each fungible
- * token's decimals (18 for the native currency).
+ * below one ten-thousandth of a whole token (a typical phishing order pays 1 wei), or tokens with no code, whose
+ * transfers succeed and move nothing. `decimals` gives each fungible token's decimals (18 for the native currency).
  */
-export function isTradeForNothing(trade: SeaportTrade, decimals: (token: Address) => number): boolean {
+export function isTradeForNothing(
+  trade: SeaportTrade,
+  decimals: (token: Address) => number,
+  hasCode: (token: Address) => boolean,
+): boolean {
   if (trade.gives.length === 0) return false
   return trade.receives.every((item) => {
+    if (item.kind === 'ERC20' && !hasCode(item.token)) return true
     if (item.kind !== 'NATIVE' && item.kind !== 'ERC20') return false
     return item.amount * 10_000n < 10n ** BigInt(decimals(item.token))
   })

@@ -4,7 +4,7 @@
  * and to whom. Recognised by the order's fields, not its name or domain, so an order sent to a look-alike contract is
  * read all the same.
  */
-import { getAddress, isAddressEqual, zeroAddress } from 'viem'
+import { type Hex, isAddressEqual, size, slice, zeroAddress } from 'viem'
 import type { Address, Warning } from '../api/index.ts'
 import { shortAddress } from '../assets/index.ts'
 import { makeWarning } from '../risk/index.ts'
@@ -12,13 +12,13 @@ import type { SeaportItem, SeaportOrders, SeaportTrade } from './seaport.ts'
 import { structSignature, type TypedData, type TypedStruct } from './typedData.ts'
 
 /**
- * How an amount binds when the order is filled: exactly, at most (a buy order's price limit), up to (a partial fill of
- * it), or at least (the least the maker is paid for what it gives).
+ * How an amount binds when the order is filled: exactly, at most (a buy order's price limit), up to (an order that can
+ * be filled in part pays and is paid in proportion), or at least (the least a fill-or-kill sell order is paid).
  */
 export type Bound = 'exact' | 'atMost' | 'upTo' | 'atLeast'
 
-/** One side of a swap: the token (the zero address for the native currency) and its amount at a full fill. */
-export type SwapLeg = { token: Address; amount: bigint; bound: Bound }
+/** One side of a swap: the token (or the native currency) and its amount at a full fill. */
+export type SwapLeg = { token: Address | 'native'; amount: bigint; bound: Bound }
 
 /** A swap order as its contract settles it. */
 export type SwapOrder = {
@@ -29,7 +29,7 @@ export type SwapOrder = {
   receiver: Address | 'signer'
   sell: SwapLeg
   buy: SwapLeg
-  /** Why the signed amounts may not be what moves (code the order names computes them), or null. */
+  /** What decides, when the order is filled, more than its signed amounts say (1inch getters, asset data), or null. */
   unpinned: string | null
 }
 
@@ -61,13 +61,12 @@ export function findSwapOrder(typedData: TypedData): SwapOrder | null {
 
 /**
  * A GPv2 order: a sell order gives exactly its sell amount and fee and is paid at least its buy amount; a buy order is
- * paid exactly its buy amount for at most the sell amount and fee; a partially fillable one gives up to the sell
- * amount at no worse a price. A zero receiver is the signer.
+ * paid exactly its buy amount for at most the sell amount and fee; one that can be filled in part gives and is paid up
+ * to them, in proportion. A zero receiver is the signer; a buy token of 0xEeee… pays the native currency.
  */
 function cowOrder(order: TypedStruct): SwapOrder {
   const partial = order.partiallyFillable === true
   const sell = order.kind === 'sell'
-  const buyToken = order.buyToken === COW_BUY_NATIVE ? zeroAddress : (order.buyToken as Address)
   return {
     protocol: 'CoW Protocol',
     maker: 'signer',
@@ -77,7 +76,11 @@ function cowOrder(order: TypedStruct): SwapOrder {
       amount: (order.sellAmount as bigint) + (order.feeAmount as bigint),
       bound: partial ? 'upTo' : sell ? 'exact' : 'atMost',
     },
-    buy: { token: buyToken, amount: order.buyAmount as bigint, bound: sell || partial ? 'atLeast' : 'exact' },
+    buy: {
+      token: order.buyToken === COW_BUY_NATIVE ? 'native' : (order.buyToken as Address),
+      amount: order.buyAmount as bigint,
+      bound: partial ? 'upTo' : sell ? 'atLeast' : 'exact',
+    },
     unpinned: null,
   }
 }
@@ -90,38 +93,71 @@ function zeroExOrder(order: TypedStruct): SwapOrder {
     maker,
     receiver: maker,
     sell: { token: order.makerToken as Address, amount: order.makerAmount as bigint, bound: 'upTo' },
-    buy: { token: order.takerToken as Address, amount: order.takerAmount as bigint, bound: 'atLeast' },
+    buy: { token: order.takerToken as Address, amount: order.takerAmount as bigint, bound: 'upTo' },
     unpinned: null,
   }
 }
 
 /**
- * The interactions of a 1inch v3 order that change what moves, by their index in `offsets` (each field's end, 32 bits
- * apiece): asset data reroutes the transfers, amount getters compute the amounts. Predicates, the permit and the pre-
- * and post-interactions run around the fill without changing its amounts.
+ * The dynamic fields of a 1inch v3 order that change what moves, in their order in `offsets` (each field's end in
+ * `interactions`, 32 bits apiece; a field begins where the one before ends). Predicates, the permit and the pre- and
+ * post-interactions that follow run around the fill without changing its amounts.
  */
-const ONE_INCH_AMOUNT_FIELDS = ['makerAssetData', 'takerAssetData', 'getMakingAmount', 'getTakingAmount']
+const ONE_INCH_FIELDS = ['makerAssetData', 'takerAssetData', 'getMakingAmount', 'getTakingAmount'] as const
 
-/** A 1inch v3 order: the maker gives up to its making amount and its receiver (the maker when zero) is paid in proportion. */
+/** 1inch's "x" getter: the amounts are frozen, and the order is filled whole or not at all. */
+const FROZEN_GETTER = '0x78'
+
+/**
+ * A 1inch v3 order: the maker gives up to its making amount and its receiver (the maker when zero) is paid in
+ * proportion, unless an "x" getter freezes both; a longer getter is a contract that computes the amounts, and asset
+ * data rides along with the transfers, for token contracts that act on it.
+ */
 function oneInchOrder(order: TypedStruct): SwapOrder {
   const maker = order.maker as Address
-  const offsets = order.offsets as bigint
-  const ends = ONE_INCH_AMOUNT_FIELDS.map((_, index) => (offsets >> BigInt(32 * index)) & 0xffffffffn)
-  const used = ONE_INCH_AMOUNT_FIELDS.filter(
-    (_, index) => (ends[index] as bigint) > (index ? (ends[index - 1] as bigint) : 0n),
-  )
+  const fields = oneInchFields(order.offsets as bigint, order.interactions as Hex)
+  const getters = [fields.getMakingAmount, fields.getTakingAmount]
+  const bound: Bound = getters.includes(FROZEN_GETTER) ? 'exact' : 'upTo'
+  const computed = (['getMakingAmount', 'getTakingAmount'] as const).filter((name) => {
+    const getter = fields[name]
+    return getter === null || size(getter) > 1
+  })
+  const carried = (['makerAssetData', 'takerAssetData'] as const).filter((name) => fields[name] !== '0x')
+  const reasons = [
+    ...(computed.length ? [`a contract it names computes the amounts (${computed.join(', ')})`] : []),
+    ...(carried.length ? [`its transfers carry extra data for the token to act on (${carried.join(', ')})`] : []),
+  ]
   return {
     protocol: '1inch',
     maker,
     receiver: receiverOf(order.receiver as Address, maker),
-    sell: { token: order.makerAsset as Address, amount: order.makingAmount as bigint, bound: 'upTo' },
-    buy: { token: order.takerAsset as Address, amount: order.takingAmount as bigint, bound: 'atLeast' },
-    unpinned: used.length > 0 ? `its ${used.join(', ')} interaction${used.length > 1 ? 's' : ''}` : null,
+    sell: { token: order.makerAsset as Address, amount: order.makingAmount as bigint, bound },
+    buy: { token: order.takerAsset as Address, amount: order.takingAmount as bigint, bound },
+    unpinned: reasons.length ? reasons.join(', and ') : null,
   }
 }
 
+/** Each field's bytes, or null where `offsets` points past the end of `interactions`. */
+function oneInchFields(offsets: bigint, interactions: Hex): Record<(typeof ONE_INCH_FIELDS)[number], Hex | null> {
+  const length = BigInt(size(interactions))
+  let begin = 0n
+  const fields = ONE_INCH_FIELDS.map((name, index) => {
+    const end = (offsets >> BigInt(32 * index)) & 0xffffffffn
+    const bytes = end >= begin && end <= length ? slice(interactions, Number(begin), Number(end)) : null
+    begin = end
+    return [name, bytes] as const
+  })
+  return Object.fromEntries(fields) as Record<(typeof ONE_INCH_FIELDS)[number], Hex | null>
+}
+
+/** A zero receiver pays the order's own maker (`otherwise`). */
 function receiverOf(receiver: Address, otherwise: SwapOrder['receiver']): SwapOrder['receiver'] {
   return receiver === zeroAddress ? otherwise : receiver
+}
+
+/** The account whose tokens the order sells, for the user who signs it. */
+function makerOf(order: SwapOrder, user: Address): Address {
+  return order.maker === 'signer' ? user : order.maker
 }
 
 /**
@@ -129,7 +165,7 @@ function receiverOf(receiver: Address, otherwise: SwapOrder['receiver']): SwapOr
  * trade for nothing), shown with only what reaches the user.
  */
 export function swapOrderTrades(order: SwapOrder, user: Address): SeaportOrders {
-  const maker = order.maker === 'signer' ? user : order.maker
+  const maker = makerOf(order, user)
   const gives = isAddressEqual(maker, user) ? [item(order.sell)] : []
   const judged: SeaportTrade = { offerer: maker, gives, receives: [item(order.buy)] }
   const shown: SeaportTrade = { ...judged, receives: paysUser(order, user) ? judged.receives : [] }
@@ -140,25 +176,40 @@ function paysUser(order: SwapOrder, user: Address): boolean {
   return order.receiver === 'signer' || isAddressEqual(order.receiver, user)
 }
 
+/** An order's side as an item; a token with no code (the zero address included) pays nothing, which the scan reads. */
 function item(leg: SwapLeg): SeaportItem {
-  const native = isAddressEqual(leg.token, zeroAddress)
-  return { kind: native ? 'NATIVE' : 'ERC20', token: leg.token, identifier: 0n, amount: leg.amount }
+  return leg.token === 'native'
+    ? { kind: 'NATIVE', token: zeroAddress, identifier: 0n, amount: leg.amount }
+    : { kind: 'ERC20', token: leg.token, identifier: 0n, amount: leg.amount }
 }
 
-/** Preflight's warnings about a swap order the user makes: paid to someone else, or amounts set by code. */
+/**
+ * Preflight's warnings about a swap order the user signs: made for another account, paid to someone else, or moving
+ * more than its signed amounts say.
+ */
 export function swapOrderWarnings(order: SwapOrder, user: Address): Warning[] {
-  const maker = order.maker === 'signer' ? user : order.maker
-  if (!isAddressEqual(maker, user)) return []
+  const maker = makerOf(order, user)
+  if (!isAddressEqual(maker, user)) {
+    return [
+      makeWarning(
+        'RELIABLE_SIMULATION_NOT_POSSIBLE',
+        'WARNING',
+        `This ${order.protocol} order sells the tokens of ${shortAddress(maker)}, not yours. Your signature fills it ` +
+          'only if that account accepts it as its own (a smart account or Safe you sign for); what it would give ' +
+          'is not shown here.',
+        { maker },
+      ),
+    ]
+  }
   const warnings: Warning[] = []
-  if (!paysUser(order, user)) {
-    const receiver = getAddress(order.receiver as Address)
+  if (order.receiver !== 'signer' && !paysUser(order, user)) {
     warnings.push(
       makeWarning(
         'TRADE_PROCEEDS_TO_OTHER_ADDRESS',
         'WARNING',
-        `This ${order.protocol} order sells your tokens and pays what it buys to ${shortAddress(receiver)}, not to ` +
-          'you. Sign it only if that address is yours, or a contract you trust to pass them on to you.',
-        { receiver: receiver.toLowerCase() },
+        `This ${order.protocol} order sells your tokens and pays what it buys to ${shortAddress(order.receiver)}, ` +
+          'not to you. Sign it only if that address is yours, or a contract you trust to pass them on to you.',
+        { receiver: order.receiver },
       ),
     )
   }
@@ -167,8 +218,8 @@ export function swapOrderWarnings(order: SwapOrder, user: Address): Warning[] {
       makeWarning(
         'RELIABLE_SIMULATION_NOT_POSSIBLE',
         'WARNING',
-        `The amounts of this ${order.protocol} order are computed when it is filled by code it names (${order.unpinned}), ` +
-          'so what it takes and pays may differ from what is shown.',
+        `What this ${order.protocol} order moves is decided when it is filled: ${order.unpinned}. What it takes and ` +
+          'pays may differ from what is shown.',
       ),
     )
   }
@@ -181,4 +232,13 @@ export const BOUND_WORDS: Record<Bound, string> = {
   atMost: 'at most ',
   upTo: 'up to ',
   atLeast: 'at least ',
+}
+
+/** How the amount of an order's state change binds, read back from the words BOUND_WORDS put in its sentence. */
+export function boundOf(humanReadableDiff: string): Bound | null {
+  for (const [bound, words] of Object.entries(BOUND_WORDS) as [Bound, string][]) {
+    if (words && [`Send ${words}`, `Receive ${words}`].some((start) => humanReadableDiff.startsWith(start)))
+      return bound
+  }
+  return null
 }

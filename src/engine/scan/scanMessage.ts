@@ -89,6 +89,7 @@ import {
 import { isSafeOwner } from '../safe/index.ts'
 import {
   cachedTokenMetadata,
+  codeSizeRead,
   erc20BalanceRead,
   knownChainId,
   nativeBalanceRead,
@@ -434,12 +435,17 @@ async function scanOrders(
   const chainHint = knownChainId(options.rpcUrl, options.chainId)
   const metadataNeeded = (token: Address) => cachedTokenMetadata(chainHint, token) === undefined
   const tokens = [...trade.gives, ...trade.receives].map((item) => item.token)
-  // An order is judged on what it buys even when someone else is paid: that token's decimals are read too.
-  const judgedOnly = [...new Set(seaport.orders.flatMap((order) => order.receives.map((item) => item.token)))].filter(
-    (token) => !tokens.includes(token) && !isAddressEqual(token, zeroAddress) && metadataNeeded(token),
-  )
-  const reads = [...seaportReads(trade, user, metadataNeeded), ...judgedOnly.flatMap(tokenMetadataReads)]
-  const run = await runReads(user, reads, options, tokens)
+  // An order is judged on the tokens it pays in, even when someone else is paid: whether they have code, and decimals.
+  const paidIn = [
+    ...new Set(
+      seaport.orders.flatMap((order) => order.receives.flatMap((item) => (item.kind === 'ERC20' ? [item.token] : []))),
+    ),
+  ]
+  const judgedReads = paidIn.flatMap((token) => [
+    codeSizeRead(token),
+    ...(!tokens.includes(token) && metadataNeeded(token) ? tokenMetadataReads(token) : []),
+  ])
+  const run = await runReads(user, [...seaportReads(trade, user, metadataNeeded), ...judgedReads], options, tokens)
   if (!run.ok) return { ok: false, error: run.error, stats: NO_TRAFFIC }
   const result = run.result
   const priceOf = simulationPrices(result)
@@ -448,7 +454,8 @@ async function scanOrders(
       ? nativeAsset(result.chainId).decimals
       : (tokenMetadata(result.chainId, token, result.reads).decimals ?? 0)
   const warnings = [...siteWarnings, ...messageAddressWarnings(result.chainId, typedData)]
-  const forNothing = seaport.orders.filter((order) => isTradeForNothing(order, decimals)).length
+  const hasCode = (token: Address) => result.reads.before.get(readKeys.codeSize(token)) !== 0n
+  const forNothing = seaport.orders.filter((order) => isTradeForNothing(order, decimals, hasCode)).length
   if (forNothing > 0) {
     const which = seaport.bulk ? `${forNothing} of the ${seaport.orders.length} orders in this bulk signature` : ''
     warnings.push(

@@ -54,6 +54,7 @@ const eth = (amount: string, recipient: string) => ({
   recipient,
 })
 const decimals = () => 18
+const withCode = () => true
 
 /** The single order's trade, as the tests of one order read it. */
 function findSeaportOrder(typedData: ReturnType<typeof order>, user: Address): SeaportTrade | null {
@@ -71,7 +72,7 @@ describe('findSeaportOrders', () => {
       gives: [{ kind: 'ERC721', token: NFT, identifier: 5547n, amount: 1n }],
       receives: [{ kind: 'NATIVE', token: ZERO, identifier: 0n, amount: 94050000000000000000n }],
     })
-    expect(trade && isTradeForNothing(trade, decimals)).toBe(false)
+    expect(trade && isTradeForNothing(trade, decimals, withCode)).toBe(false)
   })
 
   it('takes the least the user may receive in a declining auction and adds up payments of one token', () => {
@@ -83,9 +84,13 @@ describe('findSeaportOrders', () => {
   it('calls giving an NFT for nothing, or for 1 wei, a trade for nothing', () => {
     const forNothing = findSeaportOrder(order([nftOffer], [eth('1000', FEE)]), USER)
     expect(forNothing?.receives).toEqual([])
-    expect(forNothing && isTradeForNothing(forNothing, decimals)).toBe(true)
+    expect(forNothing && isTradeForNothing(forNothing, decimals, withCode)).toBe(true)
     const forOneWei = findSeaportOrder(order([nftOffer], [eth('1', USER)]), USER)
-    expect(forOneWei && isTradeForNothing(forOneWei, decimals)).toBe(true)
+    expect(forOneWei && isTradeForNothing(forOneWei, decimals, withCode)).toBe(true)
+    // A token with no code: its transfers succeed and move nothing, whatever the amount.
+    const inCodeless = { ...forOneWei, receives: [{ kind: 'ERC20', token: FEE, identifier: 0n, amount: 10n ** 24n }] }
+    expect(isTradeForNothing(inCodeless as never, decimals, withCode)).toBe(false)
+    expect(isTradeForNothing(inCodeless as never, decimals, () => false)).toBe(true)
   })
 
   it('reads criteria items as "any item of a collection" and ignores typed data that is not an order', () => {
@@ -154,6 +159,6 @@ describe('bulk orders (BulkOrder trees)', () => {
     expect(one?.total.receives).toEqual([{ kind: 'NATIVE', token: ZERO, identifier: 0n, amount: 12n }])
     const three = findSeaportOrders(bulk(3, [leaf([nftOffer], [eth('1', FEE)])]), USER)
     expect(three?.orders).toHaveLength(8)
-    expect(three?.orders.filter((order) => isTradeForNothing(order, decimals))).toHaveLength(1)
+    expect(three?.orders.filter((order) => isTradeForNothing(order, decimals, withCode))).toHaveLength(1)
   })
 })

@@ -2,7 +2,7 @@
  * Swap orders read from their signed fields: the reference's own 0x and 1inch examples, and the CoW order kinds, with
  * what each gives, what it is paid and to whom, and when the signed amounts do not fix what moves.
  */
-import { type Address, getAddress, zeroAddress } from 'viem'
+import { type Address, concat, getAddress, type Hex, zeroAddress } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { cowOrderTypedData } from '../../../src/devnet/eip712.ts'
 import { findSwapOrder, swapOrderTrades, swapOrderWarnings } from '../../../src/engine/messages/index.ts'
@@ -64,7 +64,7 @@ describe('findSwapOrder', () => {
       buy: {
         token: '0x6982508145454ce325ddbe47a25d4ec3d2311933',
         amount: 3794314970000000000000000n,
-        bound: 'atLeast',
+        bound: 'upTo',
       },
       unpinned: null,
     })
@@ -79,7 +79,7 @@ describe('findSwapOrder', () => {
       maker: user.toLowerCase(),
       receiver: '0x08b067ad41e45babe5bbb52fc2fe7f692f628b06',
       sell: { token: USDC, amount: 5_000_000n, bound: 'upTo' },
-      buy: { token: WETH, amount: 2668059500000000n, bound: 'atLeast' },
+      buy: { token: WETH, amount: 2668059500000000n, bound: 'upTo' },
       // Its predicate, permit and post-interaction do not change the amounts.
       unpinned: null,
     })
@@ -100,7 +100,7 @@ describe('findSwapOrder', () => {
     )
     const message = { ...typedData.message, offsets, receiver: zeroAddress }
     const order = findSwapOrder({ ...typedData, message })
-    expect(order?.unpinned).toBe('its getTakingAmount interaction')
+    expect(order?.unpinned).toBe('a contract it names computes the amounts (getTakingAmount)')
     expect(order?.receiver).toBe(user.toLowerCase())
     const warnings = swapOrderWarnings(order as never, user)
     expect(warnings.map((w) => [w.kind, w.severity])).toEqual([['RELIABLE_SIMULATION_NOT_POSSIBLE', 'WARNING']])
@@ -121,13 +121,39 @@ describe('findSwapOrder', () => {
     expect(swapOrderWarnings(order as never, USER)).toEqual([])
   })
 
+  it('a 1inch order with the "x" getter is filled whole at its amounts: exact, and nothing computed', () => {
+    const { typedData } = example('one_inch_limit_order')
+    const interactions = concat(['0x78', typedData.message.interactions as Hex])
+    const ends = [0n, 0n, 1n, 1n, 165n, 409n, 409n, 429n]
+    const offsets = ends.reduce((sum, end, index) => sum | (end << BigInt(32 * index)), 0n)
+    const order = findSwapOrder({ ...typedData, message: { ...typedData.message, offsets, interactions } })
+    expect([order?.sell.bound, order?.buy.bound, order?.unpinned]).toEqual(['exact', 'exact', null])
+    // Asset data rides with the transfers: said apart from amounts.
+    const withData = [4n, 4n, 4n, 4n, 168n, 412n, 412n, 432n].reduce((sum, end, i) => sum | (end << BigInt(32 * i)), 0n)
+    const carried = findSwapOrder({
+      ...typedData,
+      message: {
+        ...typedData.message,
+        offsets: withData,
+        interactions: concat(['0x12345678', typedData.message.interactions as Hex]),
+      },
+    })
+    expect(carried?.unpinned).toBe('its transfers carry extra data for the token to act on (makerAssetData)')
+  })
+
   it('CoW buy orders, partial fills and native ETH bind as the settlement does', () => {
     const buy = findSwapOrder(cowOrder({ kind: 'buy', buyToken: '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE' }))
     expect(buy?.sell.bound).toBe('atMost')
-    expect(buy?.buy).toEqual({ token: zeroAddress, amount: 330000000000000000n, bound: 'exact' })
+    expect(buy?.buy).toEqual({ token: 'native', amount: 330000000000000000n, bound: 'exact' })
     expect(swapOrderTrades(buy as never, USER).total.receives.map((item) => item.kind)).toEqual(['NATIVE'])
     const partial = findSwapOrder(cowOrder({ partiallyFillable: true, kind: 'buy' }))
-    expect([partial?.sell.bound, partial?.buy.bound]).toEqual(['upTo', 'atLeast'])
+    // A partial fill pays in proportion: no "at least" for the whole buy amount.
+    expect([partial?.sell.bound, partial?.buy.bound]).toEqual(['upTo', 'upTo'])
+    // A zero buy token is no native currency: it is a token with no code, which pays nothing.
+    const zeroBuy = findSwapOrder(cowOrder({ buyToken: zeroAddress }))
+    expect(swapOrderTrades(zeroBuy as never, USER).total.receives).toEqual([
+      { kind: 'ERC20', token: zeroAddress, identifier: 0n, amount: 330000000000000000n },
+    ])
   })
 
   it('a CoW order paying another address: judged on its price, shown without the payment, the receiver named', () => {
@@ -141,11 +167,13 @@ describe('findSwapOrder', () => {
     expect(swapOrderWarnings(findSwapOrder(cowOrder({ receiver: USER })) as never, getAddress(USER))).toEqual([])
   })
 
-  it('an order another account makes moves nothing of the user’s, and warns of nothing', () => {
+  it('an order another account makes moves nothing of the user’s, and says the signature is for that account', () => {
     const { typedData } = example('zero_ex_limit_order')
     const order = findSwapOrder(typedData)
     expect(swapOrderTrades(order as never, OTHER).total.gives).toEqual([])
-    expect(swapOrderWarnings(order as never, OTHER)).toEqual([])
+    const [warning] = swapOrderWarnings(order as never, OTHER)
+    expect(warning).toMatchObject({ kind: 'RELIABLE_SIMULATION_NOT_POSSIBLE', severity: 'WARNING' })
+    expect(warning?.message).toContain('sells the tokens of 0xd854…4337, not yours')
   })
 
   it('recognised by its fields, not its name: a renamed CoW type still is one; a field less is not', () => {

@@ -3,7 +3,16 @@
  * the devnet from the package's bytecode: each order is scanned, then settled on chain by a solver at its limit price,
  * and the balances that moved are compared with what the scan said.
  */
-import { type Address, createPublicClient, createWalletClient, erc20Abi, type Hex, http, maxUint256 } from 'viem'
+import {
+  type Address,
+  createPublicClient,
+  createWalletClient,
+  erc20Abi,
+  type Hex,
+  http,
+  maxUint256,
+  zeroAddress,
+} from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { foundry } from 'viem/chains'
 import { beforeEach, describe, expect, it } from 'vitest'
@@ -12,6 +21,7 @@ import { waitForReceipt } from '../../../src/devnet/receipt.ts'
 import type { StateChange } from '../../../src/engine/index.ts'
 import { type CowOrder, type DevnetCow, deployCow } from '../../support/cow.ts'
 import { devnetRolledBackPerTest } from '../../support/devnet.ts'
+import { requestExamples } from '../../support/openapi.ts'
 import { messageResponseValidator, scanOk } from '../messageSupport.ts'
 
 const USDC = (whole: number) => BigInt(whole) * 10n ** 6n
@@ -136,6 +146,34 @@ describe('scanMessage: CoW Protocol orders from CoW’s package, settled on the 
     const after = await balances(f, user.address)
     expect(before.usdc - after.usdc).toBe(USDC(1_000))
     expect(after.weth - before.weth).toBe(1n)
+  })
+
+  it('a 0x order paid in a token with no code (the zero address): BLOCK, for its transfers move nothing', async () => {
+    const f = fixtures()
+    const [, example] = requestExamples('2023-06-05', '/ethereum/v0/mainnet/scan/message').find(
+      ([name]) => name === 'zero_ex_limit_order',
+    ) as [string, { message: { data: { domain: object; message: Record<string, unknown> } } }]
+    const data = example.message.data
+    /** The reference's order with `fields` changed, on the devnet's chain. */
+    const on = (fields: Record<string, unknown>) => ({
+      ...data,
+      domain: { ...data.domain, chainId: f.chainId },
+      message: { ...data.message, maker: user.address, makerToken: f.erc20.address, ...fields },
+    })
+    for (const takerToken of [zeroAddress, f.accounts[5]?.address as Address]) {
+      const response = await scan(on({ takerToken }))
+      expect(response.action, takerToken).toBe('BLOCK')
+      expect(response.warnings.map((w) => w.kind)).toContain('TRADE_FOR_NOTHING')
+    }
+    // The same order paid in the devnet's WETH is an ordinary limit order.
+    const honest = await scan(
+      on({ takerToken: f.weth.address, takerAmount: WETH(330).toString(), makerAmount: USDC(1_000).toString() }),
+    )
+    expect(honest.action).toBe('NONE')
+    expect(diffs(honest.simulationResults.expectedStateChanges)).toEqual([
+      'Send up to 1,000 USDC',
+      'Receive up to 0.33 WETH',
+    ])
   })
 
   it('a buy order of native ETH: "Send at most" the limit and "Receive" the exact amount, as settled', async () => {

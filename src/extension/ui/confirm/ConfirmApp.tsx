@@ -9,19 +9,12 @@ import { QueueBar } from '../components/QueueBar.tsx'
 import { SafeMessagePanel, SafePanel } from '../components/SafePanel.tsx'
 import { StateChanges } from '../components/StateChanges.tsx'
 import { WarningList } from '../components/WarningList.tsx'
-import { confirmView, methodWords } from '../lib/confirmView.ts'
+import { confirmView, methodWords, noChangesText } from '../lib/confirmView.ts'
 import { feeView } from '../lib/feeView.ts'
 import { chainInWords, chainName } from '../lib/format.ts'
 import { currentWindowId, decide, type QueueStore, rejectAll, useDecision } from '../stores/pendingStore.ts'
 import { settingsStore } from '../stores/settingsStore.ts'
 import { useShownMarks } from './shownMarks.ts'
-
-/** A blind Safe message moves nothing itself; what it signs can, and "no asset changes" must not read as "harmless". */
-const SAFE_MESSAGE_CHANGES =
-  'Signing moves no assets by itself. What the Safe signs can, once enough owners have signed: see the Safe message above.'
-/** A transaction that signs or approves something by its hash (approveHash, SignMessageLib, a CoW pre-signature). */
-const SIGNED_BY_HASH_CHANGES =
-  'Nothing moves in this transaction itself. What it signs can, later: see the warning above.'
 
 /** Typed data bound to another chain than the wallet's: where the signature works, and where it was checked. */
 function OtherChain({ domain, wallet, checkedOn }: NonNullable<PendingRequest['otherChain']> & { checkedOn: number }) {
@@ -240,17 +233,7 @@ export function ConfirmApp({ initialId, queue }: Props) {
       {(view.multisig || view.control.length > 0) && <SafePanel multisig={view.multisig} control={view.control} />}
       {view.safeMessage && <SafeMessagePanel safeMessage={view.safeMessage} />}
       {view.action !== 'ERROR' && (
-        <StateChanges
-          groups={view.groups}
-          pending={view.action === 'PENDING'}
-          empty={
-            view.warnings.some((warning) => warning.kind === 'MULTISIG_BLIND_SIGNATURE')
-              ? view.safeMessage
-                ? SAFE_MESSAGE_CHANGES
-                : SIGNED_BY_HASH_CHANGES
-              : undefined
-          }
-        />
+        <StateChanges groups={view.groups} pending={view.action === 'PENDING'} empty={noChangesText(view)} />
       )}
       {fees && <Fees fees={fees} />}
       <Details view={view} params={request.params} />

@@ -33,6 +33,27 @@ export type ConfirmView = {
   message: { primaryType: string; fields: DecodedField[] } | null
 }
 
+/** A blind Safe message moves nothing itself; what it signs can, and "no asset changes" must not read as "harmless". */
+const SAFE_MESSAGE_CHANGES =
+  'Signing moves no assets by itself. What the Safe signs can, once enough owners have signed: see the Safe message above.'
+/** A transaction that signs or approves something by its hash (approveHash, SignMessageLib, a CoW pre-signature). */
+const SIGNED_BY_HASH_CHANGES =
+  'Nothing moves in this transaction itself. What it signs can, later: see the warning above.'
+
+/**
+ * What the changes section says when no asset moves, when the default "no asset changes" would read as harmless: the
+ * request signs something by its hash (a Safe's signature, an approved hash, a CoW order pre-signed by its ID).
+ */
+export function noChangesText(view: Pick<ConfirmView, 'warnings' | 'safeMessage'>): string | undefined {
+  const byHash = view.warnings.some(
+    (warning) =>
+      warning.kind === 'MULTISIG_BLIND_SIGNATURE' ||
+      (typeof warning.data === 'object' && warning.data !== null && 'orderUid' in warning.data),
+  )
+  if (!byHash) return undefined
+  return view.safeMessage ? SAFE_MESSAGE_CHANGES : SIGNED_BY_HASH_CHANGES
+}
+
 const METHOD_WORDS: Record<InterceptedMethod, string> = {
   eth_sendTransaction: 'Send a transaction',
   eth_signTransaction: 'Sign a transaction (to be sent later)',

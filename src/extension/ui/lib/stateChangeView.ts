@@ -1,5 +1,12 @@
 /** Turns the engine's state changes into rows a person can read: signed amounts, approvals in words, dollar values. */
-import { type AssetPrice, type CanTakeNow, isUnlimited, type RawInfo, type StateChange } from '../../../engine/index.ts'
+import {
+  type AssetPrice,
+  boundOf,
+  type CanTakeNow,
+  isUnlimited,
+  type RawInfo,
+  type StateChange,
+} from '../../../engine/index.ts'
 import { dollarsOf, formatAmount, formatDollars, shortAddress } from './format.ts'
 
 /** What the row's icon shows: the asset's own image when local, else a badge generated from address and label. */
@@ -63,15 +70,12 @@ function partyOf(counterparty: { address: string } | undefined, unknownParty: st
   return unknownParty === null ? null : { label, who: unknownParty }
 }
 
-/**
- * What an order's amount binds: the engine words a limit in its sentence ("Receive at least 2 WETH", "Send at most 5
- * USDC", "Send up to …" for a partial fill), which the signed number alone would not say.
- */
-function boundNote(diff: string): string | null {
-  const bound = /^(?:Send|Receive) (at least|at most|up to) /.exec(diff)?.[1]
-  if (bound === 'at least') return 'At least this much: the order pays no less'
-  if (bound === 'at most') return 'At most this much: the order takes no more'
-  if (bound === 'up to') return 'Up to this much, as much as the order is filled'
+/** What an order's amount binds, under the amount: the signed number alone would not say it is a limit. */
+function boundNote(humanReadableDiff: string): string | null {
+  const bound = boundOf(humanReadableDiff)
+  if (bound === 'atLeast') return 'At least this much: the order pays no less'
+  if (bound === 'atMost') return 'At most this much: the order takes no more'
+  if (bound === 'upTo') return 'Up to this much, in proportion to how much of the order is filled'
   return null
 }
 
