@@ -14,7 +14,7 @@ import {
   parseUnits,
   zeroAddress,
 } from 'viem'
-import { safeAbi, safePermitHash, type TxRequest } from '../../src/devnet/dapp/requests.ts'
+import { cowOrderPayingAnother, safeAbi, safePermitHash, type TxRequest } from '../../src/devnet/dapp/requests.ts'
 import { v2SwapEthForTokens, v3SwapEthForUsdc } from '../../src/devnet/dapp/uniswap.ts'
 import {
   eip2612Permit,
@@ -186,6 +186,13 @@ export function buildScenarios(fixtures: Fixtures, coldTokens: Address[]): Scena
       kind: 'message',
       name: 'Safe message (EIP-1271) of a hash (WARN)',
       request: () => safeMessageRequest(fixtures, signer, safePermitHash(fixtures)),
+      minRoundTrips: 1,
+      maxRoundTrips: 1,
+    },
+    {
+      kind: 'message',
+      name: 'CoW swap order paying another address (WARN)',
+      request: () => typedDataRequest(user, cowOrderPayingAnother(fixtures, Math.floor(Date.now() / 1000))),
       minRoundTrips: 1,
       maxRoundTrips: 1,
     },
