@@ -23,7 +23,7 @@
  */
 
 export { type BlurSignature, findBlurSignature, isBlurSite } from './blur.ts'
-export { isNativeOutput, type WitnessOutput, witnessOutputs } from './permit2Orders.ts'
+export { isNativeOutput, type WitnessOutput, witnessOutputs, witnessPayments } from './permit2Orders.ts'
 export {
   findNftPermit,
   findTokenPermits,
@@ -60,6 +60,7 @@ export {
   type Bound,
   boundOf,
   findSwapOrder,
+  proceedsElsewhereWarning,
   type SwapOrder,
   swapOrderTrades,
   swapOrderWarnings,

@@ -12,12 +12,26 @@ export type WitnessOutput = { token: Address; amount: bigint }
 
 type Fields = Record<string, { name: string; type: string }[]>
 
+/** A payment an order's witness promises: `amount` of `token` (the least, for an auction) to `recipient`. */
+export type WitnessPayment = WitnessOutput & { recipient: Address }
+
 /** The outputs of a signature transfer's witness paid to `signer`, merged per token; empty without a witness. */
 export function witnessOutputs(typedData: TypedData, signer: Address): WitnessOutput[] {
+  const found = new Map<string, WitnessOutput>()
+  for (const payment of witnessPayments(typedData)) {
+    if (!isAddressEqual(payment.recipient, signer)) continue
+    const key = payment.token.toLowerCase()
+    found.set(key, { token: payment.token, amount: (found.get(key)?.amount ?? 0n) + payment.amount })
+  }
+  return [...found.values()]
+}
+
+/** Every output of a signature transfer's witness, whoever it pays, in order; empty without a witness. */
+export function witnessPayments(typedData: TypedData): WitnessPayment[] {
   const { types, primaryType, message } = typedData
   const witnessField = (types as Fields)[primaryType]?.find((field) => field.name === 'witness')
   if (!witnessField || message.witness === undefined) return []
-  const found = new Map<string, WitnessOutput>()
+  const payments: WitnessPayment[] = []
   const visit = (type: string, value: unknown) => {
     if (type.endsWith('[]')) {
       if (Array.isArray(value)) for (const item of value) visit(type.slice(0, -2), item)
@@ -27,15 +41,11 @@ export function witnessOutputs(typedData: TypedData, signer: Address): WitnessOu
     if (!fields || typeof value !== 'object' || value === null) return
     const struct = value as TypedStruct
     const output = asOutput(fields, struct)
-    if (output && isAddressEqual(output.recipient, signer)) {
-      const key = output.token.toLowerCase()
-      const amount = (found.get(key)?.amount ?? 0n) + output.amount
-      found.set(key, { token: output.token, amount })
-    }
+    if (output) payments.push(output)
     for (const field of fields) visit(field.type, struct[field.name])
   }
   visit(witnessField.type, message.witness)
-  return [...found.values()]
+  return payments
 }
 
 /** An order output: token, recipient and the least amount paid, or null when the struct is not one. */

@@ -203,15 +203,7 @@ export function swapOrderWarnings(order: SwapOrder, user: Address): Warning[] {
   }
   const warnings: Warning[] = []
   if (order.receiver !== 'signer' && !paysUser(order, user)) {
-    warnings.push(
-      makeWarning(
-        'TRADE_PROCEEDS_TO_OTHER_ADDRESS',
-        'WARNING',
-        `This ${order.protocol} order sells your tokens and pays what it buys to ${shortAddress(order.receiver)}, ` +
-          'not to you. Sign it only if that address is yours, or a contract you trust to pass them on to you.',
-        { receiver: order.receiver },
-      ),
-    )
+    warnings.push(proceedsElsewhereWarning(`This ${order.protocol} order`, [order.receiver]))
   }
   if (order.unpinned) {
     warnings.push(
@@ -224,6 +216,23 @@ export function swapOrderWarnings(order: SwapOrder, user: Address): Warning[] {
     )
   }
   return warnings
+}
+
+/**
+ * TRADE_PROCEEDS_TO_OTHER_ADDRESS: `order` (e.g. "This CoW Protocol order") sells the signer's tokens and pays all it
+ * buys to `receivers`: the signer gets nothing back, which is how a phishing swap page takes a fair-looking trade.
+ */
+export function proceedsElsewhereWarning(order: string, receivers: Address[]): Warning {
+  const unique = [...new Set(receivers.map((receiver) => receiver.toLowerCase() as Address))]
+  const names = unique.map(shortAddress).join(', ')
+  const those = unique.length > 1 ? 'those addresses are' : 'that address is'
+  return makeWarning(
+    'TRADE_PROCEEDS_TO_OTHER_ADDRESS',
+    'WARNING',
+    `${order} sells your tokens and pays what it buys to ${names}, not to you. Sign it only if ${those} yours, or a ` +
+      'contract you trust to pass them on to you.',
+    { receivers: unique },
+  )
 }
 
 /** The words a state change of a bound amount starts with: "Send at most 5 USDC", "Receive at least 2 WETH". */

@@ -51,6 +51,7 @@ import {
   permitReads,
   permitStateChange,
   permitWarnings,
+  proceedsElsewhereWarning,
   rawMessageWarnings,
   readRawMessage,
   reorderedTextWarnings,
@@ -72,6 +73,7 @@ import {
   unusualAddressWarnings,
   type WitnessOutput,
   witnessOutputs,
+  witnessPayments,
 } from '../messages/index.ts'
 import { assetPlan } from '../prices/index.ts'
 import {
@@ -397,8 +399,19 @@ async function scanPermits(
     ...nftChanges.flat(),
     ...asMessageChanges(paid).map(atLeast),
   ]
+  // An order whose outputs all pay others gives the signer nothing back for what the transfer takes.
+  const payments = witnessPayments(typedData)
+  const paysOthers = payments.length > 0 && outputs.length === 0
   const warnings = [
     ...permitWarnings(permits, nftPermits, context),
+    ...(paysOthers
+      ? [
+          proceedsElsewhereWarning(
+            'The order this signature transfer carries',
+            payments.map((p) => p.recipient),
+          ),
+        ]
+      : []),
     ...messageAddressWarnings(result.chainId, typedData),
   ]
   return done(

@@ -162,7 +162,7 @@ describe('findSwapOrder', () => {
     expect(total.receives).toEqual([])
     expect(orders[0]?.receives).toHaveLength(1)
     const [warning] = swapOrderWarnings(order as never, USER)
-    expect(warning).toMatchObject({ kind: 'TRADE_PROCEEDS_TO_OTHER_ADDRESS', data: { receiver: OTHER } })
+    expect(warning).toMatchObject({ kind: 'TRADE_PROCEEDS_TO_OTHER_ADDRESS', data: { receivers: [OTHER] } })
     // A receiver equal to the signer is the signer, however it is written.
     expect(swapOrderWarnings(findSwapOrder(cowOrder({ receiver: USER })) as never, getAddress(USER))).toEqual([])
   })

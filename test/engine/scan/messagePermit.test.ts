@@ -339,10 +339,11 @@ describe('scanMessage: permits', () => {
     expect(validate(second.response)).toEqual([])
   })
 
-  it('a UniswapX order (PermitWitnessTransferFrom): a one-time transfer out, and the least the order pays back', async () => {
+  /** A UniswapX exclusive Dutch order selling 100 of the user's USDC through the router, paying `outputs`. */
+  const dutchOrder = (outputs: { token: string; startAmount: string; endAmount: string; recipient: string }[]) => {
     const { TokenPermissions, transferFields } = PERMIT2_TYPES
     const reactor = router
-    const data = permit2TypedData(
+    return permit2TypedData(
       String(fixtures.chainId),
       'PermitWitnessTransferFrom',
       {
@@ -399,23 +400,27 @@ describe('scanMessage: permits', () => {
           inputToken: fixtures.erc20.address,
           inputStartAmount: '100000000',
           inputEndAmount: '100000000',
-          outputs: [
-            {
-              token: fixtures.weth.address,
-              startAmount: parseUnits('0.034', 18).toString(),
-              endAmount: parseUnits('0.033', 18).toString(),
-              recipient: user,
-            },
-            {
-              token: fixtures.weth.address,
-              startAmount: '100000000000000',
-              endAmount: '100000000000000',
-              recipient: reactor,
-            },
-          ],
+          outputs,
         },
       },
     )
+  }
+
+  it('a UniswapX order (PermitWitnessTransferFrom): a one-time transfer out, and the least the order pays back', async () => {
+    const data = dutchOrder([
+      {
+        token: fixtures.weth.address,
+        startAmount: parseUnits('0.034', 18).toString(),
+        endAmount: parseUnits('0.033', 18).toString(),
+        recipient: user,
+      },
+      {
+        token: fixtures.weth.address,
+        startAmount: '100000000000000',
+        endAmount: '100000000000000',
+        recipient: router,
+      },
+    ])
     const { response } = await scanOk(request(data), fixtures.rpcUrl, now)
     expect(validate(response)).toEqual([])
     const changes = response.simulationResults.expectedStateChanges
@@ -426,6 +431,27 @@ describe('scanMessage: permits', () => {
     expect(BigInt(paid.amount.after) - BigInt(paid.amount.before)).toBe(parseUnits('0.033', 18))
     expect(paid.asset.price).toMatchObject({ source: 'Chainlink', dollarValuePerToken: 3000 })
     expect(response.action).toBe('NONE')
+  })
+
+  it('a UniswapX order whose outputs all pay others: the transfer out, nothing back, and the receivers named', async () => {
+    const attacker = fixtures.accounts[8]?.address as Address
+    const output = (recipient: Address, amount: string) => ({
+      token: fixtures.weth.address,
+      startAmount: amount,
+      endAmount: amount,
+      recipient,
+    })
+    const data = dutchOrder([output(attacker, parseUnits('0.033', 18).toString()), output(router, '100000000000000')])
+    const { response } = await scanOk(request(data), fixtures.rpcUrl, now)
+    expect(validate(response)).toEqual([])
+    expect(response.action).toBe('WARN')
+    const changes = response.simulationResults.expectedStateChanges
+    expect(changes.map((change) => change.rawInfo.kind)).toEqual(['ERC20_PERMIT'])
+    const warning = response.warnings.find((w) => w.kind === 'TRADE_PROCEEDS_TO_OTHER_ADDRESS')
+    expect(warning?.data).toEqual({ receivers: [attacker.toLowerCase(), router.toLowerCase()] })
+    expect(warning?.message).toMatch(
+      /^The order this signature transfer carries sells your tokens and pays what it buys to/,
+    )
   })
 
   it('an ERC-721 permit (Uniswap V3 positions style) → an ERC721_APPROVAL state change', async () => {

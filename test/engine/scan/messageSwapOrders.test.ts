@@ -121,7 +121,7 @@ describe('scanMessage: CoW Protocol orders from CoW’s package, settled on the 
     const warning = response.warnings.find((w) => w.kind === 'TRADE_PROCEEDS_TO_OTHER_ADDRESS')
     expect(warning?.severity).toBe('WARNING')
     expect(warning?.message).toContain(`${attacker.toLowerCase().slice(0, 6)}…${attacker.toLowerCase().slice(-4)}`)
-    expect(warning?.data).toEqual({ receiver: attacker.toLowerCase() })
+    expect(warning?.data).toEqual({ receivers: [attacker.toLowerCase()] })
     const changes = response.simulationResults.expectedStateChanges
     expect(diffs(changes)).toEqual(['Send 1,000 USDC'])
 
