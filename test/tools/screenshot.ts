@@ -2,7 +2,8 @@
  * Renders the confirmation window for real scans and saves PNGs for the README.
  * Run: npx tsx test/tools/screenshot.ts [EXTENSION_DIR=dist] [OUT_DIR=test/screenshots]
  * Starts its own devnet, scans the demo dapp's Permit2 permit, Safe transaction, Safe takeover (a MultiSend batch
- * hiding a delegatecall), Safe message (a bare hash), Uniswap V2 swap and a payment to a lookalike of an earlier payee
+ * hiding a delegatecall), Safe message (a bare hash), a CoW order paying another address, Uniswap V2 swap and a payment
+ * to a lookalike of an earlier payee
  * (address poisoning) with the engine, seeds each result into chrome.storage.session as a
  * pending request and screenshots the window at 400 px, light and dark.
  */
@@ -10,7 +11,7 @@ import { mkdirSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { type Address, parseEther } from 'viem'
 import { launchChromium } from '../../src/devnet/chromium.ts'
-import { permit2Single, safePermitHash, safeTransfer } from '../../src/devnet/dapp/requests.ts'
+import { cowOrderPayingAnother, permit2Single, safePermitHash, safeTransfer } from '../../src/devnet/dapp/requests.ts'
 import { v2SwapEthForTokens } from '../../src/devnet/dapp/uniswap.ts'
 import { safeMessageTypedData, safeTxTypedData, type TypedData } from '../../src/devnet/eip712.ts'
 import { hiddenDelegatecallBatchProposal } from '../../src/devnet/safeProposals.ts'
@@ -56,6 +57,7 @@ try {
     'confirm-safe-message': message(
       safeMessageTypedData(fixtures.chainId, fixtures.safe.address, safePermitHash(fixtures)),
     ),
+    'confirm-cow-order': message(cowOrderPayingAnother(fixtures, Math.floor(Date.now() / 1000))),
     'confirm-swap': {
       method: 'eth_sendTransaction',
       params: [swap],
