@@ -89,6 +89,7 @@ export {
   originWarnings,
   poisonedAddressWarnings,
   recipientsOf,
+  signsByHash,
   sortWarnings,
 } from './risk/index.ts'
 export {

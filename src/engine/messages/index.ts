@@ -11,6 +11,7 @@
  * - `seaport.ts`: Seaport orders and bulk orders: what the user gives and receives (collection offers included), and
  *   whether any order is a trade for nothing.
  * - `swapOrders.ts`: CoW Protocol, 0x and 1inch swap orders: what the maker gives, what it is paid and to whom.
+ * - `bounds.ts`: how an order's amounts bind ("at least", "up to"), in words the window reads back.
  * - `blur.ts`: Blur's exchange orders (v1 and v2) and bulk Root signatures, opened where the request gives the tree.
  * - `safeTx.ts`: Safe transaction messages: the execTransaction to simulate under the preset, the hashes a signer
  *   compares, and what is off about the request (signer not an owner, another chain, a used nonce).
@@ -23,7 +24,14 @@
  */
 
 export { type BlurSignature, findBlurSignature, isBlurSite } from './blur.ts'
-export { isNativeOutput, type WitnessOutput, witnessOutputs, witnessPayments } from './permit2Orders.ts'
+export { BOUND_WORDS, type Bound, boundOf } from './bounds.ts'
+export {
+  isNativeOutput,
+  type WitnessOutput,
+  type WitnessPayment,
+  witnessOutputs,
+  witnessPayments,
+} from './permit2Orders.ts'
 export {
   findNftPermit,
   findTokenPermits,
@@ -49,6 +57,7 @@ export {
   findSeaportOrders,
   hasUnsupportedItems,
   isTradeForNothing,
+  type SeaportItem,
   type SeaportOrders,
   type SeaportTrade,
   seaportCriteriaChanges,
@@ -56,9 +65,6 @@ export {
   seaportTransfers,
 } from './seaport.ts'
 export {
-  BOUND_WORDS,
-  type Bound,
-  boundOf,
   findSwapOrder,
   proceedsElsewhereWarning,
   type SwapOrder,

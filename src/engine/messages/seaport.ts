@@ -180,8 +180,9 @@ function orderTrade(order: TypedStruct, user: Address): SeaportTrade {
 
 /**
  * Whether the user gives assets for nothing or next to nothing: nothing at all comes back, or only fungible amounts
- * below one ten-thousandth of a whole token (a typical phishing order pays 1 wei), or tokens with no code, whose
- * transfers succeed and move nothing. `decimals` gives each fungible token's decimals (18 for the native currency).
+ * below one ten-thousandth of a whole token (a typical phishing order pays 1 wei), or tokens with no code: 0x's,
+ * 1inch's and UniswapX's transfers of them succeed and move nothing (Seaport and CoW refuse them, and such an order
+ * is worth nothing to sign either way). `decimals` gives each fungible token's decimals (18 for the native currency).
  */
 export function isTradeForNothing(
   trade: SeaportTrade,

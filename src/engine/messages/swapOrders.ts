@@ -8,14 +8,9 @@ import { type Hex, isAddressEqual, size, slice, zeroAddress } from 'viem'
 import type { Address, Warning } from '../api/index.ts'
 import { shortAddress } from '../assets/index.ts'
 import { makeWarning } from '../risk/index.ts'
+import type { Bound } from './bounds.ts'
 import type { SeaportItem, SeaportOrders, SeaportTrade } from './seaport.ts'
 import { structSignature, type TypedData, type TypedStruct } from './typedData.ts'
-
-/**
- * How an amount binds when the order is filled: exactly, at most (a buy order's price limit), up to (an order that can
- * be filled in part pays and is paid in proportion), or at least (the least a fill-or-kill sell order is paid).
- */
-export type Bound = 'exact' | 'atMost' | 'upTo' | 'atLeast'
 
 /** One side of a swap: the token (or the native currency) and its amount at a full fill. */
 export type SwapLeg = { token: Address | 'native'; amount: bigint; bound: Bound }
@@ -105,19 +100,20 @@ function zeroExOrder(order: TypedStruct): SwapOrder {
  */
 const ONE_INCH_FIELDS = ['makerAssetData', 'takerAssetData', 'getMakingAmount', 'getTakingAmount'] as const
 
-/** 1inch's "x" getter: the amounts are frozen, and the order is filled whole or not at all. */
+/** 1inch's "x" getter: the side it computes is frozen; with both frozen, the order is filled whole or not at all. */
 const FROZEN_GETTER = '0x78'
 
 /**
  * A 1inch v3 order: the maker gives up to its making amount and its receiver (the maker when zero) is paid in
- * proportion, unless an "x" getter freezes both; a longer getter is a contract that computes the amounts, and asset
+ * proportion, unless "x" getters freeze both sides; a longer getter is a contract that computes the amounts, and asset
  * data rides along with the transfers, for token contracts that act on it.
  */
 function oneInchOrder(order: TypedStruct): SwapOrder {
   const maker = order.maker as Address
   const fields = oneInchFields(order.offsets as bigint, order.interactions as Hex)
   const getters = [fields.getMakingAmount, fields.getTakingAmount]
-  const bound: Bound = getters.includes(FROZEN_GETTER) ? 'exact' : 'upTo'
+  // A taker names one side and the other side's getter computes the rest: frozen only when both are.
+  const bound: Bound = getters.every((getter) => getter === FROZEN_GETTER) ? 'exact' : 'upTo'
   const computed = (['getMakingAmount', 'getTakingAmount'] as const).filter((name) => {
     const getter = fields[name]
     return getter === null || size(getter) > 1
@@ -143,7 +139,8 @@ function oneInchFields(offsets: bigint, interactions: Hex): Record<(typeof ONE_I
   let begin = 0n
   const fields = ONE_INCH_FIELDS.map((name, index) => {
     const end = (offsets >> BigInt(32 * index)) & 0xffffffffn
-    const bytes = end >= begin && end <= length ? slice(interactions, Number(begin), Number(end)) : null
+    const bytes =
+      end < begin || end > length ? null : end === begin ? '0x' : slice(interactions, Number(begin), Number(end))
     begin = end
     return [name, bytes] as const
   })
@@ -161,14 +158,18 @@ function makerOf(order: SwapOrder, user: Address): Address {
 }
 
 /**
- * The order as trades for `user`: judged on what it gives and buys whoever is paid (an order paid next to nothing is a
- * trade for nothing), shown with only what reaches the user.
+ * The order as trades for `user`: judged on what it gives and buys whoever makes it and whoever is paid (an order paid
+ * next to nothing is a trade for nothing), shown with only what leaves and reaches the user.
  */
 export function swapOrderTrades(order: SwapOrder, user: Address): SeaportOrders {
   const maker = makerOf(order, user)
-  const gives = isAddressEqual(maker, user) ? [item(order.sell)] : []
-  const judged: SeaportTrade = { offerer: maker, gives, receives: [item(order.buy)] }
-  const shown: SeaportTrade = { ...judged, receives: paysUser(order, user) ? judged.receives : [] }
+  // Judged as its maker's trade, whoever that is: a smart account may accept its owner's signature for it.
+  const judged: SeaportTrade = { offerer: maker, gives: [item(order.sell)], receives: [item(order.buy)] }
+  const shown: SeaportTrade = {
+    offerer: maker,
+    gives: isAddressEqual(maker, user) ? judged.gives : [],
+    receives: paysUser(order, user) ? judged.receives : [],
+  }
   return { orders: [judged], total: shown, bulk: false }
 }
 
@@ -233,21 +234,4 @@ export function proceedsElsewhereWarning(order: string, receivers: Address[]): W
       'contract you trust to pass them on to you.',
     { receivers: unique },
   )
-}
-
-/** The words a state change of a bound amount starts with: "Send at most 5 USDC", "Receive at least 2 WETH". */
-export const BOUND_WORDS: Record<Bound, string> = {
-  exact: '',
-  atMost: 'at most ',
-  upTo: 'up to ',
-  atLeast: 'at least ',
-}
-
-/** How the amount of an order's state change binds, read back from the words BOUND_WORDS put in its sentence. */
-export function boundOf(humanReadableDiff: string): Bound | null {
-  for (const [bound, words] of Object.entries(BOUND_WORDS) as [Bound, string][]) {
-    if (words && [`Send ${words}`, `Receive ${words}`].some((start) => humanReadableDiff.startsWith(start)))
-      return bound
-  }
-  return null
 }

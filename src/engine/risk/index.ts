@@ -32,4 +32,4 @@ export { SIGNATURE_POWERS, type UnreadableBytes, unreadableBytes } from './safeS
 export { type KnownSpender, knownSpender } from './spenders.ts'
 export { simulationWarnings } from './transactionWarnings.ts'
 export { imbalancedValueWarnings } from './value.ts'
-export { makeWarning, sortWarnings, uniqueWarnings } from './warnings.ts'
+export { makeWarning, signsByHash, sortWarnings, uniqueWarnings } from './warnings.ts'

@@ -28,3 +28,12 @@ export function uniqueWarnings(warnings: Warning[]): Warning[] {
     return true
   })
 }
+
+/**
+ * Whether a warning says the request signs something known only by its hash or ID (a Safe's signature, an approved
+ * hash, a CoW order pre-signed on chain): nothing moves now, and what is signed can later.
+ */
+export function signsByHash(warning: Warning): boolean {
+  if (warning.kind === 'MULTISIG_BLIND_SIGNATURE') return true
+  return typeof warning.data === 'object' && warning.data !== null && 'orderUid' in warning.data
+}

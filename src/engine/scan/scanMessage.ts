@@ -57,7 +57,9 @@ import {
   reorderedTextWarnings,
   type SafeMessage,
   type SafeTxMessage,
+  type SeaportItem,
   type SeaportOrders,
+  type SeaportTrade,
   type SwapOrder,
   safeMessageContext,
   safeMessageWarnings,
@@ -72,6 +74,7 @@ import {
   unreadableWarning,
   unusualAddressWarnings,
   type WitnessOutput,
+  type WitnessPayment,
   witnessOutputs,
   witnessPayments,
 } from '../messages/index.ts'
@@ -101,6 +104,7 @@ import {
   type RunOutcome,
   readKeys,
   runSimulation,
+  type SimulationResult,
   tokenMetadata,
   tokenMetadataReads,
 } from '../simulation/index.ts'
@@ -369,9 +373,18 @@ async function scanPermits(
   const owner = permits[0]?.owner ?? nftPermits[0]?.owner ?? zeroAddress
   const chainHint = knownChainId(options.rpcUrl, options.chainId)
   const metadataNeeded = (token: Address) => cachedTokenMetadata(chainHint, token) === undefined
-  // A signature transfer with a witness (a UniswapX order) also says what the signer is paid: read those balances.
+  // A signature transfer with a witness (a UniswapX order) also says what the signer is paid: read those balances,
+  // and what judging every payment needs.
   const outputs = witnessOutputs(typedData, owner)
-  const reads = [...permitReads(permits, nftPermits, metadataNeeded), ...witnessReads(outputs, owner, metadataNeeded)]
+  const payments = witnessPayments(typedData)
+  const reads = [
+    ...permitReads(permits, nftPermits, metadataNeeded),
+    ...witnessReads(outputs, owner, metadataNeeded),
+    ...paymentTokenReads(
+      payments.map((payment) => payment.token),
+      metadataNeeded,
+    ),
+  ]
   const tokens = [...permits.map((permit) => permit.token), ...outputs.map((output) => output.token)]
   const run = await runReads(owner, reads, options, tokens)
   if (!run.ok) return { ok: false, error: run.error, stats: NO_TRAFFIC }
@@ -397,21 +410,11 @@ async function scanPermits(
   const expectedStateChanges = [
     ...permits.map((permit) => permitStateChange(permit, assetOf(permit.token), context)),
     ...nftChanges.flat(),
-    ...asMessageChanges(paid).map(atLeast),
+    ...asMessageChanges(paid).map((change) => bounded(change, { gives: 'exact', receives: 'atLeast' })),
   ]
-  // An order whose outputs all pay others gives the signer nothing back for what the transfer takes.
-  const payments = witnessPayments(typedData)
-  const paysOthers = payments.length > 0 && outputs.length === 0
   const warnings = [
     ...permitWarnings(permits, nftPermits, context),
-    ...(paysOthers
-      ? [
-          proceedsElsewhereWarning(
-            'The order this signature transfer carries',
-            payments.map((p) => p.recipient),
-          ),
-        ]
-      : []),
+    ...witnessWarnings(permits, payments, owner, paymentJudge(typedData, result)),
     ...messageAddressWarnings(result.chainId, typedData),
   ]
   return done(
@@ -448,38 +451,18 @@ async function scanOrders(
   const chainHint = knownChainId(options.rpcUrl, options.chainId)
   const metadataNeeded = (token: Address) => cachedTokenMetadata(chainHint, token) === undefined
   const tokens = [...trade.gives, ...trade.receives].map((item) => item.token)
-  // An order is judged on the tokens it pays in, even when someone else is paid: whether they have code, and decimals.
-  const paidIn = [
-    ...new Set(
-      seaport.orders.flatMap((order) => order.receives.flatMap((item) => (item.kind === 'ERC20' ? [item.token] : []))),
-    ),
-  ]
-  const judgedReads = paidIn.flatMap((token) => [
-    codeSizeRead(token),
-    ...(!tokens.includes(token) && metadataNeeded(token) ? tokenMetadataReads(token) : []),
-  ])
-  const run = await runReads(user, [...seaportReads(trade, user, metadataNeeded), ...judgedReads], options, tokens)
+  // An order is judged on the tokens it pays in, even when someone else is paid.
+  const paidIn = seaport.orders.flatMap((order) => order.receives.map((item) => item.token))
+  const reads = [...seaportReads(trade, user, metadataNeeded), ...paymentTokenReads(paidIn, metadataNeeded)]
+  const run = await runReads(user, reads, options, tokens)
   if (!run.ok) return { ok: false, error: run.error, stats: NO_TRAFFIC }
   const result = run.result
   const priceOf = simulationPrices(result)
-  const decimals = (token: Address) =>
-    isAddressEqual(token, zeroAddress)
-      ? nativeAsset(result.chainId).decimals
-      : (tokenMetadata(result.chainId, token, result.reads).decimals ?? 0)
   const warnings = [...siteWarnings, ...messageAddressWarnings(result.chainId, typedData)]
-  const hasCode = (token: Address) => result.reads.before.get(readKeys.codeSize(token)) !== 0n
-  const forNothing = seaport.orders.filter((order) => isTradeForNothing(order, decimals, hasCode)).length
+  const forNothing = seaport.orders.filter(paymentJudge(typedData, result)).length
   if (forNothing > 0) {
-    const which = seaport.bulk ? `${forNothing} of the ${seaport.orders.length} orders in this bulk signature` : ''
-    warnings.push(
-      makeWarning(
-        'TRADE_FOR_NOTHING',
-        'CRITICAL',
-        `${which ? `${which[0]?.toUpperCase()}${which.slice(1)} give` : 'This order gives'} away your assets for ` +
-          'nothing, or next to nothing, in return. Signing it lets anyone take them. Scammers ask for exactly this ' +
-          'signature.',
-      ),
-    )
+    const which = `${forNothing} of the ${seaport.orders.length} orders in this bulk signature give`
+    warnings.push(forNothingWarning(seaport.bulk ? which : 'This order gives'))
   }
   const transfers = renderStateChanges(
     seaportTransfers(trade, user, result.reads),
@@ -604,9 +587,72 @@ function witnessTransfers(outputs: WitnessOutput[], owner: Address, reads: ReadR
   })
 }
 
-/** An order's payment is its least amount (an auction decays toward it): "Receive at least …". */
-function atLeast(change: StateChange): StateChange {
-  return { ...change, humanReadableDiff: change.humanReadableDiff.replace(/^Receive /, 'Receive at least ') }
+/**
+ * What a signature transfer's order (UniswapX) pays for what it takes, judged as a swap order is: next to nothing in
+ * all (TRADE_FOR_NOTHING), or next to nothing to the signer while others are paid (TRADE_PROCEEDS_TO_OTHER_ADDRESS).
+ * The signer's share is judged on its own, so a 1-wei output to the signer does not hide the rest going elsewhere.
+ */
+function witnessWarnings(
+  permits: TokenPermit[],
+  payments: WitnessPayment[],
+  signer: Address,
+  forNothing: (trade: SeaportTrade) => boolean,
+): Warning[] {
+  if (payments.length === 0) return []
+  const gives = permits.map(
+    (permit): SeaportItem => ({ kind: 'ERC20', token: permit.token, identifier: 0n, amount: 1n }),
+  )
+  const trade = (paid: WitnessPayment[]): SeaportTrade => ({ offerer: signer, gives, receives: paid.map(paymentItem) })
+  if (forNothing(trade(payments))) return [forNothingWarning('The order this signature transfer carries gives')]
+  const toSigner = payments.filter((payment) => isAddressEqual(payment.recipient, signer))
+  if (!forNothing(trade(toSigner))) return []
+  const others = payments.filter((payment) => !isAddressEqual(payment.recipient, signer))
+  return [
+    proceedsElsewhereWarning(
+      'The order this signature transfer carries',
+      others.map((payment) => payment.recipient),
+    ),
+  ]
+}
+
+/** UniswapX pays the native currency as the zero address. */
+function paymentItem(payment: WitnessPayment): SeaportItem {
+  const native = isNativeOutput(payment)
+  return { kind: native ? 'NATIVE' : 'ERC20', token: payment.token, identifier: 0n, amount: payment.amount }
+}
+
+/** TRADE_FOR_NOTHING for orders; `subject` says which, with its verb ("This order gives"). */
+function forNothingWarning(subject: string): Warning {
+  return makeWarning(
+    'TRADE_FOR_NOTHING',
+    'CRITICAL',
+    `${subject} away your assets for nothing, or next to nothing, in return. Signing it lets anyone take them. ` +
+      'Scammers ask for exactly this signature.',
+  )
+}
+
+/** What judging an order's payments needs of each token it pays in: whether it has code, and its decimals. */
+function paymentTokenReads(tokens: Address[], metadataNeeded: (token: Address) => boolean): Read[] {
+  // The zero address too: where an order takes it for a token (0x, 1inch), its transfers move nothing.
+  return [...new Set(tokens.map((token) => token.toLowerCase() as Address))].flatMap((token) => [
+    codeSizeRead(token),
+    ...(!isAddressEqual(token, zeroAddress) && metadataNeeded(token) ? tokenMetadataReads(token) : []),
+  ])
+}
+
+/**
+ * Whether a trade pays next to nothing, on the reads of `result`. A token without code pays nothing only on the chain
+ * the message is for: a scan on another chain (the wallet's, when no node serves the domain's) sees other code.
+ */
+function paymentJudge(typedData: TypedData, result: SimulationResult): (trade: SeaportTrade) => boolean {
+  const messageChain = domainChainId(typedData)
+  const sameChain = messageChain === null || messageChain === result.chainId
+  const decimals = (token: Address) =>
+    isAddressEqual(token, zeroAddress)
+      ? nativeAsset(result.chainId).decimals
+      : (tokenMetadata(result.chainId, token, result.reads).decimals ?? 0)
+  const hasCode = (token: Address) => !sameChain || result.reads.before.get(readKeys.codeSize(token)) !== 0n
+  return (trade) => isTradeForNothing(trade, decimals, hasCode)
 }
 
 /** The listed protocol of the domain's verifying contract (Permit2, Seaport, …) on the message's chain, or null. */

@@ -121,13 +121,29 @@ describe('findSwapOrder', () => {
     expect(swapOrderWarnings(order as never, USER)).toEqual([])
   })
 
-  it('a 1inch order with the "x" getter is filled whole at its amounts: exact, and nothing computed', () => {
+  it('a 1inch order whose "x" getters freeze both sides is filled whole: exact; one frozen side is not enough', () => {
     const { typedData } = example('one_inch_limit_order')
-    const interactions = concat(['0x78', typedData.message.interactions as Hex])
-    const ends = [0n, 0n, 1n, 1n, 165n, 409n, 409n, 429n]
-    const offsets = ends.reduce((sum, end, index) => sum | (end << BigInt(32 * index)), 0n)
-    const order = findSwapOrder({ ...typedData, message: { ...typedData.message, offsets, interactions } })
-    expect([order?.sell.bound, order?.buy.bound, order?.unpinned]).toEqual(['exact', 'exact', null])
+    const packed = (ends: bigint[]) => ends.reduce((sum, end, index) => sum | (end << BigInt(32 * index)), 0n)
+    const withGetters = (prefix: Hex, ends: bigint[]) =>
+      findSwapOrder({
+        ...typedData,
+        message: {
+          ...typedData.message,
+          offsets: packed(ends),
+          interactions: concat([prefix, typedData.message.interactions as Hex]),
+        },
+      })
+    const both = withGetters('0x7878', [0n, 0n, 1n, 2n, 166n, 410n, 410n, 430n])
+    expect([both?.sell.bound, both?.buy.bound, both?.unpinned]).toEqual(['exact', 'exact', null])
+    // A taker naming the making amount goes through getTakingAmount, still proportional here.
+    const one = withGetters('0x78', [0n, 0n, 1n, 1n, 165n, 409n, 409n, 429n])
+    expect([one?.sell.bound, one?.buy.bound, one?.unpinned]).toEqual(['upTo', 'upTo', null])
+    // Empty fields at the very end of `interactions` are read as empty, not as out of range.
+    const last = findSwapOrder({
+      ...typedData,
+      message: { ...typedData.message, offsets: packed([0n, 0n, 1n, 1n, 1n, 1n, 1n, 1n]), interactions: '0x78' },
+    })
+    expect([last?.sell.bound, last?.unpinned]).toEqual(['upTo', null])
     // Asset data rides with the transfers: said apart from amounts.
     const withData = [4n, 4n, 4n, 4n, 168n, 412n, 412n, 432n].reduce((sum, end, i) => sum | (end << BigInt(32 * i)), 0n)
     const carried = findSwapOrder({
@@ -170,7 +186,10 @@ describe('findSwapOrder', () => {
   it('an order another account makes moves nothing of the user’s, and says the signature is for that account', () => {
     const { typedData } = example('zero_ex_limit_order')
     const order = findSwapOrder(typedData)
-    expect(swapOrderTrades(order as never, OTHER).total.gives).toEqual([])
+    const { orders, total } = swapOrderTrades(order as never, OTHER)
+    expect(total.gives).toEqual([])
+    // Judged as its maker's trade all the same: a smart account may accept its owner's signature.
+    expect(orders[0]?.gives.map((item) => item.amount)).toEqual([5_000_000n])
     const [warning] = swapOrderWarnings(order as never, OTHER)
     expect(warning).toMatchObject({ kind: 'RELIABLE_SIMULATION_NOT_POSSIBLE', severity: 'WARNING' })
     expect(warning?.message).toContain('sells the tokens of 0xd854…4337, not yours')

@@ -452,6 +452,17 @@ describe('scanMessage: permits', () => {
     expect(warning?.message).toMatch(
       /^The order this signature transfer carries sells your tokens and pays what it buys to/,
     )
+
+    // A wei to the signer does not hide the rest going elsewhere: the signer's share is judged on its own.
+    const dusted = dutchOrder([output(user, '1'), output(attacker, parseUnits('0.033', 18).toString())])
+    const withDust = (await scanOk(request(dusted), fixtures.rpcUrl, now)).response
+    expect(withDust.warnings.find((w) => w.kind === 'TRADE_PROCEEDS_TO_OTHER_ADDRESS')?.data).toEqual({
+      receivers: [attacker.toLowerCase()],
+    })
+    // Paying next to nothing to anyone is a trade for nothing.
+    const forNothing = (await scanOk(request(dutchOrder([output(attacker, '1')])), fixtures.rpcUrl, now)).response
+    expect(forNothing.action).toBe('BLOCK')
+    expect(forNothing.warnings.map((w) => w.kind)).toContain('TRADE_FOR_NOTHING')
   })
 
   it('an ERC-721 permit (Uniswap V3 positions style) → an ERC721_APPROVAL state change', async () => {

@@ -1,11 +1,12 @@
 /** Derives everything the confirmation window shows from a pending request: computed on render, never stored. */
-import type {
-  DecodedCalldata,
-  MultisigContext,
-  SafeMessageContext,
-  SerializedValue,
-  StateChange,
-  Warning,
+import {
+  type DecodedCalldata,
+  type MultisigContext,
+  type SafeMessageContext,
+  type SerializedValue,
+  type StateChange,
+  signsByHash,
+  type Warning,
 } from '../../../engine/index.ts'
 import type { InterceptedMethod, PendingRequest } from '../../shared/pending.ts'
 import { type ControlChange, controlChanges, isControlChange } from './controlView.ts'
@@ -45,12 +46,7 @@ const SIGNED_BY_HASH_CHANGES =
  * request signs something by its hash (a Safe's signature, an approved hash, a CoW order pre-signed by its ID).
  */
 export function noChangesText(view: Pick<ConfirmView, 'warnings' | 'safeMessage'>): string | undefined {
-  const byHash = view.warnings.some(
-    (warning) =>
-      warning.kind === 'MULTISIG_BLIND_SIGNATURE' ||
-      (typeof warning.data === 'object' && warning.data !== null && 'orderUid' in warning.data),
-  )
-  if (!byHash) return undefined
+  if (!view.warnings.some(signsByHash)) return undefined
   return view.safeMessage ? SAFE_MESSAGE_CHANGES : SIGNED_BY_HASH_CHANGES
 }
 
