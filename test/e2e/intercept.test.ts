@@ -316,6 +316,9 @@ describe('intercepting every route to the wallet', () => {
   })
 
   it('wakes a stopped worker when the page estimates gas, as libraries do before a transaction, and passes it through', async () => {
+    // Earlier tests' pages used the wallet, and Playwright shows every page as visible: their keep-alive messages
+    // (every 20 s) would wake the stopped worker at a random moment of this test.
+    for (const other of context.pages()) await other.close()
     const page = await open('/announced')
     const workers = await watchServiceWorkers(page)
     try {
