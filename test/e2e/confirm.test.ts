@@ -212,7 +212,7 @@ describe('confirming requests in the extension window', () => {
       await expect
         .poll(() => accepted.confirm.getByTestId('state-change').allInnerTexts())
         .toContainEqual(expect.stringContaining('−1 ETH'))
-      await accepted.confirm.getByRole('button', { name: 'Continue' }).click()
+      await clickDecision(accepted.confirm, 'Continue')
       expect((await accepted.result()).ok).toMatch(/^0x[0-9a-f]{64}$/)
 
       await writeSettings(context, {
@@ -222,7 +222,7 @@ describe('confirming requests in the extension window', () => {
       const refused = await callThroughConfirmWindow(context, page, sendEth)
       expect(await shownAction(refused.confirm)).toBe('ERROR')
       expect(await refused.confirm.getByRole('alert').textContent()).toContain('refused the API key (401')
-      await refused.confirm.getByRole('button', { name: 'Reject' }).click()
+      await clickDecision(refused.confirm, 'Reject')
       expect(await refused.result()).toEqual(REJECTED)
     } finally {
       await writeSettings(context, { rpcUrls: { '31337': fixtures.rpcUrl } })

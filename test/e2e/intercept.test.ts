@@ -142,7 +142,7 @@ describe('intercepting every route to the wallet', () => {
         (error, response) => resolve({ error: error && { code: error.code }, response })))`
 
     const viaSendAsync = await callThroughConfirmWindow(context, page, callbackForm('sendAsync'))
-    await viaSendAsync.confirm.getByRole('button', { name: 'Reject' }).click()
+    await clickDecision(viaSendAsync.confirm, 'Reject')
     expect((await viaSendAsync.result()).ok).toEqual({
       error: { code: 4001 },
       response: { id: 7, jsonrpc: '2.0', error: REJECTED },
@@ -150,7 +150,7 @@ describe('intercepting every route to the wallet', () => {
 
     const viaSend = await callThroughConfirmWindow(context, page, callbackForm('send'))
     await shownAction(viaSend.confirm)
-    await viaSend.confirm.getByRole('button', { name: 'Continue' }).click()
+    await clickDecision(viaSend.confirm, 'Continue')
     const answered = (await viaSend.result()).ok as { error: null; response: { id: number; result: string } }
     expect(answered.error).toBeNull()
     expect(answered.response).toMatchObject({ id: 7, result: expect.stringMatching(SIGNATURE) })
@@ -160,7 +160,7 @@ describe('intercepting every route to the wallet', () => {
       page,
       `ethereum.send('personal_sign', ['0x6869', '${account}'])`,
     )
-    await legacySend.confirm.getByRole('button', { name: 'Reject' }).click()
+    await clickDecision(legacySend.confirm, 'Reject')
     expect(await legacySend.result()).toEqual(REJECTED)
 
     const payloadOnly = await callThroughConfirmWindow(
@@ -168,7 +168,7 @@ describe('intercepting every route to the wallet', () => {
       page,
       `ethereum.send({ id: 8, jsonrpc: '2.0', method: 'personal_sign', params: ['0x6869', '${account}'] })`,
     )
-    await payloadOnly.confirm.getByRole('button', { name: 'Reject' }).click()
+    await clickDecision(payloadOnly.confirm, 'Reject')
     expect(await payloadOnly.result()).toEqual(REJECTED)
   })
 
@@ -222,7 +222,7 @@ describe('intercepting every route to the wallet', () => {
       `ethereum.request({ method: 'personal_sign', params: ['${message}', '${account}'] })`,
     )
     expect(await showsText(standard.confirm)).toBe(true)
-    await standard.confirm.getByRole('button', { name: 'Continue' }).click()
+    await clickDecision(standard.confirm, 'Continue')
     const signature = (await standard.result()).ok as Hex
     expect(await verifyMessage({ address: account as Hex, message: text, signature })).toBe(true)
 
@@ -233,7 +233,7 @@ describe('intercepting every route to the wallet', () => {
     )
     expect(await pendingOf(swapped.confirm)).toMatchObject({ params: [message, account] })
     expect(await showsText(swapped.confirm)).toBe(true)
-    await swapped.confirm.getByRole('button', { name: 'Reject' }).click()
+    await clickDecision(swapped.confirm, 'Reject')
     expect(await swapped.result()).toEqual(REJECTED)
   })
 

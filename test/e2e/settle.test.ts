@@ -103,7 +103,7 @@ describe('each request settles exactly once', () => {
 
     // Decisions reach the page in order: once a later request has settled, no second answer to the first can follow.
     const later = await callThroughConfirmWindow(context, page, sign('0x6c61746572'))
-    await later.confirm.getByRole('button', { name: 'Reject' }).click()
+    await clickDecision(later.confirm, 'Reject')
     expect(await later.result()).toEqual(REJECTED)
     expect(await page.evaluate(() => (window as unknown as { answers: unknown[] }).answers.length)).toBe(1)
     expect(await forwardedCount(page)).toBe(1)

@@ -14,6 +14,7 @@ import { COW_SETTLEMENT_ADDRESS, plainSafeTx, safeMessageTypedData, safeTxTypedD
 import { scanMessage, scanTransactions } from '../../src/engine/index.ts'
 import type { PendingRequest, ScanState } from '../../src/extension/shared/pending.ts'
 import { REQUEST_SHOWN, RESULTS_SHOWN } from '../../src/extension/ui/confirm/shownMarks.ts'
+import { clickDecision } from '../e2e/support/extension.ts'
 import { startTestDevnet } from '../support/devnet.ts'
 
 const extensionDir = process.env.PREFLIGHT_EXTENSION_DIR ?? join(import.meta.dirname, '../../dist')
@@ -187,7 +188,7 @@ describe('the confirmation window', () => {
     expect(await focused(page)).toBe('Reject')
     expect(await fitsWidth(page)).toBe(true)
     const closed = page.waitForEvent('close')
-    await page.getByRole('button', { name: 'Reject' }).click()
+    await clickDecision(page, 'Reject')
     await closed
     expect(await decisions()).toContainEqual({ type: 'preflight/decision', id: 'warn', decision: 'reject' })
   })
@@ -201,7 +202,7 @@ describe('the confirmation window', () => {
     expect(await proceed.isDisabled()).toBe(true)
     await page.getByRole('checkbox', { name: /I understand the risk/ }).check()
     const closed = page.waitForEvent('close')
-    await proceed.click()
+    await clickDecision(page, 'Continue')
     await closed
     expect(await decisions()).toContainEqual({ type: 'preflight/decision', id: 'block', decision: 'continue' })
   })
