@@ -27,8 +27,8 @@ type Artifact = { abi: Abi; bytecode: Hex }
 const SAFE_VERSION = '1.4.1'
 
 /**
- * Deploys Safe v1.4.1 at its canonical addresses, a 2-of-3 Safe, the fixture tokens, the drainer and the Safe takeover
- * contracts; returns the fixtures file content.
+ * Deploys Safe v1.4.1 at its canonical addresses, a 2-of-3 Safe, the fixture tokens, the drainer, the Safe takeover
+ * contracts and contracts the user and the Safe control; returns the fixtures file content.
  */
 export async function deployFixtures(rpcUrl: string): Promise<Omit<Fixtures, 'startupMs'>> {
   const accounts = devAccounts(10)
@@ -116,6 +116,18 @@ export async function deployFixtures(rpcUrl: string): Promise<Omit<Fixtures, 'st
   const drainer = await deploy(fixtureArtifact('Drainer'), [attacker])
   const safeAttacks = await deploySafeAttacks((name, args) => deploy(fixtureArtifact(name), args), attacker)
 
+  // Contracts controlled as protocols are: a vault owned by account 0, a proxy upgraded through a ProxyAdmin the Safe owns.
+  const vault = await deploy(fixtureArtifact('DevOwnedVault'), [owner0])
+  const logic = await deploy(fixtureArtifact('DevLogicV1'))
+  const nextLogic = await deploy(fixtureArtifact('DevLogicV2'))
+  const proxyArtifact = fixtureArtifact('DevProxy')
+  const proxy = await deploy(proxyArtifact, [logic, safeAddress])
+  const proxyAdmin = (await publicClient.readContract({
+    address: proxy,
+    abi: proxyArtifact.abi,
+    functionName: 'proxyAdmin',
+  })) as Address
+
   return {
     rpcUrl,
     chainId: foundry.id,
@@ -128,6 +140,7 @@ export async function deployFixtures(rpcUrl: string): Promise<Omit<Fixtures, 'st
     drainer: { address: drainer, attacker },
     safeContracts,
     safeAttacks,
+    controlled: { vault, vaultOwner: owner0, proxy, proxyAdmin: getAddress(proxyAdmin), logic, nextLogic },
     ...protocolFixtures,
     deployer,
   }

@@ -18,6 +18,18 @@ export type Fixtures = {
   safeContracts: SafeContracts
   /** The attacker's contracts for Safe takeover scenarios. */
   safeAttacks: SafeAttacks
+  /**
+   * Contracts controlled as protocols are (DevControl.sol): a vault `vaultOwner` (account 0) owns, and a transparent
+   * proxy running `logic`, upgraded through `proxyAdmin`, which the Safe owns; `nextLogic` is code to upgrade it to.
+   */
+  controlled: {
+    vault: Address
+    vaultOwner: Address
+    proxy: Address
+    proxyAdmin: Address
+    logic: Address
+    nextLogic: Address
+  }
   deployer: Address
   startupMs: number
 } & Omit<ProtocolFixtures, 'erc20' | 'weth'>
