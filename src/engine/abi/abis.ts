@@ -96,6 +96,32 @@ export const cowSettlementAbi = parseAbi([
   'event PreSignature(address indexed owner, bytes orderUid, bool signed)',
 ])
 
+/**
+ * Who controls a contract: OpenZeppelin's Ownable and Ownable2Step, AccessControl, and ERC-1967 proxies with their
+ * admins (ProxyAdmin's calls included). A multisig that owns a protocol signs these; a drained protocol began with one.
+ */
+export const contractControlAbi = parseAbi([
+  'function transferOwnership(address newOwner)',
+  'function renounceOwnership()',
+  'function acceptOwnership()',
+  'function grantRole(bytes32 role, address account)',
+  'function revokeRole(bytes32 role, address account)',
+  'function renounceRole(bytes32 role, address callerConfirmation)',
+  'function upgradeTo(address newImplementation)',
+  'function upgradeToAndCall(address newImplementation, bytes data)',
+  'function changeAdmin(address newAdmin)',
+  'function upgrade(address proxy, address implementation)',
+  'function upgradeAndCall(address proxy, address implementation, bytes data)',
+  'function changeProxyAdmin(address proxy, address newAdmin)',
+  'event OwnershipTransferred(address indexed previousOwner, address indexed newOwner)',
+  'event OwnershipTransferStarted(address indexed previousOwner, address indexed newOwner)',
+  'event RoleGranted(bytes32 indexed role, address indexed account, address indexed sender)',
+  'event RoleRevoked(bytes32 indexed role, address indexed account, address indexed sender)',
+  'event Upgraded(address indexed implementation)',
+  'event BeaconUpgraded(address indexed beacon)',
+  'event AdminChanged(address previousAdmin, address newAdmin)',
+])
+
 const permit2Abi = parseAbi([
   'struct PermitDetails { address token; uint160 amount; uint48 expiration; uint48 nonce; }',
   'struct PermitSingle { PermitDetails details; address spender; uint256 sigDeadline; }',
@@ -180,4 +206,5 @@ export const decodingAbis = [
   cowSettlementAbi,
   permit2Abi,
   uniswapAbi,
+  contractControlAbi,
 ] as const

@@ -14,6 +14,7 @@
 
 export { functionDecoder } from './abiIndex.ts'
 export {
+  contractControlAbi,
   cowSettlementAbi,
   erc20Abi,
   erc721Abi,

@@ -13,6 +13,7 @@
  *   fallback handler, delegate calls).
  * - `safeSignatures.ts`: Safe signatures a transaction gives by hash alone (approveHash, SignMessageLib).
  * - `orderPreSignatures.ts`: CoW orders signed on chain by their ID alone (setPreSignature), how Safes swap.
+ * - `contractControl.ts`: control of a contract given away (ownership, roles, a proxy's code or admin), from its events.
  * - `value.ts`: a trade that gives far more in dollars than it brings back, once assets carry prices.
  * - `phishing.ts`: the requesting site against the bundled eth-phishing-detect lists.
  * - `blocklist.ts`: known malicious addresses per chain (`data/maliciousAddresses.json`, plus what a host adds).
@@ -32,4 +33,4 @@ export { SIGNATURE_POWERS, type UnreadableBytes, unreadableBytes } from './safeS
 export { type KnownSpender, knownSpender } from './spenders.ts'
 export { simulationWarnings } from './transactionWarnings.ts'
 export { imbalancedValueWarnings } from './value.ts'
-export { makeWarning, signsByHash, sortWarnings, uniqueWarnings } from './warnings.ts'
+export { handsOverControl, makeWarning, signsByHash, sortWarnings, uniqueWarnings } from './warnings.ts'

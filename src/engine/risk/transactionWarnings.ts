@@ -1,6 +1,6 @@
 /**
- * Warnings derived from what a simulation did: risky approvals, known and suspected theft, changes to a Safe's control,
- * odd gas and fees, long bundles.
+ * Warnings derived from what a simulation did: risky approvals, known and suspected theft, changes to who controls a
+ * Safe or a contract, odd gas and fees, long bundles.
  */
 import { type Address, getAddress, isAddressEqual, zeroAddress } from 'viem'
 import { addressesInArguments, decodeKnownFunction } from '../abi/index.ts'
@@ -24,6 +24,7 @@ import {
   tokenMetadata,
 } from '../simulation/index.ts'
 import { maliciousAddressWarnings } from './blocklist.ts'
+import { contractControlWarnings } from './contractControl.ts'
 import { feeWarnings } from './fees.ts'
 import { preSignatureWarnings } from './orderPreSignatures.ts'
 import { knownProtocol } from './protocols.ts'
@@ -55,6 +56,7 @@ export function simulationWarnings(
     ...valueWarnings(result.chainId, changes, userAccount, priceOf, (token) => metadataOf(token).decimals),
     ...approvalWarnings(result, changes, metadataOf),
     ...safeControlWarnings(calls, result.safeChanges, result.safes),
+    ...contractControlWarnings(result, calls, userAccount),
     ...hashSignatureWarnings(calls, logs, result.chainId),
     ...preSignatureWarnings(calls, logs, (owner) => Boolean(result.safes.get(owner.toLowerCase()))),
     ...ownContractWarnings(result, metadataOf),

@@ -37,3 +37,8 @@ export function signsByHash(warning: Warning): boolean {
   if (warning.kind === 'MULTISIG_BLIND_SIGNATURE') return true
   return typeof warning.data === 'object' && warning.data !== null && 'orderUid' in warning.data
 }
+
+/** Whether a warning says control of a contract changes hands (contractControl.ts): nothing moves, and yet. */
+export function handsOverControl(warning: Warning): boolean {
+  return typeof warning.data === 'object' && warning.data !== null && 'contractControl' in warning.data
+}

@@ -11,12 +11,14 @@
  * - `reads.ts`: the reads themselves (balances, allowances, token metadata, NFT URIs, a Safe's owners), their keys,
  *   and the reader contract injected for native balances and code sizes.
  * - `assetEvents.ts`: asset movements and approvals read out of the simulated logs.
+ * - `controlEvents.ts`: changes of who controls a contract (owner, role, proxy code or admin) read out of the logs.
  * - `tokenMetadata.ts`: token name, symbol and decimals from the reads, cached per chain.
  * - `rpc.ts`, `chain.ts`, `simulateResponse.ts`: the JSON-RPC client that counts round trips, which chain a node
  *   serves, and the check that the node's answer has the shape the engine reads.
  */
 export type { AssetRef, SimulatedLog } from './assetEvents.ts'
 export { knownChainId, nativeCurrency } from './chain.ts'
+export { type ControlEvent, controlEvents, newController } from './controlEvents.ts'
 export type { AssetPlan, MetadataNeeded } from './readPlan.ts'
 export {
   codeSizeRead,

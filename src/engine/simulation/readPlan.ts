@@ -49,6 +49,21 @@ const TOKEN_FUNCTIONS = new Set([
   'permit',
 ])
 
+/** Calls that hand over control of a contract (contractControlAbi): the contract's and the new controller's code. */
+const CONTROL_FUNCTIONS = new Set([
+  'transferOwnership',
+  'renounceOwnership',
+  'grantRole',
+  'revokeRole',
+  'renounceRole',
+  'upgradeTo',
+  'upgradeToAndCall',
+  'changeAdmin',
+  'upgrade',
+  'upgradeAndCall',
+  'changeProxyAdmin',
+])
+
 /**
  * Reads a transaction list will need, guessed from its calldata so that plain transfers and swaps of known tokens take
  * one round trip. NFTs the calldata names by id also get their metadata URI read (NFTs only the logs reveal go
@@ -76,6 +91,10 @@ export function predictReads(
     for (const address of addressesInArguments(decoded.args)) {
       people.add(address)
       if (!mayBeNft(address) || assets?.isToken(address)) tokens.add(address)
+    }
+    if (CONTROL_FUNCTIONS.has(decoded.functionName)) {
+      // What the control events will need (controlEvents.ts), so a handover takes one round trip.
+      for (const account of [call.to, ...addressesInArguments(decoded.args)]) add(codeSizeRead(account))
     }
     if (!TOKEN_FUNCTIONS.has(decoded.functionName)) continue
     tokens.add(call.to)

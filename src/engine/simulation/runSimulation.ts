@@ -22,6 +22,7 @@ import {
 } from '../safe/index.ts'
 import { type ApprovalEvent, assetEventsFromLogs, type Movement, type SimulatedLog } from './assetEvents.ts'
 import { fetchChainId, knownChainId } from './chain.ts'
+import { controlEvents, controlReads } from './controlEvents.ts'
 import { type AssetPlan, predictReads, priceReadsForEvents, readsForEvents } from './readPlan.ts'
 import { READER_ADDRESS, READER_CODE, type Read, type ReadResults } from './reads.ts'
 import { createRpcClient, type RpcClient, RpcFailure, type RpcStats } from './rpc.ts'
@@ -157,8 +158,10 @@ export async function runSimulation(input: SimulationInput, options: RunOptions)
     }
     if (chainId === null) throw new RpcFailure('BAD_ANSWER', 'The node did not say which chain it serves.', null)
     if (phase.ok) {
-      const events = assetEventsFromLogs(phase.outcomes.flatMap((outcome) => outcome.logs))
+      const logs = phase.outcomes.flatMap((outcome) => outcome.logs)
+      const events = assetEventsFromLogs(logs)
       const needed = readsForEvents(events.movements, events.approvals, metadataNeeded)
+      for (const read of controlReads(controlEvents(logs))) needed.set(read.key, read)
       const missing = [...needed].filter(([key]) => !plan.has(key))
       if (missing.length > 0) {
         for (const [key, read] of missing) plan.set(key, read)

@@ -1,0 +1,118 @@
+/**
+ * The control events and who they count against, on logs written out here: which shapes are read, whose loss of
+ * control is warned about, and the contracts a request creates (no code before it) left alone. The devnet test
+ * (test/engine/scan/contractControl.test.ts) proves the same against OpenZeppelin's contracts executed for real.
+ */
+import {
+  type Address,
+  encodeAbiParameters,
+  encodeEventTopics,
+  getAddress,
+  type Hex,
+  pad,
+  zeroAddress,
+  zeroHash,
+} from 'viem'
+import { describe, expect, it } from 'vitest'
+import { contractControlAbi } from '../../../src/engine/abi/index.ts'
+import { contractControlWarnings } from '../../../src/engine/risk/contractControl.ts'
+import {
+  type ControlEvent,
+  controlEvents,
+  readKeys,
+  type SimulatedLog,
+  type SimulationResult,
+} from '../../../src/engine/simulation/index.ts'
+
+const USER: Address = '0x1111111111111111111111111111111111111111'
+const SAFE: Address = '0x5afe5afe5afe5afe5afe5afe5afe5afe5afe5afe'
+const OTHER: Address = '0x2222222222222222222222222222222222222222'
+const CONTRACT: Address = '0xc0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0'
+
+type EventName = 'OwnershipTransferred' | 'OwnershipTransferStarted' | 'RoleGranted' | 'RoleRevoked' | 'Upgraded'
+
+function log(eventName: EventName | 'BeaconUpgraded', args: Record<string, unknown>, address = CONTRACT): SimulatedLog {
+  const topics = encodeEventTopics({ abi: contractControlAbi, eventName, args } as never) as Hex[]
+  return { address, topics, data: '0x' }
+}
+
+function adminChanged(previousAdmin: Address, newAdmin: Address): SimulatedLog {
+  const topics = encodeEventTopics({ abi: contractControlAbi, eventName: 'AdminChanged' }) as Hex[]
+  const data = encodeAbiParameters([{ type: 'address' }, { type: 'address' }], [previousAdmin, newAdmin])
+  return { address: CONTRACT, topics, data }
+}
+
+/** A simulation whose one transaction logged `logs`; `codeSizes` are the before-reads of code sizes. */
+function result(logs: SimulatedLog[], codeSizes: Record<Address, bigint> = { [CONTRACT]: 100n }): SimulationResult {
+  const before = new Map<string, unknown>(
+    Object.entries(codeSizes).map(([address, size]) => [readKeys.codeSize(address as Address), size]),
+  )
+  return {
+    chainId: 1,
+    outcomes: [{ logs } as never],
+    reads: { before, after: new Map() },
+    safes: new Map([[SAFE.toLowerCase(), {} as never]]),
+  } as unknown as SimulationResult
+}
+
+const warn = (logs: SimulatedLog[], codeSizes?: Record<Address, bigint>) =>
+  contractControlWarnings(result(logs, codeSizes), [], USER).map((warning) => warning.data)
+
+describe('control events', () => {
+  it('reads each event, and skips the shapes that only share a name', () => {
+    const owner = log('OwnershipTransferred', { previousOwner: USER, newOwner: OTHER })
+    const events: ControlEvent[] = controlEvents([
+      owner,
+      log('RoleGranted', { role: zeroHash, account: OTHER, sender: USER }),
+      log('Upgraded', { implementation: OTHER }),
+      adminChanged(USER, OTHER),
+      // A non-standard event of the same name with one topic fewer, and an "address" topic with high bits set.
+      { ...owner, topics: owner.topics.slice(0, 2) },
+      { ...owner, topics: [owner.topics[0] as Hex, pad('0x01', { size: 32, dir: 'right' }), owner.topics[2] as Hex] },
+    ])
+    expect(events.map((event) => event.kind)).toEqual(['owner', 'roleGranted', 'implementation', 'admin'])
+    expect(events[0]).toEqual({ kind: 'owner', contract: getAddress(CONTRACT), from: USER, to: OTHER })
+  })
+})
+
+describe('contract control warnings', () => {
+  it('warns when the user or a Safe of the request gives control away, not when others do or it stays in hand', () => {
+    expect(warn([log('OwnershipTransferred', { previousOwner: USER, newOwner: OTHER })])).toEqual([
+      { contract: CONTRACT, contractControl: 'owner', previous: USER, next: OTHER, role: null },
+    ])
+    expect(warn([log('OwnershipTransferred', { previousOwner: SAFE, newOwner: OTHER })])).toHaveLength(1)
+    expect(warn([log('OwnershipTransferred', { previousOwner: OTHER, newOwner: USER })])).toEqual([])
+    expect(warn([log('OwnershipTransferred', { previousOwner: USER, newOwner: SAFE })])).toEqual([])
+    expect(warn([log('RoleGranted', { role: zeroHash, account: OTHER, sender: OTHER })])).toEqual([])
+    // Revoking someone else's role takes nothing from the user; losing one's own does.
+    expect(warn([log('RoleRevoked', { role: zeroHash, account: OTHER, sender: USER })])).toEqual([])
+    expect(warn([log('RoleRevoked', { role: zeroHash, account: USER, sender: OTHER })])).toHaveLength(1)
+  })
+
+  it('a proxy that existed before takes other code or another admin: warned whoever did it', () => {
+    expect(warn([log('Upgraded', { implementation: OTHER })])).toMatchObject([{ contractControl: 'implementation' }])
+    expect(warn([log('BeaconUpgraded', { beacon: OTHER })])).toMatchObject([{ contractControl: 'beacon' }])
+    expect(warn([adminChanged(OTHER, OTHER)])).toEqual([])
+    expect(warn([adminChanged(zeroAddress, OTHER)])).toMatchObject([{ contractControl: 'admin', next: OTHER }])
+  })
+
+  it('a contract the request creates sets up its owner and code: no warning; one whose code was not read: warned', () => {
+    const setUp = [
+      log('OwnershipTransferred', { previousOwner: USER, newOwner: OTHER }),
+      log('Upgraded', { implementation: OTHER }),
+      adminChanged(zeroAddress, OTHER),
+    ]
+    expect(warn(setUp, { [CONTRACT]: 0n })).toEqual([])
+    expect(warn(setUp, {})).toHaveLength(3)
+  })
+
+  it('says whether the new controller is a person or code, when the simulation read it', () => {
+    const handover = [log('OwnershipTransferred', { previousOwner: USER, newOwner: OTHER })]
+    const message = (sizes: Record<Address, bigint>) =>
+      contractControlWarnings(result(handover, sizes), [], USER)[0]?.message
+    expect(message({ [CONTRACT]: 1n, [OTHER]: 0n })).toContain('0x2222…2222, a personal account.')
+    expect(message({ [CONTRACT]: 1n, [OTHER]: 5n })).toContain('0x2222…2222, a contract.')
+    expect(message({ [CONTRACT]: 1n })).toContain('to 0x2222…2222. Its owner')
+    expect(message({ [CONTRACT]: 1n })).toContain('from your account (0x1111…1111)')
+  })
+})
