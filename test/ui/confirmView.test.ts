@@ -20,6 +20,7 @@ import {
   approveErc20,
   cowOrderPayingAnother,
   execSafeTransaction,
+  handOverVault,
   permit2Single,
   ROUTER_ADDRESS,
   safeTransfer,
@@ -224,6 +225,17 @@ describe('the confirmation view of real scans', () => {
     )
     // A plain transfer keeps the ordinary wording.
     expect(noChangesText(await viewOfTransaction(sendEth(devnet.fixtures, me)))).toBeUndefined()
+  })
+
+  it('an owner handing over a contract: the warning, and no "no asset changes" that reads as harmless', async () => {
+    const view = await viewOfTransaction(handOverVault(devnet.fixtures, me))
+    expect(view.action).toBe('WARN')
+    expect(view.warnings.map((warning) => warning.kind)).toEqual(['SET_OWNER_AUTHORITY'])
+    expect(view.warnings[0]?.message).toContain('This hands ownership of')
+    expect(view.groups).toEqual([])
+    expect(noChangesText(view)).toBe(
+      'Nothing moves in this transaction itself. It changes who controls a contract: see the warning above.',
+    )
   })
 
   it('shows a Permit2 PermitSingle for the maximum uint160 as unlimited', async () => {

@@ -1,6 +1,7 @@
 /** Derives everything the confirmation window shows from a pending request: computed on render, never stored. */
 import {
   type DecodedCalldata,
+  handsOverControl,
   type MultisigContext,
   type SafeMessageContext,
   type SerializedValue,
@@ -41,13 +42,18 @@ const SAFE_MESSAGE_CHANGES =
 const SIGNED_BY_HASH_CHANGES =
   'Nothing moves in this transaction itself. What it signs can, later: see the warning above.'
 
+/** A transaction that hands over a contract (its ownership, a role, a proxy's code or admin). */
+const CONTROL_CHANGES =
+  'Nothing moves in this transaction itself. It changes who controls a contract: see the warning above.'
+
 /**
  * What the changes section says when no asset moves, when the default "no asset changes" would read as harmless: the
- * request signs something by its hash (a Safe's signature, an approved hash, a CoW order pre-signed by its ID).
+ * request signs something by its hash (a Safe's signature, an approved hash, a CoW order pre-signed by its ID), or
+ * hands over control of a contract.
  */
 export function noChangesText(view: Pick<ConfirmView, 'warnings' | 'safeMessage'>): string | undefined {
-  if (!view.warnings.some(signsByHash)) return undefined
-  return view.safeMessage ? SAFE_MESSAGE_CHANGES : SIGNED_BY_HASH_CHANGES
+  if (view.warnings.some(signsByHash)) return view.safeMessage ? SAFE_MESSAGE_CHANGES : SIGNED_BY_HASH_CHANGES
+  return view.warnings.some(handsOverControl) ? CONTROL_CHANGES : undefined
 }
 
 const METHOD_WORDS: Record<InterceptedMethod, string> = {
