@@ -1,5 +1,5 @@
 /**
- * The Safe proposals of the takeover scenarios and their honest counterpart, built from the fixtures: plain data, so
+ * The Safe proposals of the takeover scenarios, their honest counterpart and a proxy upgrade, built from the fixtures: plain data, so
  * the demo dapp, the engine tests, the e2e tests and the benchmark propose exactly the same transactions.
  */
 import {
@@ -24,6 +24,7 @@ const settingsAbi = parseAbi([
   'function setGuard(address guard)',
 ])
 const swapperAbi = parseAbi(['function migrate(address singleton)'])
+const proxyAdminAbi = parseAbi(['function upgradeAndCall(address proxy, address implementation, bytes data) payable'])
 const multiSendAbi = parseAbi(['function multiSend(bytes transactions) payable'])
 
 /** Safe's delegate-call operation. */
@@ -111,6 +112,17 @@ export function hiddenDelegatecallBatchProposal(fixtures: Fixtures, nonce: bigin
   return { ...plainSafeTx(fixtures.safeContracts.multiSend, 0n, nonce, data), operation: DELEGATECALL }
 }
 
+/** Upgrades the proxy the Safe administers to other code, through its ProxyAdmin: how a protocol's multisig upgrades. */
+export function upgradeProxyProposal(fixtures: Fixtures, nonce: bigint): SafeTx {
+  const { proxyAdmin, proxy, nextLogic } = fixtures.controlled
+  const data = encodeFunctionData({
+    abi: proxyAdminAbi,
+    functionName: 'upgradeAndCall',
+    args: [proxy, nextLogic, '0x'],
+  })
+  return plainSafeTx(proxyAdmin, 0n, nonce, data)
+}
+
 /** Every scenario by the id its demo button and tests use, with whether it must end at BLOCK. */
 export const SAFE_SCENARIOS = {
   'safe-takeover': { build: takeoverProposal, malicious: true },
@@ -119,6 +131,7 @@ export const SAFE_SCENARIOS = {
   'safe-set-guard': { build: setGuardProposal, malicious: true },
   'safe-honest-batch': { build: honestBatchProposal, malicious: false },
   'safe-hidden-delegatecall': { build: hiddenDelegatecallBatchProposal, malicious: true },
+  'safe-upgrade-proxy': { build: upgradeProxyProposal, malicious: false },
 } as const
 
 export type SafeScenario = keyof typeof SAFE_SCENARIOS

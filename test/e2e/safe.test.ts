@@ -2,15 +2,27 @@
  * Safe takeovers and Safe messages in the real window: the built extension in Chromium, a dapp page with the dev
  * wallet, the devnet. Each malicious proposal ends at BLOCK with the change in control leading the Safe panel, and
  * Continue takes a deliberate second step; the honest batch shows NONE with its transfers and goes through; a Safe
- * message of a bare hash is WARN, and what is signed is what the window showed.
+ * message of a bare hash is WARN, and what is signed is what the window showed; a proxy upgrade is WARN, and once
+ * executed the proxy runs the code the window named.
  */
 import type { BrowserContext, Page } from 'playwright-core'
-import { type Address, concat, createPublicClient, encodeFunctionData, type Hex, http, parseAbi } from 'viem'
+import {
+  type Address,
+  concat,
+  createPublicClient,
+  createWalletClient,
+  encodeFunctionData,
+  type Hex,
+  http,
+  parseAbi,
+} from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
+import { foundry } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { safePermitHash } from '../../src/devnet/dapp/requests.ts'
+import { execTransactionData, safePermitHash } from '../../src/devnet/dapp/requests.ts'
 import type { Devnet } from '../../src/devnet/devnet.ts'
 import { SAFE_MESSAGE_TYPES, SAFE_TX_TYPES, safeMessageTypedData, safeTxTypedData } from '../../src/devnet/eip712.ts'
+import { waitForReceipt } from '../../src/devnet/receipt.ts'
 import { SAFE_SCENARIOS, type SafeScenario } from '../../src/devnet/safeProposals.ts'
 import type { SafeTx } from '../../src/engine/index.ts'
 import { devWalletPage } from './support/dapp.ts'
@@ -174,5 +186,47 @@ describe('Safe proposals in the confirmation window', () => {
     )
     await expect.poll(() => controlRows(confirm)).toEqual([['singleton', 'CRITICAL']])
     await expectBlocked(confirm, result)
+  })
+
+  // Last: it executes, and the Safe's nonce moves on.
+  it('upgrading a proxy the Safe administers: WARN naming the new code; signed, co-signed and executed, it runs', async () => {
+    const { fixtures } = devnet
+    const tx = proposal('safe-upgrade-proxy')
+    const { confirm, result } = await sign(tx)
+    expect(await shownAction(confirm)).toBe('WARN')
+    const warning = await confirm.locator('[data-warning-kind="SET_OWNER_AUTHORITY"]').textContent()
+    expect(warning).toContain(`This upgrades the proxy ${fixtures.controlled.proxy.toLowerCase().slice(0, 6)}`)
+    expect(warning).toContain(fixtures.controlled.nextLogic.toLowerCase().slice(-4))
+    expect(await confirm.getByText('It changes who controls a contract').count()).toBe(1)
+    await clickDecision(confirm, 'Continue')
+    const signed = (await result()).ok as Hex
+    const second = fixtures.accounts[1] as { address: Address; privateKey: Hex }
+    const cosigned = await privateKeyToAccount(second.privateKey).signTypedData({
+      domain: { chainId: fixtures.chainId, verifyingContract: fixtures.safe.address },
+      types: { SafeTx: SAFE_TX_TYPES.SafeTx },
+      primaryType: 'SafeTx',
+      message: tx,
+    })
+    const bySigner = [
+      { signer: owner, signature: signed },
+      { signer: second.address, signature: cosigned },
+    ].sort((a, b) => (BigInt(a.signer) < BigInt(b.signer) ? -1 : 1))
+    const relayer = fixtures.accounts[7] as { address: Address; privateKey: Hex }
+    const chain = createPublicClient({ transport: http(fixtures.rpcUrl), pollingInterval: 20 })
+    const hash = await createWalletClient({
+      chain: foundry,
+      transport: http(fixtures.rpcUrl),
+      account: privateKeyToAccount(relayer.privateKey),
+    }).sendTransaction({
+      to: fixtures.safe.address,
+      data: execTransactionData(tx, concat(bySigner.map((entry) => entry.signature))),
+    })
+    expect((await waitForReceipt(chain, hash)).status).toBe('success')
+    const version = await chain.readContract({
+      address: fixtures.controlled.proxy,
+      abi: parseAbi(['function version() view returns (uint256)']),
+      functionName: 'version',
+    })
+    expect(version).toBe(2n)
   })
 })

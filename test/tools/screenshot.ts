@@ -2,7 +2,8 @@
  * Renders the confirmation window for real scans and saves PNGs for the README.
  * Run: npx tsx test/tools/screenshot.ts [EXTENSION_DIR=dist] [OUT_DIR=test/screenshots]
  * Starts its own devnet, scans the demo dapp's Permit2 permit, Safe transaction, Safe takeover (a MultiSend batch
- * hiding a delegatecall), Safe message (a bare hash), a CoW order paying another address, Uniswap V2 swap and a payment
+ * hiding a delegatecall), Safe proposal upgrading a proxy the Safe administers, Safe message (a bare hash), a CoW order
+ * paying another address, Uniswap V2 swap and a payment
  * to a lookalike of an earlier payee
  * (address poisoning) with the engine, seeds each result into chrome.storage.session as a
  * pending request and screenshots the window at 400 px, light and dark.
@@ -14,7 +15,7 @@ import { launchChromium } from '../../src/devnet/chromium.ts'
 import { cowOrderPayingAnother, permit2Single, safePermitHash, safeTransfer } from '../../src/devnet/dapp/requests.ts'
 import { v2SwapEthForTokens } from '../../src/devnet/dapp/uniswap.ts'
 import { safeMessageTypedData, safeTxTypedData, type TypedData } from '../../src/devnet/eip712.ts'
-import { hiddenDelegatecallBatchProposal } from '../../src/devnet/safeProposals.ts'
+import { hiddenDelegatecallBatchProposal, upgradeProxyProposal } from '../../src/devnet/safeProposals.ts'
 import { scanMessage, scanTransactions } from '../../src/engine/index.ts'
 import { withPoisonedAddressWarnings } from '../../src/extension/background/counterparties.ts'
 import type { PendingRequest, ScanState } from '../../src/extension/shared/pending.ts'
@@ -56,6 +57,9 @@ try {
     ),
     'confirm-safe-message': message(
       safeMessageTypedData(fixtures.chainId, fixtures.safe.address, safePermitHash(fixtures)),
+    ),
+    'confirm-safe-upgrade': message(
+      safeTxTypedData(fixtures.chainId, fixtures.safe.address, upgradeProxyProposal(fixtures, 0n)),
     ),
     'confirm-cow-order': message(cowOrderPayingAnother(fixtures, Math.floor(Date.now() / 1000))),
     'confirm-swap': {

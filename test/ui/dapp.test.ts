@@ -10,6 +10,7 @@ import {
   type Hex,
   http,
   maxUint256,
+  parseAbi,
   parseEther,
   parseUnits,
   recoverTypedDataAddress,
@@ -22,6 +23,8 @@ import type { Devnet } from '../../src/devnet/devnet.ts'
 import { safeMessageTypedData, safeTxTypedData, type TypedData } from '../../src/devnet/eip712.ts'
 import { SAFE_SCENARIOS } from '../../src/devnet/safeProposals.ts'
 import { startTestDevnet } from '../support/devnet.ts'
+
+const ownerAbi = parseAbi(['function owner() view returns (address)'])
 
 describe('the demo dapp', () => {
   let devnet: Devnet
@@ -182,6 +185,15 @@ describe('the demo dapp', () => {
     expect(result.status).toBe('ok')
     expect(await chain().readContract({ ...usdc, args: [me] })).toBe(0n)
     expect(await chain().readContract({ ...usdc, args: [fixtures.drainer.attacker] })).toBe(mine)
+  })
+
+  it("hands the vault's ownership to the attacker", async () => {
+    const { fixtures } = devnet
+    const owner = { address: fixtures.controlled.vault, abi: ownerAbi, functionName: 'owner' } as const
+    expect(await chain().readContract(owner)).toBe(fixtures.accounts[0]?.address)
+    const result = await click('hand-over-vault')
+    expect(result.status, result.text).toBe('ok')
+    expect(await chain().readContract(owner)).toBe(fixtures.drainer.attacker)
   })
 
   it('shows the wallet error code and message when a request fails', async () => {

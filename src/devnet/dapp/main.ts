@@ -11,6 +11,7 @@ import {
   claimRewards,
   cowOrderPayingAnother,
   execSafeTransaction,
+  handOverVault,
   permit2Single,
   permitNoncesAbi,
   safeAbi,
@@ -95,6 +96,7 @@ function actions(fixtures: Fixtures, me: Address): Record<string, () => Promise<
       return `signature ${await signTypedData(me, unlimitedPermit(fixtures, me, nonce, nowSeconds()))}`
     },
     'sign-permit2': async () => `signature ${await signTypedData(me, permit2Single(fixtures, nowSeconds()))}`,
+    'hand-over-vault': () => tx(handOverVault(fixtures, me)),
     'cow-order': async () => `signature ${await signTypedData(me, cowOrderPayingAnother(fixtures, nowSeconds()))}`,
     'propose-safe-tx': async () => {
       const safeTx = await safeTxForCurrentNonce(fixtures)

@@ -39,6 +39,7 @@ export const safeAbi = parseAbi([
 ])
 export const permitNoncesAbi = parseAbi(['function nonces(address owner) view returns (uint256)'])
 export const drainerAbi = parseAbi(['function claimRewards(address token) payable'])
+const ownableAbi = parseAbi(['function transferOwnership(address newOwner)'])
 
 /** An eth_sendTransaction parameter: quantities as 0x-hex, as wallets expect. */
 export type TxRequest = { from: Address; to: Address; value?: Hex; data?: Hex }
@@ -75,6 +76,16 @@ export function setApprovalForAll(fixtures: Fixtures, from: Address): TxRequest 
 export function claimRewards(fixtures: Fixtures, from: Address): TxRequest {
   const data = encodeFunctionData({ abi: drainerAbi, functionName: 'claimRewards', args: [fixtures.erc20.address] })
   return { from, to: fixtures.drainer.address, data }
+}
+
+/** Hands the vault `from` owns (account 0's, in the fixtures) to dev account 8: what a phishing "migration" asks. */
+export function handOverVault(fixtures: Fixtures, from: Address): TxRequest {
+  const data = encodeFunctionData({
+    abi: ownableAbi,
+    functionName: 'transferOwnership',
+    args: [fixtures.drainer.attacker],
+  })
+  return { from, to: fixtures.controlled.vault, data }
 }
 
 /** An EIP-2612 permit of USDC for an unlimited amount to the router, valid for a day from `now` (Unix seconds). */
