@@ -168,7 +168,7 @@ describe('control of a contract handed over', () => {
 
     const nonce = await read<bigint>(safe, 'nonce')
     const proposal = plainSafeTx(proxyAdmin, 0n, nonce, call('upgradeAndCall', [proxy, v2, '0x']))
-    const { response } = await scanOk(
+    const { response, roundTrips } = await scanOk(
       {
         message: { kind: 'SIGN_TYPED_DATA', data: safeTxTypedData(fx().chainId, safe, proposal) },
         userAccount: user(),
@@ -178,6 +178,7 @@ describe('control of a contract handed over', () => {
     )
     expect(validateMessage(response)).toEqual([])
     expect(response.action).toBe('WARN')
+    expect(roundTrips).toBe(1)
     const upgrade = only(response)
     expect(upgrade.message).toContain(`This upgrades the proxy ${proxy.toLowerCase().slice(0, 6)}`)
     expect(upgrade.message).toContain(`${v2.toLowerCase().slice(0, 6)}`)
