@@ -195,7 +195,7 @@ describe('Safe proposals in the confirmation window', () => {
     const { confirm, result } = await sign(tx)
     expect(await shownAction(confirm)).toBe('WARN')
     const warning = await confirm.locator('[data-warning-kind="SET_OWNER_AUTHORITY"]').textContent()
-    expect(warning).toContain(`This upgrades the proxy ${fixtures.controlled.proxy.toLowerCase().slice(0, 6)}`)
+    expect(warning).toContain(`This upgrades ${fixtures.controlled.proxy.toLowerCase().slice(0, 6)}`)
     expect(warning).toContain(fixtures.controlled.nextLogic.toLowerCase().slice(-4))
     expect(await confirm.getByText('It changes who controls a contract').count()).toBe(1)
     await clickDecision(confirm, 'Continue')

@@ -1,6 +1,6 @@
 /**
- * Control of a contract given away: the simulation shows an account of this request (the user, a Safe it executes
- * for, any sender on the way) handing ownership or a role to someone else, renouncing it, or a proxy taking other
+ * Control of a contract given away: the simulation shows a contract that existed before the request handing its
+ * ownership or a role to someone other than the user, the user's side losing a role, or a proxy or beacon taking other
  * code or another admin. Nothing moves when it happens, so asset changes show nothing; what the new controller can do
  * afterwards (mint, upgrade, withdraw what the contract holds) is the whole risk. Each is a WARNING that says who
  * gains control, and whether that is a person or code.
@@ -11,16 +11,20 @@ import { shortAddress } from '../assets/index.ts'
 import type { Call } from '../safe/index.ts'
 import {
   type ControlEvent,
+  codeSizeBefore,
   controlEvents,
+  mayGiveAway,
   newController,
-  readKeys,
   type SimulationResult,
 } from '../simulation/index.ts'
 import { makeWarning } from './warnings.ts'
 
-/** What an owner can do, said wherever ownership changes hands. */
-const OWNER_POWERS =
-  'every owner-only function of the contract (minting, pausing, upgrades, fees or withdrawals, as it has)'
+/** What an owner controls, said wherever ownership changes hands. */
+const OWNER_FUNCTIONS =
+  'owner-only function of the contract (minting, pausing, upgrades, fees or withdrawals, as it has)'
+
+/** EIP-7702's delegation designator: 0xef0100 and the 20-byte address of the code an account runs. */
+const DELEGATED_CODE_SIZE = 23n
 
 /** Roles common enough to name; any other is shown by its hash. */
 const COMMON_ROLES = [
@@ -49,46 +53,33 @@ function roleName(role: Hex): string {
   return name ? `the role ${name}` : `the role ${shortAddress(role)}`
 }
 
-/** Every warning about control of a contract that the request's accounts give away or that changes a proxy's code. */
+/** Every warning about control of a contract given away by the request, or a proxy's code or admin changed. */
 export function contractControlWarnings(result: SimulationResult, calls: Call[], userAccount: Address): Warning[] {
-  const own = new Set<string>([userAccount.toLowerCase(), ...calls.map((call) => call.from.toLowerCase())])
-  for (const [address, safe] of result.safes) if (safe) own.add(address)
-  const isOwn = (address: Address) => own.has(address.toLowerCase())
-  const codeSize = (address: Address) => result.reads.before.get(readKeys.codeSize(address)) as bigint | undefined
+  // Whose lost role concerns the user: their own, and that of every account acting for them in the request.
+  const acting = new Set<string>([userAccount.toLowerCase(), ...calls.map((call) => call.from.toLowerCase())])
+  for (const [address, safe] of result.safes) if (safe) acting.add(address)
+  const codeSize = (address: Address) => codeSizeBefore(result.reads, address)
   const who = (address: Address) => {
     const yours = address.toLowerCase() === userAccount.toLowerCase()
     if (result.safes.get(address.toLowerCase())) return `${yours ? 'your' : 'the'} Safe ${shortAddress(address)}`
     return yours ? `your account (${shortAddress(address)})` : shortAddress(address)
   }
-  /** The new controller, and whether it is a person (no code) or code, when the simulation read it. */
+  /** The new controller, and whether it is a person, an account delegated to code, or code. */
   const gainer = (address: Address) => {
     const size = codeSize(address)
-    const kind = size === undefined ? '' : size === 0n ? ', a personal account' : ', a contract'
-    return `${shortAddress(address)}${kind}`
+    if (size === undefined) return shortAddress(address)
+    if (size === 0n) return `${shortAddress(address)}, a personal account`
+    if (size === DELEGATED_CODE_SIZE) return `${shortAddress(address)}, an account delegated to code (EIP-7702)`
+    return `${shortAddress(address)}, a contract`
   }
   const logs = result.outcomes.flatMap((outcome) => outcome.logs)
   return controlEvents(logs).flatMap((event) => {
+    if (!mayGiveAway(event, userAccount)) return []
+    if (event.kind === 'roleRevoked' && !acting.has(event.account.toLowerCase())) return []
     // A contract the request itself creates setting up its first owner or code is no change of control.
-    if (codeSize(event.contract) === 0n || !givesAway(event, isOwn)) return []
+    if (codeSize(event.contract) === 0n) return []
     return [controlWarning(event, who, gainer)]
   })
-}
-
-/** Whether the event takes control from one of the request's accounts, or changes what code a proxy runs. */
-function givesAway(event: ControlEvent, isOwn: (address: Address) => boolean): boolean {
-  switch (event.kind) {
-    case 'owner':
-    case 'pendingOwner':
-      return isOwn(event.from) && !isOwn(event.to)
-    case 'roleGranted':
-      return isOwn(event.sender) && !isOwn(event.account)
-    case 'roleRevoked':
-      return isOwn(event.account)
-    case 'admin':
-      return event.from.toLowerCase() !== event.to.toLowerCase() && !isOwn(event.to)
-    default:
-      return true
-  }
 }
 
 function controlWarning(
@@ -104,18 +95,18 @@ function controlWarning(
       case 'owner':
         if (event.to === zeroAddress) {
           return (
-            `${capital(who(event.from))} renounces ownership of ${contract}: no one can ever again call ` +
-            `${OWNER_POWERS}. This cannot be undone.`
+            `${capital(who(event.from))} renounces ownership of ${contract}: no one can ever again call any ` +
+            `${OWNER_FUNCTIONS}. This cannot be undone.`
           )
         }
         return (
           `This hands ownership of ${contract} from ${who(event.from)} to ${gainer(event.to)}. Its owner can call ` +
-          `${OWNER_POWERS}, and only the new owner can give it back.${trust}`
+          `every ${OWNER_FUNCTIONS}, and only the new owner can give it back.${trust}`
         )
       case 'pendingOwner':
         return (
           `This offers ownership of ${contract} from ${who(event.from)} to ${gainer(event.to)}, which becomes its ` +
-          `owner the moment it accepts, with ${OWNER_POWERS}.${trust}`
+          `owner the moment it accepts, able to call every ${OWNER_FUNCTIONS}.${trust}`
         )
       case 'roleGranted':
         return (
@@ -136,15 +127,14 @@ function controlWarning(
         }.`
       case 'implementation':
         return (
-          `This upgrades the proxy ${contract} to run the code at ${gainer(event.to)}: from then on it does whatever ` +
-          'that code does, with everything it holds and every approval given to it. Continue only if you know and ' +
-          'trust this upgrade.'
+          `This upgrades ${contract} to the code at ${gainer(event.to)}: from then on ${contract} (and, if it is a ` +
+          'beacon, every proxy that follows it) does whatever that code does, with everything it holds and every ' +
+          'approval given to it. Continue only if you know and trust this upgrade.'
         )
       case 'beacon':
         return (
           `This points the proxy ${contract} at the beacon ${gainer(event.to)}: from then on it runs whatever code ` +
-          'that beacon names, with everything it holds and every approval given to it.' +
-          trust
+          `that beacon names, with everything it holds and every approval given to it.${trust}`
         )
       case 'admin':
         return (
@@ -156,14 +146,14 @@ function controlWarning(
   return makeWarning('SET_OWNER_AUTHORITY', 'WARNING', message, controlData(event))
 }
 
-/** The change in the warning's data: which contract, what changed, from and to whom, which role. */
+/** The change in the warning's data: which contract, what changed, from and to whom, which role (lowercase). */
 function controlData(event: ControlEvent): Record<string, string | null> {
-  const lower = (address: Address | undefined) => address?.toLowerCase() ?? null
+  const previous = 'from' in event ? event.from : event.kind === 'roleRevoked' ? event.account : null
   return {
-    contract: lower(event.contract),
+    contract: event.contract.toLowerCase(),
     contractControl: event.kind,
-    previous: 'from' in event ? lower(event.from) : event.kind === 'roleRevoked' ? lower(event.account) : null,
-    next: lower(newController(event) ?? undefined),
+    previous: previous?.toLowerCase() ?? null,
+    next: newController(event)?.toLowerCase() ?? null,
     role: 'role' in event ? event.role : null,
   }
 }

@@ -16,8 +16,8 @@ import {
 import { type Call, expandCalls } from '../safe/index.ts'
 import {
   type AssetRef,
+  codeSizeBefore,
   nativeCurrency,
-  readKeys,
   type SimulationResult,
   type SimulationTx,
   type TokenMetadata,
@@ -147,7 +147,7 @@ function approvalWarnings(
     if (change.type !== 'approval') continue
     const name = metadataOf(change.token).symbol ?? metadataOf(change.token).name ?? shortAddress(change.token)
     const who = shortAddress(change.spender)
-    const isPerson = result.reads.before.get(readKeys.codeSize(change.spender)) === 0n
+    const isPerson = codeSizeBefore(result.reads, change.spender) === 0n
     if (isPerson) {
       warnings.push(
         makeWarning(

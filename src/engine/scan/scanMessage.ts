@@ -94,6 +94,7 @@ import {
 import { isSafeOwner } from '../safe/index.ts'
 import {
   cachedTokenMetadata,
+  codeSizeBefore,
   codeSizeRead,
   erc20BalanceRead,
   knownChainId,
@@ -394,7 +395,7 @@ async function scanPermits(
   const assetOf = (token: Address) => erc20Asset(result.chainId, token, metadataOf(token), priceOf(token))
   const context: PermitContext = {
     now: options.now?.() ?? Math.floor(Date.now() / 1000),
-    spenderHasCode: (spender) => result.reads.before.get(readKeys.codeSize(spender)) !== 0n,
+    spenderHasCode: (spender) => codeSizeBefore(result.reads, spender) !== 0n,
     totalSupply: (token) => {
       const supply = result.reads.before.get(readKeys.totalSupply(token))
       return typeof supply === 'bigint' ? supply : null
@@ -651,7 +652,7 @@ function paymentJudge(typedData: TypedData, result: SimulationResult): (trade: S
     isAddressEqual(token, zeroAddress)
       ? nativeAsset(result.chainId).decimals
       : (tokenMetadata(result.chainId, token, result.reads).decimals ?? 0)
-  const hasCode = (token: Address) => !sameChain || result.reads.before.get(readKeys.codeSize(token)) !== 0n
+  const hasCode = (token: Address) => !sameChain || codeSizeBefore(result.reads, token) !== 0n
   return (trade) => isTradeForNothing(trade, decimals, hasCode)
 }
 

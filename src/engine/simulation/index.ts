@@ -18,9 +18,10 @@
  */
 export type { AssetRef, SimulatedLog } from './assetEvents.ts'
 export { knownChainId, nativeCurrency } from './chain.ts'
-export { type ControlEvent, controlEvents, newController } from './controlEvents.ts'
+export { type ControlEvent, controlEvents, mayGiveAway, newController } from './controlEvents.ts'
 export type { AssetPlan, MetadataNeeded } from './readPlan.ts'
 export {
+  codeSizeBefore,
   codeSizeRead,
   erc20BalanceRead,
   erc1155BalanceRead,

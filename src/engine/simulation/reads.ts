@@ -144,6 +144,12 @@ export function codeSizeRead(account: Address): Read {
   return read(readKeys.codeSize(account), READER_ADDRESS, readFunctions.codeSize, [account], 'static')
 }
 
+/** An account's code size before the transactions, when the scan read it (0 for a person, or a contract yet to exist). */
+export function codeSizeBefore(reads: ReadResults, account: Address): bigint | undefined {
+  const size = reads.before.get(readKeys.codeSize(account))
+  return typeof size === 'bigint' ? size : undefined
+}
+
 /** name, symbol, decimals and the ERC-1155 interface flag of a token contract. */
 export function tokenMetadataReads(token: Address): Read[] {
   return [

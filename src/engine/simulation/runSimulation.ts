@@ -161,7 +161,7 @@ export async function runSimulation(input: SimulationInput, options: RunOptions)
       const logs = phase.outcomes.flatMap((outcome) => outcome.logs)
       const events = assetEventsFromLogs(logs)
       const needed = readsForEvents(events.movements, events.approvals, metadataNeeded)
-      for (const read of controlReads(controlEvents(logs))) needed.set(read.key, read)
+      for (const read of controlReads(controlEvents(logs), input.userAccount)) needed.set(read.key, read)
       const missing = [...needed].filter(([key]) => !plan.has(key))
       if (missing.length > 0) {
         for (const [key, read] of missing) plan.set(key, read)

@@ -28,6 +28,7 @@ const USER: Address = '0x1111111111111111111111111111111111111111'
 const SAFE: Address = '0x5afe5afe5afe5afe5afe5afe5afe5afe5afe5afe'
 const OTHER: Address = '0x2222222222222222222222222222222222222222'
 const CONTRACT: Address = '0xc0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0'
+const TIMELOCK: Address = '0x7777777777777777777777777777777777777777'
 
 type EventName = 'OwnershipTransferred' | 'OwnershipTransferStarted' | 'RoleGranted' | 'RoleRevoked' | 'Upgraded'
 
@@ -76,22 +77,39 @@ describe('control events', () => {
 })
 
 describe('contract control warnings', () => {
-  it('warns when the user or a Safe of the request gives control away, not when others do or it stays in hand', () => {
+  it('warns when control goes to anyone but the user, whoever gives it: the user, a Safe, a timelock it drives', () => {
     expect(warn([log('OwnershipTransferred', { previousOwner: USER, newOwner: OTHER })])).toEqual([
       { contract: CONTRACT, contractControl: 'owner', previous: USER, next: OTHER, role: null },
     ])
     expect(warn([log('OwnershipTransferred', { previousOwner: SAFE, newOwner: OTHER })])).toHaveLength(1)
+    expect(warn([log('OwnershipTransferred', { previousOwner: TIMELOCK, newOwner: OTHER })])).toHaveLength(1)
+    expect(warn([log('RoleGranted', { role: zeroHash, account: OTHER, sender: TIMELOCK })])).toHaveLength(1)
+    // Another Safe the request names, even one it executes for, is not the user: where control goes is spelled out.
+    expect(warn([log('OwnershipTransferred', { previousOwner: USER, newOwner: SAFE })])).toHaveLength(1)
+    // Control coming to the user is no loss.
     expect(warn([log('OwnershipTransferred', { previousOwner: OTHER, newOwner: USER })])).toEqual([])
-    expect(warn([log('OwnershipTransferred', { previousOwner: USER, newOwner: SAFE })])).toEqual([])
-    expect(warn([log('RoleGranted', { role: zeroHash, account: OTHER, sender: OTHER })])).toEqual([])
-    // Revoking someone else's role takes nothing from the user; losing one's own does.
+    expect(warn([log('RoleGranted', { role: zeroHash, account: USER, sender: OTHER })])).toEqual([])
+    // Revoking someone else's role takes nothing from the user's side; losing one's own, or a Safe's, does.
     expect(warn([log('RoleRevoked', { role: zeroHash, account: OTHER, sender: USER })])).toEqual([])
     expect(warn([log('RoleRevoked', { role: zeroHash, account: USER, sender: OTHER })])).toHaveLength(1)
+    expect(warn([log('RoleRevoked', { role: zeroHash, account: SAFE, sender: SAFE })])).toHaveLength(1)
+  })
+
+  it('a first owner set up, or a two-step offer withdrawn, is no handover', () => {
+    expect(warn([log('OwnershipTransferred', { previousOwner: zeroAddress, newOwner: OTHER })])).toEqual([])
+    expect(warn([log('OwnershipTransferStarted', { previousOwner: USER, newOwner: zeroAddress })])).toEqual([])
+    expect(warn([log('OwnershipTransferStarted', { previousOwner: USER, newOwner: OTHER })])).toMatchObject([
+      { contractControl: 'pendingOwner' },
+    ])
   })
 
   it('a proxy that existed before takes other code or another admin: warned whoever did it', () => {
     expect(warn([log('Upgraded', { implementation: OTHER })])).toMatchObject([{ contractControl: 'implementation' }])
     expect(warn([log('BeaconUpgraded', { beacon: OTHER })])).toMatchObject([{ contractControl: 'beacon' }])
+    // Some proxies emit the implementation unindexed, in the data.
+    const [topic] = log('Upgraded', { implementation: OTHER }).topics
+    const unindexed = { address: CONTRACT, topics: [topic as Hex], data: pad(OTHER) }
+    expect(warn([unindexed])).toMatchObject([{ contractControl: 'implementation', next: OTHER }])
     expect(warn([adminChanged(OTHER, OTHER)])).toEqual([])
     expect(warn([adminChanged(zeroAddress, OTHER)])).toMatchObject([{ contractControl: 'admin', next: OTHER }])
   })
@@ -112,6 +130,7 @@ describe('contract control warnings', () => {
       contractControlWarnings(result(handover, sizes), [], USER)[0]?.message
     expect(message({ [CONTRACT]: 1n, [OTHER]: 0n })).toContain('0x2222…2222, a personal account.')
     expect(message({ [CONTRACT]: 1n, [OTHER]: 5n })).toContain('0x2222…2222, a contract.')
+    expect(message({ [CONTRACT]: 1n, [OTHER]: 23n })).toContain('an account delegated to code (EIP-7702)')
     expect(message({ [CONTRACT]: 1n })).toContain('to 0x2222…2222. Its owner')
     expect(message({ [CONTRACT]: 1n })).toContain('from your account (0x1111…1111)')
   })

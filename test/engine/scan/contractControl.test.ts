@@ -180,7 +180,7 @@ describe('control of a contract handed over', () => {
     expect(response.action).toBe('WARN')
     expect(roundTrips).toBe(1)
     const upgrade = only(response)
-    expect(upgrade.message).toContain(`This upgrades the proxy ${proxy.toLowerCase().slice(0, 6)}`)
+    expect(upgrade.message).toContain(`This upgrades ${proxy.toLowerCase().slice(0, 6)}`)
     expect(upgrade.message).toContain(`${v2.toLowerCase().slice(0, 6)}`)
     expect(upgrade.message).toContain('a contract')
     expect(upgrade.data).toMatchObject({ contract: proxy.toLowerCase(), contractControl: 'implementation' })
