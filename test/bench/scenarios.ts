@@ -25,7 +25,7 @@ import {
   type TypedData,
 } from '../../src/devnet/eip712.ts'
 import type { Fixtures } from '../../src/devnet/fixtures.ts'
-import { addOwnerProposal, takeoverProposal } from '../../src/devnet/safeProposals.ts'
+import { addOwnerProposal, takeoverProposal, upgradeProxyProposal } from '../../src/devnet/safeProposals.ts'
 import {
   NATIVE_ASSET_ADDRESS,
   type ScanMessageRequest,
@@ -127,6 +127,9 @@ export function buildScenarios(fixtures: Fixtures, coldTokens: Address[]): Scena
     safeExec('Safe exec: ERC-20 transfer', usdc, 0n, transferData(recipient, parseUnits('1000', 6))),
     ((takeover) => safeExec('Safe exec: singleton swap (BLOCK)', takeover.to, 0n, takeover.data, takeover.operation))(
       takeoverProposal(fixtures, 0n),
+    ),
+    ((upgrade) => safeExec('Safe exec: proxy upgrade through its ProxyAdmin (WARN)', upgrade.to, 0n, upgrade.data))(
+      upgradeProxyProposal(fixtures, 0n),
     ),
     single(
       'drainer claim()',

@@ -55,6 +55,8 @@ function roleName(role: Hex): string {
 
 /** Every warning about control of a contract given away by the request, or a proxy's code or admin changed. */
 export function contractControlWarnings(result: SimulationResult, calls: Call[], userAccount: Address): Warning[] {
+  const events = controlEvents(result.outcomes.flatMap((outcome) => outcome.logs))
+  if (events.length === 0) return []
   // Whose lost role concerns the user: their own, and that of every account acting for them in the request.
   const acting = new Set<string>([userAccount.toLowerCase(), ...calls.map((call) => call.from.toLowerCase())])
   for (const [address, safe] of result.safes) if (safe) acting.add(address)
@@ -72,8 +74,7 @@ export function contractControlWarnings(result: SimulationResult, calls: Call[],
     if (size === DELEGATED_CODE_SIZE) return `${shortAddress(address)}, an account delegated to code (EIP-7702)`
     return `${shortAddress(address)}, a contract`
   }
-  const logs = result.outcomes.flatMap((outcome) => outcome.logs)
-  return controlEvents(logs).flatMap((event) => {
+  return events.flatMap((event) => {
     if (!mayGiveAway(event, userAccount)) return []
     if (event.kind === 'roleRevoked' && !acting.has(event.account.toLowerCase())) return []
     // A contract the request itself creates setting up its first owner or code is no change of control.
