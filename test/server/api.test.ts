@@ -1,7 +1,7 @@
 /** The scan API against a real devnet: auth, versions (validated against each version's OpenAPI), errors, domains. */
 import { type Address, encodeFunctionData, erc721Abi, erc1155Abi } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { execTransactionData } from '../../src/devnet/dapp/requests.ts'
+import { execTransactionData, handOverVault } from '../../src/devnet/dapp/requests.ts'
 import type { Devnet } from '../../src/devnet/devnet.ts'
 import { safeTxTypedData } from '../../src/devnet/eip712.ts'
 import type { Fixtures } from '../../src/devnet/fixtures.ts'
@@ -199,6 +199,30 @@ describe('versions', () => {
         changesOf(txAnswer.body).map((change) => change.rawInfo.kind),
         version,
       ).toEqual(expected)
+    }
+  })
+
+  it('a contract handed over: SET_OWNER_AUTHORITY in every version, each response in the reference shape', async () => {
+    const handover = handOverVault(fixtures, fixtures.controlled.vaultOwner)
+    const request = { txObjects: [handover], userAccount: handover.from, metadata: { origin: 'https://example.org' } }
+    for (const version of API_VERSIONS) {
+      const legacy = version === '2022-06-01'
+      const body = legacy ? { ...request, txObjects: undefined, txObject: handover } : request
+      const answer = await scanTx(body, { 'X-Api-Version': version })
+      const validateTx = responseValidator(
+        version,
+        legacy ? '/ethereum/v0/mainnet/scan/transaction' : REFERENCE_TX_PATH,
+        'post',
+        200,
+      )
+      expect(validateTx(answer.body), `${version}: ${validateTx.errors.join('\n')}`).toBe(true)
+      const { action, warnings } = answer.body as { action: string; warnings: { kind: string; message: string }[] }
+      expect(action, version).toBe('WARN')
+      expect(
+        warnings.map((warning) => warning.kind),
+        version,
+      ).toEqual(['SET_OWNER_AUTHORITY'])
+      expect(warnings[0]?.message, version).toContain('This hands ownership of')
     }
   })
 
