@@ -61,6 +61,21 @@ describe('Safe proposals in the confirmation window', () => {
     )
   }
 
+  /** Owner 0's signature, from the window, with owner 1's beside it, sorted by owner as the Safe requires. */
+  const withSecondOwner = async (signed: Hex, typedData: { types: object; primaryType: string; message: object }) => {
+    const { fixtures } = devnet
+    const second = fixtures.accounts[1] as { address: Address; privateKey: Hex }
+    const cosigned = await privateKeyToAccount(second.privateKey).signTypedData({
+      domain: { chainId: fixtures.chainId, verifyingContract: fixtures.safe.address },
+      ...typedData,
+    } as never)
+    const bySigner = [
+      { signer: owner, signature: signed },
+      { signer: second.address, signature: cosigned },
+    ].sort((a, b) => (BigInt(a.signer) < BigInt(b.signer) ? -1 : 1))
+    return concat(bySigner.map((entry) => entry.signature))
+  }
+
   /** The panel's rows for what changes in control: [field, severity]. */
   const controlRows = (confirm: Page) =>
     confirm
@@ -138,22 +153,16 @@ describe('Safe proposals in the confirmation window', () => {
     await clickDecision(confirm, 'Continue')
     const signed = (await result()).ok as Hex
     // With a second owner's signature, the Safe answers for the hidden permit as its own (EIP-1271).
-    const second = fixtures.accounts[1] as { address: Address; privateKey: Hex }
-    const cosigned = await privateKeyToAccount(second.privateKey).signTypedData({
-      domain: { chainId: fixtures.chainId, verifyingContract: fixtures.safe.address },
+    const signatures = await withSecondOwner(signed, {
       types: { SafeMessage: SAFE_MESSAGE_TYPES.SafeMessage },
       primaryType: 'SafeMessage',
       message: { message: hidden },
     })
-    const bySigner = [
-      { signer: owner, signature: signed },
-      { signer: second.address, signature: cosigned },
-    ].sort((a, b) => (BigInt(a.signer) < BigInt(b.signer) ? -1 : 1))
     const answer = await createPublicClient({ transport: http(fixtures.rpcUrl) }).readContract({
       address: fixtures.safe.address,
       abi: eip1271Abi,
       functionName: 'isValidSignature',
-      args: [hidden, concat(bySigner.map((entry) => entry.signature))],
+      args: [hidden, signatures],
     })
     expect(answer).toBe('0x1626ba7e')
   })
@@ -200,17 +209,11 @@ describe('Safe proposals in the confirmation window', () => {
     expect(await confirm.getByText('It changes who controls a contract').count()).toBe(1)
     await clickDecision(confirm, 'Continue')
     const signed = (await result()).ok as Hex
-    const second = fixtures.accounts[1] as { address: Address; privateKey: Hex }
-    const cosigned = await privateKeyToAccount(second.privateKey).signTypedData({
-      domain: { chainId: fixtures.chainId, verifyingContract: fixtures.safe.address },
+    const signatures = await withSecondOwner(signed, {
       types: { SafeTx: SAFE_TX_TYPES.SafeTx },
       primaryType: 'SafeTx',
       message: tx,
     })
-    const bySigner = [
-      { signer: owner, signature: signed },
-      { signer: second.address, signature: cosigned },
-    ].sort((a, b) => (BigInt(a.signer) < BigInt(b.signer) ? -1 : 1))
     const relayer = fixtures.accounts[7] as { address: Address; privateKey: Hex }
     const chain = createPublicClient({ transport: http(fixtures.rpcUrl), pollingInterval: 20 })
     const hash = await createWalletClient({
@@ -219,7 +222,7 @@ describe('Safe proposals in the confirmation window', () => {
       account: privateKeyToAccount(relayer.privateKey),
     }).sendTransaction({
       to: fixtures.safe.address,
-      data: execTransactionData(tx, concat(bySigner.map((entry) => entry.signature))),
+      data: execTransactionData(tx, signatures),
     })
     expect((await waitForReceipt(chain, hash)).status).toBe('success')
     const version = await chain.readContract({
