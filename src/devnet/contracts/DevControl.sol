@@ -34,6 +34,51 @@ contract DevMintRoles is AccessControl {
     }
 }
 
+/// ds-auth's ownership, as DSProxy (Maker's vaults) has it: the owner names its successor in one step.
+contract DevAuthOwned {
+    address public owner;
+
+    event LogSetOwner(address indexed owner);
+
+    constructor(address owner_) {
+        owner = owner_;
+        emit LogSetOwner(owner_);
+    }
+
+    function setOwner(address owner_) external {
+        require(msg.sender == owner, "ds-auth-unauthorized");
+        owner = owner_;
+        emit LogSetOwner(owner_);
+    }
+}
+
+/// Compound's admin, as its Comptroller and markets have it (and its forks): proposed, then accepted.
+contract DevCompoundAdmin {
+    address public admin;
+    address public pendingAdmin;
+
+    event NewPendingAdmin(address oldPendingAdmin, address newPendingAdmin);
+    event NewAdmin(address oldAdmin, address newAdmin);
+
+    constructor(address admin_) {
+        admin = admin_;
+    }
+
+    function _setPendingAdmin(address newPendingAdmin) external {
+        require(msg.sender == admin, "not the admin");
+        emit NewPendingAdmin(pendingAdmin, newPendingAdmin);
+        pendingAdmin = newPendingAdmin;
+    }
+
+    function _acceptAdmin() external {
+        require(msg.sender == pendingAdmin && msg.sender != address(0), "not the pending admin");
+        emit NewAdmin(admin, pendingAdmin);
+        emit NewPendingAdmin(pendingAdmin, address(0));
+        admin = pendingAdmin;
+        pendingAdmin = address(0);
+    }
+}
+
 /// The code behind a proxy, and the code an upgrade would give it.
 contract DevLogicV1 {
     function version() external pure returns (uint256) {

@@ -98,7 +98,8 @@ export const cowSettlementAbi = parseAbi([
 
 /**
  * Who controls a contract: OpenZeppelin's Ownable and Ownable2Step, AccessControl, and ERC-1967 proxies with their
- * admins (ProxyAdmin's calls included). A multisig that owns a protocol signs these; a drained protocol began with one.
+ * admins (ProxyAdmin's calls included); ds-auth's owner (DSProxy); Compound's admin, in its contracts and its Timelock.
+ * A multisig that owns a protocol signs these; a drained protocol began with one.
  */
 export const contractControlAbi = parseAbi([
   'function transferOwnership(address newOwner)',
@@ -120,6 +121,12 @@ export const contractControlAbi = parseAbi([
   'event Upgraded(address indexed implementation)',
   'event BeaconUpgraded(address indexed beacon)',
   'event AdminChanged(address previousAdmin, address newAdmin)',
+  'function setOwner(address owner_)',
+  'function _setPendingAdmin(address newPendingAdmin)',
+  'function setPendingAdmin(address pendingAdmin_)',
+  'event LogSetOwner(address indexed owner)',
+  'event NewAdmin(address oldAdmin, address newAdmin)',
+  'event NewPendingAdmin(address oldPendingAdmin, address newPendingAdmin)',
 ])
 
 const permit2Abi = parseAbi([

@@ -19,9 +19,8 @@ import {
 } from '../simulation/index.ts'
 import { makeWarning } from './warnings.ts'
 
-/** What an owner controls, said wherever ownership changes hands. */
-const OWNER_FUNCTIONS =
-  'owner-only function of the contract (minting, pausing, upgrades, fees or withdrawals, as it has)'
+/** What an owner or admin controls, said wherever that place changes hands. */
+const CONTROLLER_POWERS = 'minting, pausing, upgrades, fees or withdrawals, as it has'
 
 /** EIP-7702's delegation designator: 0xef0100 and the 20-byte address of the code an account runs. */
 const DELEGATED_CODE_SIZE = 23n
@@ -94,21 +93,28 @@ function controlWarning(
   const message = (() => {
     switch (event.kind) {
       case 'owner':
+      case 'pendingOwner': {
+        const { title } = event
+        const noun = title === 'owner' ? 'ownership' : 'the admin place'
+        const powers = `every ${title}-only function of the contract (${CONTROLLER_POWERS})`
+        const from = event.from ? ` from ${who(event.from)}` : ''
+        if (event.kind === 'pendingOwner') {
+          return (
+            `This offers ${noun} of ${contract}${from} to ${gainer(event.to)}, which becomes its ${title} the moment ` +
+            `it accepts, able to call ${powers}.${trust}`
+          )
+        }
         if (event.to === zeroAddress) {
           return (
-            `${capital(who(event.from))} renounces ownership of ${contract}: no one can ever again call any ` +
-            `${OWNER_FUNCTIONS}. This cannot be undone.`
+            `${event.from ? capital(who(event.from)) : 'This'} renounces ${noun} of ${contract}: no one can ever ` +
+            `again call any ${title}-only function of the contract (${CONTROLLER_POWERS}). This cannot be undone.`
           )
         }
         return (
-          `This hands ownership of ${contract} from ${who(event.from)} to ${gainer(event.to)}. Its owner can call ` +
-          `every ${OWNER_FUNCTIONS}, and only the new owner can give it back.${trust}`
+          `This hands ${noun} of ${contract}${from} to ${gainer(event.to)}. Its ${title} can call ${powers}, and ` +
+          `only the new ${title} can give it back.${trust}`
         )
-      case 'pendingOwner':
-        return (
-          `This offers ownership of ${contract} from ${who(event.from)} to ${gainer(event.to)}, which becomes its ` +
-          `owner the moment it accepts, able to call every ${OWNER_FUNCTIONS}.${trust}`
-        )
+      }
       case 'roleGranted':
         return (
           `This grants ${roleName(event.role)} of ${contract} to ${gainer(event.account)}, from ` +

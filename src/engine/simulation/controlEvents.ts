@@ -1,28 +1,23 @@
 /**
  * Changes of who controls a contract, read out of the simulated logs: an owner handing over or renouncing ownership
- * (Ownable, Ownable2Step), a role granted or given up (AccessControl), a proxy or beacon upgraded to other code or a
- * proxy given another admin (ERC-1967). The events say it whatever route the call took: a Safe, a ProxyAdmin, a
- * timelock, a batch.
+ * (Ownable, Ownable2Step, ds-auth) or an admin its place (Compound), a role granted or given up (AccessControl), a
+ * proxy or beacon upgraded to other code or a proxy given another admin (ERC-1967). The events say it whatever route
+ * the call took: a Safe, a ProxyAdmin, a timelock, a batch.
  */
-import {
-  type AbiEvent,
-  type Address,
-  getAbiItem,
-  getAddress,
-  type Hex,
-  size,
-  slice,
-  toEventSelector,
-  zeroAddress,
-} from 'viem'
-import { contractControlAbi } from '../abi/index.ts'
+import { type Address, getAddress, type Hex, size, slice, toEventSelector, zeroAddress } from 'viem'
 import type { SimulatedLog } from './assetEvents.ts'
 import { codeSizeRead, type Read } from './reads.ts'
 
+/** What a contract calls the account in control: an owner (Ownable, ds-auth) or an admin (Compound). */
+export type ControllerTitle = 'owner' | 'admin'
+
 /** One change of control, as an event of `contract` reports it. */
 export type ControlEvent =
-  /** Ownership handed over (`to` is the zero address when renounced), or offered to `to` to accept (Ownable2Step). */
-  | { kind: 'owner' | 'pendingOwner'; contract: Address; from: Address; to: Address }
+  /**
+   * Control handed over (`to` is the zero address when renounced), or offered to `to` to accept (Ownable2Step,
+   * Compound's pending admin); `from` is null when the event does not name the previous controller.
+   */
+  | { kind: 'owner' | 'pendingOwner'; contract: Address; from: Address | null; to: Address; title: ControllerTitle }
   /** `role` granted to `account` by `sender`, or taken from `account` (revoked by `sender`, or renounced). */
   | { kind: 'roleGranted' | 'roleRevoked'; contract: Address; role: Hex; account: Address; sender: Address }
   /** A proxy's or a beacon's code (its implementation, or the beacon it takes it from) replaced by `to`'s. */
@@ -30,26 +25,30 @@ export type ControlEvent =
   /** A proxy's admin, the account that may upgrade it, changed from `from` to `to`. */
   | { kind: 'admin'; contract: Address; from: Address; to: Address }
 
-const EVENT_NAMES: Record<ControlEvent['kind'], string> = {
-  owner: 'OwnershipTransferred',
-  pendingOwner: 'OwnershipTransferStarted',
-  roleGranted: 'RoleGranted',
-  roleRevoked: 'RoleRevoked',
-  implementation: 'Upgraded',
-  beacon: 'BeaconUpgraded',
-  admin: 'AdminChanged',
+/** How one event signature is read: its kind, and where its addresses are (indexed topics, or words of data). */
+type EventShape = { kind: ControlEvent['kind']; topics: number; data: number; title?: ControllerTitle }
+
+/** The events read, by signature; the same name with other arguments is another event (Compound's Timelock). */
+const SHAPES: Record<string, EventShape> = {
+  'OwnershipTransferred(address,address)': { kind: 'owner', topics: 3, data: 0, title: 'owner' },
+  'OwnershipTransferStarted(address,address)': { kind: 'pendingOwner', topics: 3, data: 0, title: 'owner' },
+  'LogSetOwner(address)': { kind: 'owner', topics: 2, data: 0, title: 'owner' },
+  'NewAdmin(address,address)': { kind: 'owner', topics: 1, data: 64, title: 'admin' },
+  'NewAdmin(address)': { kind: 'owner', topics: 2, data: 0, title: 'admin' },
+  'NewPendingAdmin(address,address)': { kind: 'pendingOwner', topics: 1, data: 64, title: 'admin' },
+  'NewPendingAdmin(address)': { kind: 'pendingOwner', topics: 2, data: 0, title: 'admin' },
+  'RoleGranted(bytes32,address,address)': { kind: 'roleGranted', topics: 4, data: 0 },
+  'RoleRevoked(bytes32,address,address)': { kind: 'roleRevoked', topics: 4, data: 0 },
+  'Upgraded(address)': { kind: 'implementation', topics: 2, data: 0 },
+  'BeaconUpgraded(address)': { kind: 'beacon', topics: 2, data: 0 },
+  'AdminChanged(address,address)': { kind: 'admin', topics: 1, data: 64 },
 }
 
-let kindsByTopic: Map<Hex, ControlEvent['kind']> | undefined
+let shapesByTopic: Map<Hex, EventShape> | undefined
 /** Hashed on first use: a starting service worker should not spend its first milliseconds on keccak. */
-function kindOfTopic(topic: Hex): ControlEvent['kind'] | undefined {
-  kindsByTopic ??= new Map(
-    Object.entries(EVENT_NAMES).map(([kind, name]) => [
-      toEventSelector(getAbiItem({ abi: contractControlAbi, name } as never) as AbiEvent),
-      kind as ControlEvent['kind'],
-    ]),
-  )
-  return kindsByTopic.get(topic)
+function shapeOfTopic(topic: Hex): EventShape | undefined {
+  shapesByTopic ??= new Map(Object.entries(SHAPES).map(([signature, shape]) => [toEventSelector(signature), shape]))
+  return shapesByTopic.get(topic)
 }
 
 /** A 32-byte word holding an address (an indexed topic, or a word of data); null when it holds more. */
@@ -58,35 +57,45 @@ function wordAddress(word: Hex | undefined): Address | null {
   return getAddress(slice(word, 12))
 }
 
-/** The address a one-address event carries, indexed (ERC-1967) or, as some proxies emit it, in its data. */
-function soleAddress(log: SimulatedLog): Address | null {
-  if (log.topics.length === 2) return wordAddress(log.topics[1])
-  return log.topics.length === 1 && size(log.data) === 32 ? wordAddress(log.data) : null
+/**
+ * The event's address arguments in order: its indexed topics, then its data's words. ERC-1967's one-address events
+ * are also read with the address in the data, as some proxies emit them.
+ */
+function addressesOf(log: SimulatedLog, shape: EventShape): Address[] | null {
+  const words: Hex[] = []
+  const unindexed = shape.kind === 'implementation' || shape.kind === 'beacon'
+  if (unindexed && log.topics.length === 1 && size(log.data) === 32) words.push(log.data)
+  else if (log.topics.length !== shape.topics || (shape.data > 0 && size(log.data) !== shape.data)) return null
+  else {
+    // A role's topic is no address: it is read apart.
+    words.push(...log.topics.slice(shape.kind === 'roleGranted' || shape.kind === 'roleRevoked' ? 2 : 1))
+    for (let offset = 0; offset < shape.data; offset += 32) words.push(slice(log.data, offset, offset + 32))
+  }
+  const addresses = words.map(wordAddress)
+  return addresses.every((address) => address !== null) ? (addresses as Address[]) : null
 }
 
 /** Every change of control the logs report, in log order; logs of another shape under the same name are skipped. */
 export function controlEvents(logs: SimulatedLog[]): ControlEvent[] {
   const events: ControlEvent[] = []
   for (const log of logs) {
-    const [topic, first, second, third] = log.topics
-    const kind = topic && kindOfTopic(topic)
-    if (!kind) continue
+    const shape = log.topics[0] && shapeOfTopic(log.topics[0])
+    const words = shape ? addressesOf(log, shape) : null
+    if (!shape || !words) continue
     const contract = getAddress(log.address)
-    if ((kind === 'owner' || kind === 'pendingOwner') && log.topics.length === 3) {
-      const from = wordAddress(first)
-      const to = wordAddress(second)
-      if (from && to) events.push({ kind, contract, from, to })
-    } else if ((kind === 'roleGranted' || kind === 'roleRevoked') && log.topics.length === 4 && first) {
-      const account = wordAddress(second)
-      const sender = wordAddress(third)
-      if (account && sender) events.push({ kind, contract, role: first.toLowerCase() as Hex, account, sender })
-    } else if (kind === 'implementation' || kind === 'beacon') {
-      const to = soleAddress(log)
-      if (to) events.push({ kind, contract, to })
-    } else if (kind === 'admin' && log.topics.length === 1 && size(log.data) === 64) {
-      const from = wordAddress(slice(log.data, 0, 32))
-      const to = wordAddress(slice(log.data, 32, 64))
-      if (from && to) events.push({ kind, contract, from, to })
+    const { kind } = shape
+    const [first, second] = words as [Address, ...Address[]]
+    if (kind === 'roleGranted' || kind === 'roleRevoked') {
+      const role = log.topics[1]?.toLowerCase() as Hex
+      if (second) events.push({ kind, contract, role, account: first, sender: second })
+    } else if (kind === 'owner' || kind === 'pendingOwner') {
+      // With two addresses the first is the previous controller, except Compound's previous *pending* admin.
+      const from = second && !(kind === 'pendingOwner' && shape.title === 'admin') ? first : null
+      events.push({ kind, contract, from, to: second ?? first, title: shape.title ?? 'owner' })
+    } else if (kind === 'admin') {
+      if (second) events.push({ kind, contract, from: first, to: second })
+    } else {
+      events.push({ kind, contract, to: first })
     }
   }
   return events

@@ -62,6 +62,9 @@ const CONTROL_FUNCTIONS = new Set([
   'upgrade',
   'upgradeAndCall',
   'changeProxyAdmin',
+  'setOwner',
+  '_setPendingAdmin',
+  'setPendingAdmin',
 ])
 
 /**

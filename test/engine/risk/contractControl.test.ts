@@ -10,6 +10,7 @@ import {
   getAddress,
   type Hex,
   pad,
+  toEventSelector,
   zeroAddress,
   zeroHash,
 } from 'viem'
@@ -30,7 +31,13 @@ const OTHER: Address = '0x2222222222222222222222222222222222222222'
 const CONTRACT: Address = '0xc0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0'
 const TIMELOCK: Address = '0x7777777777777777777777777777777777777777'
 
-type EventName = 'OwnershipTransferred' | 'OwnershipTransferStarted' | 'RoleGranted' | 'RoleRevoked' | 'Upgraded'
+type EventName =
+  | 'OwnershipTransferred'
+  | 'OwnershipTransferStarted'
+  | 'RoleGranted'
+  | 'RoleRevoked'
+  | 'Upgraded'
+  | 'LogSetOwner'
 
 function log(eventName: EventName | 'BeaconUpgraded', args: Record<string, unknown>, address = CONTRACT): SimulatedLog {
   const topics = encodeEventTopics({ abi: contractControlAbi, eventName, args } as never) as Hex[]
@@ -72,7 +79,7 @@ describe('control events', () => {
       { ...owner, topics: [owner.topics[0] as Hex, pad('0x01', { size: 32, dir: 'right' }), owner.topics[2] as Hex] },
     ])
     expect(events.map((event) => event.kind)).toEqual(['owner', 'roleGranted', 'implementation', 'admin'])
-    expect(events[0]).toEqual({ kind: 'owner', contract: getAddress(CONTRACT), from: USER, to: OTHER })
+    expect(events[0]).toEqual({ kind: 'owner', contract: getAddress(CONTRACT), from: USER, to: OTHER, title: 'owner' })
   })
 })
 
@@ -93,6 +100,45 @@ describe('contract control warnings', () => {
     expect(warn([log('RoleRevoked', { role: zeroHash, account: OTHER, sender: USER })])).toEqual([])
     expect(warn([log('RoleRevoked', { role: zeroHash, account: USER, sender: OTHER })])).toHaveLength(1)
     expect(warn([log('RoleRevoked', { role: zeroHash, account: SAFE, sender: SAFE })])).toHaveLength(1)
+  })
+
+  it("ds-auth's owner and Compound's admin, pending admin and Timelock: read with or without the previous one", () => {
+    const indexed = (signature: string, address: Address): SimulatedLog => ({
+      address: CONTRACT,
+      topics: [toEventSelector(signature), pad(address)],
+      data: '0x',
+    })
+    const inData = (eventName: 'NewAdmin' | 'NewPendingAdmin', before: Address, after: Address): SimulatedLog => ({
+      address: CONTRACT,
+      topics: encodeEventTopics({ abi: contractControlAbi, eventName }) as Hex[],
+      data: encodeAbiParameters([{ type: 'address' }, { type: 'address' }], [before, after]),
+    })
+    const events = controlEvents([
+      log('LogSetOwner', { owner: OTHER }),
+      inData('NewAdmin', USER, OTHER),
+      inData('NewPendingAdmin', TIMELOCK, OTHER),
+      indexed('NewAdmin(address)', OTHER),
+      indexed('NewPendingAdmin(address)', OTHER),
+    ])
+    expect(events.map(({ kind, ...rest }) => ({ kind, from: 'from' in rest ? rest.from : undefined }))).toEqual([
+      { kind: 'owner', from: null },
+      { kind: 'owner', from: USER },
+      // The previous pending admin is not who held control.
+      { kind: 'pendingOwner', from: null },
+      { kind: 'owner', from: null },
+      { kind: 'pendingOwner', from: null },
+    ])
+    expect(events.map((event) => ('title' in event ? event.title : null))).toEqual([
+      'owner',
+      'admin',
+      'admin',
+      'admin',
+      'admin',
+    ])
+    const [offer] = contractControlWarnings(result([inData('NewPendingAdmin', zeroAddress, OTHER)]), [], USER)
+    expect(offer?.message).toMatch(
+      /^This offers the admin place of 0xc0c0…c0c0 to 0x2222…2222, which becomes its admin/,
+    )
   })
 
   it('a first owner set up, or a two-step offer withdrawn, is no handover', () => {

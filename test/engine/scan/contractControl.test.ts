@@ -43,6 +43,10 @@ const controlAbi = parseAbi([
   'function upgradeAndCall(address proxy, address implementation, bytes data) payable',
   'function version() view returns (uint256)',
   'function nonce() view returns (uint256)',
+  'function setOwner(address owner_)',
+  'function admin() view returns (address)',
+  'function _setPendingAdmin(address newPendingAdmin)',
+  'function _acceptAdmin()',
 ])
 
 const MINTER_ROLE = keccak256(stringToHex('MINTER_ROLE'))
@@ -159,6 +163,29 @@ describe('control of a contract handed over', () => {
     const giveUp = only((await scanTx(user(), roles, call('renounceRole', [zeroHash, user()]))).response)
     expect(giveUp.message).toContain('given up')
     expect(giveUp.data).toMatchObject({ contractControl: 'roleRevoked', previous: user().toLowerCase(), next: null })
+  })
+
+  it("ds-auth's owner (DSProxy's) and Compound's admin handed over: WARN, and on chain the new one holds it", async () => {
+    const dsProxy = await deploy('DevAuthOwned', [user()])
+    const setOwner = call('setOwner', [attacker()])
+    const { response, roundTrips } = await scanTx(user(), dsProxy, setOwner)
+    expect(roundTrips).toBe(1)
+    const owner = only(response)
+    expect(owner.message).toContain(`This hands ownership of ${dsProxy.toLowerCase().slice(0, 6)}`)
+    expect(owner.data).toMatchObject({ contractControl: 'owner', previous: null, next: attacker().toLowerCase() })
+    await send(0, dsProxy, setOwner)
+    expect(await read<Address>(dsProxy, 'owner')).toBe(attacker())
+
+    const comptroller = await deploy('DevCompoundAdmin', [user()])
+    const propose = call('_setPendingAdmin', [attacker()])
+    const proposed = only((await scanTx(user(), comptroller, propose)).response)
+    expect(proposed.message).toContain('This offers the admin place of')
+    expect(proposed.message).toContain('which becomes its admin the moment it accepts')
+    await send(0, comptroller, propose)
+    // The attacker accepting gains control: nothing to say to the attacker.
+    expect(kinds((await scanTx(attacker(), comptroller, call('_acceptAdmin'))).response.warnings)).toEqual([])
+    await send(6, comptroller, call('_acceptAdmin'))
+    expect(await read<Address>(comptroller, 'admin')).toBe(attacker())
   })
 
   it('a Safe proposal upgrading a proxy the Safe administers: WARN as the owners sign it, and the proxy runs the new code', async () => {
