@@ -8,19 +8,20 @@
 import { type Address, type Hex, keccak256, stringToHex, zeroAddress, zeroHash } from 'viem'
 import type { Warning } from '../api/index.ts'
 import { shortAddress } from '../assets/index.ts'
-import type { Call } from '../safe/index.ts'
+import { type Call, isSafeOwner } from '../safe/index.ts'
 import {
   type ControlEvent,
   codeSizeBefore,
   controlEvents,
   mayGiveAway,
   newController,
+  type SimulatedLog,
   type SimulationResult,
 } from '../simulation/index.ts'
 import { makeWarning } from './warnings.ts'
 
 /** What an owner or admin controls, said wherever that place changes hands. */
-const CONTROLLER_POWERS = 'minting, pausing, upgrades, fees or withdrawals, as it has'
+const CONTROLLER_POWERS = 'minting, pausing, upgrades, fees or withdrawals, whichever it has'
 
 /** EIP-7702's delegation designator: 0xef0100 and the 20-byte address of the code an account runs. */
 const DELEGATED_CODE_SIZE = 23n
@@ -53,8 +54,13 @@ function roleName(role: Hex): string {
 }
 
 /** Every warning about control of a contract given away by the request, or a proxy's code or admin changed. */
-export function contractControlWarnings(result: SimulationResult, calls: Call[], userAccount: Address): Warning[] {
-  const events = controlEvents(result.outcomes.flatMap((outcome) => outcome.logs))
+export function contractControlWarnings(
+  result: SimulationResult,
+  calls: Call[],
+  logs: SimulatedLog[],
+  userAccount: Address,
+): Warning[] {
+  const events = controlEvents(logs)
   if (events.length === 0) return []
   // Whose lost role concerns the user: their own, and that of every account acting for them in the request.
   const acting = new Set<string>([userAccount.toLowerCase(), ...calls.map((call) => call.from.toLowerCase())])
@@ -65,8 +71,13 @@ export function contractControlWarnings(result: SimulationResult, calls: Call[],
     if (result.safes.get(address.toLowerCase())) return `${yours ? 'your' : 'the'} Safe ${shortAddress(address)}`
     return yours ? `your account (${shortAddress(address)})` : shortAddress(address)
   }
-  /** The new controller, and whether it is a person, an account delegated to code, or code. */
+  /**
+   * The new controller, and what it is: a Safe the user is an owner of (a Safe taking control is warned like any
+   * other: the user's part in it is said, not assumed), a person, an account delegated to code, or code.
+   */
   const gainer = (address: Address) => {
+    const safe = result.safes.get(address.toLowerCase())
+    if (safe && isSafeOwner(safe, userAccount)) return `the Safe ${shortAddress(address)}, of which you are an owner`
     const size = codeSize(address)
     if (size === undefined) return shortAddress(address)
     if (size === 0n) return `${shortAddress(address)}, a personal account`
@@ -95,24 +106,27 @@ function controlWarning(
       case 'owner':
       case 'pendingOwner': {
         const { title } = event
-        const noun = title === 'owner' ? 'ownership' : 'the admin place'
-        const powers = `every ${title}-only function of the contract (${CONTROLLER_POWERS})`
-        const from = event.from ? ` from ${who(event.from)}` : ''
+        const noun = title === 'owner' ? 'ownership of' : 'admin rights over'
+        const powers = `every ${title}-only function of ${contract} (${CONTROLLER_POWERS})`
+        const giver = event.from ? capital(who(event.from)) : 'This'
         if (event.kind === 'pendingOwner') {
           return (
-            `This offers ${noun} of ${contract}${from} to ${gainer(event.to)}, which becomes its ${title} the moment ` +
-            `it accepts, able to call ${powers}.${trust}`
+            `${giver} offers ${noun} ${contract} to ${gainer(event.to)}, which becomes its ${title} the moment it ` +
+            `accepts, able to call ${powers}.${trust}`
           )
         }
         if (event.to === zeroAddress) {
-          return (
-            `${event.from ? capital(who(event.from)) : 'This'} renounces ${noun} of ${contract}: no one can ever ` +
-            `again call any ${title}-only function of the contract (${CONTROLLER_POWERS}). This cannot be undone.`
-          )
+          // ds-auth names no previous owner, and there an authority can still call what the owner could.
+          return event.from
+            ? `${giver} renounces ${noun} ${contract}: no one can ever again call any ${title}-only function of ` +
+                `it (${CONTROLLER_POWERS}). This cannot be undone.`
+            : `This leaves ${contract} without an owner: from then on only its authority, if it has one, can call ` +
+                `its owner-only functions (${CONTROLLER_POWERS}).`
         }
         return (
-          `This hands ${noun} of ${contract}${from} to ${gainer(event.to)}. Its ${title} can call ${powers}, and ` +
-          `only the new ${title} can give it back.${trust}`
+          `This hands ${noun} ${contract}${event.from ? ` from ${who(event.from)}` : ''} to ` +
+          `${gainer(event.to)}. The ${title} of ${contract} can call ${powers}, and only the new ${title} can give ` +
+          `it back.${trust}`
         )
       }
       case 'roleGranted':
@@ -134,7 +148,7 @@ function controlWarning(
         }.`
       case 'implementation':
         return (
-          `This upgrades ${contract} to the code at ${gainer(event.to)}: from then on ${contract} (and, if it is a ` +
+          `This upgrades ${who(event.contract)} to the code at ${gainer(event.to)}: from then on it (and, if it is a ` +
           'beacon, every proxy that follows it) does whatever that code does, with everything it holds and every ' +
           'approval given to it. Continue only if you know and trust this upgrade.'
         )

@@ -40,6 +40,9 @@ const SHAPES: Record<string, EventShape> = {
   'RoleGranted(bytes32,address,address)': { kind: 'roleGranted', topics: 4, data: 0 },
   'RoleRevoked(bytes32,address,address)': { kind: 'roleRevoked', topics: 4, data: 0 },
   'Upgraded(address)': { kind: 'implementation', topics: 2, data: 0 },
+  // Compound's markets and Unitroller: a pending implementation accepts itself, so naming it hands the code over.
+  'NewImplementation(address,address)': { kind: 'implementation', topics: 1, data: 64 },
+  'NewPendingImplementation(address,address)': { kind: 'implementation', topics: 1, data: 64 },
   'BeaconUpgraded(address)': { kind: 'beacon', topics: 2, data: 0 },
   'AdminChanged(address,address)': { kind: 'admin', topics: 1, data: 64 },
 }
@@ -58,24 +61,28 @@ function wordAddress(word: Hex | undefined): Address | null {
 }
 
 /**
- * The event's address arguments in order: its indexed topics, then its data's words. ERC-1967's one-address events
- * are also read with the address in the data, as some proxies emit them.
+ * The event's address arguments in order: its indexed topics, then its data's words. An event whose addresses are all
+ * indexed is also read with them all in the data, as some contracts emit it (a proxy's `Upgraded`); a role's topic
+ * is no address, and is read apart.
  */
 function addressesOf(log: SimulatedLog, shape: EventShape): Address[] | null {
+  const isRole = shape.kind === 'roleGranted' || shape.kind === 'roleRevoked'
+  const dataSize = size(log.data)
   const words: Hex[] = []
-  const unindexed = shape.kind === 'implementation' || shape.kind === 'beacon'
-  if (unindexed && log.topics.length === 1 && size(log.data) === 32) words.push(log.data)
-  else if (log.topics.length !== shape.topics || (shape.data > 0 && size(log.data) !== shape.data)) return null
-  else {
-    // A role's topic is no address: it is read apart.
-    words.push(...log.topics.slice(shape.kind === 'roleGranted' || shape.kind === 'roleRevoked' ? 2 : 1))
-    for (let offset = 0; offset < shape.data; offset += 32) words.push(slice(log.data, offset, offset + 32))
-  }
+  if (log.topics.length === shape.topics && dataSize === shape.data) {
+    words.push(...log.topics.slice(isRole ? 2 : 1))
+  } else if (!isRole && shape.data === 0 && log.topics.length === 1 && dataSize === 32 * (shape.topics - 1)) {
+    // All in the data: read below.
+  } else return null
+  for (let offset = 0; offset < dataSize; offset += 32) words.push(slice(log.data, offset, offset + 32))
   const addresses = words.map(wordAddress)
   return addresses.every((address) => address !== null) ? (addresses as Address[]) : null
 }
 
-/** Every change of control the logs report, in log order; logs of another shape under the same name are skipped. */
+/**
+ * Every change of control the logs report, in log order; logs of another shape under the same name are skipped. Each
+ * counts, even one a later event undoes: an owner for the length of a transaction can use every owner-only function.
+ */
 export function controlEvents(logs: SimulatedLog[]): ControlEvent[] {
   const events: ControlEvent[] = []
   for (const log of logs) {
@@ -95,7 +102,8 @@ export function controlEvents(logs: SimulatedLog[]): ControlEvent[] {
     } else if (kind === 'admin') {
       if (second) events.push({ kind, contract, from: first, to: second })
     } else {
-      events.push({ kind, contract, to: first })
+      // The new code is the last address: Compound's events name the old implementation first.
+      events.push({ kind, contract, to: second ?? first })
     }
   }
   return events
@@ -122,7 +130,7 @@ export function mayGiveAway(event: ControlEvent, userAccount: Address): boolean 
   const isUser = (address: Address) => address.toLowerCase() === userAccount.toLowerCase()
   switch (event.kind) {
     case 'owner':
-      return event.from !== zeroAddress && !isUser(event.to)
+      return event.from !== zeroAddress && event.from !== event.to && !isUser(event.to)
     case 'pendingOwner':
       return event.from !== zeroAddress && event.to !== zeroAddress && !isUser(event.to)
     case 'roleGranted':

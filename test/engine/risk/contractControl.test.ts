@@ -59,12 +59,12 @@ function result(logs: SimulatedLog[], codeSizes: Record<Address, bigint> = { [CO
     chainId: 1,
     outcomes: [{ logs } as never],
     reads: { before, after: new Map() },
-    safes: new Map([[SAFE.toLowerCase(), {} as never]]),
+    safes: new Map([[SAFE.toLowerCase(), { owners: [USER] } as never]]),
   } as unknown as SimulationResult
 }
 
 const warn = (logs: SimulatedLog[], codeSizes?: Record<Address, bigint>) =>
-  contractControlWarnings(result(logs, codeSizes), [], USER).map((warning) => warning.data)
+  contractControlWarnings(result(logs, codeSizes), [], logs, USER).map((warning) => warning.data)
 
 describe('control events', () => {
   it('reads each event, and skips the shapes that only share a name', () => {
@@ -92,7 +92,10 @@ describe('contract control warnings', () => {
     expect(warn([log('OwnershipTransferred', { previousOwner: TIMELOCK, newOwner: OTHER })])).toHaveLength(1)
     expect(warn([log('RoleGranted', { role: zeroHash, account: OTHER, sender: TIMELOCK })])).toHaveLength(1)
     // Another Safe the request names, even one it executes for, is not the user: where control goes is spelled out.
-    expect(warn([log('OwnershipTransferred', { previousOwner: USER, newOwner: SAFE })])).toHaveLength(1)
+    const toSafe = [log('OwnershipTransferred', { previousOwner: USER, newOwner: SAFE })]
+    expect(contractControlWarnings(result(toSafe), [], toSafe, USER)[0]?.message).toContain(
+      'to the Safe 0x5afe…5afe, of which you are an owner.',
+    )
     // Control coming to the user is no loss.
     expect(warn([log('OwnershipTransferred', { previousOwner: OTHER, newOwner: USER })])).toEqual([])
     expect(warn([log('RoleGranted', { role: zeroHash, account: USER, sender: OTHER })])).toEqual([])
@@ -135,9 +138,32 @@ describe('contract control warnings', () => {
       'admin',
       'admin',
     ])
-    const [offer] = contractControlWarnings(result([inData('NewPendingAdmin', zeroAddress, OTHER)]), [], USER)
-    expect(offer?.message).toMatch(
-      /^This offers the admin place of 0xc0c0…c0c0 to 0x2222…2222, which becomes its admin/,
+    const offered = [inData('NewPendingAdmin', zeroAddress, OTHER)]
+    const [offer] = contractControlWarnings(result(offered), [], offered, USER)
+    expect(offer?.message).toMatch(/^This offers admin rights over 0xc0c0…c0c0 to 0x2222…2222, which becomes its admin/)
+  })
+
+  it("other layouts: all in the data, Compound's implementation; an indexed event carrying data is skipped", () => {
+    const owner = log('OwnershipTransferred', { previousOwner: USER, newOwner: OTHER })
+    const twoWords = encodeAbiParameters([{ type: 'address' }, { type: 'address' }], [USER, OTHER])
+    const implementation: SimulatedLog = {
+      address: CONTRACT,
+      topics: [toEventSelector('NewImplementation(address,address)')],
+      data: twoWords,
+    }
+    expect(controlEvents([{ ...owner, topics: owner.topics.slice(0, 1), data: twoWords }])).toMatchObject([
+      { kind: 'owner', from: USER, to: OTHER },
+    ])
+    expect(controlEvents([implementation])).toMatchObject([{ kind: 'implementation', to: OTHER }])
+    expect(controlEvents([{ ...owner, data: pad(OTHER) }])).toEqual([])
+  })
+
+  it("an owner named again is no handover; ds-auth's owner cleared leaves its authority, and is worded so", () => {
+    expect(warn([log('OwnershipTransferred', { previousOwner: OTHER, newOwner: OTHER })])).toEqual([])
+    const cleared = [log('LogSetOwner', { owner: zeroAddress })]
+    expect(contractControlWarnings(result(cleared), [], cleared, USER)[0]?.message).toBe(
+      'This leaves 0xc0c0…c0c0 without an owner: from then on only its authority, if it has one, can call its ' +
+        'owner-only functions (minting, pausing, upgrades, fees or withdrawals, whichever it has).',
     )
   })
 
@@ -173,11 +199,11 @@ describe('contract control warnings', () => {
   it('says whether the new controller is a person or code, when the simulation read it', () => {
     const handover = [log('OwnershipTransferred', { previousOwner: USER, newOwner: OTHER })]
     const message = (sizes: Record<Address, bigint>) =>
-      contractControlWarnings(result(handover, sizes), [], USER)[0]?.message
+      contractControlWarnings(result(handover, sizes), [], handover, USER)[0]?.message
     expect(message({ [CONTRACT]: 1n, [OTHER]: 0n })).toContain('0x2222…2222, a personal account.')
     expect(message({ [CONTRACT]: 1n, [OTHER]: 5n })).toContain('0x2222…2222, a contract.')
     expect(message({ [CONTRACT]: 1n, [OTHER]: 23n })).toContain('an account delegated to code (EIP-7702)')
-    expect(message({ [CONTRACT]: 1n })).toContain('to 0x2222…2222. Its owner')
+    expect(message({ [CONTRACT]: 1n })).toContain('to 0x2222…2222. The owner of 0xc0c0…c0c0 can call')
     expect(message({ [CONTRACT]: 1n })).toContain('from your account (0x1111…1111)')
   })
 })

@@ -179,7 +179,7 @@ describe('control of a contract handed over', () => {
     const comptroller = await deploy('DevCompoundAdmin', [user()])
     const propose = call('_setPendingAdmin', [attacker()])
     const proposed = only((await scanTx(user(), comptroller, propose)).response)
-    expect(proposed.message).toContain('This offers the admin place of')
+    expect(proposed.message).toContain('This offers admin rights over')
     expect(proposed.message).toContain('which becomes its admin the moment it accepts')
     await send(0, comptroller, propose)
     // The attacker accepting gains control: nothing to say to the attacker.
