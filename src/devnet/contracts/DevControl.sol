@@ -34,21 +34,54 @@ contract DevMintRoles is AccessControl {
     }
 }
 
-/// ds-auth's ownership, as DSProxy (Maker's vaults) has it: the owner names its successor in one step.
+/// ds-auth's ownership, as DSProxy (Maker's vaults) has it: the owner names its successor in one step, and an
+/// authority may let others act as the owner.
+interface DevAuthority {
+    function canCall(address src, address dst, bytes4 sig) external view returns (bool);
+}
+
 contract DevAuthOwned {
     address public owner;
+    DevAuthority public authority;
 
     event LogSetOwner(address indexed owner);
+    event LogSetAuthority(address indexed authority);
 
     constructor(address owner_) {
         owner = owner_;
         emit LogSetOwner(owner_);
     }
 
-    function setOwner(address owner_) external {
-        require(msg.sender == owner, "ds-auth-unauthorized");
+    modifier auth() {
+        require(
+            msg.sender == owner
+                || (address(authority) != address(0) && authority.canCall(msg.sender, address(this), msg.sig)),
+            "ds-auth-unauthorized"
+        );
+        _;
+    }
+
+    function setOwner(address owner_) external auth {
         owner = owner_;
         emit LogSetOwner(owner_);
+    }
+
+    function setAuthority(DevAuthority authority_) external auth {
+        authority = authority_;
+        emit LogSetAuthority(address(authority_));
+    }
+}
+
+/// An authority that lets one account do anything: what a DSProxy "permission" lure installs.
+contract DevAuthorityFor is DevAuthority {
+    address public immutable allowed;
+
+    constructor(address allowed_) {
+        allowed = allowed_;
+    }
+
+    function canCall(address src, address, bytes4) external view returns (bool) {
+        return src == allowed;
     }
 }
 

@@ -124,7 +124,9 @@ export const contractControlAbi = parseAbi([
   'function setOwner(address owner_)',
   'function _setPendingAdmin(address newPendingAdmin)',
   'function setPendingAdmin(address pendingAdmin_)',
+  'function setAuthority(address authority_)',
   'event LogSetOwner(address indexed owner)',
+  'event LogSetAuthority(address indexed authority)',
   'event NewAdmin(address oldAdmin, address newAdmin)',
   'event NewPendingAdmin(address oldPendingAdmin, address newPendingAdmin)',
 ])

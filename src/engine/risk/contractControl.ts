@@ -157,6 +157,12 @@ function controlWarning(
           `This points the proxy ${contract} at the beacon ${gainer(event.to)}: from then on it runs whatever code ` +
           `that beacon names, with everything it holds and every approval given to it.${trust}`
         )
+      case 'authority':
+        return (
+          `This makes ${gainer(event.to)} the authority of ${contract}: it decides who besides the owner may call ` +
+          `${contract}'s owner-only functions (${CONTROLLER_POWERS}, or on a DSProxy, running any code as it), ` +
+          `itself included.${trust}`
+        )
       case 'admin':
         return (
           `The admin of the proxy ${contract} changes from ${who(event.from)} to ${gainer(event.to)}: its admin can ` +

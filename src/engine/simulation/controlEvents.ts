@@ -1,6 +1,6 @@
 /**
  * Changes of who controls a contract, read out of the simulated logs: an owner handing over or renouncing ownership
- * (Ownable, Ownable2Step, ds-auth) or an admin its place (Compound), a role granted or given up (AccessControl), a
+ * (Ownable, Ownable2Step, ds-auth) or an admin its place (Compound), an authority set (ds-auth), a role granted or given up (AccessControl), a
  * proxy or beacon upgraded to other code or a proxy given another admin (ERC-1967). The events say it whatever route
  * the call took: a Safe, a ProxyAdmin, a timelock, a batch.
  */
@@ -20,8 +20,11 @@ export type ControlEvent =
   | { kind: 'owner' | 'pendingOwner'; contract: Address; from: Address | null; to: Address; title: ControllerTitle }
   /** `role` granted to `account` by `sender`, or taken from `account` (revoked by `sender`, or renounced). */
   | { kind: 'roleGranted' | 'roleRevoked'; contract: Address; role: Hex; account: Address; sender: Address }
-  /** A proxy's or a beacon's code (its implementation, or the beacon it takes it from) replaced by `to`'s. */
-  | { kind: 'implementation' | 'beacon'; contract: Address; to: Address }
+  /**
+   * A proxy's or a beacon's code (its implementation, or the beacon it takes it from) replaced by `to`'s; or `to` made
+   * the authority of a ds-auth contract (DSProxy), which decides who besides the owner may call it.
+   */
+  | { kind: 'implementation' | 'beacon' | 'authority'; contract: Address; to: Address }
   /** A proxy's admin, the account that may upgrade it, changed from `from` to `to`. */
   | { kind: 'admin'; contract: Address; from: Address; to: Address }
 
@@ -33,6 +36,7 @@ const SHAPES: Record<string, EventShape> = {
   'OwnershipTransferred(address,address)': { kind: 'owner', topics: 3, data: 0, title: 'owner' },
   'OwnershipTransferStarted(address,address)': { kind: 'pendingOwner', topics: 3, data: 0, title: 'owner' },
   'LogSetOwner(address)': { kind: 'owner', topics: 2, data: 0, title: 'owner' },
+  'LogSetAuthority(address)': { kind: 'authority', topics: 2, data: 0 },
   'NewAdmin(address,address)': { kind: 'owner', topics: 1, data: 64, title: 'admin' },
   'NewAdmin(address)': { kind: 'owner', topics: 2, data: 0, title: 'admin' },
   'NewPendingAdmin(address,address)': { kind: 'pendingOwner', topics: 1, data: 64, title: 'admin' },
@@ -102,7 +106,7 @@ export function controlEvents(logs: SimulatedLog[]): ControlEvent[] {
     } else if (kind === 'admin') {
       if (second) events.push({ kind, contract, from: first, to: second })
     } else {
-      // The new code is the last address: Compound's events name the old implementation first.
+      // The new code (or authority) is the last address: Compound's events name the old implementation first.
       events.push({ kind, contract, to: second ?? first })
     }
   }
@@ -139,6 +143,8 @@ export function mayGiveAway(event: ControlEvent, userAccount: Address): boolean 
       return true
     case 'admin':
       return event.from.toLowerCase() !== event.to.toLowerCase() && !isUser(event.to)
+    case 'authority':
+      return event.to !== zeroAddress && !isUser(event.to)
     default:
       return true
   }

@@ -63,6 +63,7 @@ const CONTROL_FUNCTIONS = new Set([
   'upgradeAndCall',
   'changeProxyAdmin',
   'setOwner',
+  'setAuthority',
   '_setPendingAdmin',
   'setPendingAdmin',
 ])

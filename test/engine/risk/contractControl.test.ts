@@ -38,6 +38,7 @@ type EventName =
   | 'RoleRevoked'
   | 'Upgraded'
   | 'LogSetOwner'
+  | 'LogSetAuthority'
 
 function log(eventName: EventName | 'BeaconUpgraded', args: Record<string, unknown>, address = CONTRACT): SimulatedLog {
   const topics = encodeEventTopics({ abi: contractControlAbi, eventName, args } as never) as Hex[]
@@ -184,6 +185,9 @@ describe('contract control warnings', () => {
     expect(warn([unindexed])).toMatchObject([{ contractControl: 'implementation', next: OTHER }])
     expect(warn([adminChanged(OTHER, OTHER)])).toEqual([])
     expect(warn([adminChanged(zeroAddress, OTHER)])).toMatchObject([{ contractControl: 'admin', next: OTHER }])
+    // ds-auth's authority: set, it may let anyone act as the owner; removed, it gives nothing away.
+    expect(warn([log('LogSetAuthority', { authority: OTHER })])).toMatchObject([{ contractControl: 'authority' }])
+    expect(warn([log('LogSetAuthority', { authority: zeroAddress })])).toEqual([])
   })
 
   it('a contract the request creates sets up its owner and code: no warning; one whose code was not read: warned', () => {

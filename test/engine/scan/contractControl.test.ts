@@ -44,6 +44,7 @@ const controlAbi = parseAbi([
   'function version() view returns (uint256)',
   'function nonce() view returns (uint256)',
   'function setOwner(address owner_)',
+  'function setAuthority(address authority_)',
   'function admin() view returns (address)',
   'function _setPendingAdmin(address newPendingAdmin)',
   'function _acceptAdmin()',
@@ -175,6 +176,19 @@ describe('control of a contract handed over', () => {
     expect(owner.data).toMatchObject({ contractControl: 'owner', previous: null, next: attacker().toLowerCase() })
     await send(0, dsProxy, setOwner)
     expect(await read<Address>(dsProxy, 'owner')).toBe(attacker())
+
+    // An authority that lets the attacker act as the owner: the attacker then takes the contract.
+    const lured = await deploy('DevAuthOwned', [user()])
+    const authority = await deploy('DevAuthorityFor', [attacker()])
+    const setAuthority = call('setAuthority', [authority])
+    const scanned = await scanTx(user(), lured, setAuthority)
+    expect(scanned.roundTrips).toBe(1)
+    const granted = only(scanned.response)
+    expect(granted.message).toContain(`the authority of ${lured.toLowerCase().slice(0, 6)}`)
+    expect(granted.data).toMatchObject({ contractControl: 'authority', next: authority.toLowerCase() })
+    await send(0, lured, setAuthority)
+    await send(6, lured, call('setOwner', [attacker()]))
+    expect(await read<Address>(lured, 'owner')).toBe(attacker())
 
     const comptroller = await deploy('DevCompoundAdmin', [user()])
     const propose = call('_setPendingAdmin', [attacker()])
