@@ -12,10 +12,8 @@ import { type Call, isSafeOwner } from '../safe/index.ts'
 import {
   type ControlEvent,
   codeSizeBefore,
-  controlEvents,
   mayGiveAway,
   newController,
-  type SimulatedLog,
   type SimulationResult,
 } from '../simulation/index.ts'
 import { makeWarning } from './warnings.ts'
@@ -54,13 +52,8 @@ function roleName(role: Hex): string {
 }
 
 /** Every warning about control of a contract given away by the request, or a proxy's code or admin changed. */
-export function contractControlWarnings(
-  result: SimulationResult,
-  calls: Call[],
-  logs: SimulatedLog[],
-  userAccount: Address,
-): Warning[] {
-  const events = controlEvents(logs)
+export function contractControlWarnings(result: SimulationResult, calls: Call[], userAccount: Address): Warning[] {
+  const events = result.controls
   if (events.length === 0) return []
   // Whose lost role concerns the user: their own, and that of every account acting for them in the request.
   const acting = new Set<string>([userAccount.toLowerCase(), ...calls.map((call) => call.from.toLowerCase())])

@@ -56,7 +56,7 @@ export function simulationWarnings(
     ...valueWarnings(result.chainId, changes, userAccount, priceOf, (token) => metadataOf(token).decimals),
     ...approvalWarnings(result, changes, metadataOf),
     ...safeControlWarnings(calls, result.safeChanges, result.safes),
-    ...contractControlWarnings(result, calls, logs, userAccount),
+    ...contractControlWarnings(result, calls, userAccount),
     ...hashSignatureWarnings(calls, logs, result.chainId),
     ...preSignatureWarnings(calls, logs, (owner) => Boolean(result.safes.get(owner.toLowerCase()))),
     ...ownContractWarnings(result, metadataOf),

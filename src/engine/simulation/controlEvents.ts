@@ -1,8 +1,8 @@
 /**
  * Changes of who controls a contract, read out of the simulated logs: an owner handing over or renouncing ownership
- * (Ownable, Ownable2Step, ds-auth) or an admin its place (Compound), an authority set (ds-auth), a role granted or given up (AccessControl), a
- * proxy or beacon upgraded to other code or a proxy given another admin (ERC-1967). The events say it whatever route
- * the call took: a Safe, a ProxyAdmin, a timelock, a batch.
+ * (Ownable, Ownable2Step, ds-auth) or an admin its place (Compound), an authority set (ds-auth), a role granted or
+ * given up (AccessControl), a proxy or beacon upgraded to other code or a proxy given another admin (ERC-1967). The
+ * events say it whatever route the call took: a Safe, a ProxyAdmin, a timelock, a batch.
  */
 import { type Address, getAddress, type Hex, size, slice, toEventSelector, zeroAddress } from 'viem'
 import type { SimulatedLog } from './assetEvents.ts'

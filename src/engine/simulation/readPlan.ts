@@ -1,6 +1,6 @@
 /** Decides which reads a simulation needs: predicted from calldata before it runs, and required by its events after. */
 import { type Address, isAddressEqual, zeroAddress } from 'viem'
-import { addressesInArguments, type DecodedFunction, decodeKnownFunction } from '../abi/index.ts'
+import { addressesInArguments, contractControlAbi, type DecodedFunction, decodeKnownFunction } from '../abi/index.ts'
 import { type Call, expandCalls } from '../safe/index.ts'
 import type { ApprovalEvent, Movement } from './assetEvents.ts'
 import {
@@ -49,24 +49,10 @@ const TOKEN_FUNCTIONS = new Set([
   'permit',
 ])
 
-/** Calls that hand over control of a contract (contractControlAbi): the contract's and the new controller's code. */
-const CONTROL_FUNCTIONS = new Set([
-  'transferOwnership',
-  'renounceOwnership',
-  'grantRole',
-  'revokeRole',
-  'renounceRole',
-  'upgradeTo',
-  'upgradeToAndCall',
-  'changeAdmin',
-  'upgrade',
-  'upgradeAndCall',
-  'changeProxyAdmin',
-  'setOwner',
-  'setAuthority',
-  '_setPendingAdmin',
-  'setPendingAdmin',
-])
+/** Calls that change control of a contract (contractControlAbi's functions): the contract's and the accounts' code. */
+const CONTROL_FUNCTIONS = new Set(
+  contractControlAbi.flatMap((item) => (item.type === 'function' ? [item.name as string] : [])),
+)
 
 /**
  * Reads a transaction list will need, guessed from its calldata so that plain transfers and swaps of known tokens take

@@ -22,7 +22,7 @@ import {
 } from '../safe/index.ts'
 import { type ApprovalEvent, assetEventsFromLogs, type Movement, type SimulatedLog } from './assetEvents.ts'
 import { fetchChainId, knownChainId } from './chain.ts'
-import { controlEvents, controlReads } from './controlEvents.ts'
+import { type ControlEvent, controlEvents, controlReads } from './controlEvents.ts'
 import { type AssetPlan, predictReads, priceReadsForEvents, readsForEvents } from './readPlan.ts'
 import { READER_ADDRESS, READER_CODE, type Read, type ReadResults } from './reads.ts'
 import { createRpcClient, type RpcClient, RpcFailure, type RpcStats } from './rpc.ts'
@@ -106,6 +106,8 @@ export type SimulationResult = {
   safeChanges: SafeConfigChange[]
   movements: Movement[]
   approvals: ApprovalEvent[]
+  /** Changes of who controls a contract the logs report (ownership, roles, a proxy's code or admin). */
+  controls: ControlEvent[]
   /** The base fee of the block the transactions would follow, when a transaction sets fees and the node has one. */
   baseFeePerGas: bigint | null
   stats: RpcStats
@@ -202,6 +204,7 @@ export async function runSimulation(input: SimulationInput, options: RunOptions)
         ),
         movements: events.movements,
         approvals: events.approvals,
+        controls: controlEvents(logs),
         baseFeePerGas,
         stats: { ...client.stats },
       },

@@ -59,13 +59,14 @@ function result(logs: SimulatedLog[], codeSizes: Record<Address, bigint> = { [CO
   return {
     chainId: 1,
     outcomes: [{ logs } as never],
+    controls: controlEvents(logs),
     reads: { before, after: new Map() },
     safes: new Map([[SAFE.toLowerCase(), { owners: [USER] } as never]]),
   } as unknown as SimulationResult
 }
 
 const warn = (logs: SimulatedLog[], codeSizes?: Record<Address, bigint>) =>
-  contractControlWarnings(result(logs, codeSizes), [], logs, USER).map((warning) => warning.data)
+  contractControlWarnings(result(logs, codeSizes), [], USER).map((warning) => warning.data)
 
 describe('control events', () => {
   it('reads each event, and skips the shapes that only share a name', () => {
@@ -94,7 +95,7 @@ describe('contract control warnings', () => {
     expect(warn([log('RoleGranted', { role: zeroHash, account: OTHER, sender: TIMELOCK })])).toHaveLength(1)
     // Another Safe the request names, even one it executes for, is not the user: where control goes is spelled out.
     const toSafe = [log('OwnershipTransferred', { previousOwner: USER, newOwner: SAFE })]
-    expect(contractControlWarnings(result(toSafe), [], toSafe, USER)[0]?.message).toContain(
+    expect(contractControlWarnings(result(toSafe), [], USER)[0]?.message).toContain(
       'to the Safe 0x5afe…5afe, of which you are an owner.',
     )
     // Control coming to the user is no loss.
@@ -140,7 +141,7 @@ describe('contract control warnings', () => {
       'admin',
     ])
     const offered = [inData('NewPendingAdmin', zeroAddress, OTHER)]
-    const [offer] = contractControlWarnings(result(offered), [], offered, USER)
+    const [offer] = contractControlWarnings(result(offered), [], USER)
     expect(offer?.message).toMatch(/^This offers admin rights over 0xc0c0…c0c0 to 0x2222…2222, which becomes its admin/)
   })
 
@@ -162,7 +163,7 @@ describe('contract control warnings', () => {
   it("an owner named again is no handover; ds-auth's owner cleared leaves its authority, and is worded so", () => {
     expect(warn([log('OwnershipTransferred', { previousOwner: OTHER, newOwner: OTHER })])).toEqual([])
     const cleared = [log('LogSetOwner', { owner: zeroAddress })]
-    expect(contractControlWarnings(result(cleared), [], cleared, USER)[0]?.message).toBe(
+    expect(contractControlWarnings(result(cleared), [], USER)[0]?.message).toBe(
       'This leaves 0xc0c0…c0c0 without an owner: from then on only its authority, if it has one, can call its ' +
         'owner-only functions (minting, pausing, upgrades, fees or withdrawals, whichever it has).',
     )
@@ -203,7 +204,7 @@ describe('contract control warnings', () => {
   it('says whether the new controller is a person or code, when the simulation read it', () => {
     const handover = [log('OwnershipTransferred', { previousOwner: USER, newOwner: OTHER })]
     const message = (sizes: Record<Address, bigint>) =>
-      contractControlWarnings(result(handover, sizes), [], handover, USER)[0]?.message
+      contractControlWarnings(result(handover, sizes), [], USER)[0]?.message
     expect(message({ [CONTRACT]: 1n, [OTHER]: 0n })).toContain('0x2222…2222, a personal account.')
     expect(message({ [CONTRACT]: 1n, [OTHER]: 5n })).toContain('0x2222…2222, a contract.')
     expect(message({ [CONTRACT]: 1n, [OTHER]: 23n })).toContain('an account delegated to code (EIP-7702)')
