@@ -6,40 +6,48 @@ import { prebuiltAbi } from './build-plugins/prebuiltAbi.ts'
 import { workerSize } from './build-plugins/workerSize.ts'
 import manifest from './manifest.json' with { type: 'json' }
 
-// The confirmation page is opened by the worker, not named in the manifest, so it is an extra input.
 // Engine modules do nothing when imported (DESIGN: a platform-neutral library), and saying so lets the windows import
 // a helper such as isUnlimited through the engine's one door without the whole engine following it into their bundle.
+const treeshake = { moduleSideEffects: [{ test: /[\\/]src[\\/]engine[\\/]/, sideEffects: false }] }
+
+// The phishing, token and known-spender lists are files the engine fetches, not part of the scripts it loads
+// (build-plugins/bundledData.ts); the token list keeps what src/engine/assets/tokenList.ts reads, without the bridge
+// addresses that are a quarter of its size. The engine runs in the scanner page's own worker, which Vite bundles
+// apart from the pages, with plugins of its own: these.
+const enginePlugins = () => [
+  bundledData({
+    'eth-phishing-detect/src/config.json': { name: 'phishing-list' },
+    '@uniswap/default-token-list/build/uniswap-default.tokenlist.json': {
+      name: 'token-list',
+      keep: (list) => ({
+        tokens: (list.tokens as Record<string, unknown>[]).map(({ extensions: _bridges, ...token }) => token),
+      }),
+    },
+    './src/engine/risk/data/knownSpenders.json': { name: 'known-spenders', keep: ({ spenders }) => ({ spenders }) },
+  }),
+  prebuiltAbi(/[\\/]src[\\/]engine[\\/]/),
+]
+
+// The confirmation page and the scanner page are opened by the worker, not named in the manifest: extra inputs.
 // Module preload links let a page fetch every chunk it needs at once, not one import level after another (a cold window
 // waited ~25 ms on that chain); no polyfill, which touches `document`, absent in the service worker.
-// The phishing, token and known-spender lists are files the worker fetches, not part of the script it loads at every start
-// (build-plugins/bundledData.ts); the token list keeps what src/engine/assets/tokenList.ts reads, without the bridge addresses
-// that are a quarter of its size.
 export default defineConfig({
   plugins: [
-    bundledData({
-      'eth-phishing-detect/src/config.json': { name: 'phishing-list' },
-      '@uniswap/default-token-list/build/uniswap-default.tokenlist.json': {
-        name: 'token-list',
-        keep: (list) => ({
-          tokens: (list.tokens as Record<string, unknown>[]).map(({ extensions: _bridges, ...token }) => token),
-        }),
-      },
-      './src/engine/risk/data/knownSpenders.json': { name: 'known-spenders', keep: ({ spenders }) => ({ spenders }) },
-    }),
-    prebuiltAbi(/[\\/]src[\\/]engine[\\/]/),
+    ...enginePlugins(),
     crx({ manifest: manifest as ManifestV3Export }),
     workerSize(manifest.background.service_worker),
     inlineCss(),
   ],
+  worker: { format: 'es', plugins: enginePlugins, rollupOptions: { treeshake } },
   build: {
     outDir: 'dist',
     emptyOutDir: true,
-    target: 'chrome111',
+    target: 'chrome116',
     sourcemap: false,
     modulePreload: { polyfill: false },
     rollupOptions: {
-      input: { confirm: 'src/extension/ui/confirm.html' },
-      treeshake: { moduleSideEffects: [{ test: /[\\/]src[\\/]engine[\\/]/, sideEffects: false }] },
+      input: { confirm: 'src/extension/ui/confirm.html', scanner: 'src/extension/scanner/scanner.html' },
+      treeshake,
     },
   },
 })

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { SCANNER_PAGE } from '../../src/extension/scanner/protocol.ts'
 
 // `npm test` builds before running vitest; this checks what the build produced, as Chrome will read it.
 const dist = join(import.meta.dirname, '../../dist')
@@ -52,8 +53,9 @@ describe('built extension (dist/)', () => {
     }
   })
 
-  it('has the confirmation page, the toolbar popup and the options page', () => {
+  it('has the confirmation page, the scanner page, the toolbar popup and the options page', () => {
     expect(inDist('src/extension/ui/confirm.html')).toBe(true)
+    expect(inDist(SCANNER_PAGE)).toBe(true)
     expect(inDist(manifest.action.default_popup)).toBe(true)
     expect(inDist(manifest.options_page)).toBe(true)
     for (const icon of Object.values(manifest.icons) as string[]) expect(inDist(icon)).toBe(true)
@@ -72,7 +74,8 @@ describe('built extension (dist/)', () => {
   })
 
   it('asks only for the permissions it uses and loads no remote code', () => {
-    expect(manifest.permissions).toEqual(['storage'])
+    // offscreen: the scanner page, where the engine stays loaded while Chrome stops the idle worker.
+    expect(manifest.permissions).toEqual(['storage', 'offscreen'])
     expect(JSON.stringify(manifest)).not.toMatch(/unsafe-eval|https?:\/\/(?!\*)/)
   })
 })

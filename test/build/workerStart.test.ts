@@ -1,15 +1,17 @@
 /**
- * The built service worker's start, which Chrome repeats after every idle pause: the script it loads holds no list,
- * and it registers its listeners without fetching or parsing anything large (the first request to check fetches the
- * lists: files arriving at start would delay the event that woke the worker). Runs the worker from
- * dist/ in a child Node process, with a stand-in for the extension APIs it calls while starting (the boundary this is
- * not about) and a fetch that records what it is asked for.
+ * The built service worker's start, which Chrome repeats after every idle pause: the scripts it loads hold neither the
+ * engine nor a list (the scanner page holds both, and outlives the worker), and it registers its listeners without
+ * fetching, parsing anything large or opening the scanner page (a page in use, or the first request, opens it: work at
+ * start would delay the event that woke the worker). Runs the worker from dist/ in a child Node process, with a
+ * stand-in for the extension APIs it calls while starting (the boundary this is not about) and a fetch that records
+ * what it is asked for.
  */
 import { execFileSync } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { describe, expect, it } from 'vitest'
+import { SCANNER_PAGE } from '../../src/extension/scanner/protocol.ts'
 
 const dist = join(import.meta.dirname, '../../dist')
 
@@ -19,8 +21,15 @@ const listeners = []
 const handlers = {}
 const event = (name) => ({ addListener: (handler) => (listeners.push(name), (handlers[name] = handler)) })
 const area = { get: async () => ({}), set: async () => {}, remove: async () => {} }
+const opened = []
+const sent = []
 globalThis.chrome = globalThis.browser = {
-  runtime: { id: 'preflight', onConnect: event('onConnect'), onMessage: event('onMessage'), getURL: (path) => path },
+  runtime: {
+    id: 'preflight', onConnect: event('onConnect'), onMessage: event('onMessage'), getURL: (path) => path,
+    onStartup: event('onStartup'), onInstalled: event('onInstalled'),
+    getContexts: async () => [], sendMessage: async (message) => (sent.push(message), true),
+  },
+  offscreen: { createDocument: async (page) => { opened.push(page.url) } },
   windows: { onRemoved: event('windows.onRemoved'), get: async () => ({}) },
   storage: { session: area, local: area, onChanged: event('storage.onChanged') },
 }
@@ -31,45 +40,79 @@ const parsed = []
 JSON.parse = (text, reviver) => (parsed.push(String(text).length), parse(text, reviver))
 await import(process.argv[1])
 await new Promise((resolve) => setTimeout(resolve, 50))
-if (process.argv[2]) {
+if (process.argv[2] === 'onStartup') {
+  handlers.onStartup()
+  await new Promise((resolve) => setTimeout(resolve, 50))
+} else if (process.argv[2]) {
   const port = { name: 'preflight-relay', sender: { tab: { id: 1 } }, onMessage: event('port.onMessage'), onDisconnect: event('port.onDisconnect'), postMessage: () => {} }
   handlers.onConnect(port)
   handlers['port.onMessage'](JSON.parse(process.argv[2]))
   await new Promise((resolve) => setTimeout(resolve, 50))
 }
-process.stdout.write(JSON.stringify({ listeners, fetched, largestParse: Math.max(0, ...parsed) }))
+process.stdout.write(JSON.stringify({ listeners, fetched, largestParse: Math.max(0, ...parsed), opened, sent }))
 `
 
 const manifest = JSON.parse(readFileSync(join(dist, 'manifest.json'), 'utf8'))
 const assets = readdirSync(join(dist, 'assets'))
 const read = (file: string) => readFileSync(join(dist, 'assets', file), 'utf8')
 
+type Started = { listeners: string[]; fetched: string[]; largestParse: number; opened: string[]; sent: unknown[] }
+
+/** Starts the built worker (and, given one, has a relay send it `message`, or the browser fire onStartup), and says what it did. */
+function start(message?: object | 'onStartup'): Started {
+  const entry = pathToFileURL(join(dist, manifest.background.service_worker)).href
+  const event = typeof message === 'string' ? message : JSON.stringify(message)
+  const args = ['--input-type=module', '-e', START, entry, ...(message ? [event] : [])]
+  return JSON.parse(execFileSync(process.execPath, args, { encoding: 'utf8' })) as Started
+}
+
+/** A script's path in dist/ from a reference in `from` (relative to it, or to the extension's root). */
+const resolveIn = (from: string, path: string) => (path.startsWith('/') ? path.slice(1) : join(dirname(from), path))
+
+/** The scripts a script in dist/ loads: itself, its static imports and the workers it starts (`new URL`), each once. */
+function loadedScripts(file: string, seen = new Set<string>()): string[] {
+  if (seen.has(file)) return []
+  seen.add(file)
+  const code = readFileSync(join(dist, file), 'utf8')
+  const references = /(?:from|import|new URL\()\s*["'`]([^"'`]+\.js)["'`]/g
+  for (const [, path] of code.matchAll(references)) loadedScripts(resolveIn(file, path as string), seen)
+  return [...seen]
+}
+
 describe('the built service worker', () => {
-  it('starts listening for pages and windows without fetching its lists or parsing anything large', () => {
-    const entry = pathToFileURL(join(dist, manifest.background.service_worker)).href
-    const out = execFileSync(process.execPath, ['--input-type=module', '-e', START, entry], { encoding: 'utf8' })
-    const { listeners, fetched, largestParse } = JSON.parse(out) as {
-      listeners: string[]
-      fetched: string[]
-      largestParse: number
-    }
+  it('starts listening for pages and windows without fetching, parsing anything large or opening the scanner', () => {
+    const { listeners, fetched, largestParse, opened } = start()
     expect(listeners).toEqual(expect.arrayContaining(['onConnect', 'onMessage', 'windows.onRemoved']))
     expect(fetched).toEqual([])
     expect(largestParse).toBeLessThan(10_000)
+    expect(opened).toEqual([])
   })
 
-  it('fetches its lists when a page in use tells it so (a prelude, or the keep-alive that woke it)', () => {
-    const entry = pathToFileURL(join(dist, manifest.background.service_worker)).href
-    const fetchedAfter = (message: object) => {
-      const args = ['--input-type=module', '-e', START, entry, JSON.stringify(message)]
-      return (JSON.parse(execFileSync(process.execPath, args, { encoding: 'utf8' })) as { fetched: string[] }).fetched
-    }
+  it('opens the scanner page and has it load its lists when a page in use tells it so (a prelude, a keep-alive)', () => {
     for (const type of ['prelude', 'keepalive']) {
-      expect(fetchedAfter({ type })).toEqual(
-        expect.arrayContaining([expect.stringMatching(/phishing-list-/), expect.stringMatching(/token-list-/)]),
-      )
+      const { opened, sent, fetched } = start({ type })
+      expect(opened).toEqual([SCANNER_PAGE])
+      expect(sent).toEqual([{ type: 'preflight/warm', local: true }])
+      expect(fetched).toEqual([])
     }
-    expect(fetchedAfter({ type: 'resume', ids: [] })).toEqual([])
+    expect(start({ type: 'resume', ids: [] })).toMatchObject({ opened: [], sent: [] })
+  })
+
+  it('opens the scanner page as the browser starts, so the first request finds the engine loaded', () => {
+    expect(start('onStartup')).toMatchObject({
+      opened: [SCANNER_PAGE],
+      sent: [{ type: 'preflight/warm', local: true }],
+      fetched: [],
+    })
+    expect(start().listeners).toEqual(expect.arrayContaining(['onStartup', 'onInstalled']))
+  })
+
+  it('loads scripts without the engine; the scanner page starts a worker that holds it', () => {
+    const holdsEngine = (entry: string) =>
+      loadedScripts(entry).some((file) => readFileSync(join(dist, file), 'utf8').includes('eth_simulateV1'))
+    const scannerEntry = /src="([^"]+)"/.exec(readFileSync(join(dist, SCANNER_PAGE), 'utf8'))?.[1] ?? ''
+    expect(holdsEngine(resolveIn(SCANNER_PAGE, scannerEntry))).toBe(true)
+    expect(holdsEngine(manifest.background.service_worker)).toBe(false)
   })
 
   it('loads scripts that hold neither list; the list files hold them, the token list without its bridges', () => {

@@ -16,6 +16,7 @@ import { type Dapp, devWalletPage } from './support/dapp.ts'
 import {
   callThroughConfirmWindow,
   clickDecision,
+  evaluateInContentScript,
   pendingOf,
   REJECTED,
   serviceWorker,
@@ -250,6 +251,47 @@ describe('confirming requests in the extension window', () => {
     // The decision was handled by a new worker: the stopped one's globals are gone.
     const restarted = await serviceWorker(context)
     expect(await restarted.evaluate(() => (globalThis as { beforeStop?: boolean }).beforeStop)).toBeUndefined()
+  })
+
+  it('scans in the scanner page, which a stopped worker leaves loaded and which opens again once closed', async () => {
+    const scannerPages = async () =>
+      (await serviceWorker(context)).evaluate(async () =>
+        (await chrome.runtime.getContexts({ contextTypes: [chrome.runtime.ContextType.OFFSCREEN_DOCUMENT] })).map(
+          (page) => page.documentId,
+        ),
+      )
+    const signed = async (text: string) => {
+      const { confirm, result } = await callThroughConfirmWindow(
+        context,
+        page,
+        `ethereum.request({ method: 'personal_sign', params: ['0x${Buffer.from(text).toString('hex')}', '${account}'] })`,
+      )
+      await expect.poll(async () => (await pendingOf(confirm)).scan.status).toBe('DONE')
+      await clickDecision(confirm, 'Reject')
+      expect(await result()).toEqual(REJECTED)
+    }
+
+    await signed('first')
+    const [first] = await scannerPages()
+    expect(first).toEqual(expect.any(String))
+    await stopServiceWorkers(page)
+    await signed('after a stop')
+    expect(await scannerPages()).toEqual([first])
+
+    await (await serviceWorker(context)).evaluate(() => chrome.offscreen.closeDocument())
+    expect(await scannerPages()).toEqual([])
+    await signed('after the page was closed')
+    const [reopened] = await scannerPages()
+    expect(reopened).toEqual(expect.any(String))
+    expect(reopened).not.toBe(first)
+
+    // The page takes orders from the worker only: a content script (in a page the attacker runs) gets no answer.
+    const order = { type: 'preflight/warm', local: false }
+    expect(await (await serviceWorker(context)).evaluate((message) => chrome.runtime.sendMessage(message), order)).toBe(
+      true,
+    )
+    const fromContentScript = `chrome.runtime.sendMessage(${JSON.stringify(order)}).then((answer) => answer ?? 'no answer', (error) => error.message)`
+    expect(await evaluateInContentScript(page, fromContentScript)).not.toBe(true)
   })
 
   it('gives the dapp 4001 when the window is closed', async () => {

@@ -1,6 +1,11 @@
 /** Stored settings come from an older build or a hand edit: a malformed backend falls back to the default one. */
 import { describe, expect, it } from 'vitest'
-import { DEFAULT_SETTINGS, withDefaults } from '../../src/extension/shared/settings.ts'
+import {
+  canCheckMessagesOn,
+  DEFAULT_SETTINGS,
+  type Settings,
+  withDefaults,
+} from '../../src/extension/shared/settings.ts'
 
 describe('withDefaults', () => {
   it('keeps a complete remote backend', () => {
@@ -27,5 +32,20 @@ describe('withDefaults', () => {
       apiUrl: 'https://scan.example',
       apiKey: '',
     })
+  })
+})
+
+describe('canCheckMessagesOn', () => {
+  it('says whether the local RPCs or the scan API can check a chain', () => {
+    const local: Settings = { ...DEFAULT_SETTINGS, rpcUrls: { '10': 'http://127.0.0.1:8545' } }
+    expect(canCheckMessagesOn(10, local)).toBe(true)
+    expect(canCheckMessagesOn(1337, local)).toBe(false)
+    expect(canCheckMessagesOn(0, local)).toBe(false)
+    const remote: Settings = {
+      ...DEFAULT_SETTINGS,
+      backend: { kind: 'remote', apiUrl: 'https://api.example', apiKey: 'k' },
+    }
+    expect(canCheckMessagesOn(1, remote)).toBe(true)
+    expect(canCheckMessagesOn(1337, remote)).toBe(false)
   })
 })

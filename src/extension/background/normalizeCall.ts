@@ -11,10 +11,10 @@
  */
 import { type Address, isAddress, isHex, numberToHex } from 'viem'
 import type { HookCall, ProviderError } from '../relay/protocol.ts'
+import { parseJsonLossless } from '../shared/losslessJson.ts'
 import type { InterceptedMethod } from '../shared/pending.ts'
-import { parseJsonLossless } from './losslessJson.ts'
-import { decodeSignedTx } from './signedTx.ts'
-import { normalizeTx, ParamError, toAddress, toChainId, toData, toQuantity } from './txParams.ts'
+import { decodeSignedTx } from '../shared/signedTx.ts'
+import { normalizeTx, ParamError, toAddress, toChainId, toData, toQuantity } from '../shared/txParams.ts'
 
 export type NormalCall = {
   method: InterceptedMethod

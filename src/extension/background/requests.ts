@@ -14,15 +14,14 @@ import {
   type WorkerToRelay,
 } from '../relay/protocol.ts'
 import type { Decision, DecisionReply, PendingRequest } from '../shared/pending.ts'
-import { SETTINGS_KEY, type Settings, withDefaults } from '../shared/settings.ts'
+import { canCheckMessagesOn, SETTINGS_KEY, type Settings, withDefaults } from '../shared/settings.ts'
 import { createConfirmQueue } from './confirmQueue.ts'
 import { createCounterparties, scanRecipients, withPoisonedAddressWarnings } from './counterparties.ts'
 import { createHistory, historyEntry } from './history.ts'
 import { createLateWallets } from './lateWallets.ts'
 import { type NormalCall, normalizeCall, TYPED_DATA_METHODS, walletChain } from './normalizeCall.ts'
 import type { PendingStore } from './pendingStore.ts'
-import { canCheckMessagesOn, runScan } from './scan.ts'
-import { buildScanRequest } from './scanRequest.ts'
+import type { Scanner } from './scannerPage.ts'
 import { type RequestSender, requestSender } from './sender.ts'
 import { limited } from './serially.ts'
 import { validateCall } from './validateCall.ts'
@@ -48,11 +47,10 @@ function isChecking(settings: Settings, sender: RequestSender): boolean {
 const reason = (error: unknown) => (error instanceof Error ? error.message : String(error))
 
 /**
- * Wires request handling to the browser; returns the handlers worker.ts registers. `engineData` resolves once the data
- * the engine reads (the phishing and token lists, files apart from the worker's script) has arrived; the first request
- * to check starts fetching it.
+ * Wires request handling to the browser; returns the handlers worker.ts registers. `scanner` runs the scans, in the
+ * scanner page that holds the engine and its lists, apart from the worker's script.
  */
-export function createRequests(browser: Browser, store: PendingStore, engineData: () => Promise<void>) {
+export function createRequests(browser: Browser, store: PendingStore, scanner: Scanner) {
   const history = createHistory(browser.storage.local)
   const counterparties = createCounterparties(browser.storage.local)
   const lateWallets = createLateWallets(browser.storage.local)
@@ -70,6 +68,7 @@ export function createRequests(browser: Browser, store: PendingStore, engineData
   let restored: Promise<unknown> = Promise.resolve()
 
   const loadSettings = async () => withDefaults((await browser.storage.local.get(SETTINGS_KEY))[SETTINGS_KEY])
+  const warmScanner = async () => scanner.warm((await loadSettings().catch(() => undefined))?.backend.kind !== 'remote')
   const post = (port: Runtime.Port, message: WorkerToRelay) => {
     try {
       port.postMessage(message)
@@ -100,12 +99,11 @@ export function createRequests(browser: Browser, store: PendingStore, engineData
 
   async function scan(record: PendingRequest, settings: Settings) {
     if (!queue.has(record.id)) return
-    let state: PendingRequest['scan']
     const known = counterparties.known().catch(() => new Set<never>())
+    const { method, params, account, origin, chainId } = record
+    let state = await scanner.scan({ call: { method, params, account, origin, chainId }, settings })
     try {
-      const request = await buildScanRequest(record.method, record.params, record.account, record.origin)
-      if (settings.backend.kind === 'local') await engineData()
-      state = withPoisonedAddressWarnings(await runScan(request, record.chainId, settings), record.account, await known)
+      state = withPoisonedAddressWarnings(state, account, await known)
     } catch (error) {
       state = { status: 'ERROR', error: { kind: 'BACKEND_ERROR', message: `The scan failed: ${reason(error)}` } }
     }
@@ -152,8 +150,8 @@ export function createRequests(browser: Browser, store: PendingStore, engineData
     // Switched off or paused here: the wallet gets the detached copy the hook sent, as the dapp passed it.
     if (!isChecking(settings, sender))
       return post(port, { type: 'settle', rid, outcome: { kind: 'forward', params: call.params } })
-    // The lists arrive while the request is stored and its window opens (the scan awaits them, and reports a failure).
-    if (settings.backend.kind === 'local') engineData().catch(() => undefined)
+    // The scanner page opens, or loads its lists, while the request is stored and its window opens.
+    scanner.warm(settings.backend.kind === 'local')
     const normal = await normalizeCall(call)
     if (!normal.ok) return post(port, { type: 'settle', rid, outcome: { kind: 'error', error: normal.error } })
     const wallet = walletChain(call.chainId)
@@ -219,8 +217,8 @@ export function createRequests(browser: Browser, store: PendingStore, engineData
         const data = message as RelayToWorker
         if (data?.type === 'request' && typeof data.rid === 'number') void accept(port, data.rid, data.call)
         else if (data?.type === 'resume' && Array.isArray(data.ids)) void resume(port, data.ids)
-        // A request is probably coming, or the page that would send one is in use: its lists can arrive before it.
-        else if (data?.type === 'prelude' || data?.type === 'keepalive') engineData().catch(() => undefined)
+        // A request is probably coming, or the page that would send one is in use: the scanner can be ready before it.
+        else if (data?.type === 'prelude' || data?.type === 'keepalive') void warmScanner()
       })
       port.onDisconnect.addListener(() => {
         const ids = byPort.get(port) ?? new Set()
@@ -241,6 +239,8 @@ export function createRequests(browser: Browser, store: PendingStore, engineData
       void queue.windowClosing()
       return { ok: true, next: null }
     },
+    /** Opens the scanner page and has it load what a scan reads, ahead of any request (after the browser starts). */
+    warm: warmScanner,
     /** A window was closed: if it was the confirmation window, reject every request waiting in it. */
     onWindowRemoved: (windowId: number) => queue.windowRemoved(windowId),
     /**

@@ -1,13 +1,18 @@
-// Background service worker: receives intercepted requests from the relays, scans them and settles them.
-import { loadBundledData } from 'virtual:bundled-data'
+// Background service worker: receives intercepted requests from the relays, has them scanned and settles them.
 import browser, { type Runtime } from 'webextension-polyfill'
 import { RELAY_PORT_NAME } from '../relay/protocol.ts'
 import type { DecisionMessage } from '../shared/pending.ts'
 import { createPendingStore } from './pendingStore.ts'
 import { createRequests } from './requests.ts'
+import { createScanner } from './scannerPage.ts'
 import { isExtensionPage } from './sender.ts'
 
-const requests = createRequests(browser, createPendingStore(browser.storage.session), loadBundledData)
+const scanner = createScanner({
+  isOpen: async () => (await chrome.runtime.getContexts({ contextTypes: ['OFFSCREEN_DOCUMENT'] })).length > 0,
+  open: (page) => chrome.offscreen.createDocument(page),
+  send: (message) => chrome.runtime.sendMessage(message),
+})
+const requests = createRequests(browser, createPendingStore(browser.storage.session), scanner)
 
 browser.runtime.onConnect.addListener((port) => {
   if (port.name === RELAY_PORT_NAME) requests.onConnect(port)
@@ -23,6 +28,11 @@ browser.runtime.onMessage.addListener((message: unknown, sender: Runtime.Message
   if (decision.decision !== 'continue' && decision.decision !== 'reject') return undefined
   return requests.decide(decision.id, decision.decision)
 })
+
+// The scanner page outlives the worker but not the browser: opened as the browser starts (or Preflight is installed),
+// it has the engine loaded before the first request, which then meets only a stopped worker.
+browser.runtime.onStartup.addListener(() => void requests.warm())
+browser.runtime.onInstalled.addListener(() => void requests.warm())
 
 browser.windows.onRemoved.addListener((windowId) => {
   void requests.onWindowRemoved(windowId)

@@ -1,4 +1,5 @@
 /** Extension settings, stored in chrome.storage.local under `settings` (DESIGN.md). */
+import { scanEndpoint } from '../../engine/index.ts'
 
 type ScanBackend =
   | { kind: 'local' } // simulate in the service worker through the RPC configured for the chain
@@ -56,4 +57,11 @@ function validBackend(value: unknown): ScanBackend | null {
     return { kind: 'remote', apiUrl: backend.apiUrl, apiKey: typeof backend.apiKey === 'string' ? backend.apiKey : '' }
   }
   return null
+}
+
+/** Whether these settings name a backend that can check messages on `chainId`. */
+export function canCheckMessagesOn(chainId: number, settings: Settings): boolean {
+  if (chainId === 0) return false
+  if (settings.backend.kind === 'remote') return scanEndpoint(settings.backend.apiUrl, chainId, 'message') !== undefined
+  return settings.rpcUrls[String(chainId)] !== undefined
 }

@@ -1,9 +1,9 @@
 import { privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
-import { parseJsonLossless } from '../../../src/extension/background/losslessJson.ts'
 import { normalizeCall } from '../../../src/extension/background/normalizeCall.ts'
 import { validateCall } from '../../../src/extension/background/validateCall.ts'
 import type { HookCall } from '../../../src/extension/relay/protocol.ts'
+import { parseJsonLossless } from '../../../src/extension/shared/losslessJson.ts'
 
 const ACCOUNT = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'
 const OTHER = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8'

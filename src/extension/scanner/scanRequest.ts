@@ -3,10 +3,10 @@
  * is asked about is derived from exactly the params the wallet will receive.
  */
 import type { ScanMessageRequest, ScanTransactionsRequest, TxObject, TypedDataPayload } from '../../engine/index.ts'
+import { parseJsonLossless } from '../shared/losslessJson.ts'
 import type { InterceptedMethod } from '../shared/pending.ts'
-import { parseJsonLossless } from './losslessJson.ts'
-import { decodeSignedTx } from './signedTx.ts'
-import { calldataOf, gasOf, type TxFields } from './txParams.ts'
+import { decodeSignedTx } from '../shared/signedTx.ts'
+import { calldataOf, gasOf, type TxFields } from '../shared/txParams.ts'
 
 export type ScanRequest =
   | { kind: 'transactions'; request: ScanTransactionsRequest }

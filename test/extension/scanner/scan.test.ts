@@ -1,7 +1,9 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { canCheckMessagesOn, runScan } from '../../../src/extension/background/scan.ts'
-import type { ScanRequest } from '../../../src/extension/background/scanRequest.ts'
+import type { ScanOrder } from '../../../src/extension/scanner/protocol.ts'
+import { runScan } from '../../../src/extension/scanner/scan.ts'
+import { scanOrdered } from '../../../src/extension/scanner/scanOrder.ts'
+import type { ScanRequest } from '../../../src/extension/scanner/scanRequest.ts'
 import { DEFAULT_SETTINGS, type Settings } from '../../../src/extension/shared/settings.ts'
 import { listenOnFreePort, readBody, startUnreachableEndpoint, type UnreachableEndpoint } from '../../support/net.ts'
 
@@ -75,6 +77,35 @@ describe('runScan', () => {
     })
   })
 
+  it('scans an order from the worker: a remote scan does not wait for the lists, a local one does', async () => {
+    const order = (settings: Settings, method: ScanOrder['call']['method'] = 'eth_sendTransaction'): ScanOrder => ({
+      type: 'preflight/scan',
+      call: {
+        method,
+        params: [SCAN.request.txObjects[0]],
+        account: ACCOUNT,
+        origin: 'https://a.example',
+        chainId: 31337,
+      },
+      settings,
+    })
+    const never = () => new Promise<void>(() => undefined)
+    expect(await scanOrdered(order(remote('good')), never)).toMatchObject({ status: 'DONE', response: RESPONSE })
+    expect(JSON.parse(received.at(-1)?.body ?? '')).toEqual(SCAN.request)
+    const unreadable = () => Promise.reject(new Error('Preflight could not read its token-list file: status 404'))
+    expect(await scanOrdered(order(DEFAULT_SETTINGS), unreadable)).toEqual({
+      status: 'ERROR',
+      error: {
+        kind: 'BACKEND_ERROR',
+        message: 'The scan failed: Preflight could not read its token-list file: status 404',
+      },
+    })
+    // A request that cannot be turned into a scan request is reported, never thrown at the worker.
+    const garbled = order(remote('good'), 'eth_sendRawTransaction')
+    garbled.call.params = ['0x02zz']
+    expect(await scanOrdered(garbled, never)).toMatchObject({ status: 'ERROR', error: { kind: 'BACKEND_ERROR' } })
+  })
+
   it('gives up after the timeout', async () => {
     expect(await runScan(SCAN, 1, remote('good', '/slow'), 100)).toMatchObject({
       status: 'ERROR',
@@ -95,20 +126,5 @@ describe('runScan', () => {
       backend: { kind: 'local', host: new URL(down.url).host },
     })
     expect(JSON.stringify(failed)).not.toContain('node-key')
-  })
-})
-
-describe('canCheckMessagesOn', () => {
-  it('says whether the local RPCs or the scan API can check a chain', () => {
-    const local: Settings = { ...DEFAULT_SETTINGS, rpcUrls: { '10': 'http://127.0.0.1:8545' } }
-    expect(canCheckMessagesOn(10, local)).toBe(true)
-    expect(canCheckMessagesOn(1337, local)).toBe(false)
-    expect(canCheckMessagesOn(0, local)).toBe(false)
-    const remote: Settings = {
-      ...DEFAULT_SETTINGS,
-      backend: { kind: 'remote', apiUrl: 'https://api.example', apiKey: 'k' },
-    }
-    expect(canCheckMessagesOn(1, remote)).toBe(true)
-    expect(canCheckMessagesOn(1337, remote)).toBe(false)
   })
 })

@@ -1,7 +1,7 @@
 import { privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
 import { scanEndpoint } from '../../../src/engine/index.ts'
-import { buildScanRequest } from '../../../src/extension/background/scanRequest.ts'
+import { buildScanRequest } from '../../../src/extension/scanner/scanRequest.ts'
 
 const ACCOUNT = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'
 const TO = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8'

@@ -30,14 +30,7 @@ function unsupportedChain(chainId: number, where: string): ScanState {
 function fetchUntil(signal: AbortSignal): typeof fetch {
   return (input, init) => {
     const own = init?.signal
-    if (!own) return fetch(input, { ...init, signal })
-    // AbortSignal.any needs Chrome 116; the manifest allows 111.
-    const both = new AbortController()
-    for (const source of [own, signal]) {
-      if (source.aborted) both.abort(source.reason)
-      else source.addEventListener('abort', () => both.abort(source.reason), { once: true })
-    }
-    return fetch(input, { ...init, signal: both.signal })
+    return fetch(input, { ...init, signal: own ? AbortSignal.any([own, signal]) : signal })
   }
 }
 
@@ -97,13 +90,6 @@ function hostOf(url: string): string {
   } catch {
     return 'an invalid URL'
   }
-}
-
-/** Whether these settings name a backend that can check messages on `chainId`. */
-export function canCheckMessagesOn(chainId: number, settings: Settings): boolean {
-  if (chainId === 0) return false
-  if (settings.backend.kind === 'remote') return scanEndpoint(settings.backend.apiUrl, chainId, 'message') !== undefined
-  return settings.rpcUrls[String(chainId)] !== undefined
 }
 
 /** Which backend a scan goes to under these settings, when it has one for the chain. */

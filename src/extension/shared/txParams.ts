@@ -7,7 +7,7 @@
  */
 import { type Address, isAddress, isHex, numberToHex } from 'viem'
 import type { ProviderError } from '../relay/protocol.ts'
-import { TX_QUANTITIES, TX_UNSUPPORTED } from '../shared/txFields.ts'
+import { TX_QUANTITIES, TX_UNSUPPORTED } from './txFields.ts'
 
 export type TxFields = {
   from: Address

@@ -1,0 +1,19 @@
+// The engine's thread: a dedicated worker of the scanner page, so scans never hold up a page's main thread (the
+// confirmation window shares its process with the scanner page).
+import { loadBundledData } from 'virtual:bundled-data'
+import type { EngineReply, EngineTask } from './protocol.ts'
+import { scanOrdered } from './scanOrder.ts'
+
+const answer = async (order: EngineTask['order']): Promise<unknown> => {
+  if (order.type === 'preflight/scan') return scanOrdered(order, loadBundledData)
+  return (order.local ? loadBundledData() : Promise.resolve()).then(
+    () => true,
+    () => false,
+  )
+}
+
+self.addEventListener('message', async (event: MessageEvent<EngineTask>) => {
+  const { id, order } = event.data
+  const reply: EngineReply = { id, answer: await answer(order) }
+  self.postMessage(reply)
+})

@@ -1,0 +1,31 @@
+/**
+ * The worker and the scanner page (an offscreen document that holds the engine): the worker sends each stored request
+ * to be scanned and gets its ScanState back. The page outlives the worker, which Chrome stops after 30 s idle, so the
+ * engine and its lists stay loaded and compiled between requests, and the worker's own script stays small.
+ */
+import type { InterceptedMethod, ScanState } from '../shared/pending.ts'
+import type { Settings } from '../shared/settings.ts'
+
+/** The scanner page's path in the built extension (a static page of its own, as Chrome requires). */
+export const SCANNER_PAGE = 'src/extension/scanner/scanner.html'
+
+/** Worker → scanner page: scan a stored request, exactly the params the wallet receives on Continue. */
+export type ScanOrder = {
+  type: 'preflight/scan'
+  call: { method: InterceptedMethod; params: unknown[]; account: string; origin: string; chainId: number }
+  settings: Settings
+}
+
+/** Worker → scanner page: a request is probably coming; load what a local scan reads. Answered with `true`. */
+export type WarmOrder = { type: 'preflight/warm'; local: boolean }
+
+const STATUSES = new Set(['DONE', 'ERROR'])
+
+/** Whether a reply is a finished ScanState (a page that went away answers nothing, or an error). */
+export function isFinishedScan(reply: unknown): reply is ScanState {
+  return typeof reply === 'object' && reply !== null && STATUSES.has((reply as { status?: unknown }).status as string)
+}
+
+/** Scanner page → its engine worker: an order and the number its answer comes back with. */
+export type EngineTask = { id: number; order: ScanOrder | WarmOrder }
+export type EngineReply = { id: number; answer: unknown }
