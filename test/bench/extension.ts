@@ -12,6 +12,8 @@
  *   what a person gets who reads the page before acting. The relay keeps the worker running for such a page
  *   (src/extension/relay/keepAlive.ts); each run says whether its request met a stopped worker. BENCH_PAUSED_RUNS
  *   runs, no warm-up.
+ * - cold runs with the scanner page closed too (the engine's page, which outlives a stopped worker): what the first
+ *   request after the browser started meets.
  * - the same cold runs with eth_estimateGas sent through the wallet first, as viem, wagmi and ethers do before they
  *   send a transaction, and the send 50 ms after the devnet answered it (a wallet's node is further away): the hook
  *   takes the estimate as the prelude to a request and wakes the worker. Timed from the send.
@@ -108,6 +110,10 @@ const READ_WINDOW = `(() => {
   return shown
 })()`
 
+/** Closes the scanner page from an extension page; true once none is open (or the build has none, to compare). */
+const CLOSE_SCANNER = `!chrome.offscreen || chrome.offscreen.closeDocument().catch(() => undefined).then(async () =>
+  (await chrome.runtime.getContexts({ contextTypes: ['OFFSCREEN_DOCUMENT'] })).length === 0)`
+
 /** One run: ms from the dapp's call to the window showing the request and to its results. */
 type Run = { window: number; results: number }
 
@@ -151,7 +157,13 @@ async function scanLatency(
 async function scanLatencies(
   devnet: Devnet,
   dapp: Dapp,
-): Promise<{ warm: Latencies; cold: Latencies; coldAfterEstimate: Latencies; paused: Paused }> {
+): Promise<{
+  warm: Latencies
+  cold: Latencies
+  coldAfterEstimate: Latencies
+  coldWithoutScanner: Latencies
+  paused: Paused
+}> {
   const from = devnet.fixtures.accounts[0]?.address ?? ''
   const to = devnet.fixtures.accounts[5]?.address ?? ''
   const chromium = await launchPipeChromium({ extensionDir: DIST })
@@ -174,16 +186,19 @@ async function scanLatencies(
       return ms
     }
     // The page is in use, so its relay wakes the worker every KEEP_ALIVE_EVERY_MS: a pause it fell into starts over.
-    const stop = async () => {
+    // With `scannerToo`, the scanner page is closed as well, as after a browser start (it outlives the worker).
+    const stopping = (scannerToo: boolean) => async () => {
       for (;;) {
+        if (scannerToo && !(await evaluate(control, CLOSE_SCANNER))) throw new Error('the scanner page stayed open')
         await workers.stopAll()
         const starts = workers.starts()
         await new Promise((resolve) => setTimeout(resolve, IDLE_PAUSE_MS))
         if (workers.starts() === starts) return
       }
     }
-    const cold = await latencies(coldRun(false), stop)
-    const coldAfterEstimate = await latencies(coldRun(true), stop)
+    const cold = await latencies(coldRun(false), stopping(false))
+    const coldAfterEstimate = await latencies(coldRun(true), stopping(false))
+    const coldWithoutScanner = await latencies(coldRun(false), stopping(true))
     const paused: Paused = { window: [], results: [], metStoppedWorker: 0 }
     for (let run = 0; run < PAUSED_RUNS; run++) {
       await new Promise((resolve) => setTimeout(resolve, PAUSED_FOR_MS))
@@ -193,7 +208,7 @@ async function scanLatencies(
       paused.results.push(ms.results)
       if (workers.starts() !== startsBefore) paused.metStoppedWorker++
     }
-    return { warm, cold, coldAfterEstimate, paused }
+    return { warm, cold, coldAfterEstimate, coldWithoutScanner, paused }
   } finally {
     await chromium.close()
   }
@@ -297,7 +312,7 @@ async function main() {
     const from = devnet.fixtures.accounts[0]?.address ?? ''
     dapp.page('/', devWalletPage(devnet.fixtures.rpcUrl, from))
     dapp.page('/empty', '<!doctype html><title>empty</title>')
-    const { warm, cold, coldAfterEstimate, paused } = await scanLatencies(devnet, dapp)
+    const { warm, cold, coldAfterEstimate, coldWithoutScanner, paused } = await scanLatencies(devnet, dapp)
 
     extension = await launchExtension()
     await writeSettings(extension.context, { rpcUrls: { '31337': devnet.fixtures.rpcUrl } })
@@ -319,6 +334,8 @@ async function main() {
       },
       // The same, with eth_estimateGas first (as dapp libraries send it), which wakes the worker ahead of the request.
       workerStoppedEstimateFirst: summary(coldAfterEstimate),
+      // The worker stopped and the scanner page closed, as for the first request after the browser started.
+      workerAndScannerStopped: summary(coldWithoutScanner),
       // A request after an idle pause on a page in use: the worker kept running for it (keepAlive.ts).
       afterIdlePause: { ...summary(paused), pauseMs: PAUSED_FOR_MS, metStoppedWorker: paused.metStoppedWorker },
       floodContinueToDappMs: {
