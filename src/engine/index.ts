@@ -2,7 +2,7 @@
  * # The scan engine
  *
  * Simulates transactions and messages with one eth_simulateV1 call and answers in the scan API's shapes (the seed
- * spec). Platform-neutral: no DOM, no node:*, no chrome.*; it runs in the service worker, in Node and in tests.
+ * spec). Platform-neutral: no DOM, no node:*, no chrome.*; it runs in the extension's scanner page (a worker thread), in Node and in tests.
  *
  * This file is the engine's only door: the server, the extension, the commands and the tests outside test/engine
  * import nothing deeper. Inside, each folder is named for its work and opens with an index.ts saying what it does;

@@ -11,6 +11,7 @@ import { permit2PermitSingle, plainSafeTx, safeTxTypedData } from '../../src/dev
 import { waitForReceipt } from '../../src/devnet/receipt.ts'
 import type { HistoryEntry } from '../../src/extension/shared/pending.ts'
 import { startScanServer } from '../../src/server/server.ts'
+import { startLatencyProxy } from '../bench/proxy.ts'
 import { startUnreachableEndpoint } from '../support/net.ts'
 import { type Dapp, devWalletPage } from './support/dapp.ts'
 import {
@@ -292,6 +293,40 @@ describe('confirming requests in the extension window', () => {
     )
     const fromContentScript = `chrome.runtime.sendMessage(${JSON.stringify(order)}).then((answer) => answer ?? 'no answer', (error) => error.message)`
     expect(await evaluateInContentScript(page, fromContentScript)).not.toBe(true)
+  })
+
+  it("simulates on a node that sends no CORS headers, as a self-hosted node does: the scanner has the extension's access", async () => {
+    const node = await startLatencyProxy(devnet.fixtures.rpcUrl, 0)
+    try {
+      // A web page cannot read it: the node does not say it may.
+      const fromPage = await page.evaluate(
+        (url) =>
+          fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }).then(
+            () => 'read',
+            () => 'refused',
+          ),
+        node.url,
+      )
+      expect(fromPage).toBe('refused')
+      await writeSettings(context, { rpcUrls: { '31337': node.url } })
+      const { confirm, result } = await callThroughConfirmWindow(
+        context,
+        page,
+        `ethereum.request({ method: 'eth_sendTransaction', params: [{ from: '${account}', to: '${recipient}', value: '0x1' }] })`,
+      )
+      await expect
+        .poll(async () => (await pendingOf(confirm)).scan)
+        .toMatchObject({
+          status: 'DONE',
+          backend: { kind: 'local', host: new URL(node.url).host },
+        })
+      await clickDecision(confirm, 'Reject')
+      expect(await result()).toEqual(REJECTED)
+      expect(node.take().length).toBeGreaterThan(0)
+    } finally {
+      await writeSettings(context, { rpcUrls: { '31337': devnet.fixtures.rpcUrl } })
+      await node.close()
+    }
   })
 
   it('gives the dapp 4001 when the window is closed', async () => {

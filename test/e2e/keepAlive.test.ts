@@ -1,7 +1,8 @@
 /**
  * The worker stays running while a person uses a dapp's page, so the request they make after reading it does not meet
- * a stopped worker (Chrome stops an idle one after 30 s). Real Chromium with the built extension, driven over a bare
- * protocol pipe: Playwright attaches to the worker, and an attached worker is never stopped for being idle.
+ * a stopped worker (Chrome stops an idle one after 30 s); once it is stopped, the scanner page that holds the engine is
+ * still open. Real Chromium with the built extension, driven over a bare protocol pipe: Playwright attaches to the
+ * worker, and an attached worker is never stopped for being idle.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../src/devnet/devnet.ts'
@@ -52,7 +53,7 @@ describe('the worker while a dapp is in use', () => {
     await devnet?.stop()
   })
 
-  it('keeps running through an idle pause while the page that used the wallet is shown, and stops once it is hidden', async () => {
+  it('keeps running through an idle pause while the page that used the wallet is shown, and stops once it is hidden, leaving the scanner page open', async () => {
     const worker = await chromium.waitForTarget(
       (target) => target.type === 'service_worker' && target.url.startsWith('chrome-extension://'),
     )
@@ -67,6 +68,17 @@ describe('the worker while a dapp is in use', () => {
     expect(
       await evaluate(page, `ethereum.request({ method: 'eth_requestAccounts' }).then((accounts) => accounts.length)`),
     ).toBe(1)
+    // Connecting woke the scanner page, where the engine runs; it outlives the worker (checked below).
+    const scannerPages = async () =>
+      (await evaluate(
+        control,
+        `chrome.runtime.getContexts({ contextTypes: ['OFFSCREEN_DOCUMENT'] }).then((pages) => pages.map((page) => page.documentId))`,
+      )) as string[]
+    let scanner: string[] = []
+    for (const deadline = Date.now() + 10_000; scanner.length === 0 && Date.now() < deadline; await sleep(100)) {
+      scanner = await scannerPages()
+    }
+    expect(scanner).toHaveLength(1)
     const starts = workers.starts()
 
     await sleep(IDLE_PAUSE_MS)
@@ -77,6 +89,8 @@ describe('the worker while a dapp is in use', () => {
     await chromium.open('about:blank')
     expect(await evaluate(page, 'document.visibilityState')).toBe('hidden')
     expect(await eventually(() => !workers.running(), IDLE_PAUSE_MS)).toBe(true)
+    // Chrome stopped the idle worker, not the scanner page: the engine stays loaded for the next request.
+    expect(await scannerPages()).toEqual(scanner)
 
     // Shown again, the page wakes it before the person does anything.
     await chromium.activate(page.targetId)

@@ -34,7 +34,7 @@ export function createScanner(browser: ScannerBrowser): Scanner {
       try {
         await browser.open({
           url: SCANNER_PAGE,
-          // Chrome names no reason for keeping a library loaded; the page does the work a worker would.
+          // The page exists to run the engine on a worker thread of its own (scanner/engineWorker.ts).
           reasons: ['WORKERS'],
           justification: 'Simulates the requests Preflight checks, with its engine kept loaded between them.',
         })

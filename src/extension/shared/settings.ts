@@ -2,7 +2,7 @@
 import { scanEndpoint } from '../../engine/index.ts'
 
 type ScanBackend =
-  | { kind: 'local' } // simulate in the service worker through the RPC configured for the chain
+  | { kind: 'local' } // simulate in the extension (its scanner page) through the RPC configured for the chain
   | { kind: 'remote'; apiUrl: string; apiKey: string } // a Preflight (or compatible) scan API
 
 /** What to do when a scan fails: the user always decides; this only sets which button is focused by default. */
