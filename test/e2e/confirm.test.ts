@@ -10,6 +10,7 @@ import type { Devnet } from '../../src/devnet/devnet.ts'
 import { permit2PermitSingle, plainSafeTx, safeTxTypedData } from '../../src/devnet/eip712.ts'
 import { waitForReceipt } from '../../src/devnet/receipt.ts'
 import type { HistoryEntry } from '../../src/extension/shared/pending.ts'
+import { DEFAULT_SETTINGS } from '../../src/extension/shared/settings.ts'
 import { startScanServer } from '../../src/server/server.ts'
 import { startLatencyProxy } from '../bench/proxy.ts'
 import { startUnreachableEndpoint } from '../support/net.ts'
@@ -286,13 +287,30 @@ describe('confirming requests in the extension window', () => {
     expect(reopened).toEqual(expect.any(String))
     expect(reopened).not.toBe(first)
 
-    // The page takes orders from the worker only: a content script (in a page the attacker runs) gets no answer.
-    const order = { type: 'preflight/warm', local: false }
-    expect(await (await serviceWorker(context)).evaluate((message) => chrome.runtime.sendMessage(message), order)).toBe(
-      true,
-    )
-    const fromContentScript = `chrome.runtime.sendMessage(${JSON.stringify(order)}).then((answer) => answer ?? 'no answer', (error) => error.message)`
-    expect(await evaluateInContentScript(page, fromContentScript)).not.toBe(true)
+    // The page takes orders from the worker only. A content script (in a page the attacker runs) that orders a scan
+    // through a "scan API" of its choosing, which would be fetched with the extension's access, gets no answer, and
+    // nothing is fetched.
+    const node = await startLatencyProxy(devnet.fixtures.rpcUrl, 0)
+    try {
+      const warm = { type: 'preflight/warm', local: false }
+      const worker = await serviceWorker(context)
+      expect(await worker.evaluate((message) => chrome.runtime.sendMessage(message), warm)).toBe(true)
+      const settings = { ...DEFAULT_SETTINGS, backend: { kind: 'remote', apiUrl: node.url, apiKey: 'k' } }
+      const call = { method: 'personal_sign', params: ['0x68', account], account, origin: dapp.url, chainId: 31337 }
+      const scan = JSON.stringify({ type: 'preflight/scan', call, settings })
+      const asked = (message: string) =>
+        `chrome.runtime.sendMessage(${message}).then((answer) => answer ?? 'no answer', (error) => error.message)`
+      expect(await evaluateInContentScript(page, asked(JSON.stringify(warm)))).not.toBe(true)
+      expect(await evaluateInContentScript(page, asked(scan))).not.toEqual(expect.objectContaining({ status: 'DONE' }))
+      // The same order from the worker is scanned there: the API is asked.
+      expect(await worker.evaluate((message) => chrome.runtime.sendMessage(JSON.parse(message)), scan)).toMatchObject({
+        status: 'ERROR',
+      })
+      const asks = node.take()
+      expect(asks).toHaveLength(1)
+    } finally {
+      await node.close()
+    }
   })
 
   it("simulates on a node that sends no CORS headers, as a self-hosted node does: the scanner has the extension's access", async () => {

@@ -13,6 +13,7 @@ import {
   type RelayToWorker,
   type WorkerToRelay,
 } from '../relay/protocol.ts'
+import { scanFailed } from '../scanner/protocol.ts'
 import type { Decision, DecisionReply, PendingRequest } from '../shared/pending.ts'
 import { canCheckMessagesOn, SETTINGS_KEY, type Settings, withDefaults } from '../shared/settings.ts'
 import { createConfirmQueue } from './confirmQueue.ts'
@@ -105,7 +106,7 @@ export function createRequests(browser: Browser, store: PendingStore, scanner: S
     try {
       state = withPoisonedAddressWarnings(state, account, await known)
     } catch (error) {
-      state = { status: 'ERROR', error: { kind: 'BACKEND_ERROR', message: `The scan failed: ${reason(error)}` } }
+      state = scanFailed(error)
     }
     await store
       .update(record.id, (current) => ({ ...current, scan: state }))

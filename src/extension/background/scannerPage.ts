@@ -2,8 +2,7 @@
  * The worker's side of the scanner page (scanner/protocol.ts): opens the page when it is not open, sends it each scan,
  * and turns every failure into an ERROR state, so a stored request always leaves its wait.
  */
-
-import { isFinishedScan, SCANNER_PAGE, type ScanOrder, type WarmOrder } from '../scanner/protocol.ts'
+import { isFinishedScan, SCANNER_PAGE, type ScanOrder, scanFailed, type WarmOrder } from '../scanner/protocol.ts'
 import type { ScanState } from '../shared/pending.ts'
 
 /** The browser calls the scanner needs: Chrome's offscreen documents and extension messaging. */
@@ -15,19 +14,22 @@ export type ScannerBrowser = {
 }
 
 export type Scanner = {
-  /** The scan of a stored request; never throws. */
+  /** The scan of a stored request; never throws, and ends within `answerWithinMs`. */
   scan(order: Omit<ScanOrder, 'type'>): Promise<ScanState>
   /** Opens the page and has it load what a local scan reads, ahead of a request that is probably coming. */
   warm(local: boolean): void
 }
 
-const reason = (error: unknown) => (error instanceof Error ? error.message : String(error))
+/** The engine gives up on a scan after 20 s (scan.ts); past this, the page or its thread is gone without a word. */
+export const ANSWER_WITHIN_MS = 25_000
 
 /** A scanner over the offscreen document at SCANNER_PAGE; opens it once and again after it went away. */
-export function createScanner(browser: ScannerBrowser): Scanner {
+export function createScanner(browser: ScannerBrowser, answerWithinMs = ANSWER_WITHIN_MS): Scanner {
+  /** The page's opening as this worker last saw it; forgotten when the page stops answering. */
   let opened: Promise<void> | undefined
-  /** Whether this worker has had the page load its lists: a flood of requests sends one warm order, not one each. */
+  /** Whether the open page was asked to load its lists: a flood of requests sends one warm order, not one each. */
   let listsAsked = false
+
   const open = () => {
     opened ??= (async () => {
       if (await browser.isOpen()) return
@@ -42,18 +44,37 @@ export function createScanner(browser: ScannerBrowser): Scanner {
         // Two opens can race after a restart; only one document may exist, and one does.
         if (!(await browser.isOpen())) throw error
       }
-    })().catch((error: unknown) => {
-      opened = undefined
-      throw error
-    })
+    })()
     return opened
+  }
+  /**
+   * Forgets the page `seen` stood for, unless another scan already opened it again: several scans fail together when
+   * the page goes away, and only the first may start a new one.
+   */
+  const forget = (seen: Promise<void> | undefined) => {
+    if (opened !== seen) return
+    opened = undefined
+    listsAsked = false
   }
 
   async function ask(order: ScanOrder): Promise<ScanState> {
-    await open()
-    const reply = await browser.send(order)
-    if (isFinishedScan(reply)) return reply
-    throw new Error('the scanner page gave no result')
+    const seen = open()
+    try {
+      await seen
+      let timer: ReturnType<typeof setTimeout> | undefined
+      const silence = new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`the scanner page gave no answer in ${answerWithinMs / 1000} s`)),
+          answerWithinMs,
+        )
+      })
+      const reply = await Promise.race([browser.send(order), silence]).finally(() => clearTimeout(timer))
+      if (isFinishedScan(reply)) return reply
+      throw new Error('the scanner page gave no result')
+    } catch (error) {
+      forget(seen)
+      throw error
+    }
   }
 
   return {
@@ -62,23 +83,24 @@ export function createScanner(browser: ScannerBrowser): Scanner {
       try {
         return await ask(message)
       } catch {
-        // The page may have gone away (closed, or crashed) since it was last seen: open it again, once.
-        opened = undefined
+        // The page may have gone away (closed, or crashed) since it was last seen: it is opened again, once.
         try {
           return await ask(message)
         } catch (error) {
-          return { status: 'ERROR', error: { kind: 'BACKEND_ERROR', message: `The scan failed: ${reason(error)}` } }
+          return scanFailed(error)
         }
       }
     },
     warm(local) {
       if (opened && (listsAsked || !local)) return
       listsAsked ||= local
-      open()
+      const seen = open()
+      seen
         .then(() => browser.send({ type: 'preflight/warm', local }))
-        .catch(() => {
-          listsAsked = false
+        .then((ready) => {
+          if (ready !== true) throw new Error('the scanner page is not ready')
         })
+        .catch(() => forget(seen))
     },
   }
 }

@@ -16,10 +16,19 @@ export type ScanOrder = {
   settings: Settings
 }
 
-/** Worker → scanner page: a request is probably coming; load what a local scan reads. Answered with `true`. */
+/**
+ * Worker → scanner page: a request is probably coming; load what a local scan reads. Answered with `true` once ready,
+ * `false` when the lists could not be read (the scan that follows reports why).
+ */
 export type WarmOrder = { type: 'preflight/warm'; local: boolean }
 
 const STATUSES = new Set(['DONE', 'ERROR'])
+
+/** A scan that could not be run, for the window to show: the user still decides. */
+export function scanFailed(error: unknown): Extract<ScanState, { status: 'ERROR' }> {
+  const reason = error instanceof Error ? error.message : String(error)
+  return { status: 'ERROR', error: { kind: 'BACKEND_ERROR', message: `The scan failed: ${reason}` } }
+}
 
 /** Whether a reply is a finished ScanState (a page that went away answers nothing, or an error). */
 export function isFinishedScan(reply: unknown): reply is ScanState {

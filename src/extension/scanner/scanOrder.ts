@@ -1,6 +1,6 @@
 /** What the scanner page does with one order from the worker. */
 import type { ScanState } from '../shared/pending.ts'
-import type { ScanOrder } from './protocol.ts'
+import { type ScanOrder, scanFailed } from './protocol.ts'
 import { runScan } from './scan.ts'
 import { buildScanRequest } from './scanRequest.ts'
 
@@ -15,7 +15,6 @@ export async function scanOrdered(order: ScanOrder, engineData: () => Promise<vo
     if (settings.backend.kind === 'local') await engineData()
     return await runScan(request, call.chainId, settings)
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error)
-    return { status: 'ERROR', error: { kind: 'BACKEND_ERROR', message: `The scan failed: ${message}` } }
+    return scanFailed(error)
   }
 }

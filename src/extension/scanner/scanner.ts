@@ -2,7 +2,7 @@
 // why it is a page).
 import browser, { type Runtime } from 'webextension-polyfill'
 import { isExtensionPage } from '../background/sender.ts'
-import type { EngineReply, EngineTask, ScanOrder, WarmOrder } from './protocol.ts'
+import { type EngineReply, type EngineTask, type ScanOrder, scanFailed, type WarmOrder } from './protocol.ts'
 
 let engine: Worker | undefined
 let nextId = 0
@@ -16,13 +16,15 @@ function engineWorker(): Worker {
     waiting.get(data.id)?.(data.answer)
     waiting.delete(data.id)
   })
-  started.addEventListener('error', (event) => {
+  // A thread that failed to load or died ends what waited on it; the next order starts another.
+  const fail = (why: string) => {
     engine = undefined
     started.terminate()
-    const failed = { status: 'ERROR', error: { kind: 'BACKEND_ERROR', message: `The scan failed: ${event.message}` } }
-    for (const settle of waiting.values()) settle(failed)
+    for (const settle of waiting.values()) settle(scanFailed(new Error(why)))
     waiting.clear()
-  })
+  }
+  started.addEventListener('error', (event) => fail(event.message || "the engine's thread could not start"))
+  started.addEventListener('messageerror', () => fail("the engine's answer could not be read"))
   engine = started
   return started
 }
@@ -34,8 +36,12 @@ const ask = (order: EngineTask['order']) =>
     engineWorker().postMessage({ id, order } satisfies EngineTask)
   })
 
+// The page opens only when a scan is expected: its engine starts loading at once, while the worker sends the order.
+engineWorker()
+
 browser.runtime.onMessage.addListener((message: unknown, sender: Runtime.MessageSender) => {
-  // Orders count only from the extension itself outside any tab: its worker. Content scripts and pages get no answer.
+  // Orders count only from the extension's own contexts outside any tab (its worker; its toolbar popup could, and has
+  // no reason to). Content scripts and the extension's windows, which live in tabs, get no answer.
   if (sender.tab || !isExtensionPage(sender, browser.runtime.id, browser.runtime.getURL(''))) return undefined
   const order = message as ScanOrder | WarmOrder
   if (order?.type === 'preflight/scan' && typeof order.call === 'object' && typeof order.settings === 'object') {

@@ -14,20 +14,30 @@ const ORDER: Omit<ScanOrder, 'type'> = {
 }
 const ANSWER = { status: 'ERROR', error: { kind: 'UNSUPPORTED_CHAIN', message: 'answered by the page' } }
 
-/** A stand-in browser whose one offscreen page answers with `answer` while it is open. */
-function fakeBrowser(answer: (message: ScanOrder | WarmOrder) => unknown = () => ANSWER) {
-  const state = { open: false, opened: 0, sent: [] as (ScanOrder | WarmOrder)[] }
+/**
+ * A stand-in browser whose one offscreen page answers with `answer` once open; it takes `openMs` to load, and counts
+ * as open (to getContexts) but answers nothing while it loads, as Chrome's does.
+ */
+function fakeBrowser(answer: (message: ScanOrder | WarmOrder) => unknown = () => ANSWER, openMs = 0) {
+  const state = { open: false, loading: false, opened: 0, failSends: 0, sent: [] as (ScanOrder | WarmOrder)[] }
   const browser: ScannerBrowser = {
-    isOpen: async () => state.open,
+    isOpen: async () => state.open || state.loading,
     open: async (page) => {
       expect(page.url).toBe('src/extension/scanner/scanner.html')
-      if (state.open) throw new Error('Only a single offscreen document may be created.')
-      state.opened++
+      if (state.open || state.loading) throw new Error('Only a single offscreen document may be created.')
+      state.loading = true
+      await new Promise((resolve) => setTimeout(resolve, openMs))
+      state.loading = false
       state.open = true
+      state.opened++
     },
     send: async (message) => {
       state.sent.push(message)
-      if (!state.open) throw new Error('Could not establish connection. Receiving end does not exist.')
+      // Each answer, or its failure, arrives as a task of its own, as Chrome's messages do.
+      await new Promise((resolve) => setTimeout(resolve, 0))
+      if (!state.open || state.failSends-- > 0) {
+        throw new Error('Could not establish connection. Receiving end does not exist.')
+      }
       return answer(message)
     },
   }
@@ -49,12 +59,15 @@ describe('the scanner page, from the worker', () => {
     state.open = true
     expect(await createScanner(browser).scan(ORDER)).toEqual(ANSWER)
     expect(state.opened).toBe(0)
-    // Another start of the worker opened it between this one's check and its open.
+    // Another start of the worker opened it between this one's check and its open: the open fails, and that is fine,
+    // so the scan keeps its one retry for a page that then does not answer once.
     const racing = fakeBrowser()
+    racing.state.open = true
+    racing.state.failSends = 1
     const checks = [false, true]
     const scanner = createScanner({ ...racing.browser, isOpen: async () => checks.shift() ?? true })
-    racing.state.open = true
     expect(await scanner.scan(ORDER)).toEqual(ANSWER)
+    expect(racing.state.sent).toHaveLength(2)
   })
 
   it('opens the page again when it went away since the last scan', async () => {
@@ -105,8 +118,54 @@ describe('the scanner page, from the worker', () => {
     await scanner.scan(ORDER)
     expect(state.sent.map((message) => message.type)).toEqual(['preflight/warm', 'preflight/warm', 'preflight/scan'])
     expect(state.opened).toBe(1)
-    // A page that cannot open leaves warming silent; the scan that follows reports it.
-    const broken = createScanner({ ...browser, isOpen: async () => Promise.reject(new Error('no contexts')) })
-    expect(() => broken.warm(true)).not.toThrow()
+  })
+
+  it('warms a page opened again after the last one went away, and tries again after a warm-up that failed', async () => {
+    const { browser, state } = fakeBrowser((message) => (message.type === 'preflight/warm' ? true : ANSWER))
+    const scanner = createScanner(browser)
+    scanner.warm(true)
+    await expect.poll(() => state.sent).toHaveLength(1)
+    state.open = false
+    expect(await scanner.scan(ORDER)).toEqual(ANSWER)
+    expect(state.opened).toBe(2)
+    scanner.warm(true)
+    await expect.poll(() => state.sent.filter((message) => message.type === 'preflight/warm')).toHaveLength(2)
+    // Lists that could not be read: the next prelude asks again.
+    const unready = fakeBrowser((message) => (message.type === 'preflight/warm' ? false : ANSWER))
+    const retrying = createScanner(unready.browser)
+    retrying.warm(true)
+    await expect.poll(() => unready.state.sent).toHaveLength(1)
+    await new Promise((resolve) => setTimeout(resolve, 10))
+    retrying.warm(true)
+    await expect.poll(() => unready.state.sent).toHaveLength(2)
+  })
+
+  it('opens the page once for all the scans that found it gone, and every one of them is answered', async () => {
+    const { browser, state } = fakeBrowser(undefined, 20)
+    const scanner = createScanner(browser)
+    await scanner.scan(ORDER)
+    state.open = false
+    const results = await Promise.all(Array.from({ length: 4 }, () => scanner.scan(ORDER)))
+    expect(results).toEqual(Array(4).fill(ANSWER))
+    expect(state.opened).toBe(2)
+  })
+
+  it('gives up on a page that never answers, as an ERROR, and asks a page opened again', async () => {
+    const { browser, state } = fakeBrowser()
+    const hanging = createScanner(
+      {
+        ...browser,
+        send: (message) => {
+          state.sent.push(message)
+          return new Promise(() => undefined)
+        },
+      },
+      30,
+    )
+    expect(await hanging.scan(ORDER)).toEqual({
+      status: 'ERROR',
+      error: { kind: 'BACKEND_ERROR', message: 'The scan failed: the scanner page gave no answer in 0.03 s' },
+    })
+    expect(state.sent).toHaveLength(2)
   })
 })
