@@ -2,7 +2,14 @@
  * The worker's side of the scanner page (scanner/protocol.ts): opens the page when it is not open, sends it each scan,
  * and turns every failure into an ERROR state, so a stored request always leaves its wait.
  */
-import { isFinishedScan, SCANNER_PAGE, type ScanOrder, scanFailed, type WarmOrder } from '../scanner/protocol.ts'
+import {
+  isFinishedScan,
+  SCAN_TIMEOUT_MS,
+  SCANNER_PAGE,
+  type ScanOrder,
+  scanFailed,
+  type WarmOrder,
+} from '../scanner/protocol.ts'
 import type { ScanState } from '../shared/pending.ts'
 
 /** The browser calls the scanner needs: Chrome's offscreen documents and extension messaging. */
@@ -20,8 +27,8 @@ export type Scanner = {
   warm(local: boolean): void
 }
 
-/** The engine gives up on a scan after 20 s (scan.ts); past this, the page or its thread is gone without a word. */
-export const ANSWER_WITHIN_MS = 25_000
+/** Past the engine's own limit and a margin, the page or its thread is gone without a word. */
+export const ANSWER_WITHIN_MS = SCAN_TIMEOUT_MS + 5_000
 
 /** A scanner over the offscreen document at SCANNER_PAGE; opens it once and again after it went away. */
 export function createScanner(browser: ScannerBrowser, answerWithinMs = ANSWER_WITHIN_MS): Scanner {

@@ -6,6 +6,9 @@
 import type { InterceptedMethod, ScanState } from '../shared/pending.ts'
 import type { Settings } from '../shared/settings.ts'
 
+/** How long the engine works on one scan before it reports a TIMEOUT (scan.ts). */
+export const SCAN_TIMEOUT_MS = 20_000
+
 /** The scanner page's path in the built extension (a static page of its own, as Chrome requires). */
 export const SCANNER_PAGE = 'src/extension/scanner/scanner.html'
 

@@ -6,9 +6,9 @@
 import { type EngineError, type ScanOutcome, scanEndpoint, scanMessage, scanTransactions } from '../../engine/index.ts'
 import type { ScanBackendUsed, ScanState } from '../shared/pending.ts'
 import type { Settings } from '../shared/settings.ts'
+import { SCAN_TIMEOUT_MS, scanFailed } from './protocol.ts'
 import type { ScanRequest } from './scanRequest.ts'
 
-const SCAN_TIMEOUT_MS = 20_000
 const API_VERSION = '2023-06-05'
 
 type Failure = Extract<ScanState, { status: 'ERROR' }>['error']
@@ -119,13 +119,14 @@ export async function runScan(
     backend.kind === 'remote'
       ? remote(scan, chainId, backend, abort.signal)
       : local(scan, chainId, settings, abort.signal)
-  ).catch((error: unknown) => {
-    const where = backend.kind === 'remote' ? 'The scan API could not be reached' : 'The scan failed'
-    return failed({
-      kind: 'BACKEND_ERROR',
-      message: `${where}: ${error instanceof Error ? error.message : String(error)}`,
-    })
-  })
+  ).catch((error: unknown) =>
+    backend.kind === 'remote'
+      ? failed({
+          kind: 'BACKEND_ERROR',
+          message: `The scan API could not be reached: ${error instanceof Error ? error.message : String(error)}`,
+        })
+      : scanFailed(error),
+  )
   try {
     const state = await Promise.race([work, timeout])
     const used = backendUsed(chainId, settings)
