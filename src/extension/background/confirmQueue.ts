@@ -24,8 +24,18 @@ export function createConfirmQueue(browser: Browser, store: PendingStore, reject
   /** Pending request ids → arrival time, oldest first when sorted; mirrors storage (restored after a restart). */
   const waiting = new Map<string, number>()
   let windowId: number | undefined
+  /** A window opening for an announced request (see announce); its id is known once `windowOpened` awaited it. */
+  let opening: Promise<number> | undefined
   // Opening and closing the window, and adding to it, happen one at a time; decisions do not wait for them.
   const inTurn = serially()
+
+  /** Takes the announced window's id once Chrome made it (none when it could not). Called in a turn. */
+  async function windowOpened() {
+    const attempt = opening
+    if (!attempt) return
+    opening = undefined
+    windowId = await attempt.catch(() => windowId)
+  }
 
   const oldest = (): string | null => {
     let best: string | null = null
@@ -69,8 +79,9 @@ export function createConfirmQueue(browser: Browser, store: PendingStore, reject
         await store.put(record)
         waiting.set(record.id, record.createdAt)
         stored()
+        await windowOpened()
         try {
-          windowId = await openConfirmWindow(browser, record.id)
+          windowId ??= await openConfirmWindow(browser, record.id)
         } catch (error) {
           waiting.delete(record.id)
           await reject(record.id, NO_WINDOW((error as Error).message))
@@ -84,6 +95,18 @@ export function createConfirmQueue(browser: Browser, store: PendingStore, reject
       turn.catch(() => undefined)
       return Promise.race([kept, turn])
     },
+    /**
+     * A request `id` is about to arrive (see requests.ts): when no window is open, one opens for it now, so Chrome
+     * makes the window and loads its page while the request is still on its way and being checked. Nothing waits for
+     * Chrome here: the request is stored as soon as it is checked, and takes the window's id once Chrome has it.
+     * `wanted` is asked in turn, so a request refused meanwhile gets no window.
+     */
+    announce: (id: string, wanted: () => boolean) =>
+      inTurn(async () => {
+        if (windowId !== undefined || opening || !wanted()) return
+        opening = openConfirmWindow(browser, id, { announced: true })
+        opening.catch(() => undefined)
+      }),
     /** A request settled: it leaves the queue. Returns the request the window shows next, or null when none. */
     settled(id: string): string | null {
       waiting.delete(id)
@@ -104,6 +127,7 @@ export function createConfirmQueue(browser: Browser, store: PendingStore, reject
     /** Closes the window when nothing waits in it any more (the last request ended without a decision made in it). */
     closeIfEmpty: () =>
       inTurn(async () => {
+        await windowOpened()
         if (waiting.size > 0 || windowId === undefined) return
         const closing = windowId
         windowId = undefined
@@ -112,6 +136,7 @@ export function createConfirmQueue(browser: Browser, store: PendingStore, reject
     /** A browser window closed: if it was the confirmation window, every request in it is rejected. */
     windowRemoved: (removed: number) =>
       inTurn(async () => {
+        await windowOpened()
         if (removed === windowId) await windowGone(removed)
       }),
     /**

@@ -37,6 +37,11 @@ const NOT_KEPT = (why: string): Outcome => ({
 })
 /** Scans run a few at a time, oldest first, so a flood cannot starve the request on screen or swamp the node. */
 const SCAN_CONCURRENCY = 4
+/**
+ * How long an announced request may take to arrive (the hook asks the wallet for its accounts and chain in between);
+ * a window opened for one that never came closes then.
+ */
+const ANNOUNCED_FOR_MS = 3_000
 
 /** Whether Preflight checks requests from this frame (on, and not paused for its origin or its page's origin). */
 function isChecking(settings: Settings, sender: RequestSender): boolean {
@@ -65,6 +70,12 @@ export function createRequests(browser: Browser, store: PendingStore, scanner: S
     lastArrival = Math.max(Date.now(), lastArrival + 1)
     return lastArrival
   }
+  /**
+   * Request ids announced over each relay port (see announce), not yet taken by a request from it; and those taken by a
+   * request that is still being checked. Either keeps a window opened for them from closing as empty.
+   */
+  const announced = new Map<Runtime.Port, string>()
+  const arriving = new Set<string>()
   /** Resolves once a restarted worker has rebuilt its queue; new requests wait for it. */
   let restored: Promise<unknown> = Promise.resolve()
 
@@ -128,7 +139,67 @@ export function createRequests(browser: Browser, store: PendingStore, scanner: S
     await queue.closeIfEmpty()
   }
 
-  async function accept(port: Runtime.Port, rid: number, raw: HookCall) {
+  /** Closes a window opened for announced requests once none is on its way and none waits in it. */
+  function closeIfIdle() {
+    if (announced.size === 0 && arriving.size === 0) void queue.closeIfEmpty()
+  }
+
+  /**
+   * The hook says a signing request is coming: it has copied the dapp's params and now asks the wallet for its accounts
+   * and chain. The next request over this port will take the id chosen here, and when no window is open one opens for
+   * it now, so Chrome makes the window and loads its page while the request travels and is checked (the window waits
+   * for it). A request that is refused, or never comes, closes that window again while it holds nothing.
+   */
+  function announce(port: Runtime.Port) {
+    if (announced.has(port)) return
+    void warmScanner()
+    const id = crypto.randomUUID()
+    announced.set(port, id)
+    setTimeout(() => {
+      if (announced.get(port) !== id) return
+      announced.delete(port)
+      closeIfIdle()
+    }, ANNOUNCED_FOR_MS)
+    void (async () => {
+      const sender = requestSender(port.sender)
+      const settings = await loadSettings().catch(() => undefined)
+      // Switched off or paused there: the request will be forwarded with no window, so none may flash.
+      if (!sender || !settings || !isChecking(settings, sender)) return
+      await queue.announce(id, () => announced.get(port) === id || arriving.has(id))
+    })()
+  }
+
+  /** The id announced over `port` for its next request, which takes it (undefined when none was announced). */
+  function takeAnnounced(port: Runtime.Port): string | undefined {
+    const id = announced.get(port)
+    if (id === undefined) return undefined
+    announced.delete(port)
+    arriving.add(id)
+    return id
+  }
+
+  /** Keeps a request (see keep) and scans it; a request announced as `announcedId` takes that id. */
+  async function accept(port: Runtime.Port, rid: number, raw: HookCall, announcedId?: string) {
+    let kept: Awaited<ReturnType<typeof keep>> | undefined
+    try {
+      kept = await keep(port, rid, raw, announcedId ?? crypto.randomUUID())
+    } finally {
+      if (announcedId !== undefined) {
+        arriving.delete(announcedId)
+        if (!kept) closeIfIdle()
+      }
+    }
+    if (!kept) return
+    const { record, settings } = kept
+    // The scan starts at once (a few at a time), also for a request that waits its turn, so it is ready when shown.
+    await scans(() => scan(record, settings))
+  }
+
+  /**
+   * Checks a call from a relay, normalises it, stores it as request `id` and queues it in the window; returns it, or
+   * undefined when the frame got its answer without a window (refused, switched off, or not kept).
+   */
+  async function keep(port: Runtime.Port, rid: number, raw: HookCall, id: string) {
     // Read while a restarted worker rebuilds its queue: on the cold path every storage round trip is in the wait.
     const settingsRead = loadSettings()
     settingsRead.catch(() => undefined)
@@ -157,7 +228,7 @@ export function createRequests(browser: Browser, store: PendingStore, scanner: S
     if (!normal.ok) return post(port, { type: 'settle', rid, outcome: { kind: 'error', error: normal.error } })
     const wallet = walletChain(call.chainId)
     const record: PendingRequest = {
-      id: crypto.randomUUID(),
+      id,
       ...sender,
       ...normal.call,
       chainId: messageChain(normal.call, wallet, settings),
@@ -179,8 +250,7 @@ export function createRequests(browser: Browser, store: PendingStore, scanner: S
       requestsOfPort.delete(record.id)
       return post(port, { type: 'settle', rid, outcome: NOT_KEPT(reason(error)) })
     }
-    // The scan starts at once (a few at a time), also for a request that waits its turn, so it is ready when shown.
-    await scans(() => scan(record, settings))
+    return { record, settings }
   }
 
   /** Typed data bound to another chain than the wallet's (when the wallet said which it is on): both chains. */
@@ -216,7 +286,9 @@ export function createRequests(browser: Browser, store: PendingStore, scanner: S
       byPort.set(port, new Set())
       port.onMessage.addListener((message: unknown) => {
         const data = message as RelayToWorker
-        if (data?.type === 'request' && typeof data.rid === 'number') void accept(port, data.rid, data.call)
+        if (data?.type === 'request' && typeof data.rid === 'number') {
+          void accept(port, data.rid, data.call, takeAnnounced(port))
+        } else if (data?.type === 'coming') announce(port)
         else if (data?.type === 'resume' && Array.isArray(data.ids)) void resume(port, data.ids)
         // A request is probably coming, or the page that would send one is in use: the scanner can be ready before it.
         else if (data?.type === 'prelude' || data?.type === 'keepalive') void warmScanner()
@@ -224,6 +296,7 @@ export function createRequests(browser: Browser, store: PendingStore, scanner: S
       port.onDisconnect.addListener(() => {
         const ids = byPort.get(port) ?? new Set()
         byPort.delete(port)
+        if (announced.delete(port) && ids.size === 0) closeIfIdle()
         if (ids.size > 0) void dropRequests(ids)
       })
     },

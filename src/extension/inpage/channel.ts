@@ -31,6 +31,8 @@ export type RelayChannel = {
    * now rather than when the request arrives.
    */
   prelude(): void
+  /** Says a signing request is on its way (the gate holds it while the wallet answers), so its window can open now. */
+  coming(): void
   /** Stops accepting a port: called when the page's own scripts are about to run. */
   closeHandshake(): void
 }
@@ -114,6 +116,14 @@ export function connectToRelay(): RelayChannel {
       } catch {
         delete waiting[rid]
         done(failure(-32602, 'Preflight refused this request: its parameters cannot be copied.'))
+      }
+    },
+    coming() {
+      if (!port) return
+      try {
+        portPostMessage(port, { type: 'coming' })
+      } catch {
+        // Nothing depends on it: the request itself opens the window.
       }
     },
     prelude() {

@@ -33,8 +33,8 @@ export function createGate(channel: RelayChannel): Gate {
     }
     const planted = plantedField(method, copy.value)
     if (planted) return done({ kind: 'error', error: plantedError(planted) })
-    // A stopped worker starts while the wallet answers, instead of after.
-    channel.prelude()
+    // The worker starts (when stopped) and opens the window while the wallet answers, instead of after.
+    channel.coming()
     let accounts: unknown
     let chainId: unknown
     let pending = 2

@@ -56,9 +56,10 @@ export type Outcome = { kind: 'forward'; params: unknown } | { kind: 'error'; er
 
 /**
  * Hook → relay. `rid` is the hook's own counter; it never leaves this frame. A prelude says a signing request is
- * probably coming, so the relay wakes the worker.
+ * probably coming, so the relay wakes the worker; `coming` says one is: the hook holds it and asks the wallet for its
+ * accounts and chain before sending it.
  */
-export type HookMessage = { type: 'scan'; rid: number; call: HookCall } | { type: 'prelude' }
+export type HookMessage = { type: 'scan'; rid: number; call: HookCall } | { type: 'prelude' } | { type: 'coming' }
 
 /** Relay → hook. */
 export type RelayToHook = { type: 'settle'; rid: number; outcome: Outcome }
@@ -70,6 +71,8 @@ export type RelayToWorker =
   | { type: 'resume'; ids: string[] }
   /** A signing request is probably coming: start now (the connection alone wakes a stopped worker). */
   | { type: 'prelude' }
+  /** The next request on this port is on its way: its window can open now (see requests.ts, announce). */
+  | { type: 'coming' }
   /** The page is in use: receiving it restarts Chrome's idle timer; a worker it woke fetches its lists, as for a prelude. */
   | { type: 'keepalive' }
 

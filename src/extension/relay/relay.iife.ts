@@ -22,6 +22,7 @@ const keepAlive = createKeepAlive(link.keepAlive, document)
 hookPort.addEventListener('message', (event: MessageEvent<HookMessage>) => {
   const message = event.data
   if (message?.type === 'scan' && typeof message.rid === 'number') link.request(message.rid, message.call)
+  else if (message?.type === 'coming') link.coming()
   else if (message?.type === 'prelude') {
     // A hidden page that polls the accounts must not restart a worker Chrome stopped; shown again, it wakes it.
     if (document.visibilityState === 'visible') link.prelude()

@@ -116,6 +116,10 @@ export function createWorkerLink(browser: Browser, settle: Settle) {
     prelude() {
       if (!port) send({ type: 'prelude' })
     },
+    /** Tells the worker a request is on its way (waking it when stopped), so it can open the window ahead of it. */
+    coming() {
+      send({ type: 'coming' })
+    },
     /** Tells the worker the page is in use (see keepAlive.ts); false when the extension cannot be reached. */
     keepAlive: (): boolean => extensionAlive() && send({ type: 'keepalive' }),
     /** Sends one intercepted call to the worker. */

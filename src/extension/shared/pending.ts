@@ -67,6 +67,12 @@ export type PendingRequest = {
 export const pendingKey = (id: string) => `pending:${id}`
 
 /**
+ * Set in the URL of a window opened for a request that was announced but not yet stored: until it arrives, the window
+ * waits for it instead of saying it is no longer waiting.
+ */
+export const ANNOUNCED_PARAM = 'announced'
+
+/**
  * The review queue: pending requests oldest first (ties broken by id), derived from storage on every read so it can
  * never disagree with what is actually pending.
  */

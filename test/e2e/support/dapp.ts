@@ -51,6 +51,25 @@ export function devWalletPage(rpcUrl: string, account: string): string {
 }
 
 /**
+ * A page whose dev wallet (on `rpcUrl`, signing as `account`) answers eth_accounts and eth_chainId only once
+ * `window.beforeAnswer(method)` settled, when the page set one: a wallet whose answers take time, as an extension
+ * wallet's do (they cross its content script and its worker).
+ */
+export function answerHoldingWalletPage(rpcUrl: string, account: string): string {
+  return walletPage(`
+    const wallet = DevWallet.createDevWallet(${JSON.stringify({ rpcUrl, account })})
+    const request = wallet.request
+    wallet.request = async (args) => {
+      if ((args.method === 'eth_accounts' || args.method === 'eth_chainId') && window.beforeAnswer) {
+        await window.beforeAnswer(args.method)
+      }
+      return request(args)
+    }
+    DevWallet.announceDevWallet(wallet)
+  `)
+}
+
+/**
  * A page whose dev wallet (on `rpcUrl`, signing as `account`) counts in `window.forwarded` the eth_sendTransaction
  * requests that reach it, below the extension's hook: what the extension really let through.
  */

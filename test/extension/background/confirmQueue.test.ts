@@ -5,14 +5,18 @@ import { createPendingStore } from '../../../src/extension/background/pendingSto
 import { memoryArea } from './support/memoryArea.ts'
 import { pendingRecord as record } from './support/pendingRecord.ts'
 
-/** The browser's windows API is the boundary: a window opens when the test says so. */
+/** The browser's windows API is the boundary: a window opens when the test says so (or fails to, with `fail`). */
 function browserWithSlowWindows() {
   const opened: string[] = []
+  const removed: number[] = []
   let nextWindowId = 7
   let open = () => {}
-  const created = new Promise<void>((resolve) => {
+  let fail = (_error: Error) => {}
+  const created = new Promise<void>((resolve, reject) => {
     open = resolve
+    fail = reject
   })
+  created.catch(() => undefined)
   const browser = {
     runtime: { getURL: (path: string) => `chrome-extension://preflight/${path}` },
     windows: {
@@ -22,10 +26,12 @@ function browserWithSlowWindows() {
         return { id: nextWindowId++ }
       },
       get: async () => ({ id: 7 }),
-      remove: async () => undefined,
+      remove: async (windowId: number) => {
+        removed.push(windowId)
+      },
     },
   }
-  return { browser: browser as unknown as Browser, opened, open }
+  return { browser: browser as unknown as Browser, opened, removed, open, fail }
 }
 
 describe('confirmation queue', () => {
@@ -79,5 +85,95 @@ describe('confirmation queue', () => {
     const queue = createConfirmQueue(browser, createPendingStore(area), async () => undefined)
     await expect(queue.add(record('a'))).rejects.toThrow('QUOTA_BYTES quota exceeded')
     expect(opened).toEqual([])
+  })
+
+  describe('a request announced before it arrives', () => {
+    it('opens its window at once, and the request is stored before Chrome has made the window', async () => {
+      const { browser, opened, open } = browserWithSlowWindows()
+      const store = createPendingStore(memoryArea())
+      const queue = createConfirmQueue(browser, store, async () => undefined)
+      await queue.announce('a', () => true)
+      expect(opened).toEqual([expect.stringMatching(/confirm\.html\?id=a&announced=1$/)])
+      // The window is still being made: the request is kept anyway, so its scan can start.
+      await queue.add(record('a'))
+      expect(queue.has('a')).toBe(true)
+      expect((await store.get('a'))?.windowId).toBeUndefined()
+      open()
+      await expect.poll(async () => (await store.get('a'))?.windowId).toBe(7)
+      await queue.add(record('b'))
+      expect((await store.get('b'))?.windowId).toBe(7)
+      expect(opened).toHaveLength(1)
+    })
+
+    it('opens nothing when a window is open or opening, or when the request is no longer wanted', async () => {
+      const { browser, opened, open } = browserWithSlowWindows()
+      const store = createPendingStore(memoryArea())
+      const queue = createConfirmQueue(browser, store, async () => undefined)
+      await queue.announce('a', () => false)
+      expect(opened).toEqual([])
+      await queue.announce('b', () => true)
+      await queue.announce('c', () => true)
+      expect(opened).toHaveLength(1)
+      open()
+      await queue.add(record('b'))
+      await queue.announce('d', () => true)
+      expect(opened).toHaveLength(1)
+      await expect.poll(async () => (await store.get('b'))?.windowId).toBe(7)
+    })
+
+    it('closes the window when its request never came, and the next request opens its own', async () => {
+      const { browser, opened, removed, open } = browserWithSlowWindows()
+      open()
+      const store = createPendingStore(memoryArea())
+      const queue = createConfirmQueue(browser, store, async () => undefined)
+      await queue.announce('a', () => true)
+      await queue.closeIfEmpty()
+      expect(removed).toEqual([7])
+      await queue.add(record('b'))
+      expect(opened).toEqual([expect.stringContaining('?id=a&announced=1'), expect.stringContaining('?id=b')])
+      await expect.poll(async () => (await store.get('b'))?.windowId).toBe(8)
+    })
+
+    it('keeps the window while a request waits in it', async () => {
+      const { browser, removed, open } = browserWithSlowWindows()
+      open()
+      const store = createPendingStore(memoryArea())
+      const queue = createConfirmQueue(browser, store, async () => undefined)
+      await queue.announce('a', () => true)
+      await queue.add(record('b'))
+      await queue.closeIfEmpty()
+      expect(removed).toEqual([])
+      expect(queue.has('b')).toBe(true)
+    })
+
+    it("opens a window of the request's own when the announced one could not be made", async () => {
+      const { browser, opened, fail } = browserWithSlowWindows()
+      const store = createPendingStore(memoryArea())
+      const rejected: string[] = []
+      const queue = createConfirmQueue(browser, store, async (id) => {
+        rejected.push(id)
+      })
+      await queue.announce('a', () => true)
+      fail(new Error('no windows here'))
+      await queue.add(record('a'))
+      // The second try fails the same way (the stand-in refuses every window): the request is rejected, not lost.
+      await expect.poll(() => rejected).toEqual(['a'])
+      expect(opened).toEqual([expect.stringContaining('announced=1'), expect.not.stringContaining('announced')])
+    })
+
+    it('rejects what waited in the window when the user closes it', async () => {
+      const { browser, open } = browserWithSlowWindows()
+      const store = createPendingStore(memoryArea())
+      const rejected: string[] = []
+      const queue = createConfirmQueue(browser, store, async (id) => {
+        rejected.push(id)
+      })
+      await queue.announce('a', () => true)
+      await queue.add(record('a'))
+      open()
+      await queue.windowRemoved(7)
+      expect(rejected).toEqual(['a'])
+      expect(queue.has('a')).toBe(false)
+    })
   })
 })

@@ -34,13 +34,14 @@ function recordingChannel(events: string[]) {
       done({ kind: 'forward', params: call.params })
     },
     prelude: () => events.push('prelude'),
+    coming: () => events.push('coming'),
     closeHandshake: () => {},
   }
   return { channel, calls }
 }
 
 describe('the gate', () => {
-  it('wakes the worker before it asks the wallet, and sends the call once the wallet answered', async () => {
+  it('announces the call before it asks the wallet, and sends the call once the wallet answered', async () => {
     const events: string[] = []
     const { provider, release } = slowWallet(events)
     const { channel, calls } = recordingChannel(events)
@@ -54,8 +55,8 @@ describe('the gate', () => {
       ),
     )
     await new Promise((resolve) => setTimeout(resolve, 0))
-    // The worker is woken while the wallet has not answered yet.
-    expect(events).toEqual(['prelude', 'wallet asked eth_accounts', 'wallet asked eth_chainId'])
+    // The worker hears of the call (and can open its window) while the wallet has not answered yet.
+    expect(events).toEqual(['coming', 'wallet asked eth_accounts', 'wallet asked eth_chainId'])
     release()
     expect(await outcome).toEqual({ kind: 'forward', params: [{ to: '0x01', value: '0x1' }] })
     expect(events.at(-1)).toBe('scan')

@@ -143,9 +143,14 @@ function useCurrentWindowId(): number | undefined {
   return windowId
 }
 
+/** How long a window opened for an announced request waits for it before it says the request is not waiting. */
+const ANNOUNCED_WAIT_MS = 5_000
+
 type Props = {
   /** The request named in the window's URL when it opened. */
   initialId: string
+  /** The window opened before that request was stored (see ANNOUNCED_PARAM): it waits for it. */
+  announced?: boolean
   queue: QueueStore
 }
 
@@ -153,8 +158,9 @@ type Props = {
  * The confirmation window: shows one pending request, live from chrome.storage.session, with the others queued in
  * the same window; after each decision it moves on to the request the worker names next, and closes when none is left.
  */
-export function ConfirmApp({ initialId, queue }: Props) {
+export function ConfirmApp({ initialId, announced = false, queue }: Props) {
   const [shownId, setShownId] = useState(initialId)
+  const [awaitingArrival, setAwaitingArrival] = useState(announced)
   /** The request decided in this window and still on screen until the worker names the next one. */
   const [decidedId, setDecidedId] = useState<string | null>(null)
   const requests = queue((state) => state.requests)
@@ -190,12 +196,19 @@ export function ConfirmApp({ initialId, queue }: Props) {
   useShownMarks(view?.action)
 
   useEffect(() => {
+    if (!awaitingArrival) return
+    const timer = setTimeout(() => setAwaitingArrival(false), ANNOUNCED_WAIT_MS)
+    return () => clearTimeout(timer)
+  }, [awaitingArrival])
+
+  useEffect(() => {
     if (!request) return
     const place = inWindow.length > 1 ? ` (${position} of ${inWindow.length})` : ''
     document.title = `Preflight${place} · ${request.origin}`
   }, [request, position, inWindow.length])
 
-  if (requests === undefined) {
+  const arriving = awaitingArrival && !request && shownId === initialId && !ended[shownId]
+  if (requests === undefined || arriving) {
     return (
       <main className="page" data-action="PENDING">
         <p className="muted">{readError ?? 'Loading…'}</p>
