@@ -12,6 +12,9 @@
  *   what a person gets who reads the page before acting. The relay keeps the worker running for such a page
  *   (src/extension/relay/keepAlive.ts); each run says whether its request met a stopped worker. BENCH_PAUSED_RUNS
  *   runs, no warm-up.
+ * - warm and cold runs with a wallet that answers the hook's eth_accounts and eth_chainId in WALLET_ANSWER_MS, as an
+ *   extension wallet takes longer to than the devnet's in-page one: the worker opens the window as the hook announces
+ *   the request, while the wallet answers.
  * - cold runs with the scanner page closed too (the engine's page, which outlives a stopped worker): what the first
  *   request after the browser started meets.
  * - the same cold runs with eth_estimateGas sent through the wallet first, as viem, wagmi and ethers do before they
@@ -30,7 +33,7 @@ import type { Page } from 'playwright-core'
 import type { Devnet } from '../../src/devnet/devnet.ts'
 import { PRELUDE_INTERVAL_MS } from '../../src/extension/relay/protocol.ts'
 import { REQUEST_SHOWN, RESULTS_SHOWN } from '../../src/extension/ui/confirm/shownMarks.ts'
-import { type Dapp, devWalletPage, startDapp } from '../e2e/support/dapp.ts'
+import { answerHoldingWalletPage, type Dapp, startDapp } from '../e2e/support/dapp.ts'
 import {
   DIST,
   type Extension,
@@ -67,6 +70,14 @@ const PAUSED_FOR_MS = 40_000
 const IDLE_PAUSE_MS = PRELUDE_INTERVAL_MS + 200
 /** A wallet's node round trip, as `npm run bench` puts between the engine and the devnet. */
 const NODE_ROUND_TRIP_MS = 50
+/**
+ * How long the wallet takes to answer eth_accounts and eth_chainId in the slow-wallet runs. The devnet's in-page wallet
+ * answers in about a millisecond; an extension wallet's answers cross its content script and its worker. 20 ms is an
+ * assumption, not a measurement of any one wallet.
+ */
+const WALLET_ANSWER_MS = 20
+/** Run in the dapp's page (an answerHoldingWalletPage): its wallet answers after WALLET_ANSWER_MS from now on. */
+const SLOW_WALLET = `window.beforeAnswer = () => new Promise((resolve) => setTimeout(resolve, ${WALLET_ANSWER_MS})); true`
 
 /** Evaluates `expression` in a page's session (promises awaited) and returns its value; throws what it threw. */
 async function evaluate(session: CdpSession, expression: string): Promise<unknown> {
@@ -79,16 +90,29 @@ async function evaluate(session: CdpSession, expression: string): Promise<unknow
   return result.value
 }
 
-/** Polls `expression` until it is truthy, and returns it. */
-async function waitFor(session: CdpSession, expression: string, timeoutMs = RESULTS_TIMEOUT_MS): Promise<unknown> {
+/** Polls `expression` every `everyMs` until it is truthy, and returns it. */
+async function waitFor(
+  session: CdpSession,
+  expression: string,
+  { timeoutMs = RESULTS_TIMEOUT_MS, everyMs = 10 } = {},
+): Promise<unknown> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
     const value = await evaluate(session, expression)
     if (value) return value
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${expression.slice(0, 80)}…`)
-    await new Promise((resolve) => setTimeout(resolve, 10))
+    await new Promise((resolve) => setTimeout(resolve, everyMs))
   }
 }
+
+/**
+ * When and how often a run reads the window's marks. The control page that reads them is an extension page, so each
+ * read runs on the main thread the loading window shares with it; read every 10 ms from the call, the reads held the
+ * window back by 12–16 ms (two alternating pairs, 2026-11-25). The marks carry their own times, so reading them later
+ * changes nothing measured.
+ */
+const FIRST_READ_MS = 250
+const READ_EVERY_MS = 50
 
 // Run in an extension page: the confirmation window is an extension page in the same process, so its marks (and its
 // data-action) can be read through chrome.extension.getViews() with nothing attached to it. Null until it shows
@@ -143,7 +167,12 @@ async function scanLatency(
       return at
     })()`,
   )) as number
-  const shown = (await waitFor(control, READ_WINDOW)) as { windowAt: number; resultsAt: number; action: string }
+  await new Promise((resolve) => setTimeout(resolve, FIRST_READ_MS))
+  const shown = (await waitFor(control, READ_WINDOW, { everyMs: READ_EVERY_MS })) as {
+    windowAt: number
+    resultsAt: number
+    action: string
+  }
   if (shown.action !== 'NONE') throw new Error(`the window showed ${shown.action}, expected NONE`)
   const settled = await evaluate(page, 'window.pending')
   if (settled !== 4001) throw new Error(`closing the window should reject the request; the dapp got ${settled}`)
@@ -162,6 +191,8 @@ async function scanLatencies(
   cold: Latencies
   coldAfterEstimate: Latencies
   coldWithoutScanner: Latencies
+  slowWallet: Latencies
+  coldSlowWallet: Latencies
   paused: Paused
 }> {
   const from = devnet.fixtures.accounts[0]?.address ?? ''
@@ -199,6 +230,10 @@ async function scanLatencies(
     const cold = await latencies(coldRun(false), stopping(false))
     const coldAfterEstimate = await latencies(coldRun(true), stopping(false))
     const coldWithoutScanner = await latencies(coldRun(false), stopping(true))
+    await evaluate(page, SLOW_WALLET)
+    const slowWallet = await latencies(() => scanLatency(page, control, from, to))
+    const coldSlowWallet = await latencies(coldRun(false), stopping(false))
+    await evaluate(page, 'delete window.beforeAnswer')
     const paused: Paused = { window: [], results: [], metStoppedWorker: 0 }
     for (let run = 0; run < PAUSED_RUNS; run++) {
       await new Promise((resolve) => setTimeout(resolve, PAUSED_FOR_MS))
@@ -208,7 +243,7 @@ async function scanLatencies(
       paused.results.push(ms.results)
       if (workers.starts() !== startsBefore) paused.metStoppedWorker++
     }
-    return { warm, cold, coldAfterEstimate, coldWithoutScanner, paused }
+    return { warm, cold, coldAfterEstimate, coldWithoutScanner, slowWallet, coldSlowWallet, paused }
   } finally {
     await chromium.close()
   }
@@ -310,9 +345,10 @@ async function main() {
   try {
     ;[devnet, dapp] = await Promise.all([startTestDevnet(), startDapp()])
     const from = devnet.fixtures.accounts[0]?.address ?? ''
-    dapp.page('/', devWalletPage(devnet.fixtures.rpcUrl, from))
+    dapp.page('/', answerHoldingWalletPage(devnet.fixtures.rpcUrl, from))
     dapp.page('/empty', '<!doctype html><title>empty</title>')
-    const { warm, cold, coldAfterEstimate, coldWithoutScanner, paused } = await scanLatencies(devnet, dapp)
+    const { warm, cold, coldAfterEstimate, coldWithoutScanner, slowWallet, coldSlowWallet, paused } =
+      await scanLatencies(devnet, dapp)
 
     extension = await launchExtension()
     await writeSettings(extension.context, { rpcUrls: { '31337': devnet.fixtures.rpcUrl } })
@@ -336,6 +372,12 @@ async function main() {
       workerStoppedEstimateFirst: summary(coldAfterEstimate),
       // The worker stopped and the scanner page closed, as for the first request after the browser started.
       workerAndScannerStopped: summary(coldWithoutScanner),
+      // The wallet takes WALLET_ANSWER_MS to say its accounts and chain, which the hook asks before it sends a request.
+      slowWallet: {
+        answerMs: WALLET_ANSWER_MS,
+        workerRunning: summary(slowWallet),
+        workerStopped: summary(coldSlowWallet),
+      },
       // A request after an idle pause on a page in use: the worker kept running for it (keepAlive.ts).
       afterIdlePause: { ...summary(paused), pauseMs: PAUSED_FOR_MS, metStoppedWorker: paused.metStoppedWorker },
       floodContinueToDappMs: {
