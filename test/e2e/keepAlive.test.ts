@@ -97,4 +97,55 @@ describe('the worker while a dapp is in use', () => {
     expect(await evaluate(page, 'document.visibilityState')).toBe('visible')
     expect(await eventually(() => workers.starts() > starts && workers.running(), 10_000)).toBe(true)
   }, 180_000)
+
+  it('lets the scanner page close itself (as it does after a long idle), and the next request opens it again and is scanned', async () => {
+    const worker = await chromium.waitForTarget(
+      (target) => target.type === 'service_worker' && target.url.startsWith('chrome-extension://'),
+    )
+    const control = await chromium.open(`chrome-extension://${new URL(worker.url).host}/src/extension/ui/options.html`)
+    const settings = { rpcUrls: { '31337': devnet.fixtures.rpcUrl } }
+    await evaluate(control, `chrome.storage.local.set({ settings: ${JSON.stringify(settings)} }).then(() => true)`)
+    const scannerPages = async () =>
+      (await evaluate(
+        control,
+        `chrome.runtime.getContexts({ contextTypes: ['OFFSCREEN_DOCUMENT'] }).then((pages) => pages.map((page) => page.documentId))`,
+      )) as string[]
+    const page = await chromium.open(`${dapp.url}/`)
+    await evaluate(
+      page,
+      `new Promise((resolve) => { const wait = () => window.ethereum ? resolve() : setTimeout(wait, 20); wait() })`,
+    )
+    await evaluate(page, `ethereum.request({ method: 'eth_requestAccounts' }).then(() => true)`)
+    let before: string[] = []
+    for (const deadline = Date.now() + 10_000; before.length === 0 && Date.now() < deadline; await sleep(100)) {
+      before = await scannerPages()
+    }
+    expect(before).toHaveLength(1)
+    // What idleClose.ts does once the page had no order for SCANNER_IDLE_MS. (A keep-alive from the dapp's page may
+    // open a new one at once: the worker warms the page again when it finds it gone.)
+    const scanner = await chromium.waitForTarget((target) => target.url.includes('/scanner/scanner.html'))
+    await evaluate(await chromium.attach(scanner.targetId), 'setTimeout(() => window.close(), 0); true')
+    expect(await eventually(() => !chromium.hasTarget(scanner.targetId), 10_000)).toBe(true)
+
+    const to = devnet.fixtures.accounts[5]?.address
+    await evaluate(
+      page,
+      `window.sent = ethereum.request({ method: 'eth_sendTransaction', params: [{ to: '${to}', value: '0x1' }] }).then(() => 'sent', (error) => error.code); true`,
+    )
+    const action = `(() => {
+      const view = chrome.extension.getViews().find((candidate) => candidate.location.pathname.endsWith('/confirm.html'))
+      const shown = view?.document.querySelector('[data-action]:not([data-action="PENDING"])')?.getAttribute('data-action')
+      if (shown) view.close()
+      return shown ?? null
+    })()`
+    let shown: unknown = null
+    for (const deadline = Date.now() + 20_000; !shown && Date.now() < deadline; await sleep(100)) {
+      shown = await evaluate(control, action)
+    }
+    expect(shown).toBe('NONE')
+    expect(await evaluate(page, 'window.sent')).toBe(4001)
+    const after = await scannerPages()
+    expect(after).toHaveLength(1)
+    expect(after).not.toEqual(before)
+  }, 60_000)
 })

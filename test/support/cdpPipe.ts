@@ -25,6 +25,10 @@ export type TargetInfo = { targetId: string; type: string; url: string }
 export type PipeChromium = {
   /** Opens `url` in a new tab and attaches to it. */
   open(url: string): Promise<CdpSession & { targetId: string }>
+  /** Whether target `targetId` still exists (a closed page's is destroyed). */
+  hasTarget(targetId: string): boolean
+  /** Attaches to an existing target (a worker, an offscreen document) without pausing it. */
+  attach(targetId: string): Promise<CdpSession>
   /** Brings a tab to the front, as a person switching to it does (the tab in front before is hidden then). */
   activate(targetId: string): Promise<void>
   /** Resolves with the first target `matches` accepts, waiting up to `timeoutMs` for one to appear. */
@@ -108,6 +112,11 @@ export async function launchPipeChromium(options: ChromiumOptions): Promise<Pipe
       const page = { ...session(sessionId), targetId }
       await navigated(page, url)
       return page
+    },
+    hasTarget: (targetId) => targets.has(targetId),
+    async attach(targetId) {
+      const { sessionId } = await browser.send('Target.attachToTarget', { targetId, flatten: true })
+      return session(sessionId)
     },
     async activate(targetId) {
       await browser.send('Target.activateTarget', { targetId })

@@ -27,6 +27,12 @@ export type Scanner = {
   warm(local: boolean): void
 }
 
+/**
+ * An open page that was warmed is warmed again (told it is wanted) at most this often: a flood of requests sends one
+ * order, and a page in use keeps the scanner page from closing as idle (SCANNER_IDLE_MS).
+ */
+export const REWARM_AFTER_MS = 60_000
+
 /** Past the engine's own limit and a margin, the page or its thread is gone without a word. */
 export const ANSWER_WITHIN_MS = SCAN_TIMEOUT_MS + 5_000
 
@@ -36,6 +42,8 @@ export function createScanner(browser: ScannerBrowser, answerWithinMs = ANSWER_W
   let opened: Promise<void> | undefined
   /** Whether the open page was asked to load its lists: a flood of requests sends one warm order, not one each. */
   let listsAsked = false
+  /** When the last warm order was sent (Date.now()). */
+  let warmedAt = Number.NEGATIVE_INFINITY
 
   const open = () => {
     opened ??= (async () => {
@@ -99,15 +107,27 @@ export function createScanner(browser: ScannerBrowser, answerWithinMs = ANSWER_W
       }
     },
     warm(local) {
-      if (opened && (listsAsked || !local)) return
-      listsAsked ||= local
-      const seen = open()
-      seen
-        .then(() => browser.send({ type: 'preflight/warm', local }))
-        .then((ready) => {
-          if (ready !== true) throw new Error('the scanner page is not ready')
-        })
-        .catch(() => forget(seen))
+      if (opened && (listsAsked || !local) && Date.now() - warmedAt < REWARM_AFTER_MS) return
+      warmedAt = Date.now()
+      // A page that closed itself as idle (or crashed) since it was last seen is opened again, once: the request that
+      // probably follows then finds it ready.
+      const attempt = (again: boolean) => {
+        const seen = open()
+        listsAsked ||= local
+        seen
+          .then(() =>
+            browser.send({ type: 'preflight/warm', local }).catch((error: unknown) => {
+              forget(seen)
+              if (again) attempt(false)
+              throw error
+            }),
+          )
+          .then((ready) => {
+            if (ready !== true) throw new Error('the scanner page is not ready')
+          })
+          .catch(() => forget(seen))
+      }
+      attempt(true)
     },
   }
 }

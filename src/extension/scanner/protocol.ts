@@ -9,6 +9,13 @@ import type { Settings } from '../shared/settings.ts'
 /** How long the engine works on one scan before it reports a TIMEOUT (scan.ts). */
 export const SCAN_TIMEOUT_MS = 20_000
 
+/**
+ * How long the scanner page stays open with no order (idleClose.ts). The worker tells it it is wanted at most once a
+ * minute (scannerPage.ts), and a dapp's page in use sends the worker a keep-alive every 20 s for ten minutes after it
+ * last used the wallet: the page closes about twenty minutes after the last use, and opens again with the next.
+ */
+export const SCANNER_IDLE_MS = 10 * 60_000
+
 /** The scanner page's path in the built extension (a static page of its own, as Chrome requires). */
 export const SCANNER_PAGE = 'src/extension/scanner/scanner.html'
 

@@ -2,7 +2,15 @@
 // why it is a page).
 import browser, { type Runtime } from 'webextension-polyfill'
 import { isExtensionPage } from '../background/sender.ts'
-import { type EngineReply, type EngineTask, type ScanOrder, scanFailed, type WarmOrder } from './protocol.ts'
+import { closeWhenIdle } from './idleClose.ts'
+import {
+  type EngineReply,
+  type EngineTask,
+  SCANNER_IDLE_MS,
+  type ScanOrder,
+  scanFailed,
+  type WarmOrder,
+} from './protocol.ts'
 
 let engine: Worker | undefined
 let nextId = 0
@@ -38,6 +46,11 @@ const ask = (order: EngineTask['order']) =>
 
 // The page opens only when a scan is expected: its engine starts loading at once, while the worker sends the order.
 engineWorker()
+const idle = closeWhenIdle(
+  SCANNER_IDLE_MS,
+  () => waiting.size > 0,
+  () => window.close(),
+)
 
 browser.runtime.onMessage.addListener((message: unknown, sender: Runtime.MessageSender) => {
   // Orders count only from the extension's own contexts outside any tab (its worker; its toolbar popup could, and has
@@ -45,8 +58,10 @@ browser.runtime.onMessage.addListener((message: unknown, sender: Runtime.Message
   if (sender.tab || !isExtensionPage(sender, browser.runtime.id, browser.runtime.getURL(''))) return undefined
   const order = message as ScanOrder | WarmOrder
   if (order?.type === 'preflight/scan' && typeof order.call === 'object' && typeof order.settings === 'object') {
+    idle.touch()
     return ask(order)
   }
-  if (order?.type === 'preflight/warm') return ask({ type: order.type, local: order.local === true })
-  return undefined
+  if (order?.type !== 'preflight/warm') return undefined
+  idle.touch()
+  return ask({ type: order.type, local: order.local === true })
 })

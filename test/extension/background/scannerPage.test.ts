@@ -3,8 +3,8 @@
  * when it went away, and turns whatever goes wrong into an ERROR state. Chrome's offscreen and messaging calls are the
  * boundary here, stood in for by a page that can be closed, refuse, or answer.
  */
-import { describe, expect, it } from 'vitest'
-import { createScanner, type ScannerBrowser } from '../../../src/extension/background/scannerPage.ts'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { createScanner, REWARM_AFTER_MS, type ScannerBrowser } from '../../../src/extension/background/scannerPage.ts'
 import type { ScanOrder, WarmOrder } from '../../../src/extension/scanner/protocol.ts'
 import { DEFAULT_SETTINGS } from '../../../src/extension/shared/settings.ts'
 
@@ -167,5 +167,57 @@ describe('the scanner page, from the worker', () => {
       error: { kind: 'BACKEND_ERROR', message: 'The scan failed: the scanner page gave no answer in 0.03 s' },
     })
     expect(state.sent).toHaveLength(2)
+  })
+
+  describe('a page that closes itself as idle', () => {
+    afterEach(() => {
+      vi.useRealTimers()
+    })
+    // Only Date is faked, and expect.poll would move it: these tests wait for the stand-in's answers in real time.
+    const settled = () => new Promise((resolve) => setTimeout(resolve, 20))
+
+    it('is told it is wanted at most once a minute while requests keep coming', async () => {
+      vi.useFakeTimers({ toFake: ['Date'] })
+      const { browser, state } = fakeBrowser((message) => (message.type === 'preflight/warm' ? true : ANSWER))
+      const scanner = createScanner(browser)
+      scanner.warm(true)
+      await settled()
+      expect(state.sent).toHaveLength(1)
+      vi.advanceTimersByTime(REWARM_AFTER_MS - 1)
+      scanner.warm(true)
+      scanner.warm(false)
+      await settled()
+      expect(state.sent).toHaveLength(1)
+      vi.advanceTimersByTime(1)
+      scanner.warm(false)
+      await expect
+        .poll(() => state.sent)
+        .toEqual([
+          { type: 'preflight/warm', local: true },
+          { type: 'preflight/warm', local: false },
+        ])
+      expect(state.opened).toBe(1)
+    })
+
+    it('is opened again by the next warm-up after it closed, before any request', async () => {
+      vi.useFakeTimers({ toFake: ['Date'] })
+      const { browser, state } = fakeBrowser((message) => (message.type === 'preflight/warm' ? true : ANSWER))
+      const scanner = createScanner(browser)
+      scanner.warm(true)
+      await settled()
+      expect(state.sent).toHaveLength(1)
+      // The page closed itself; the worker still remembers it open.
+      state.open = false
+      vi.advanceTimersByTime(REWARM_AFTER_MS)
+      scanner.warm(true)
+      await settled()
+      expect(state.opened).toBe(2)
+      expect(state.sent).toHaveLength(3)
+      expect(state.sent.every((message) => message.type === 'preflight/warm')).toBe(true)
+      // Open and warmed: the request that follows is sent to it at once.
+      expect(await scanner.scan(ORDER)).toEqual(ANSWER)
+      expect(state.sent.at(-1)?.type).toBe('preflight/scan')
+      expect(state.opened).toBe(2)
+    })
   })
 })
