@@ -98,7 +98,7 @@ describe('the worker while a dapp is in use', () => {
     expect(await eventually(() => workers.starts() > starts && workers.running(), 10_000)).toBe(true)
   }, 180_000)
 
-  it('lets the scanner page close itself (as it does after a long idle), and the next request opens it again and is scanned', async () => {
+  it('a scanner page that closes itself (window.close(), as idleClose.ts does) is gone, and the next request opens another and is scanned', async () => {
     const worker = await chromium.waitForTarget(
       (target) => target.type === 'service_worker' && target.url.startsWith('chrome-extension://'),
     )

@@ -113,6 +113,7 @@ describe('the confirmation window', () => {
     return page
   }
 
+  const drop = (...keys: string[]) => control.evaluate((names) => chrome.storage.session.remove(names), keys)
   const action = (page: Page) => page.locator('main').getAttribute('data-action')
   const focused = (page: Page) => page.evaluate(() => document.activeElement?.textContent)
   const fitsWidth = (page: Page) =>
@@ -359,5 +360,36 @@ describe('the confirmation window', () => {
     await page.waitForSelector('main[data-state="settled"]')
     expect(await page.getByText('no longer waiting for a decision').count()).toBe(1)
     await page.close()
+  })
+
+  describe('opened for an announced request (the worker opened it before the request was stored)', () => {
+    it('waits for its request instead of saying it is gone, and shows it, ready to decide, once stored', async () => {
+      const page = await context.newPage()
+      await page.goto(`${base}confirm.html?id=announced-a&announced=1`)
+      await page.getByText('Loading…').waitFor()
+      await page.waitForTimeout(500)
+      expect(await page.locator('main[data-state="settled"]').count()).toBe(0)
+      await store({ 'pending:announced-a': { ...request('announced-a', sendEthScan), createdAt: Date.now() } })
+      await page.waitForSelector('main[data-action="NONE"]')
+      expect(await page.getByRole('button', { name: 'Continue' }).isDisabled()).toBe(false)
+      expect(await marks(page)).toMatchObject({ [REQUEST_SHOWN]: [expect.any(Number)] })
+      await drop('pending:announced-a')
+      await page.close()
+    })
+
+    it('shows a request of another page that joined the window first, and the announced one after it', async () => {
+      const page = await context.newPage()
+      await page.goto(`${base}confirm.html?id=announced-b&announced=1`)
+      await page.getByText('Loading…').waitFor()
+      const windowId = await page.evaluate(async () => (await chrome.windows.getCurrent()).id)
+      await store({ 'pending:other': { ...request('other', sendEthScan, 'https://other.example'), windowId } })
+      await page.waitForURL((url) => url.searchParams.get('id') === 'other')
+      await page.waitForSelector('main[data-action="NONE"]')
+      expect(await page.locator('.origin').first().textContent()).toBe('https://other.example')
+      await store({ 'pending:announced-b': { ...request('announced-b', sendEthScan), windowId } })
+      await page.getByTestId('queue-position').filter({ hasText: '1 of 2' }).waitFor()
+      await drop('pending:other', 'pending:announced-b')
+      await page.close()
+    })
   })
 })

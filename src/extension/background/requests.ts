@@ -11,6 +11,7 @@ import {
   type Outcome,
   outcomeOf,
   type RelayToWorker,
+  WALLET_ANSWER_TIMEOUT_MS,
   type WorkerToRelay,
 } from '../relay/protocol.ts'
 import { scanFailed } from '../scanner/protocol.ts'
@@ -38,10 +39,10 @@ const NOT_KEPT = (why: string): Outcome => ({
 /** Scans run a few at a time, oldest first, so a flood cannot starve the request on screen or swamp the node. */
 const SCAN_CONCURRENCY = 4
 /**
- * How long an announced request may take to arrive (the hook asks the wallet for its accounts and chain in between);
- * a window opened for one that never came closes then.
+ * How long an announced request may take to arrive: the hook asks the wallet for its accounts and chain in between,
+ * and sends it without them after WALLET_ANSWER_TIMEOUT_MS. A window opened for one that never came closes then.
  */
-const ANNOUNCED_FOR_MS = 3_000
+export const ANNOUNCED_FOR_MS = WALLET_ANSWER_TIMEOUT_MS + 2_000
 
 /** Whether Preflight checks requests from this frame (on, and not paused for its origin or its page's origin). */
 function isChecking(settings: Settings, sender: RequestSender): boolean {
@@ -136,7 +137,7 @@ export function createRequests(browser: Browser, store: PendingStore, scanner: S
   /** Rejects requests whose page went away, and closes their window when nothing else waits in it. */
   async function dropRequests(ids: Iterable<string>) {
     for (const id of ids) await settle(id, 'closed')
-    await queue.closeIfEmpty()
+    closeIfIdle()
   }
 
   /** Closes a window opened for announced requests once none is on its way and none waits in it. */

@@ -1,6 +1,7 @@
 /**
  * The decision point for one intercepted call: copy the params once (before anything else can run), refuse them when
- * the page planted a field they leave out (plantedFields.ts), wake the worker, ask the wallet the hook holds for its
+ * the page planted a field they leave out (plantedFields.ts), announce the call to the worker (which opens its window
+ * meanwhile), ask the wallet the hook holds for its
  * accounts and chain, and hand all of it to the worker; `done` is called once with the worker's outcome: the params to
  * forward (the ones the window showed) or the error to give the dapp.
  */

@@ -4,7 +4,7 @@
  * asked of the wallet the hook holds for it, through the wallet's own original `request`, never of the `this` the page
  * chose.
  */
-import type { WalletInfo } from '../relay/protocol.ts'
+import { WALLET_ANSWER_TIMEOUT_MS, type WalletInfo } from '../relay/protocol.ts'
 import { apply, isArray, later, newWeakMap, promiseThen, weakMapGet, weakMapSet } from './intrinsics.ts'
 import { readField } from './snapshot.ts'
 
@@ -65,9 +65,6 @@ function originalOf(value: unknown): AnyFunction | undefined {
   return slot ? slot.raw : (value as AnyFunction)
 }
 
-/** How long the hook waits for the wallet to say its accounts and chain before asking the worker without them. */
-const ASK_TIMEOUT_MS = 5000
-
 /**
  * Asks the held wallet a read-only question (eth_accounts, eth_chainId) through the `request` (or `sendAsync`) it had
  * when the hook first held it, and calls `done` once with the answer, or undefined when it fails or takes too long.
@@ -79,7 +76,7 @@ export function askWallet(held: Held, method: 'eth_accounts' | 'eth_chainId', do
     answered = true
     done(value)
   }
-  later(() => answer(undefined), ASK_TIMEOUT_MS)
+  later(() => answer(undefined), WALLET_ANSWER_TIMEOUT_MS)
   const fail = () => answer(undefined)
   try {
     const { request, sendAsync } = held.askVia

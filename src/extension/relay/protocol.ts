@@ -97,5 +97,8 @@ export const PORT_EVENT = 'preflight:relay-port'
 /** Hook → relay: "I am listening now": the relay, which runs first, then hands its port over. */
 export const READY_EVENT = 'preflight:hook-ready'
 
+/** How long the hook waits for the wallet to say its accounts and chain before it sends a request without them. */
+export const WALLET_ANSWER_TIMEOUT_MS = 5_000
+
 /** A page estimating gas in a loop tells the relay that a request is coming once a second at most. */
 export const PRELUDE_INTERVAL_MS = 1_000

@@ -11,8 +11,9 @@ export const SCAN_TIMEOUT_MS = 20_000
 
 /**
  * How long the scanner page stays open with no order (idleClose.ts). The worker tells it it is wanted at most once a
- * minute (scannerPage.ts), and a dapp's page in use sends the worker a keep-alive every 20 s for ten minutes after it
- * last used the wallet: the page closes about twenty minutes after the last use, and opens again with the next.
+ * minute (scannerPage.ts), and a dapp's page, while it is shown, sends the worker a keep-alive every 20 s for ten
+ * minutes after it last used the wallet: the page closes about twenty minutes after the last use, and opens again with
+ * the next.
  */
 export const SCANNER_IDLE_MS = 10 * 60_000
 

@@ -143,8 +143,11 @@ function useCurrentWindowId(): number | undefined {
   return windowId
 }
 
-/** How long a window opened for an announced request waits for it before it says the request is not waiting. */
-const ANNOUNCED_WAIT_MS = 5_000
+/**
+ * How long a window opened for an announced request waits for it before it says the request is not waiting: past the
+ * worker's own wait (ANNOUNCED_FOR_MS, 7 s), after which the worker closes a window that holds nothing.
+ */
+const ANNOUNCED_WAIT_MS = 10_000
 
 type Props = {
   /** The request named in the window's URL when it opened. */
@@ -160,7 +163,10 @@ type Props = {
  */
 export function ConfirmApp({ initialId, announced = false, queue }: Props) {
   const [shownId, setShownId] = useState(initialId)
+  /** Waiting for the announced request: until it arrives, the wait ends, or another request here is shown instead. */
   const [awaitingArrival, setAwaitingArrival] = useState(announced)
+  /** The wait ended first: if the request still comes, it is armed like one that replaced another. */
+  const [waitEnded, setWaitEnded] = useState(false)
   /** The request decided in this window and still on screen until the worker names the next one. */
   const [decidedId, setDecidedId] = useState<string | null>(null)
   const requests = queue((state) => state.requests)
@@ -197,9 +203,23 @@ export function ConfirmApp({ initialId, announced = false, queue }: Props) {
 
   useEffect(() => {
     if (!awaitingArrival) return
-    const timer = setTimeout(() => setAwaitingArrival(false), ANNOUNCED_WAIT_MS)
+    const timer = setTimeout(() => {
+      setAwaitingArrival(false)
+      setWaitEnded(true)
+    }, ANNOUNCED_WAIT_MS)
     return () => clearTimeout(timer)
   }, [awaitingArrival])
+  const arrived = request !== undefined
+  const othersHere = inWindow.length
+  useEffect(() => {
+    if (!awaitingArrival) return
+    if (arrived) setAwaitingArrival(false)
+    else if (othersHere > 0) {
+      // Another page's request joined this window first: it is shown (armed after a pause), the announced one queues.
+      setAwaitingArrival(false)
+      show(inWindow[0]?.id ?? shownId)
+    }
+  }, [awaitingArrival, arrived, othersHere, inWindow, show, shownId])
 
   useEffect(() => {
     if (!request) return
@@ -260,7 +280,7 @@ export function ConfirmApp({ initialId, announced = false, queue }: Props) {
         action={view.action}
         needsAcknowledgement={needsAcknowledgement}
         busy={!!sending || decidedHere}
-        armAfterMs={shownId === initialId ? 0 : NEXT_REQUEST_ARM_MS}
+        armAfterMs={shownId === initialId && !waitEnded ? 0 : NEXT_REQUEST_ARM_MS}
         onDecide={onDecide}
       />
     </main>
