@@ -175,14 +175,19 @@ describe('the scanner page, from the worker', () => {
     })
     // Only Date is faked, and expect.poll would move it: these tests wait for the stand-in's answers in real time.
     const settled = () => new Promise((resolve) => setTimeout(resolve, 20))
-
-    it('is told it is wanted at most once a minute while requests keep coming', async () => {
+    /** A scanner whose page was opened and warmed once, with Date faked from then on. */
+    const warmedOnce = async () => {
       vi.useFakeTimers({ toFake: ['Date'] })
       const { browser, state } = fakeBrowser((message) => (message.type === 'preflight/warm' ? true : ANSWER))
       const scanner = createScanner(browser)
       scanner.warm(true)
       await settled()
       expect(state.sent).toHaveLength(1)
+      return { scanner, state }
+    }
+
+    it('is told it is wanted at most once a minute while requests keep coming', async () => {
+      const { scanner, state } = await warmedOnce()
       vi.advanceTimersByTime(REWARM_AFTER_MS - 1)
       scanner.warm(true)
       scanner.warm(false)
@@ -190,22 +195,16 @@ describe('the scanner page, from the worker', () => {
       expect(state.sent).toHaveLength(1)
       vi.advanceTimersByTime(1)
       scanner.warm(false)
-      await expect
-        .poll(() => state.sent)
-        .toEqual([
-          { type: 'preflight/warm', local: true },
-          { type: 'preflight/warm', local: false },
-        ])
+      await settled()
+      expect(state.sent).toEqual([
+        { type: 'preflight/warm', local: true },
+        { type: 'preflight/warm', local: false },
+      ])
       expect(state.opened).toBe(1)
     })
 
     it('is opened again by the next warm-up after it closed, before any request', async () => {
-      vi.useFakeTimers({ toFake: ['Date'] })
-      const { browser, state } = fakeBrowser((message) => (message.type === 'preflight/warm' ? true : ANSWER))
-      const scanner = createScanner(browser)
-      scanner.warm(true)
-      await settled()
-      expect(state.sent).toHaveLength(1)
+      const { scanner, state } = await warmedOnce()
       // The page closed itself; the worker still remembers it open.
       state.open = false
       vi.advanceTimersByTime(REWARM_AFTER_MS)
