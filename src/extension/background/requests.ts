@@ -42,7 +42,7 @@ const SCAN_CONCURRENCY = 4
  * How long an announced request may take to arrive: the hook asks the wallet for its accounts and chain in between,
  * and sends it without them after WALLET_ANSWER_TIMEOUT_MS. A window opened for one that never came closes then.
  */
-export const ANNOUNCED_FOR_MS = WALLET_ANSWER_TIMEOUT_MS + 2_000
+const ANNOUNCED_FOR_MS = WALLET_ANSWER_TIMEOUT_MS + 2_000
 
 /** Whether Preflight checks requests from this frame (on, and not paused for its origin or its page's origin). */
 function isChecking(settings: Settings, sender: RequestSender): boolean {
