@@ -157,8 +157,20 @@ export async function attempt(
         .catch(() => '')
       if (!id || confirm.isClosed()) continue
       lastId = id
-      // What the window shows once its results are in, so a test can check the scan as well as the request.
-      await confirm.locator('[data-action]:not([data-action="PENDING"])').waitFor({ timeout: 20_000 })
+      // What the window shows once its results are in, so a test can check the scan as well as the request. A window
+      // opened as the request was announced closes without showing anything when the worker refuses the request.
+      const shownIn = confirm
+      const showing = await shownIn
+        .locator('[data-action]:not([data-action="PENDING"])')
+        .waitFor({ timeout: 20_000 })
+        .then(
+          () => true,
+          (error: unknown) => {
+            if (shownIn.isClosed()) return false
+            throw error
+          },
+        )
+      if (!showing) continue
       const request = await pendingOf(confirm)
       const decision = decide(request)
       shown.push({ request, decision })
