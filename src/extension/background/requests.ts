@@ -81,7 +81,9 @@ export function createRequests(browser: Browser, store: PendingStore, scanner: S
   let restored: Promise<unknown> = Promise.resolve()
 
   const loadSettings = async () => withDefaults((await browser.storage.local.get(SETTINGS_KEY))[SETTINGS_KEY])
-  const warmScanner = async () => scanner.warm((await loadSettings().catch(() => undefined))?.backend.kind !== 'remote')
+  /** Has the scanner page ready, with the lists a local scan reads unless the settings name a scan API. */
+  const warmFor = (settings: Settings | undefined) => scanner.warm(settings?.backend.kind !== 'remote')
+  const warmScanner = async () => warmFor(await loadSettings().catch(() => undefined))
   const post = (port: Runtime.Port, message: WorkerToRelay) => {
     try {
       port.postMessage(message)
@@ -153,7 +155,6 @@ export function createRequests(browser: Browser, store: PendingStore, scanner: S
    */
   function announce(port: Runtime.Port) {
     if (announced.has(port)) return
-    void warmScanner()
     const id = crypto.randomUUID()
     announced.set(port, id)
     setTimeout(() => {
@@ -164,6 +165,7 @@ export function createRequests(browser: Browser, store: PendingStore, scanner: S
     void (async () => {
       const sender = requestSender(port.sender)
       const settings = await loadSettings().catch(() => undefined)
+      warmFor(settings)
       // Switched off or paused there: the request will be forwarded with no window, so none may flash.
       if (!sender || !settings || !isChecking(settings, sender)) return
       await queue.announce(id, () => announced.get(port) === id || arriving.has(id))
@@ -224,7 +226,7 @@ export function createRequests(browser: Browser, store: PendingStore, scanner: S
     if (!isChecking(settings, sender))
       return post(port, { type: 'settle', rid, outcome: { kind: 'forward', params: call.params } })
     // The scanner page opens, or loads its lists, while the request is stored and its window opens.
-    scanner.warm(settings.backend.kind === 'local')
+    warmFor(settings)
     const normal = await normalizeCall(call)
     if (!normal.ok) return post(port, { type: 'settle', rid, outcome: { kind: 'error', error: normal.error } })
     const wallet = walletChain(call.chainId)

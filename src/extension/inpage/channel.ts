@@ -106,6 +106,16 @@ export function connectToRelay(): RelayChannel {
   addListener(win, PORT_EVENT, onPort, true)
   dispatch(win, newEvent(READY_EVENT))
 
+  /** Tells the worker, through the relay, what is about to happen; nothing depends on it (the request itself does). */
+  const hint = (type: 'coming' | 'prelude') => {
+    if (!port) return
+    try {
+      portPostMessage(port, { type })
+    } catch {
+      // The relay's port is gone: the request that follows reports it.
+    }
+  }
+
   return {
     scan(call, done) {
       if (!port) return done(NOT_CONNECTED)
@@ -118,23 +128,12 @@ export function connectToRelay(): RelayChannel {
         done(failure(-32602, 'Preflight refused this request: its parameters cannot be copied.'))
       }
     },
-    coming() {
-      if (!port) return
-      try {
-        portPostMessage(port, { type: 'coming' })
-      } catch {
-        // Nothing depends on it: the request itself opens the window.
-      }
-    },
+    coming: () => hint('coming'),
     prelude() {
       const at = now()
       if (!port || at - lastPrelude < PRELUDE_INTERVAL_MS) return
       lastPrelude = at
-      try {
-        portPostMessage(port, { type: 'prelude' })
-      } catch {
-        // Nothing depends on it: the request itself still wakes the worker.
-      }
+      hint('prelude')
     },
     closeHandshake: stopListening,
   }

@@ -34,6 +34,20 @@ function browserWithSlowWindows() {
   return { browser: browser as unknown as Browser, opened, removed, open, fail }
 }
 
+/** Chrome makes the window: request `a` records it, and the next request joins it instead of opening another. */
+async function windowMadeAndJoined(
+  open: () => void,
+  store: ReturnType<typeof createPendingStore>,
+  queue: ReturnType<typeof createConfirmQueue>,
+  opened: string[],
+) {
+  open()
+  await expect.poll(async () => (await store.get('a'))?.windowId).toBe(7)
+  await queue.add(record('b'))
+  expect((await store.get('b'))?.windowId).toBe(7)
+  expect(opened).toHaveLength(1)
+}
+
 describe('confirmation queue', () => {
   it('resolves add() once the request is stored, while its window is still opening', async () => {
     const { browser, opened, open } = browserWithSlowWindows()
@@ -45,12 +59,7 @@ describe('confirmation queue', () => {
     expect(queue.has('a')).toBe(true)
     expect(opened).toEqual([expect.stringContaining('confirm.html?id=a')])
     expect((await store.get('a'))?.windowId).toBeUndefined()
-    open()
-    await expect.poll(async () => (await store.get('a'))?.windowId).toBe(7)
-    // The next request joins the open window.
-    await queue.add(record('b'))
-    expect((await store.get('b'))?.windowId).toBe(7)
-    expect(opened).toHaveLength(1)
+    await windowMadeAndJoined(open, store, queue, opened)
   })
 
   it('opens a new window for a request that arrives while the last one decided closes its window', async () => {
@@ -98,11 +107,7 @@ describe('confirmation queue', () => {
       await queue.add(record('a'))
       expect(queue.has('a')).toBe(true)
       expect((await store.get('a'))?.windowId).toBeUndefined()
-      open()
-      await expect.poll(async () => (await store.get('a'))?.windowId).toBe(7)
-      await queue.add(record('b'))
-      expect((await store.get('b'))?.windowId).toBe(7)
-      expect(opened).toHaveLength(1)
+      await windowMadeAndJoined(open, store, queue, opened)
     })
 
     it('opens nothing when a window is open or opening, or when the request is no longer wanted', async () => {
