@@ -73,6 +73,24 @@ describe('built extension (dist/)', () => {
     expect(readdirSync(join(dist, 'assets')).filter((file) => file.endsWith('.css'))).toEqual([])
   })
 
+  it('loads the confirmation window from one script that imports nothing', () => {
+    const html = readFileSync(join(dist, 'src/extension/ui/confirm.html'), 'utf8')
+    const scripts = [...html.matchAll(/<script\b[^>]*\bsrc="\/([^"]+)"/g)].map((match) => match[1] as string)
+    expect(scripts).toHaveLength(1)
+    expect(html).not.toContain('modulepreload')
+    const code = readFileSync(join(dist, scripts[0] as string), 'utf8')
+    expect(code).toContain('createRoot')
+    // Minified imports read `import{a as b}from"./chunk.js"` or `import("./chunk.js")`.
+    expect(code).not.toMatch(/\bfrom\s*["']\.{0,2}\/|\bimport\s*\(/)
+  })
+
+  it('writes every script in ASCII, which Chromium reads without widening it to two-byte text', () => {
+    const scripts = readdirSync(dist, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.js'))
+    expect(scripts.length).toBeGreaterThan(5)
+    const wide = scripts.filter((file) => readFileSync(join(dist, file)).some((byte) => byte > 0x7f))
+    expect(wide).toEqual([])
+  })
+
   it('asks only for the permissions it uses and loads no remote code', () => {
     // offscreen: the scanner page, where the engine stays loaded while Chrome stops the idle worker.
     expect(manifest.permissions).toEqual(['storage', 'offscreen'])
