@@ -13,7 +13,7 @@ import { type Address, isAddress, isHex, numberToHex } from 'viem'
 import type { HookCall, ProviderError } from '../relay/protocol.ts'
 import { parseJsonLossless } from '../shared/losslessJson.ts'
 import type { InterceptedMethod } from '../shared/pending.ts'
-import { decodeSignedTx } from '../shared/signedTx.ts'
+import type { SignedTx } from '../shared/signedTx.ts'
 import { normalizeTx, ParamError, toAddress, toChainId, toData, toQuantity } from '../shared/txParams.ts'
 
 export type NormalCall = {
@@ -182,8 +182,11 @@ function sendCalls(list: unknown[], account: Address | undefined, chainId: numbe
   return { account: from, params: [out], chainId: batchChain }
 }
 
+/** Decodes a signed transaction, or throws the ParamError to refuse it with (the scanner page does it: scannerPage.ts). */
+export type DecodeSigned = (raw: unknown) => Promise<SignedTx>
+
 /** The whole call, or the error to give the dapp. */
-export async function normalizeCall(call: HookCall): Promise<Normalized> {
+export async function normalizeCall(call: HookCall, decodeSigned: DecodeSigned): Promise<Normalized> {
   const account = walletAccount(call.accounts)
   const chainId = walletChain(call.chainId)
   const list = listOf(call.params)
@@ -200,7 +203,7 @@ export async function normalizeCall(call: HookCall): Promise<Normalized> {
         return done({ account: tx.from, params: [tx] })
       }
       case 'eth_sendRawTransaction': {
-        const signed = await decodeSignedTx(list[0])
+        const signed = await decodeSigned(list[0])
         return done({ account: signed.tx.from, params: [signed.raw], chainId: signed.chainId ?? chainId })
       }
       case 'wallet_sendCalls':

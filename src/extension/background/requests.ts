@@ -227,7 +227,7 @@ export function createRequests(browser: Browser, store: PendingStore, scanner: S
       return post(port, { type: 'settle', rid, outcome: { kind: 'forward', params: call.params } })
     // The scanner page opens, or loads its lists, while the request is stored and its window opens.
     warmFor(settings)
-    const normal = await normalizeCall(call)
+    const normal = await normalizeCall(call, scanner.decodeSigned)
     if (!normal.ok) return post(port, { type: 'settle', rid, outcome: { kind: 'error', error: normal.error } })
     const wallet = walletChain(call.chainId)
     const record: PendingRequest = {

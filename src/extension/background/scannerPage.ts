@@ -1,8 +1,12 @@
 /**
  * The worker's side of the scanner page (scanner/protocol.ts): opens the page when it is not open, sends it each scan,
- * and turns every failure into an ERROR state, so a stored request always leaves its wait.
+ * and turns every failure into an ERROR state, so a stored request always leaves its wait. It also has the page decode
+ * signed transactions, whose curve arithmetic the worker's own script does not load.
  */
 import {
+  type DecodeAnswer,
+  type DecodeOrder,
+  isDecodeAnswer,
   isFinishedScan,
   SCAN_TIMEOUT_MS,
   SCANNER_PAGE,
@@ -11,13 +15,15 @@ import {
   type WarmOrder,
 } from '../scanner/protocol.ts'
 import type { ScanState } from '../shared/pending.ts'
+import type { SignedTx } from '../shared/signedTx.ts'
+import { ParamError } from '../shared/txParams.ts'
 
 /** The browser calls the scanner needs: Chrome's offscreen documents and extension messaging. */
 export type ScannerBrowser = {
   /** Whether the extension's offscreen document is open (runtime.getContexts). */
   isOpen(): Promise<boolean>
   open(page: { url: string; reasons: 'WORKERS'[]; justification: string }): Promise<void>
-  send(message: ScanOrder | WarmOrder): Promise<unknown>
+  send(message: ScanOrder | WarmOrder | DecodeOrder): Promise<unknown>
 }
 
 export type Scanner = {
@@ -25,6 +31,11 @@ export type Scanner = {
   scan(order: Omit<ScanOrder, 'type'>): Promise<ScanState>
   /** Opens the page and has it load what a local scan reads, ahead of a request that is probably coming. */
   warm(local: boolean): void
+  /**
+   * The signed transaction `raw` decoded, with who signed it; throws a ParamError (the error to refuse the request
+   * with) when it cannot be decoded or the page cannot be reached. Ends within `answerWithinMs`.
+   */
+  decodeSigned(raw: unknown): Promise<SignedTx>
 }
 
 /**
@@ -72,7 +83,8 @@ export function createScanner(browser: ScannerBrowser, answerWithinMs = ANSWER_W
     listsAsked = false
   }
 
-  async function ask(order: ScanOrder): Promise<ScanState> {
+  /** The page's answer to `order`, which `accepted` must recognise; throws when there is none. */
+  async function ask<T>(order: ScanOrder | DecodeOrder, accepted: (reply: unknown) => reply is T): Promise<T> {
     const seen = open()
     try {
       await seen
@@ -84,7 +96,7 @@ export function createScanner(browser: ScannerBrowser, answerWithinMs = ANSWER_W
         )
       })
       const reply = await Promise.race([browser.send(order), silence]).finally(() => clearTimeout(timer))
-      if (isFinishedScan(reply)) return reply
+      if (accepted(reply)) return reply
       throw new Error('the scanner page gave no result')
     } catch (error) {
       forget(seen)
@@ -92,19 +104,31 @@ export function createScanner(browser: ScannerBrowser, answerWithinMs = ANSWER_W
     }
   }
 
+  /** ask, and once more if that failed: the page may have gone away (closed, or crashed) since it was last seen. */
+  const askOnceMore = <T>(order: ScanOrder | DecodeOrder, accepted: (reply: unknown) => reply is T): Promise<T> =>
+    ask(order, accepted).catch(() => ask(order, accepted))
+
   return {
     async scan(order) {
-      const message: ScanOrder = { type: 'preflight/scan', ...order }
       try {
-        return await ask(message)
-      } catch {
-        // The page may have gone away (closed, or crashed) since it was last seen: it is opened again, once.
-        try {
-          return await ask(message)
-        } catch (error) {
-          return scanFailed(error)
-        }
+        return await askOnceMore({ type: 'preflight/scan', ...order }, isFinishedScan)
+      } catch (error) {
+        return scanFailed(error)
       }
+    },
+    async decodeSigned(raw) {
+      let answer: DecodeAnswer
+      try {
+        answer = await askOnceMore({ type: 'preflight/decode-signed', raw }, isDecodeAnswer)
+      } catch (error) {
+        const why = error instanceof Error ? error.message : String(error)
+        throw new ParamError(
+          -32603,
+          `Preflight could not decode this signed transaction, so it is not forwarded: ${why}`,
+        )
+      }
+      if (!answer.ok) throw new ParamError(answer.error.code, answer.error.message)
+      return answer.signed
     },
     warm(local) {
       if (opened && (listsAsked || !local) && Date.now() - warmedAt < REWARM_AFTER_MS) return

@@ -5,6 +5,7 @@
  */
 import type { InterceptedMethod, ScanState } from '../shared/pending.ts'
 import type { Settings } from '../shared/settings.ts'
+import type { SignedTx } from '../shared/signedTx.ts'
 
 /** How long the engine works on one scan before it reports a TIMEOUT (scan.ts). */
 export const SCAN_TIMEOUT_MS = 20_000
@@ -33,6 +34,16 @@ export type ScanOrder = {
  */
 export type WarmOrder = { type: 'preflight/warm'; local: boolean }
 
+/**
+ * Worker → scanner page: decode the signed transaction of an eth_sendRawTransaction and recover who signed it. The
+ * curve arithmetic that takes was more than half of the script the worker loads at each start (60 of 106 kB), for a
+ * method few pages send; the engine's thread holds it anyway.
+ */
+export type DecodeOrder = { type: 'preflight/decode-signed'; raw: unknown }
+
+/** The page's answer to a DecodeOrder: the transaction, or the error the request is refused with. */
+export type DecodeAnswer = { ok: true; signed: SignedTx } | { ok: false; error: { code: number; message: string } }
+
 const STATUSES = new Set(['DONE', 'ERROR'])
 
 /** A scan that could not be run, for the window to show: the user still decides. */
@@ -46,6 +57,14 @@ export function isFinishedScan(reply: unknown): reply is ScanState {
   return typeof reply === 'object' && reply !== null && STATUSES.has((reply as { status?: unknown }).status as string)
 }
 
+/** Whether a reply is a DecodeAnswer (a page that went away answers nothing; a failed task answers an ERROR scan). */
+export function isDecodeAnswer(reply: unknown): reply is DecodeAnswer {
+  if (typeof reply !== 'object' || reply === null) return false
+  const answer = reply as DecodeAnswer
+  if (answer.ok === true) return typeof answer.signed?.raw === 'string' && typeof answer.signed.tx?.from === 'string'
+  return answer.ok === false && typeof answer.error?.code === 'number' && typeof answer.error.message === 'string'
+}
+
 /** Scanner page → its engine worker: an order and the number its answer comes back with. */
-export type EngineTask = { id: number; order: ScanOrder | WarmOrder }
+export type EngineTask = { id: number; order: ScanOrder | WarmOrder | DecodeOrder }
 export type EngineReply = { id: number; answer: unknown }

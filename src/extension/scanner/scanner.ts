@@ -4,6 +4,7 @@ import browser, { type Runtime } from 'webextension-polyfill'
 import { isExtensionPage } from '../background/sender.ts'
 import { closeWhenIdle } from './idleClose.ts'
 import {
+  type DecodeOrder,
   type EngineReply,
   type EngineTask,
   SCANNER_IDLE_MS,
@@ -56,10 +57,14 @@ browser.runtime.onMessage.addListener((message: unknown, sender: Runtime.Message
   // Orders count only from the extension's own contexts outside any tab (its worker; its toolbar popup could, and has
   // no reason to). Content scripts and the extension's windows, which live in tabs, get no answer.
   if (sender.tab || !isExtensionPage(sender, browser.runtime.id, browser.runtime.getURL(''))) return undefined
-  const order = message as ScanOrder | WarmOrder
+  const order = message as ScanOrder | WarmOrder | DecodeOrder
   if (order?.type === 'preflight/scan' && typeof order.call === 'object' && typeof order.settings === 'object') {
     idle.touch()
     return ask(order)
+  }
+  if (order?.type === 'preflight/decode-signed') {
+    idle.touch()
+    return ask({ type: order.type, raw: order.raw })
   }
   if (order?.type !== 'preflight/warm') return undefined
   idle.touch()

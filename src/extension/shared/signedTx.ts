@@ -5,6 +5,7 @@
 import { secp256k1 } from '@noble/curves/secp256k1'
 import { type Address, type Hex, hexToBigInt, isHex, keccak256, parseTransaction, serializeTransaction } from 'viem'
 import { publicKeyToAddress } from 'viem/accounts'
+import type { DecodeAnswer } from '../scanner/protocol.ts'
 import { ParamError, type TxFields } from './txParams.ts'
 
 export type SignedTx = { raw: Hex; tx: TxFields; chainId: number | undefined }
@@ -67,4 +68,14 @@ export async function decodeSignedTx(raw: unknown): Promise<SignedTx> {
     if (asHex !== undefined) tx[key as keyof typeof fields] = asHex
   }
   return { raw: serialized, tx, chainId: parsed.chainId }
+}
+
+/** decodeSignedTx as the scanner page answers it to the worker: the transaction, or the error to refuse it with. */
+export async function decodeAnswer(raw: unknown): Promise<DecodeAnswer> {
+  try {
+    return { ok: true, signed: await decodeSignedTx(raw) }
+  } catch (error) {
+    if (error instanceof ParamError) return { ok: false, error: error.toProviderError() }
+    throw error
+  }
 }

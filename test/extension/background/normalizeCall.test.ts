@@ -4,6 +4,7 @@ import { normalizeCall } from '../../../src/extension/background/normalizeCall.t
 import { validateCall } from '../../../src/extension/background/validateCall.ts'
 import type { HookCall } from '../../../src/extension/relay/protocol.ts'
 import { parseJsonLossless } from '../../../src/extension/shared/losslessJson.ts'
+import { decodeAnswer, decodeSignedTx } from '../../../src/extension/shared/signedTx.ts'
 
 const ACCOUNT = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'
 const OTHER = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8'
@@ -18,14 +19,15 @@ const call = (method: HookCall['method'], params: unknown, chainId: unknown = '0
   wallet: { label: 'Test', late: false },
 })
 
+// The worker has the scanner page decode signed transactions; here the same function runs in the test's process.
 async function normal(hookCall: HookCall) {
-  const result = await normalizeCall(hookCall)
+  const result = await normalizeCall(hookCall, decodeSignedTx)
   if (!result.ok) throw new Error(`refused: ${result.error.message}`)
   return result.call
 }
 
 async function refusal(hookCall: HookCall) {
-  const result = await normalizeCall(hookCall)
+  const result = await normalizeCall(hookCall, decodeSignedTx)
   if (result.ok) throw new Error('accepted')
   return result.error
 }
@@ -182,6 +184,12 @@ describe('normalizeCall: transactions', () => {
     expect((await normal(call('eth_sendRawTransaction', [legacy]))).account).toBe(ACCOUNT)
     expect(await refusal(call('eth_sendRawTransaction', ['0x02deadbeef']))).toMatchObject({ code: -32602 })
     expect(await refusal(call('eth_sendRawTransaction', [{ raw }]))).toMatchObject({ code: -32602 })
+    // The scanner page's answer to the worker carries the same: the transaction, or the refusal as data.
+    expect(await decodeAnswer(raw)).toEqual({ ok: true, signed: await decodeSignedTx(raw) })
+    expect(await decodeAnswer('0x02deadbeef')).toEqual({
+      ok: false,
+      error: { code: -32602, message: expect.stringMatching(/could not decode this signed transaction/) },
+    })
   })
 })
 

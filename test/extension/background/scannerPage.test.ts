@@ -5,8 +5,11 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createScanner, REWARM_AFTER_MS, type ScannerBrowser } from '../../../src/extension/background/scannerPage.ts'
-import type { ScanOrder, WarmOrder } from '../../../src/extension/scanner/protocol.ts'
+import type { DecodeOrder, ScanOrder, WarmOrder } from '../../../src/extension/scanner/protocol.ts'
 import { DEFAULT_SETTINGS } from '../../../src/extension/shared/settings.ts'
+import { ParamError } from '../../../src/extension/shared/txParams.ts'
+
+type Order = ScanOrder | WarmOrder | DecodeOrder
 
 const ORDER: Omit<ScanOrder, 'type'> = {
   call: { method: 'personal_sign', params: ['0x68', '0x01'], account: '0x01', origin: 'https://a.example', chainId: 1 },
@@ -18,8 +21,8 @@ const ANSWER = { status: 'ERROR', error: { kind: 'UNSUPPORTED_CHAIN', message: '
  * A stand-in browser whose one offscreen page answers with `answer` once open; it takes `openMs` to load, and counts
  * as open (to getContexts) but answers nothing while it loads, as Chrome's does.
  */
-function fakeBrowser(answer: (message: ScanOrder | WarmOrder) => unknown = () => ANSWER, openMs = 0) {
-  const state = { open: false, loading: false, opened: 0, failSends: 0, sent: [] as (ScanOrder | WarmOrder)[] }
+function fakeBrowser(answer: (message: Order) => unknown = () => ANSWER, openMs = 0) {
+  const state = { open: false, loading: false, opened: 0, failSends: 0, sent: [] as Order[] }
   const browser: ScannerBrowser = {
     isOpen: async () => state.open || state.loading,
     open: async (page) => {
@@ -100,6 +103,31 @@ describe('the scanner page, from the worker', () => {
     expect(sent).toHaveLength(2)
     const pending = fakeBrowser(() => ({ status: 'PENDING' }))
     expect(await createScanner(pending.browser).scan(ORDER)).toMatchObject({ status: 'ERROR' })
+  })
+
+  it("has the page decode a signed transaction, and refuses it with the page's error or when no page answers", async () => {
+    const signed = { raw: '0x02f8', tx: { from: '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266' }, chainId: 31337 }
+    const refusal = { code: -32602, message: 'Preflight could not decode this signed transaction: bad' }
+    const { browser, state } = fakeBrowser((message) =>
+      message.type !== 'preflight/decode-signed'
+        ? ANSWER
+        : message.raw === '0x02f8'
+          ? { ok: true, signed }
+          : { ok: false, error: refusal },
+    )
+    const scanner = createScanner(browser)
+    expect(await scanner.decodeSigned('0x02f8')).toEqual(signed)
+    expect(state.sent).toEqual([{ type: 'preflight/decode-signed', raw: '0x02f8' }])
+    const refused = scanner.decodeSigned('0x02')
+    await expect(refused).rejects.toBeInstanceOf(ParamError)
+    await expect(refused).rejects.toMatchObject(refusal)
+    // A page whose engine thread failed answers an ERROR scan, which is no decoded transaction: asked twice, refused.
+    const failing = fakeBrowser(() => ANSWER)
+    await expect(createScanner(failing.browser).decodeSigned('0x02f8')).rejects.toMatchObject({
+      code: -32603,
+      message: expect.stringMatching(/not forwarded: the scanner page gave no result$/),
+    })
+    expect(failing.state.sent).toHaveLength(2)
   })
 
   it('warms the page ahead of a request: opened, and told once to load the lists', async () => {
