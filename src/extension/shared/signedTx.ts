@@ -15,7 +15,8 @@ const hex = (value: bigint | number | undefined) =>
 
 /**
  * Who signed a decoded transaction: the public key recovered from its signature over the unsigned serialisation.
- * (viem's own recovery loads the curve with import(), which a service worker may not do, hence the static import.)
+ * (viem's own recovery loads the curve with import(); this one imports it statically, which every extension context
+ * can load. It runs in the scanner page's engine thread, not in the service worker: see DecodeOrder.)
  */
 function recoverSender(parsed: ReturnType<typeof parseTransaction>): Address {
   const { r, s, v, yParity, ...unsigned } = parsed
