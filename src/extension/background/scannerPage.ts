@@ -47,6 +47,16 @@ export const REWARM_AFTER_MS = 60_000
 /** Past the engine's own limit and a margin, the page or its thread is gone without a word. */
 export const ANSWER_WITHIN_MS = SCAN_TIMEOUT_MS + 5_000
 
+/**
+ * How long a page that could not be reached may still be listed as open: one closing itself as idle (idleClose.ts) is,
+ * for a moment, and a retry that took it for open would send to it again and fail. Past this, the retry goes ahead.
+ */
+export const CLOSING_WITHIN_MS = 1_000
+const CLOSING_POLL_MS = 25
+
+/** The page could not be reached at all (as opposed to answering nothing useful, or not in time). */
+class Unreachable extends Error {}
+
 /** A scanner over the offscreen document at SCANNER_PAGE; opens it once and again after it went away. */
 export function createScanner(browser: ScannerBrowser, answerWithinMs = ANSWER_WITHIN_MS): Scanner {
   /** The page's opening as this worker last saw it; forgotten when the page stops answering. */
@@ -95,7 +105,10 @@ export function createScanner(browser: ScannerBrowser, answerWithinMs = ANSWER_W
           answerWithinMs,
         )
       })
-      const reply = await Promise.race([browser.send(order), silence]).finally(() => clearTimeout(timer))
+      const sent = browser.send(order).catch((error: unknown) => {
+        throw new Unreachable(error instanceof Error ? error.message : String(error))
+      })
+      const reply = await Promise.race([sent, silence]).finally(() => clearTimeout(timer))
       if (accepted(reply)) return reply
       throw new Error('the scanner page gave no result')
     } catch (error) {
@@ -104,9 +117,23 @@ export function createScanner(browser: ScannerBrowser, answerWithinMs = ANSWER_W
     }
   }
 
-  /** ask, and once more if that failed: the page may have gone away (closed, or crashed) since it was last seen. */
+  /** Waits, at most CLOSING_WITHIN_MS, until no page is listed as open, or another scan is opening one already. */
+  async function closed(): Promise<void> {
+    const deadline = Date.now() + CLOSING_WITHIN_MS
+    while (!opened && Date.now() < deadline && (await browser.isOpen().catch(() => false))) {
+      await new Promise((resolve) => setTimeout(resolve, CLOSING_POLL_MS))
+    }
+  }
+
+  /**
+   * ask, and once more if that failed: the page may have gone away (closed, or crashed) since it was last seen. One
+   * that could not be reached may be closing still, so the retry waits for it to be gone and opens another.
+   */
   const askOnceMore = <T>(order: ScanOrder | DecodeOrder, accepted: (reply: unknown) => reply is T): Promise<T> =>
-    ask(order, accepted).catch(() => ask(order, accepted))
+    ask(order, accepted).catch(async (error: unknown) => {
+      if (error instanceof Unreachable) await closed()
+      return ask(order, accepted)
+    })
 
   return {
     async scan(order) {

@@ -82,6 +82,28 @@ describe('the scanner page, from the worker', () => {
     expect(state.opened).toBe(2)
   })
 
+  it('waits for a page that closes itself as idle to be gone, and scans in a new one', async () => {
+    const { browser, state } = fakeBrowser()
+    let closing = false
+    const scanner = createScanner({
+      ...browser,
+      // Chrome still lists a closing document for a moment, and refuses to create another meanwhile.
+      isOpen: async () => state.open || state.loading || closing,
+      open: async (page) => {
+        if (closing) throw new Error('Only a single offscreen document may be created.')
+        return browser.open(page)
+      },
+    })
+    expect(await scanner.scan(ORDER)).toEqual(ANSWER)
+    state.open = false
+    closing = true
+    setTimeout(() => {
+      closing = false
+    }, 100)
+    expect(await scanner.scan(ORDER)).toEqual(ANSWER)
+    expect(state.opened).toBe(2)
+  })
+
   it('turns a page that cannot open, or answers no scan, into an ERROR the window shows', async () => {
     const { browser } = fakeBrowser()
     const closed = createScanner({
