@@ -87,7 +87,7 @@ describe('the scanner page, from the worker', () => {
     let closing = false
     const scanner = createScanner({
       ...browser,
-      // Chrome still lists a closing document for a moment, and refuses to create another meanwhile.
+      // A closing document may still be listed for a moment; creating a second one meanwhile would fail.
       isOpen: async () => state.open || state.loading || closing,
       open: async (page) => {
         if (closing) throw new Error('Only a single offscreen document may be created.')
