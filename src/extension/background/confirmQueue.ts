@@ -71,14 +71,13 @@ export function createConfirmQueue(browser: Browser, store: PendingStore, reject
         stored = resolve
       })
       const turn = inTurn(async () => {
-        if (windowId !== undefined) {
-          await store.put({ ...record, windowId })
-          waiting.set(record.id, record.createdAt)
-          return stored()
-        }
-        await store.put(record)
+        const joining = windowId
+        await store.put(joining === undefined ? record : { ...record, windowId: joining })
         waiting.set(record.id, record.createdAt)
         stored()
+        // The window it joined may have been decided empty while the request was being stored (windowClosing): it
+        // closes, so the request gets a window of its own and says so before that window can be reported gone.
+        if (joining !== undefined && windowId === joining) return
         await windowOpened()
         try {
           windowId ??= await openConfirmWindow(browser, record.id)
@@ -118,12 +117,12 @@ export function createConfirmQueue(browser: Browser, store: PendingStore, reject
     ids: () => [...waiting.entries()].sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1)).map(([id]) => id),
     /**
      * The window closes itself: its last request was decided there (the reply said nothing is next). A request that
-     * arrives before Chrome reports the window gone gets a window of its own instead of joining the closing one.
+     * arrives before Chrome reports the window gone gets a window of its own instead of joining the closing one. Not
+     * in turn: called right after `settled` said nothing is next, before any request still being added can join.
      */
-    windowClosing: () =>
-      inTurn(async () => {
-        if (waiting.size === 0) windowId = undefined
-      }),
+    windowClosing: () => {
+      if (waiting.size === 0) windowId = undefined
+    },
     /** Closes the window when nothing waits in it any more (the last request ended without a decision made in it). */
     closeIfEmpty: () =>
       inTurn(async () => {

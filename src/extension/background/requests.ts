@@ -307,13 +307,13 @@ export function createRequests(browser: Browser, store: PendingStore, scanner: S
     async decide(id: string, decision: Decision): Promise<DecisionReply> {
       const record = await settle(id, decision)
       const next = queue.settled(id)
-      if (next === null) void queue.windowClosing()
+      if (next === null) queue.windowClosing()
       return { ok: record !== undefined, next }
     },
     /** Rejects every waiting request at once (the window's "Reject all"). */
     async rejectAll(): Promise<DecisionReply> {
       for (const id of queue.ids()) await settle(id, 'reject')
-      void queue.windowClosing()
+      queue.windowClosing()
       return { ok: true, next: null }
     },
     /** Opens the scanner page and has it load what a scan reads, ahead of any request (after the browser starts). */

@@ -75,11 +75,44 @@ describe('confirmation queue', () => {
     // Decided in its window (settled as requests.ts settles it), with nothing else waiting there.
     await store.take('a', 'continue', () => ({ kind: 'forward', params: [] }))
     expect(queue.settled('a')).toBeNull()
-    await queue.windowClosing()
+    queue.windowClosing()
     await queue.add(record('b'))
     expect(opened).toEqual([expect.stringContaining('?id=a'), expect.stringContaining('?id=b')])
     await expect.poll(async () => (await store.get('b'))?.windowId).toBe(8)
     // Chrome then reports the first window gone: nothing that waits elsewhere is rejected.
+    await queue.windowRemoved(7)
+    expect(rejected).toEqual([])
+    expect(queue.has('b')).toBe(true)
+  })
+
+  it('gives a request still being stored when the last one is decided a window of its own, not the closing one', async () => {
+    const { browser, opened, open } = browserWithSlowWindows()
+    open()
+    const area = memoryArea()
+    const store = createPendingStore(area)
+    const rejected: string[] = []
+    const queue = createConfirmQueue(browser, store, async (id) => {
+      rejected.push(id)
+    })
+    await queue.add(record('a'))
+    await expect.poll(async () => (await store.get('a'))?.windowId).toBe(7)
+    // b's write is slow: the user decides a, the only request stored, while b is on its way into the window.
+    const set = area.set.bind(area)
+    let writing: (() => void) | undefined
+    area.set = async (values) => {
+      if ('pending:b' in values && !writing) await new Promise<void>((resolve) => (writing = resolve))
+      return set(values)
+    }
+    const adding = queue.add(record('b'))
+    await expect.poll(() => writing).not.toBe(undefined)
+    await store.take('a', 'continue', () => ({ kind: 'forward', params: [] }))
+    expect(queue.settled('a')).toBeNull()
+    queue.windowClosing()
+    writing?.()
+    await adding
+    expect(opened).toEqual([expect.stringContaining('?id=a'), expect.stringContaining('?id=b')])
+    await expect.poll(async () => (await store.get('b'))?.windowId).toBe(8)
+    // The decided window closes itself: b, which waits in its own, is not rejected with it.
     await queue.windowRemoved(7)
     expect(rejected).toEqual([])
     expect(queue.has('b')).toBe(true)
