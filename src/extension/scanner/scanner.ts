@@ -53,20 +53,23 @@ const idle = closeWhenIdle(
   () => window.close(),
 )
 
+/** The order a message stands for, rebuilt from the fields each kind uses; undefined for anything else. */
+function orderOf(message: unknown): EngineTask['order'] | undefined {
+  const order = message as ScanOrder | WarmOrder | DecodeOrder
+  if (order?.type === 'preflight/scan' && typeof order.call === 'object' && typeof order.settings === 'object') {
+    return order
+  }
+  if (order?.type === 'preflight/decode-signed') return { type: order.type, raw: order.raw }
+  if (order?.type === 'preflight/warm') return { type: order.type, local: order.local === true }
+  return undefined
+}
+
 browser.runtime.onMessage.addListener((message: unknown, sender: Runtime.MessageSender) => {
   // Orders count only from the extension's own contexts outside any tab (its worker; its toolbar popup could, and has
   // no reason to). Content scripts and the extension's windows, which live in tabs, get no answer.
   if (sender.tab || !isExtensionPage(sender, browser.runtime.id, browser.runtime.getURL(''))) return undefined
-  const order = message as ScanOrder | WarmOrder | DecodeOrder
-  if (order?.type === 'preflight/scan' && typeof order.call === 'object' && typeof order.settings === 'object') {
-    idle.touch()
-    return ask(order)
-  }
-  if (order?.type === 'preflight/decode-signed') {
-    idle.touch()
-    return ask({ type: order.type, raw: order.raw })
-  }
-  if (order?.type !== 'preflight/warm') return undefined
+  const order = orderOf(message)
+  if (!order) return undefined
   idle.touch()
-  return ask({ type: order.type, local: order.local === true })
+  return ask(order)
 })
