@@ -16,7 +16,7 @@ import {
 } from '../scanner/protocol.ts'
 import type { ScanState } from '../shared/pending.ts'
 import type { SignedTx } from '../shared/signedTx.ts'
-import { ParamError } from '../shared/txParams.ts'
+import { notDecoded, ParamError } from '../shared/txParams.ts'
 
 /** The browser calls the scanner needs: Chrome's offscreen documents and extension messaging. */
 export type ScannerBrowser = {
@@ -148,11 +148,7 @@ export function createScanner(browser: ScannerBrowser, answerWithinMs = ANSWER_W
       try {
         answer = await askOnceMore({ type: 'preflight/decode-signed', raw }, isDecodeAnswer)
       } catch (error) {
-        const why = error instanceof Error ? error.message : String(error)
-        throw new ParamError(
-          -32603,
-          `Preflight could not decode this signed transaction, so it is not forwarded: ${why}`,
-        )
+        throw notDecoded(-32603, error instanceof Error ? error.message : String(error))
       }
       if (!answer.ok) throw new ParamError(answer.error.code, answer.error.message)
       return answer.signed

@@ -6,7 +6,7 @@ import { secp256k1 } from '@noble/curves/secp256k1'
 import { type Address, type Hex, hexToBigInt, isHex, keccak256, parseTransaction, serializeTransaction } from 'viem'
 import { publicKeyToAddress } from 'viem/accounts'
 import type { DecodeAnswer } from '../scanner/protocol.ts'
-import { ParamError, type TxFields } from './txParams.ts'
+import { notDecoded, ParamError, type TxFields } from './txParams.ts'
 
 export type SignedTx = { raw: Hex; tx: TxFields; chainId: number | undefined }
 
@@ -44,8 +44,8 @@ export async function decodeSignedTx(raw: unknown): Promise<SignedTx> {
     parsed = parseTransaction(serialized)
     from = recoverSender(parsed)
   } catch (error) {
-    const why = error instanceof Error ? error.message.split('\n')[0] : String(error)
-    throw new ParamError(-32602, `Preflight could not decode this signed transaction, so it is not forwarded: ${why}`)
+    const why = error instanceof Error ? (error.message.split('\n')[0] ?? error.message) : String(error)
+    throw notDecoded(-32602, why)
   }
   if ('authorizationList' in parsed && parsed.authorizationList?.length) {
     throw new ParamError(

@@ -38,6 +38,13 @@ export class ParamError extends Error {
   }
 }
 
+/**
+ * The refusal of a signed transaction that could not be decoded (-32602) or could not be decoded here at all (-32603:
+ * the scanner page that decodes them did not answer); either way it is not forwarded.
+ */
+export const notDecoded = (code: -32602 | -32603, why: string) =>
+  new ParamError(code, `Preflight could not decode this signed transaction, so it is not forwarded: ${why}`)
+
 const invalid = (field: string, why: string) => new ParamError(-32602, `Preflight: ${field} ${why}.`)
 
 const MAX_UINT256 = 2n ** 256n - 1n
