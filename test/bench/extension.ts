@@ -15,6 +15,9 @@
  * - warm and cold runs with a wallet that answers the hook's eth_accounts and eth_chainId in WALLET_ANSWER_MS, as an
  *   extension wallet takes longer to than the devnet's in-page one: the worker opens the window as the hook announces
  *   the request, while the wallet answers.
+ * - cold runs sent as a person sends: a trusted mouse press on a button, released PRESS_MS later, whose click handler
+ *   calls eth_sendTransaction. The press on a page that used the wallet wakes the worker (src/extension/relay/
+ *   wakeOnInput.ts), so it starts while the button is held. Timed from the call, as the others.
  * - cold runs with the scanner page closed too (the engine's page, which outlives a stopped worker): what the first
  *   request after the browser started meets.
  * - the same cold runs with eth_estimateGas sent through the wallet first, as viem, wagmi and ethers do before they
@@ -138,6 +141,40 @@ const READ_WINDOW = `(() => {
 const CLOSE_SCANNER = `!chrome.offscreen || chrome.offscreen.closeDocument().catch(() => undefined).then(async () =>
   (await chrome.runtime.getContexts({ contextTypes: ['OFFSCREEN_DOCUMENT'] })).length === 0)`
 
+/**
+ * How long the person in the pressed runs holds the mouse button. A click fires as the button is released, and people
+ * hold it for about a tenth of a second; 80 ms is an assumption on the quick side of that, not a measurement.
+ */
+const PRESS_MS = 80
+
+/**
+ * Sends as a person does: a trusted press (through the protocol's input, as a real mouse) on a button in `page` whose
+ * click handler evaluates `send`, released PRESS_MS later; returns what `send` resolved to.
+ */
+async function clickToSend(page: CdpSession, send: string): Promise<unknown> {
+  await evaluate(
+    page,
+    `(() => {
+      let button = document.getElementById('bench-send')
+      if (!button) {
+        button = document.createElement('button')
+        button.id = 'bench-send'
+        button.textContent = 'Send'
+        button.style.cssText = 'position: fixed; left: 0; top: 0; width: 120px; height: 40px'
+        document.body.append(button)
+      }
+      window.calledAt = undefined
+      button.onclick = () => { window.calledAt = ${send} }
+      return true
+    })()`,
+  )
+  const at = { x: 20, y: 20, button: 'left', clickCount: 1 }
+  await page.send('Input.dispatchMouseEvent', { type: 'mousePressed', ...at })
+  await new Promise((resolve) => setTimeout(resolve, PRESS_MS))
+  await page.send('Input.dispatchMouseEvent', { type: 'mouseReleased', ...at })
+  return waitFor(page, 'window.calledAt', { everyMs: 5 })
+}
+
 /** One run: ms from the dapp's call to the window showing the request and to its results. */
 type Run = { window: number; results: number }
 
@@ -145,19 +182,18 @@ type Run = { window: number; results: number }
  * One run in `page`, read from `control`; the window is closed (which rejects the request) once it showed results.
  * With `estimateFirst`, the page first estimates the transaction's gas through the wallet, as viem, wagmi and ethers
  * do before they send it, and sends NODE_ROUND_TRIP_MS after the devnet answered (a wallet's node is further away than
- * the devnet); the clock still starts at eth_sendTransaction.
+ * the devnet); the clock still starts at eth_sendTransaction. With `pressed`, the call is made by a button a person
+ * presses (clickToSend).
  */
 async function scanLatency(
   page: CdpSession,
   control: CdpSession,
   from: string,
   to: string,
-  estimateFirst = false,
+  { estimateFirst = false, pressed = false } = {},
 ): Promise<Run> {
   const tx = `{ from: ${JSON.stringify(from)}, to: ${JSON.stringify(to)}, value: '0x1' }`
-  const calledAt = (await evaluate(
-    page,
-    `(async () => {
+  const send = `(async () => {
       ${estimateFirst ? `await ethereum.request({ method: 'eth_estimateGas', params: [${tx}] })` : ''}
       ${estimateFirst ? `await new Promise((resolve) => setTimeout(resolve, ${NODE_ROUND_TRIP_MS}))` : ''}
       const at = performance.timeOrigin + performance.now()
@@ -165,8 +201,8 @@ async function scanLatency(
         .request({ method: 'eth_sendTransaction', params: [${tx}] })
         .then(() => 'sent', (error) => error.code)
       return at
-    })()`,
-  )) as number
+    })()`
+  const calledAt = (pressed ? await clickToSend(page, send) : await evaluate(page, send)) as number
   await new Promise((resolve) => setTimeout(resolve, FIRST_READ_MS))
   const shown = (await waitFor(control, READ_WINDOW, { everyMs: READ_EVERY_MS })) as {
     windowAt: number
@@ -189,6 +225,7 @@ async function scanLatencies(
 ): Promise<{
   warm: Latencies
   cold: Latencies
+  coldPressed: Latencies
   coldAfterEstimate: Latencies
   coldWithoutScanner: Latencies
   slowWallet: Latencies
@@ -210,12 +247,14 @@ async function scanLatencies(
     await waitFor(page, `document.readyState === 'complete' && !!window.ethereum`)
     const warm = await latencies(() => scanLatency(page, control, from, to))
     const workers = await watchServiceWorkersOn(control)
-    const coldRun = (estimateFirst: boolean) => async () => {
-      const startsBefore = workers.starts()
-      const ms = await scanLatency(page, control, from, to, estimateFirst)
-      if (workers.starts() === startsBefore) throw new Error('the request did not wake a stopped worker')
-      return ms
-    }
+    const coldRun =
+      (how: { estimateFirst?: boolean; pressed?: boolean } = {}) =>
+      async () => {
+        const startsBefore = workers.starts()
+        const ms = await scanLatency(page, control, from, to, how)
+        if (workers.starts() === startsBefore) throw new Error('the request did not wake a stopped worker')
+        return ms
+      }
     // The page is in use, so its relay wakes the worker every KEEP_ALIVE_EVERY_MS: a pause it fell into starts over.
     // With `scannerToo`, the scanner page is closed as well, as after a browser start (it outlives the worker).
     const stopping = (scannerToo: boolean) => async () => {
@@ -227,12 +266,13 @@ async function scanLatencies(
         if (workers.starts() === starts) return
       }
     }
-    const cold = await latencies(coldRun(false), stopping(false))
-    const coldAfterEstimate = await latencies(coldRun(true), stopping(false))
-    const coldWithoutScanner = await latencies(coldRun(false), stopping(true))
+    const cold = await latencies(coldRun(), stopping(false))
+    const coldPressed = await latencies(coldRun({ pressed: true }), stopping(false))
+    const coldAfterEstimate = await latencies(coldRun({ estimateFirst: true }), stopping(false))
+    const coldWithoutScanner = await latencies(coldRun(), stopping(true))
     await evaluate(page, SLOW_WALLET)
     const slowWallet = await latencies(() => scanLatency(page, control, from, to))
-    const coldSlowWallet = await latencies(coldRun(false), stopping(false))
+    const coldSlowWallet = await latencies(coldRun(), stopping(false))
     await evaluate(page, 'delete window.beforeAnswer')
     const paused: Paused = { window: [], results: [], metStoppedWorker: 0 }
     for (let run = 0; run < PAUSED_RUNS; run++) {
@@ -243,7 +283,7 @@ async function scanLatencies(
       paused.results.push(ms.results)
       if (workers.starts() !== startsBefore) paused.metStoppedWorker++
     }
-    return { warm, cold, coldAfterEstimate, coldWithoutScanner, slowWallet, coldSlowWallet, paused }
+    return { warm, cold, coldPressed, coldAfterEstimate, coldWithoutScanner, slowWallet, coldSlowWallet, paused }
   } finally {
     await chromium.close()
   }
@@ -347,7 +387,7 @@ async function main() {
     const from = devnet.fixtures.accounts[0]?.address ?? ''
     dapp.page('/', answerHoldingWalletPage(devnet.fixtures.rpcUrl, from))
     dapp.page('/empty', '<!doctype html><title>empty</title>')
-    const { warm, cold, coldAfterEstimate, coldWithoutScanner, slowWallet, coldSlowWallet, paused } =
+    const { warm, cold, coldPressed, coldAfterEstimate, coldWithoutScanner, slowWallet, coldSlowWallet, paused } =
       await scanLatencies(devnet, dapp)
 
     extension = await launchExtension()
@@ -368,6 +408,8 @@ async function main() {
         ...summary(cold),
         target: { callToWindowMs: COLD_WINDOW_TARGET_MS, callToResultsMs: COLD_RESULTS_TARGET_MS },
       },
+      // The same, sent from a button the person presses for PRESS_MS: the press wakes the worker (wakeOnInput.ts).
+      workerStoppedPressed: { ...summary(coldPressed), pressMs: PRESS_MS },
       // The same, with eth_estimateGas first (as dapp libraries send it), which wakes the worker ahead of the request.
       workerStoppedEstimateFirst: summary(coldAfterEstimate),
       // The worker stopped and the scanner page closed, as for the first request after the browser started.

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../src/devnet/devnet.ts'
+import { KEEP_ALIVE_EVERY_MS } from '../../src/extension/relay/keepAlive.ts'
 import { type CdpSession, launchPipeChromium, type PipeChromium } from '../support/cdpPipe.ts'
 import { startTestDevnet } from '../support/devnet.ts'
 import { type Dapp, devWalletPage, startDapp } from './support/dapp.ts'
@@ -45,6 +46,7 @@ describe('the worker while a dapp is in use', () => {
     devnet = await startTestDevnet()
     dapp = await startDapp()
     dapp.page('/', devWalletPage(devnet.fixtures.rpcUrl, devnet.fixtures.accounts[0]?.address ?? ''))
+    dapp.page('/plain', '<!doctype html><title>plain</title><p>No wallet here.</p>')
     chromium = await launchPipeChromium({ extensionDir: DIST })
   })
   afterAll(async () => {
@@ -97,6 +99,61 @@ describe('the worker while a dapp is in use', () => {
     expect(await evaluate(page, 'document.visibilityState')).toBe('visible')
     expect(await eventually(() => workers.starts() > starts && workers.running(), 10_000)).toBe(true)
   }, 180_000)
+
+  it("a person's press on a page that used the wallet wakes a stopped worker; events the page dispatches itself, and presses on a page that never used the wallet, do not", async () => {
+    const worker = await chromium.waitForTarget(
+      (target) => target.type === 'service_worker' && target.url.startsWith('chrome-extension://'),
+    )
+    const control = await chromium.open(`chrome-extension://${new URL(worker.url).host}/src/extension/ui/options.html`)
+    const workers = await watchServiceWorkersOn(control)
+    const press = async (session: CdpSession) => {
+      const at = { x: 5, y: 5, button: 'left', clickCount: 1 }
+      await session.send('Input.dispatchMouseEvent', { type: 'mousePressed', ...at })
+      await session.send('Input.dispatchMouseEvent', { type: 'mouseReleased', ...at })
+    }
+    /**
+     * Stops the worker until it stays stopped for a second: a page that just connected, or a wake that the stop cut
+     * short, can start it again at once.
+     */
+    const stopWorker = async () => {
+      for (;;) {
+        await workers.stopAll()
+        const starts = workers.starts()
+        await sleep(1_000)
+        if (workers.starts() === starts && !workers.running()) return starts
+      }
+    }
+
+    const plain = await chromium.open(`${dapp.url}/plain`)
+    await evaluate(plain, `document.readyState === 'complete'`)
+    let starts = await stopWorker()
+    await press(plain)
+    await sleep(1_000)
+    expect(workers.starts()).toBe(starts)
+    expect(workers.running()).toBe(false)
+
+    const page = await chromium.open(`${dapp.url}/`)
+    await evaluate(
+      page,
+      `new Promise((resolve) => { const wait = () => window.ethereum ? resolve() : setTimeout(wait, 20); wait() })`,
+    )
+    await evaluate(page, `ethereum.request({ method: 'eth_requestAccounts' }).then(() => true)`)
+    // The page is in use, so its relay wakes the worker every KEEP_ALIVE_EVERY_MS: the checks below run right after one
+    // such wake, so the next is a whole period away.
+    starts = await stopWorker()
+    expect(await eventually(() => workers.starts() > starts, KEEP_ALIVE_EVERY_MS + 5_000)).toBe(true)
+    starts = await stopWorker()
+    await evaluate(
+      page,
+      `dispatchEvent(new PointerEvent('pointerdown', { bubbles: true })); dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter' })); true`,
+    )
+    await sleep(1_000)
+    expect(workers.starts()).toBe(starts)
+
+    expect(workers.running()).toBe(false)
+    await press(page)
+    expect(await eventually(() => workers.starts() > starts && workers.running(), 5_000)).toBe(true)
+  }, 90_000)
 
   it('a scanner page that closes itself (window.close(), as idleClose.ts does) is gone, and the next request opens another and is scanned', async () => {
     const worker = await chromium.waitForTarget(

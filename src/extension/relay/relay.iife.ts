@@ -2,6 +2,7 @@
 import browser from 'webextension-polyfill'
 import { createKeepAlive } from './keepAlive.ts'
 import { type HookMessage, PORT_EVENT, READY_EVENT } from './protocol.ts'
+import { wakeOnInput } from './wakeOnInput.ts'
 import { createWorkerLink } from './workerLink.ts'
 
 const channel = new MessageChannel()
@@ -19,6 +20,8 @@ if (!offer()) {
 
 const link = createWorkerLink(browser, (rid, outcome) => hookPort.postMessage({ type: 'settle', rid, outcome }))
 const keepAlive = createKeepAlive(link.keepAlive, document)
+let usedWallet = false
+wakeOnInput(window, () => usedWallet, link.prelude)
 hookPort.addEventListener('message', (event: MessageEvent<HookMessage>) => {
   const message = event.data
   if (message?.type === 'scan' && typeof message.rid === 'number') link.request(message.rid, message.call)
@@ -27,6 +30,7 @@ hookPort.addEventListener('message', (event: MessageEvent<HookMessage>) => {
     // A hidden page that polls the accounts must not restart a worker Chrome stopped; shown again, it wakes it.
     if (document.visibilityState === 'visible') link.prelude()
   } else return
+  usedWallet = true
   keepAlive.used()
 })
 hookPort.start()
