@@ -125,10 +125,11 @@ describe('the worker while a dapp is in use', () => {
     }
 
     const plain = await chromium.open(`${dapp.url}/plain`)
-    await evaluate(plain, `document.readyState === 'complete'`)
+    await evaluate(plain, `addEventListener('pointerdown', (event) => { window.pressed = event.isTrusted }); true`)
     let starts = await stopWorker()
     await press(plain)
     await sleep(1_000)
+    expect(await evaluate(plain, 'window.pressed')).toBe(true)
     expect(workers.starts()).toBe(starts)
     expect(workers.running()).toBe(false)
 
