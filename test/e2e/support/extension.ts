@@ -103,17 +103,23 @@ export async function watchServiceWorkersOn(cdp: ProtocolSession) {
      * workers' states if they have not stopped within `timeoutMs`.
      */
     async stopAll(timeoutMs = 10_000): Promise<void> {
-      await cdp.send('ServiceWorker.stopAllWorkers')
+      const stop = () => cdp.send('ServiceWorker.stopAllWorkers')
+      await stop()
       await new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => {
           const states = JSON.stringify(Object.fromEntries(statuses))
           reject(new Error(`service workers did not stop within ${timeoutMs} ms (versions: ${states})`))
         }, timeoutMs)
         onUpdate = () => {
-          if (![...statuses.values()].every((status) => status === 'stopped')) return
-          clearTimeout(timer)
-          onUpdate = () => {}
-          resolve()
+          const all = [...statuses.values()]
+          if (all.every((status) => status === 'stopped')) {
+            clearTimeout(timer)
+            onUpdate = () => {}
+            resolve()
+          } else if (all.includes('running')) {
+            // A stop that meets a worker still starting is dropped, and the worker then reports running: stop it again.
+            stop().catch(() => undefined)
+          }
         }
         onUpdate()
       })
