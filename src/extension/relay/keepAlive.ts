@@ -46,5 +46,7 @@ export function createKeepAlive(ping: () => boolean, page: Visibility) {
       lastUse = Date.now()
       timer ??= setInterval(tick, KEEP_ALIVE_EVERY_MS)
     },
+    /** Whether the page has used the wallet since it loaded (see wakeOnInput.ts). */
+    hasUsed: () => lastUse > Number.NEGATIVE_INFINITY,
   }
 }

@@ -20,8 +20,7 @@ if (!offer()) {
 
 const link = createWorkerLink(browser, (rid, outcome) => hookPort.postMessage({ type: 'settle', rid, outcome }))
 const keepAlive = createKeepAlive(link.keepAlive, document)
-let usedWallet = false
-wakeOnInput(window, () => usedWallet, link.prelude)
+wakeOnInput(window, keepAlive.hasUsed, link.prelude)
 hookPort.addEventListener('message', (event: MessageEvent<HookMessage>) => {
   const message = event.data
   if (message?.type === 'scan' && typeof message.rid === 'number') link.request(message.rid, message.call)
@@ -30,7 +29,6 @@ hookPort.addEventListener('message', (event: MessageEvent<HookMessage>) => {
     // A hidden page that polls the accounts must not restart a worker Chrome stopped; shown again, it wakes it.
     if (document.visibilityState === 'visible') link.prelude()
   } else return
-  usedWallet = true
   keepAlive.used()
 })
 hookPort.start()
