@@ -113,11 +113,11 @@ describe('the worker while a dapp is in use', () => {
     }
     /**
      * Stops the worker until it stays stopped for a second: a page that just connected, or a wake that the stop cut
-     * short, can start it again at once, and a stop that meets the worker starting can be dropped (then it is sent again).
+     * short, can start it again at once.
      */
     const stopWorker = async () => {
       for (;;) {
-        await workers.stopAll(3_000).catch(() => undefined)
+        await workers.stopAll()
         const starts = workers.starts()
         await sleep(1_000)
         if (workers.starts() === starts && !workers.running()) return starts
