@@ -81,13 +81,28 @@ export function prepareRead(abi: Abi, functionName: string): ReadFunction {
 function read(key: string, to: Address, func: ReadFunction, args: readonly unknown[], timing: Read['timing']): Read {
   const prepared = func()
   const data = encodeFunctionData({ ...prepared, args } as never)
+  const decodeAbi = (result: Hex) => decodeFunctionResult({ abi: prepared.abi, data: result } as never)
   return {
     key,
     to,
     data,
     timing,
-    decode: (result) => decodeFunctionResult({ abi: prepared.abi, data: result } as never),
+    decode: returnsOneUint256(prepared.abi) ? (result) => oneWord(result) ?? decodeAbi(result) : decodeAbi,
   }
+}
+
+/** Whether a one-function ABI returns a single uint256: balances, allowances, supplies and code sizes do. */
+function returnsOneUint256(abi: Abi): boolean {
+  const [item] = abi
+  return item?.type === 'function' && item.outputs.length === 1 && item.outputs[0]?.type === 'uint256'
+}
+
+/**
+ * A uint256 answer of exactly one word, read without the ABI decoder: most of a scan's reads are these, and the node
+ * already checked the answer is hex. Any other length goes through the decoder, which says what is wrong with it.
+ */
+function oneWord(result: Hex): bigint | undefined {
+  return result.length === 66 ? BigInt(result) : undefined
 }
 
 const lower = (address: string) => address.toLowerCase()

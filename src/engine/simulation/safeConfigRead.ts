@@ -2,7 +2,16 @@
  * The Safe configuration read: one call per Safe to the SafeInspector (SafeInspector.sol, placed by a state override
  * like the native balance reader), before and after the transactions, in the simulation's own blocks.
  */
-import { type Address, decodeFunctionResult, encodeFunctionData, getAddress, type Hex, parseAbi } from 'viem'
+import {
+  type Address,
+  decodeFunctionResult,
+  encodeFunctionData,
+  encodeFunctionResult,
+  getAddress,
+  type Hex,
+  parseAbi,
+  zeroAddress,
+} from 'viem'
 import type { SafeConfig } from '../safe/index.ts'
 import type { Read, ReadResults } from './reads.ts'
 
@@ -110,11 +119,43 @@ export function safeConfigRead(wallet: Address): Read {
     data: encodeFunctionData({ abi: inspectorAbi, functionName: 'inspect', args: [wallet] }),
     timing: 'state',
     decode: (result) =>
-      toSafeConfig(decodeFunctionResult({ abi: inspectorAbi, functionName: 'inspect', data: result })),
+      toSafeConfig(
+        result === notASafeAnswer()
+          ? notASafe()
+          : decodeFunctionResult({ abi: inspectorAbi, functionName: 'inspect', data: result }),
+      ),
   }
   if (recentReads.size >= RECENT_READS) recentReads.delete(recentReads.keys().next().value as string)
   recentReads.set(key, read)
   return read
+}
+
+/** What the inspector answers for an account without code (every person a scan touches): an empty Config. */
+function notASafe(): InspectedConfig {
+  return {
+    singleton: zeroAddress,
+    owners: [],
+    threshold: 0n,
+    nonce: 0n,
+    version: '',
+    modules: [],
+    moreModules: false,
+    slotsRead: false,
+    guard: zeroAddress,
+    moduleGuard: zeroAddress,
+    fallbackHandler: zeroAddress,
+  }
+}
+
+let notASafeEncoded: Hex | undefined
+
+/**
+ * The inspector's answer for an account without code, as encoded bytes: compared as a string, it skips the ABI
+ * decoder (and its address checksums) for most of a scan's Safe reads.
+ */
+export function notASafeAnswer(): Hex {
+  notASafeEncoded ??= encodeFunctionResult({ abi: inspectorAbi, functionName: 'inspect', result: notASafe() })
+  return notASafeEncoded
 }
 
 function toSafeConfig(config: InspectedConfig): SafeConfig {

@@ -4,10 +4,10 @@
  */
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { type Address, createPublicClient, getAddress, http, parseAbi, zeroAddress } from 'viem'
+import { type Address, createPublicClient, getAddress, type Hex, http, parseAbi, zeroAddress } from 'viem'
 import { foundry } from 'viem/chains'
 import { describe, expect, it } from 'vitest'
-import { SAFE_INSPECTOR_CODE, safeConfigRead } from '../../../src/engine/simulation/safeConfigRead.ts'
+import { notASafeAnswer, SAFE_INSPECTOR_CODE, safeConfigRead } from '../../../src/engine/simulation/safeConfigRead.ts'
 import { startTestDevnet } from '../../support/devnet.ts'
 
 const require = createRequire(import.meta.url)
@@ -37,14 +37,18 @@ describe('SafeInspector', () => {
     try {
       const { safe, safeContracts, rpcUrl } = devnet.fixtures
       const client = createPublicClient({ chain: foundry, transport: http(rpcUrl) })
-      const inspect = async (address: Address) => {
+      const answerOf = async (address: Address) => {
         const read = safeConfigRead(address)
         const { data } = await client.call({
           to: read.to,
           data: read.data,
           stateOverride: [{ address: read.to, code: SAFE_INSPECTOR_CODE }],
         })
-        return read.decode(data ?? '0x')
+        return { read, answer: data ?? '0x' }
+      }
+      const inspect = async (address: Address) => {
+        const { read, answer } = await answerOf(address)
+        return read.decode(answer)
       }
       const owners = await client.readContract({
         address: safe.address,
@@ -63,11 +67,25 @@ describe('SafeInspector', () => {
         moduleGuard: zeroAddress,
         fallbackHandler: getAddress(safeContracts.fallbackHandler),
       })
-      expect(await inspect(devnet.fixtures.accounts[5]?.address as Address)).toMatchObject({
+      const person = devnet.fixtures.accounts[5]?.address as Address
+      expect(await inspect(person)).toEqual({
+        singleton: zeroAddress,
         owners: [],
         threshold: 0n,
+        nonce: 0n,
+        version: null,
+        modules: [],
+        moreModules: false,
         guard: null,
+        moduleGuard: null,
+        fallbackHandler: null,
       })
+      // The answer for an account without code skips the ABI decoder; the decoder reads the same bytes the same way.
+      const { read, answer } = await answerOf(person)
+      expect(answer).toBe(notASafeAnswer())
+      const sameBytesInCapitals = `0x${answer.slice(2).toUpperCase()}` as Hex
+      expect(sameBytesInCapitals).not.toBe(answer)
+      expect(read.decode(sameBytesInCapitals)).toEqual(read.decode(answer))
     } finally {
       await devnet.stop()
     }
