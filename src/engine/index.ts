@@ -80,7 +80,7 @@ export type {
 } from './api/index.ts'
 export { CHAIN_PATHS, chainIdOf, NATIVE_ASSET_ADDRESS, scanEndpoint } from './api/index.ts'
 export { isUnlimited } from './assets/index.ts'
-export { boundOf, type SafeTx } from './messages/index.ts'
+export { boundOf, rawMessageHex, type SafeTx } from './messages/index.ts'
 export {
   actionFor,
   addMaliciousAddresses,

@@ -43,7 +43,7 @@ export {
   permitWarnings,
   type TokenPermit,
 } from './permits.ts'
-export { decodeRawMessage, rawMessageWarnings, readRawMessage } from './rawMessage.ts'
+export { decodeRawMessage, rawMessageHex, rawMessageWarnings, readRawMessage } from './rawMessage.ts'
 export { reorderedTextWarnings, unreadableWarning, unusualAddressWarnings } from './readability.ts'
 export { findSafeMessage, type SafeMessage, safeMessageContext, safeMessageWarnings } from './safeMessage.ts'
 export {

@@ -2,7 +2,7 @@
  * Raw messages (personal_sign / eth_sign): the text the user is asked to sign, or — when the bytes are a bare 32-byte
  * hash — a blind signature that can authorise a transaction or an approval the user never sees.
  */
-import { bytesToHex, hexToBytes, isHex, size, stringToBytes } from 'viem'
+import { bytesToHex, hexToBytes, size, stringToBytes } from 'viem'
 import { printableText, reordersText } from '../abi/index.ts'
 import type { Hex, MessageKind, SerializedValue, Warning } from '../api/index.ts'
 import { makeWarning } from '../risk/index.ts'
@@ -11,12 +11,28 @@ import { unreadableWarning } from './readability.ts'
 /** What a raw message says: its bytes, its text when the bytes are readable, and whether it is a bare hash. */
 export type RawMessage = { bytes: Hex; text: string | null; isHash: boolean }
 
+/** Hex digits alone, after a 0x or 0X prefix (none is a message of no bytes) or without one. */
+const HEX_DIGITS = /^(?:0[xX]([0-9a-fA-F]*)|([0-9a-fA-F]+))$/
+
 /**
- * Reads a raw message: 0x-hex is decoded as bytes, anything else is taken as its UTF-8 bytes, as wallets sign it; the
- * bytes are text when they are printable UTF-8, however they were sent.
+ * The bytes a raw message spells when wallets read it as hex, as canonical 0x-hex (lowercase, even length); null when
+ * they sign it as text. MetaMask signs hex digits as bytes with or without a prefix, and eth-sig-util pads an odd
+ * count with a leading zero: a hash sent as "ab12…" or "0x" + 63 digits is still a hash, not 64 letters of text.
+ */
+export function rawMessageHex(raw: string): Hex | null {
+  const match = HEX_DIGITS.exec(raw)
+  if (!match) return null
+  const digits = (match[1] ?? match[2] ?? '').toLowerCase()
+  return `0x${digits.length % 2 === 0 ? digits : `0${digits}`}`
+}
+
+/**
+ * Reads a raw message as wallets sign it: hex (rawMessageHex) as the bytes it spells, anything else as its UTF-8
+ * bytes; the bytes are text when they are printable UTF-8, however they were sent.
  */
 export function readRawMessage(raw: string): RawMessage {
-  const bytes = isHex(raw, { strict: true }) && raw.length % 2 === 0 ? hexToBytes(raw) : stringToBytes(raw)
+  const hex = rawMessageHex(raw)
+  const bytes = hex !== null ? hexToBytes(hex) : stringToBytes(raw)
   const text = printableText(bytes)
   return { bytes: bytesToHex(bytes), text, isHash: bytes.length === 32 && text === null }
 }

@@ -7,9 +7,11 @@
  * - Typed data (v1, v3, v4 and plain eth_signTypedData): the signer and the data are found whichever order they
  *   come in; a JSON string is parsed without losing big integers and forwarded re-serialised from that parse, so
  *   the wallet cannot read duplicate keys or huge numbers differently from the window.
- * - personal_sign in either order, eth_sign, wallet_sendCalls (1.0 and 2.0.0), eth_sendRawTransaction (decoded).
+ * - personal_sign in either order, eth_sign, wallet_sendCalls (1.0 and 2.0.0), eth_sendRawTransaction (decoded). A
+ *   message of hex digits is forwarded as canonical 0x-hex (engine's rawMessageHex): the bytes the window shows.
  */
 import { type Address, isAddress, isHex, numberToHex } from 'viem'
+import { rawMessageHex } from '../../engine/index.ts'
 import type { HookCall, ProviderError } from '../relay/protocol.ts'
 import { parseJsonLossless } from '../shared/losslessJson.ts'
 import type { InterceptedMethod } from '../shared/pending.ts'
@@ -128,7 +130,8 @@ function personalSign(list: unknown[], account: Address | undefined) {
   if (typeof message !== 'string') throw new ParamError(-32602, 'Preflight: the message to sign must be a string.')
   const address = signer === undefined ? account : toAddress(signer, 'the signing address')
   if (!address) throw NO_ACCOUNT()
-  return { account: address, params: [message, address] }
+  // Hex digits travel as canonical 0x-hex: wallets disagree on "ab12…" or an odd count, and the window shows bytes.
+  return { account: address, params: [rawMessageHex(message) ?? message, address] }
 }
 
 function ethSign(list: unknown[], account: Address | undefined) {
@@ -138,7 +141,7 @@ function ethSign(list: unknown[], account: Address | undefined) {
   if (typeof data !== 'string' || !isHex(data, { strict: true })) {
     throw new ParamError(-32602, 'Preflight: params[1] of eth_sign must be 0x-hex data.')
   }
-  return { account: address, params: [address, data.toLowerCase()] }
+  return { account: address, params: [address, rawMessageHex(data) ?? data] }
 }
 
 const CALL_KEYS = new Set(['to', 'data', 'value', 'chainId', 'capabilities'])

@@ -1,6 +1,11 @@
 import { keccak256, size, stringToHex, toHex } from 'viem'
 import { describe, expect, it } from 'vitest'
-import { decodeRawMessage, rawMessageWarnings, readRawMessage } from '../../../src/engine/messages/rawMessage.ts'
+import {
+  decodeRawMessage,
+  rawMessageHex,
+  rawMessageWarnings,
+  readRawMessage,
+} from '../../../src/engine/messages/rawMessage.ts'
 
 describe('readRawMessage', () => {
   it('decodes hex that is printable UTF-8 into text', () => {
@@ -25,6 +30,29 @@ describe('readRawMessage', () => {
     expect(message.text).toBeNull()
     expect(rawMessageWarnings(message)).toMatchObject([{ kind: 'ETH_SIGN_TX_HASH', severity: 'CRITICAL' }])
     expect(decodeRawMessage('SIGN_MESSAGE', message).fields[0]).toEqual({ name: 'message', type: 'bytes', value: hash })
+  })
+
+  it('reads hex digits as the bytes wallets sign for them: no prefix, 0X, or an odd count padded with a zero', () => {
+    const hash = keccak256(toHex('a Safe transaction'))
+    const digits = hash.slice(2)
+    for (const spelling of [digits, `0X${digits.toUpperCase()}`, digits.toUpperCase()]) {
+      expect(readRawMessage(spelling), spelling).toEqual(readRawMessage(hash))
+      expect(rawMessageWarnings(readRawMessage(spelling))).toMatchObject([
+        { kind: 'ETH_SIGN_TX_HASH', severity: 'CRITICAL' },
+      ])
+    }
+    const zeroLed = `0x0${digits.slice(1)}` as const
+    expect(readRawMessage(`0x${digits.slice(1)}`)).toEqual(readRawMessage(zeroLed))
+    expect(rawMessageHex(`0x${digits.slice(1)}`)).toBe(zeroLed)
+    expect(rawMessageHex('ABC')).toBe('0x0abc')
+    expect(rawMessageHex('0x')).toBe('0x')
+  })
+
+  it('keeps anything that is not hex digits alone as text', () => {
+    for (const text of ['', 'hello', '0xHello', 'ab cd', '0x12 34', 'Nonce: 0xab']) {
+      expect(rawMessageHex(text), text).toBeNull()
+      expect(readRawMessage(text).bytes, text).toBe(stringToHex(text))
+    }
   })
 
   it('does not call 32 bytes of readable text a hash, nor binary of another length', () => {

@@ -1,3 +1,4 @@
+import { keccak256, toHex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
 import { normalizeCall } from '../../../src/extension/background/normalizeCall.ts'
@@ -241,6 +242,19 @@ describe('normalizeCall: signatures', () => {
     expect((await normal(call('personal_sign', ['0x6869']))).params).toEqual(['0x6869', ACCOUNT])
     expect((await normal(call('eth_sign', [OTHER, '0xAB']))).params).toEqual([OTHER, '0xab'])
     expect(await refusal(call('eth_sign', [OTHER, 'hello']))).toMatchObject({ code: -32602 })
+  })
+
+  it('forwards a message of hex digits as the canonical 0x-hex the window reads, whatever its spelling', async () => {
+    const hash = keccak256(toHex('a Safe transaction'))
+    const digits = hash.slice(2)
+    // MetaMask signs hex digits without a prefix (or with 0X) as bytes; eth-sig-util pads an odd count with a zero.
+    for (const spelling of [digits, `0X${digits}`, hash.toUpperCase().replace('0X', '0x')]) {
+      expect((await normal(call('personal_sign', [spelling, OTHER]))).params, spelling).toEqual([hash, OTHER])
+    }
+    const odd = `0x${digits.slice(1)}`
+    expect((await normal(call('personal_sign', [odd, OTHER]))).params).toEqual([`0x0${digits.slice(1)}`, OTHER])
+    expect((await normal(call('eth_sign', [OTHER, odd]))).params).toEqual([OTHER, `0x0${digits.slice(1)}`])
+    expect((await normal(call('personal_sign', ['Sign in: 0xab12', OTHER]))).params).toEqual(['Sign in: 0xab12', OTHER])
   })
 
   it('reads the chain the wallet reports in any form, and 0 when it said none', async () => {
