@@ -109,19 +109,23 @@ function typedData(method: InterceptedMethod, list: unknown[], account: Address 
 
 /**
  * The chain a typed-data signature is bound to by its domain, which is the chain to simulate it on whatever the page
- * says the wallet is on; undefined when the domain names none, or none a chain could have (the scan says it is
- * malformed).
+ * says the wallet is on; undefined when the domain binds none: no chainId, one a chain could not have (the scan says it
+ * is malformed), or one `types.EIP712Domain` does not declare, which is not signed and so binds nothing.
  */
 function domainChain(typedData: unknown): number | undefined {
-  const domain = typedData !== null && typeof typedData === 'object' ? (typedData as { domain?: unknown }).domain : null
-  const chainId = domain !== null && typeof domain === 'object' ? (domain as { chainId?: unknown }).chainId : undefined
-  if (chainId === undefined || chainId === null) return undefined
+  const data = isRecord(typedData) ? typedData : {}
+  const domain = isRecord(data.domain) ? data.domain : {}
+  const domainType = isRecord(data.types) && Object.hasOwn(data.types, 'EIP712Domain') ? data.types.EIP712Domain : []
+  const signed = Array.isArray(domainType) && domainType.some((field) => isRecord(field) && field.name === 'chainId')
+  if (!signed || !Object.hasOwn(domain, 'chainId') || domain.chainId === null) return undefined
   try {
-    return toChainId(chainId, 'domain.chainId')
+    return toChainId(domain.chainId, 'domain.chainId')
   } catch {
     return undefined
   }
 }
+
+const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object'
 
 function personalSign(list: unknown[], account: Address | undefined) {
   const [first, second] = list

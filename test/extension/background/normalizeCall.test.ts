@@ -228,13 +228,23 @@ describe('normalizeCall: signatures', () => {
   })
 
   it('simulates typed data on the chain its domain binds it to, whatever chain the page says the wallet is on', async () => {
-    const onOptimism = { ...typed, domain: { chainId: 10 } }
+    const chainBound = { ...typed, types: { EIP712Domain: [{ name: 'chainId', type: 'uint256' }] } }
+    const onOptimism = { ...chainBound, domain: { chainId: 10 } }
     expect((await normal(call('eth_signTypedData_v4', [OTHER, onOptimism], '0x1'))).chainId).toBe(10)
-    const asText = JSON.stringify({ ...typed, domain: { chainId: '0x89' } })
+    const asText = JSON.stringify({ ...chainBound, domain: { chainId: '0x89' } })
     expect((await normal(call('eth_signTypedData_v4', [OTHER, asText], '0x1'))).chainId).toBe(137)
     expect((await normal(call('eth_signTypedData_v4', [OTHER, typed], '0x1'))).chainId).toBe(1)
-    const noChain = { ...typed, domain: { chainId: -3 } }
+    const noChain = { ...chainBound, domain: { chainId: -3 } }
     expect((await normal(call('eth_signTypedData_v4', [OTHER, noChain], '0x1'))).chainId).toBe(1)
+  })
+
+  it('ignores a domain chainId that types.EIP712Domain does not declare: it is not signed, so it binds no chain', async () => {
+    // Safe 1.1.1 and 1.2.0 sign EIP712Domain(address verifyingContract): such a SafeTx executes on every chain.
+    const safe = { ...typed, types: { EIP712Domain: [{ name: 'verifyingContract', type: 'address' }] } }
+    const claimsOptimism = { ...safe, domain: { verifyingContract: OTHER, chainId: 10 } }
+    expect((await normal(call('eth_signTypedData_v4', [OTHER, claimsOptimism], '0x1'))).chainId).toBe(1)
+    const noDomainType = { types: {}, domain: { chainId: 10 }, primaryType: 'P', message: {} }
+    expect((await normal(call('eth_signTypedData_v4', [OTHER, noDomainType], '0x1'))).chainId).toBe(1)
   })
 
   it('puts personal_sign in the standard order and checks eth_sign', async () => {
