@@ -250,6 +250,48 @@ describe('intercepting every route to the wallet', () => {
     expect(await result()).toEqual(REJECTED)
   })
 
+  it('shows a hash sent to personal_sign without its 0x as the hash, and the wallet signs those bytes', async () => {
+    const hash = keccak256(stringToHex('a Safe transaction'))
+    const page = await open('/announced')
+    const { confirm, result } = await callThroughConfirmWindow(
+      context,
+      page,
+      `ethereum.request({ method: 'personal_sign', params: ['${hash.slice(2).toUpperCase()}', '${account}'] })`,
+    )
+    expect(await shownAction(confirm)).toBe('BLOCK')
+    expect(await confirm.locator('[data-warning-kind="ETH_SIGN_TX_HASH"]').count()).toBe(1)
+    expect(await pendingOf(confirm)).toMatchObject({ params: [hash, account] })
+    await clickDecision(confirm, 'Continue', { acknowledge: true })
+    const signature = (await result()).ok as Hex
+    expect(await verifyMessage({ address: account as Hex, message: { raw: hash }, signature })).toBe(true)
+  })
+
+  it('stops an ERC-7715 permission request, says it cannot be simulated, and forwards it as shown', async () => {
+    const page = await open('/announced')
+    const permission = {
+      chainId: '0x7a69',
+      signer: { type: 'account', data: { address: devnet.fixtures.accounts[6]?.address } },
+      permission: {
+        type: 'erc20-token-periodic',
+        data: { tokenAddress: devnet.fixtures.erc20.address, periodAmount: '0xde0b6b3a7640000', periodDuration: 86400 },
+      },
+      expiry: 1900000000,
+    }
+    const { confirm, result } = await callThroughConfirmWindow(
+      context,
+      page,
+      `ethereum.request({ method: 'wallet_grantPermissions', params: [[${JSON.stringify(permission)}]] })`,
+    )
+    expect(await shownAction(confirm)).toBe('ERROR')
+    const pending = await pendingOf(confirm)
+    expect(pending).toMatchObject({ method: 'wallet_grantPermissions', params: [[permission]], chainId: 31337 })
+    expect(pending.scan).toMatchObject({ status: 'ERROR', error: { kind: 'NOT_CHECKED' } })
+    await expect.poll(() => confirm.getByText(/spend your tokens or make calls for you later/).count()).toBe(1)
+    await clickDecision(confirm, 'Continue')
+    // The dev wallet passes what it does not know to anvil, whose refusal proves the request reached the wallet.
+    expect(await result()).toMatchObject({ code: -32601 })
+  })
+
   it('intercepts wallet_sendCalls and scans the whole batch', async () => {
     const { fixtures } = devnet
     const recipient = fixtures.accounts[6]?.address as Hex

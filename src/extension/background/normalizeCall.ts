@@ -148,6 +148,23 @@ function ethSign(list: unknown[], account: Address | undefined) {
   return { account: address, params: [address, rawMessageHex(data) ?? data] }
 }
 
+/**
+ * An ERC-7715 request, `[[{ chainId, address?, signer, permission, rules/expiry }, …]]`: forwarded as copied (numbers
+ * exact), on the chain and for the account its first permission names, else the wallet's.
+ */
+function permissionRequest(list: unknown[], account: Address | undefined, chainId: number) {
+  const requests = list[0]
+  if (!Array.isArray(requests) || requests.length === 0 || !requests.every(isRecord)) {
+    throw new ParamError(-32602, 'Preflight: params[0] of a permission request must be a non-empty list of objects.')
+  }
+  const [first] = requests as Record<string, unknown>[]
+  const named = first?.address
+  const address = named === undefined || named === null ? account : toAddress(named, 'params[0][0].address')
+  if (!address) throw NO_ACCOUNT()
+  const chain = first?.chainId === undefined ? chainId : toChainId(first.chainId, 'params[0][0].chainId')
+  return { account: address, params: [exactNumbers(requests)], chainId: chain }
+}
+
 const CALL_KEYS = new Set(['to', 'data', 'value', 'chainId', 'capabilities'])
 
 function sendCalls(list: unknown[], account: Address | undefined, chainId: number) {
@@ -224,6 +241,9 @@ export async function normalizeCall(call: HookCall, decodeSigned: DecodeSigned):
         return done(personalSign(list, account))
       case 'eth_sign':
         return done(ethSign(list, account))
+      case 'wallet_grantPermissions':
+      case 'wallet_requestExecutionPermissions':
+        return done(permissionRequest(list, account, chainId))
     }
   } catch (error) {
     if (error instanceof ParamError) return { ok: false, error: error.toProviderError() }

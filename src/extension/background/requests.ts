@@ -16,6 +16,7 @@ import {
 } from '../relay/protocol.ts'
 import { scanFailed } from '../scanner/protocol.ts'
 import type { Decision, DecisionReply, PendingRequest } from '../shared/pending.ts'
+import { isPermissionRequest, PERMISSIONS_NOT_CHECKED } from '../shared/permissions.ts'
 import { canCheckMessagesOn, SETTINGS_KEY, type Settings, withDefaults } from '../shared/settings.ts'
 import { createConfirmQueue } from './confirmQueue.ts'
 import { createCounterparties, scanRecipients, withPoisonedAddressWarnings } from './counterparties.ts'
@@ -116,7 +117,9 @@ export function createRequests(browser: Browser, store: PendingStore, scanner: S
     if (!queue.has(record.id)) return
     const known = counterparties.known().catch(() => new Set<never>())
     const { method, params, account, origin, chainId } = record
-    let state = await scanner.scan({ call: { method, params, account, origin, chainId }, settings })
+    let state = isPermissionRequest(method)
+      ? PERMISSIONS_NOT_CHECKED
+      : await scanner.scan({ call: { method, params, account, origin, chainId }, settings })
     try {
       state = withPoisonedAddressWarnings(state, account, await known)
     } catch (error) {

@@ -294,6 +294,8 @@ function paramsRead(method: InterceptedMethod): number {
     case 'eth_signTransaction':
     case 'eth_sendRawTransaction':
     case 'wallet_sendCalls':
+    case 'wallet_grantPermissions':
+    case 'wallet_requestExecutionPermissions':
       return 1
     default:
       return 2

@@ -20,6 +20,8 @@ export const INTERCEPTED_METHODS: readonly InterceptedMethod[] = [
   'eth_signTypedData',
   'eth_sign',
   'personal_sign',
+  'wallet_grantPermissions',
+  'wallet_requestExecutionPermissions',
 ]
 
 /** Which wallet the hook holds for a call, as far as the page's own objects tell (for display only). */

@@ -83,5 +83,9 @@ export async function buildScanRequest(
       return message({ kind: 'PERSONAL_SIGN', rawMessage: params[0] as string })
     case 'eth_sign':
       return message({ kind: 'SIGN_MESSAGE', rawMessage: params[1] as string })
+    case 'wallet_grantPermissions':
+    case 'wallet_requestExecutionPermissions':
+      // The worker shows these without a scan (shared/permissions.ts): nothing moves when they are granted.
+      throw new Error('a permission request has nothing to simulate')
   }
 }

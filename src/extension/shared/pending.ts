@@ -18,6 +18,8 @@ export type InterceptedMethod =
   | 'eth_signTypedData'
   | 'eth_sign'
   | 'personal_sign'
+  | 'wallet_grantPermissions'
+  | 'wallet_requestExecutionPermissions'
 
 /**
  * Which backend answered a scan, for the window to say: the engine in this browser simulating on a node, or a remote
@@ -31,7 +33,7 @@ export type ScanState =
   | { status: 'DONE'; kind: 'message'; response: ScanMessageResponse; backend?: ScanBackendUsed }
   | {
       status: 'ERROR'
-      error: EngineError | { kind: 'BACKEND_ERROR' | 'TIMEOUT'; message: string }
+      error: EngineError | { kind: 'BACKEND_ERROR' | 'TIMEOUT' | 'NOT_CHECKED'; message: string }
       backend?: ScanBackendUsed
     }
 

@@ -175,7 +175,13 @@ export async function startCall(page: Page | Frame, expression: string) {
  * Clicks Continue or Reject in a confirmation window. A decision on the window's last request closes the window, and
  * on a loaded machine it can close before the click's acknowledgement reaches Playwright: that is the click working.
  */
-export async function clickDecision(confirm: Page, name: 'Continue' | 'Reject'): Promise<void> {
+export async function clickDecision(
+  confirm: Page,
+  name: 'Continue' | 'Reject',
+  options: { acknowledge?: boolean } = {},
+): Promise<void> {
+  // BLOCK (and ERROR, by default) arm Continue only once "I understand the risk" is ticked.
+  if (options.acknowledge) await confirm.getByRole('checkbox', { name: /I understand the risk/ }).check()
   await confirm
     .getByRole('button', { name })
     .click()

@@ -247,6 +247,32 @@ describe('normalizeCall: signatures', () => {
     expect((await normal(call('eth_signTypedData_v4', [OTHER, noDomainType], '0x1'))).chainId).toBe(1)
   })
 
+  it('forwards an ERC-7715 permission request as copied, for the account and chain its first permission names', async () => {
+    const permission = {
+      chainId: '0x1',
+      address: OTHER,
+      signer: { type: 'account', data: { address: ACCOUNT } },
+      permission: { type: 'native-token-stream', data: { amountPerSecond: 2n ** 70n } },
+      expiry: 1900000000,
+    }
+    const normalised = await normal(call('wallet_grantPermissions', [[permission]], '0x7a69'))
+    expect(normalised).toMatchObject({ account: OTHER.toLowerCase(), chainId: 1 })
+    expect(normalised.params).toEqual([
+      [{ ...permission, permission: { ...permission.permission, data: { amountPerSecond: (2n ** 70n).toString() } } }],
+    ])
+    const { address: _none, chainId: _wallets, ...bare } = permission
+    expect(await normal(call('wallet_requestExecutionPermissions', [[bare]]))).toMatchObject({
+      account: ACCOUNT,
+      chainId: 31337,
+    })
+    for (const params of [[], [[]], [['not an object']], [{ chainId: '0x1' }]]) {
+      expect(await refusal(call('wallet_grantPermissions', params)), JSON.stringify(params)).toMatchObject({
+        code: -32602,
+        message: expect.stringMatching(/non-empty list of objects/),
+      })
+    }
+  })
+
   it('puts personal_sign in the standard order and checks eth_sign', async () => {
     expect((await normal(call('personal_sign', [OTHER, '0x6869']))).params).toEqual(['0x6869', OTHER])
     expect((await normal(call('personal_sign', ['0x6869']))).params).toEqual(['0x6869', ACCOUNT])

@@ -67,6 +67,8 @@ const METHOD_WORDS: Record<InterceptedMethod, string> = {
   eth_signTypedData: 'Sign typed data (eth_signTypedData)',
   eth_sign: 'Sign a raw hash (eth_sign)',
   personal_sign: 'Sign a message',
+  wallet_grantPermissions: 'Grant this site permissions (ERC-7715)',
+  wallet_requestExecutionPermissions: 'Grant this site permissions (ERC-7715)',
 }
 
 /** The request's method in words, e.g. "Send a transaction". */
