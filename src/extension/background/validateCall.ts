@@ -18,6 +18,31 @@ function sizeOf(value: unknown): number | undefined {
   }
 }
 
+/** A UTF-16 surrogate without its other half: text no encoding can carry, which storage turns into U+FFFD. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+
+/**
+ * Where the params hold text that is not well-formed Unicode (a key or a string value), or undefined. The window shows
+ * the params as stored, where such text reads as U+FFFD and two keys can merge, while the scan and the wallet would
+ * read the original: no honest dapp sends it, so it is refused rather than shown one way and signed another.
+ */
+function malformedText(params: unknown): string | undefined {
+  const stack: [unknown, string][] = [[params, 'params']]
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    const [value, path] = next
+    if (typeof value === 'string') {
+      if (LONE_SURROGATE.test(value)) return path
+    } else if (value !== null && typeof value === 'object') {
+      for (const [key, inner] of Object.entries(value)) {
+        const at = Array.isArray(value) ? `${path}[${key}]` : `${path}.${key}`
+        if (LONE_SURROGATE.test(key)) return at
+        stack.push([inner, at])
+      }
+    }
+  }
+  return undefined
+}
+
 function walletInfo(raw: unknown): WalletInfo {
   const info = (raw ?? {}) as { label?: unknown; late?: unknown }
   const label = typeof info.label === 'string' && info.label.trim() ? info.label.trim().slice(0, MAX_LABEL) : 'wallet'
@@ -34,6 +59,12 @@ export function validateCall(raw: unknown): Checked {
   const size = sizeOf(call.params)
   if (size === undefined) return bad('Preflight: params cannot be serialised.')
   if (size > MAX_CALL_BYTES) return bad(`Preflight: params are larger than ${MAX_CALL_BYTES} bytes.`)
+  const malformed = malformedText(call.params)
+  if (malformed) {
+    return bad(
+      `Preflight: ${malformed} holds text that is not valid Unicode (a lone surrogate), which would read differently in the window and in the wallet.`,
+    )
+  }
   return {
     ok: true,
     call: {

@@ -319,4 +319,19 @@ describe('validateCall', () => {
       expect(validateCall(bad)).toMatchObject({ ok: false, error: { code: -32602 } })
     }
   })
+  it('refuses text with a lone surrogate, in a value or a key, naming where: storage would show it as U+FFFD', () => {
+    const typed = { types: { EIP712Domain: [] }, domain: {}, primaryType: 'M', message: { note: 'ok \ud800 then' } }
+    expect(validateCall(call('eth_signTypedData_v4', [ACCOUNT, typed]))).toMatchObject({
+      ok: false,
+      error: {
+        code: -32602,
+        message: expect.stringContaining('params[1].message.note holds text that is not valid Unicode'),
+      },
+    })
+    expect(validateCall(call('personal_sign', ['\udc00', ACCOUNT]))).toMatchObject({ ok: false })
+    const key = { ...typed, message: { 'a\udbff': 1, 'a\udbfe': 2 } }
+    expect(validateCall(call('eth_signTypedData_v4', [ACCOUNT, key]))).toMatchObject({ ok: false })
+    const emoji = { ...typed, message: { note: 'gm \ud83d\ude80' } }
+    expect(validateCall(call('eth_signTypedData_v4', [ACCOUNT, emoji]))).toMatchObject({ ok: true })
+  })
 })
