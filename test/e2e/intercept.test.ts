@@ -250,18 +250,20 @@ describe('intercepting every route to the wallet', () => {
     expect(await result()).toEqual(REJECTED)
   })
 
-  it('shows a hash sent to personal_sign without its 0x as the hash, and the wallet signs those bytes', async () => {
+  it('shows a hash sent to personal_sign without its 0x as the hash it is to MetaMask, and forwards it as sent', async () => {
     const hash = keccak256(stringToHex('a Safe transaction'))
+    const bare = hash.slice(2)
     const page = await open('/announced')
     const { confirm, result } = await callThroughConfirmWindow(
       context,
       page,
-      `ethereum.request({ method: 'personal_sign', params: ['${hash.slice(2).toUpperCase()}', '${account}'] })`,
+      `ethereum.request({ method: 'personal_sign', params: ['${bare}', '${account}'] })`,
     )
     expect(await shownAction(confirm)).toBe('BLOCK')
     expect(await confirm.locator('[data-warning-kind="ETH_SIGN_TX_HASH"]').count()).toBe(1)
-    expect(await pendingOf(confirm)).toMatchObject({ params: [hash, account] })
+    expect(await pendingOf(confirm)).toMatchObject({ params: [bare, account] })
     await clickDecision(confirm, 'Continue', { acknowledge: true })
+    // The dev wallet hands personal_sign to anvil, which reads bare hex digits as bytes, as MetaMask does.
     const signature = (await result()).ok as Hex
     expect(await verifyMessage({ address: account as Hex, message: { raw: hash }, signature })).toBe(true)
   })

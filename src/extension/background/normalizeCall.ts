@@ -7,8 +7,8 @@
  * - Typed data (v1, v3, v4 and plain eth_signTypedData): the signer and the data are found whichever order they
  *   come in; a JSON string is parsed without losing big integers and forwarded re-serialised from that parse, so
  *   the wallet cannot read duplicate keys or huge numbers differently from the window.
- * - personal_sign in either order, eth_sign, wallet_sendCalls (1.0 and 2.0.0), eth_sendRawTransaction (decoded). A
- *   message of hex digits is forwarded as canonical 0x-hex (engine's rawMessageHex): the bytes the window shows.
+ * - personal_sign in either order, eth_sign (its hex lowercase, an odd count padded as wallets pad it), wallet_sendCalls
+ *   (1.0 and 2.0.0), eth_sendRawTransaction (decoded).
  */
 import { type Address, isAddress, isHex, numberToHex } from 'viem'
 import { rawMessageHex } from '../../engine/index.ts'
@@ -134,8 +134,7 @@ function personalSign(list: unknown[], account: Address | undefined) {
   if (typeof message !== 'string') throw new ParamError(-32602, 'Preflight: the message to sign must be a string.')
   const address = signer === undefined ? account : toAddress(signer, 'the signing address')
   if (!address) throw NO_ACCOUNT()
-  // Hex digits travel as canonical 0x-hex: wallets disagree on "ab12…" or an odd count, and the window shows bytes.
-  return { account: address, params: [rawMessageHex(message) ?? message, address] }
+  return { account: address, params: [message, address] }
 }
 
 function ethSign(list: unknown[], account: Address | undefined) {
