@@ -26,7 +26,8 @@ export const DIFFERENCES = [
   'Warnings in 2023-06-05: `data` may be an object (seed spec §2.7); the reference declares a string or null.',
   'Warning kinds: besides the reference kinds, Safe transaction messages can carry `MULTISIG_SIGNER_NOT_OWNER`, ' +
     '`MULTISIG_NONCE_USED`, `MULTISIG_CHAIN_MISMATCH` and `MULTISIG_HASH_MISMATCH`, and Safe messages and Safe ' +
-    'approvals by hash `MULTISIG_BLIND_SIGNATURE`; as the reference advises, show ' +
+    'approvals by hash `MULTISIG_BLIND_SIGNATURE`, Safe transactions that pay a gas refund out of the Safe ' +
+    '`MULTISIG_GAS_REFUND`; as the reference advises, show ' +
     '`message` for a kind you do not know. Signatures can carry `NON_CANONICAL_ADDRESS` (an address in typed data ' +
     'written other than as 0x-hex) and approvals `UNLIMITED_ALLOWANCE_TO_UNKNOWN_SPENDER` (an unlimited allowance to ' +
     'a contract that is no known protocol), and swap orders `TRADE_PROCEEDS_TO_OTHER_ADDRESS` (an order that pays ' +

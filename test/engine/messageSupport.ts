@@ -26,7 +26,8 @@ type Schema = Record<string, unknown> & { [key: string]: Schema | Schema[] | unk
  *   UNLIMITED_ALLOWANCE_TO_UNKNOWN_SPENDER (Preflight's own; the reference tells clients to fall back to `message` for unknown kinds);
  * - error kinds INVALID_MESSAGE (malformed typed data) and SIMULATION_FAILED (a Safe transaction that reverts);
  * - ERC721_APPROVAL, the state change of an NFT permit, in the transaction scans' shape;
- * - warning kinds MULTISIG_HASH_MISMATCH and MULTISIG_BLIND_SIGNATURE and state change kind SAFE_CONFIGURATION_CHANGE
+ * - warning kinds MULTISIG_HASH_MISMATCH, MULTISIG_BLIND_SIGNATURE and MULTISIG_GAS_REFUND and state change kind
+ *   SAFE_CONFIGURATION_CHANGE
  *   (Preflight's own, for Safe messages; the reference tells clients to fall back to `humanReadableDiff` for unknown
  *   kinds), and TRADE_PROCEEDS_TO_OTHER_ADDRESS (Preflight's own, for swap orders).
  * - a price's `source` is any string (seed §2.6; Preflight's are Chainlink and UniswapV3).
@@ -47,6 +48,7 @@ export function messageResponseValidator(): (body: unknown) => string[] {
     'UNLIMITED_ALLOWANCE_TO_UNKNOWN_SPENDER',
     'MULTISIG_HASH_MISMATCH',
     'MULTISIG_BLIND_SIGNATURE',
+    'MULTISIG_GAS_REFUND',
     'TRADE_PROCEEDS_TO_OTHER_ADDRESS',
   )
   warningItem.properties.data = { type: ['string', 'object', 'null'] }

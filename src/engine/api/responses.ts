@@ -43,6 +43,8 @@ export type WarningKind =
   | 'MULTISIG_HASH_MISMATCH'
   // Preflight's own: a Safe signs or approves something known to the request only by its hash (EIP-1271, approveHash).
   | 'MULTISIG_BLIND_SIGNATURE'
+  // Preflight's own: a Safe transaction that pays its executor (or a named receiver) a gas refund out of the Safe.
+  | 'MULTISIG_GAS_REFUND'
   // Preflight's own: an address in typed data written in another form than 0x-hex (decimal, no 0x, bad checksum…).
   | 'NON_CANONICAL_ADDRESS'
   // Preflight's own: an unlimited token allowance to a contract that is no known protocol.

@@ -29,6 +29,7 @@ import { feeWarnings } from './fees.ts'
 import { preSignatureWarnings } from './orderPreSignatures.ts'
 import { knownProtocol } from './protocols.ts'
 import { safeControlWarnings } from './safeControl.ts'
+import { safeRefundWarnings } from './safeRefund.ts'
 import { hashSignatureWarnings } from './safeSignatures.ts'
 import { knownSpender } from './spenders.ts'
 import { valueWarnings } from './valueWarnings.ts'
@@ -56,6 +57,7 @@ export function simulationWarnings(
     ...valueWarnings(result.chainId, changes, userAccount, priceOf, (token) => metadataOf(token).decimals),
     ...approvalWarnings(result, changes, metadataOf),
     ...safeControlWarnings(calls, result.safeChanges, result.safes),
+    ...safeRefundWarnings(result.chainId, calls, metadataOf),
     ...contractControlWarnings(result, calls, userAccount),
     ...hashSignatureWarnings(calls, logs, result.chainId),
     ...preSignatureWarnings(calls, logs, (owner) => Boolean(result.safes.get(owner.toLowerCase()))),

@@ -5,7 +5,6 @@
  */
 import {
   type Address,
-  concat,
   createPublicClient,
   createWalletClient,
   encodeFunctionData,
@@ -21,7 +20,7 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { foundry } from 'viem/chains'
 import { describe, expect, it } from 'vitest'
 import { execTransactionData } from '../../../src/devnet/dapp/requests.ts'
-import { SAFE_TX_TYPES, safeTxTypedData } from '../../../src/devnet/eip712.ts'
+import { safeTxTypedData } from '../../../src/devnet/eip712.ts'
 import { waitForReceipt } from '../../../src/devnet/receipt.ts'
 import { HONEST_BATCH, SAFE_SCENARIOS, type SafeScenario, safeAttacker } from '../../../src/devnet/safeProposals.ts'
 import {
@@ -33,6 +32,7 @@ import {
 } from '../../../src/engine/index.ts'
 import { devnetRolledBackPerTest } from '../../support/devnet.ts'
 import { messageResponseValidator, scanOk as scanMessageOk } from '../messageSupport.ts'
+import { ownerSignatures } from '../safeSupport.ts'
 import { validateTransactionsResponse } from '../transactionSupport.ts'
 
 const safeAbi = parseAbi([
@@ -55,24 +55,7 @@ const kinds = (warnings: Warning[]) => warnings.map((warning) => `${warning.seve
 const short = (address: Address) => `${address.slice(0, 6)}…${address.slice(-4)}`.toLowerCase()
 const diffs = (changes: StateChange[] | undefined) => (changes ?? []).map((change) => change.humanReadableDiff)
 
-/** Owners 0 and 1 sign the proposal (EIP-712, as their wallets would), sorted by address as the Safe requires. */
-async function signatures(tx: SafeTx): Promise<Hex> {
-  const signers = fx()
-    .accounts.slice(0, 2)
-    .sort((a, b) => (BigInt(a.address) < BigInt(b.address) ? -1 : 1))
-  const signed: Hex[] = []
-  for (const { privateKey } of signers) {
-    signed.push(
-      await privateKeyToAccount(privateKey).signTypedData({
-        domain: { chainId: fx().chainId, verifyingContract: fx().safe.address },
-        types: { SafeTx: SAFE_TX_TYPES.SafeTx },
-        primaryType: 'SafeTx',
-        message: tx,
-      }),
-    )
-  }
-  return concat(signed)
-}
+const signatures = (tx: SafeTx) => ownerSignatures(fx(), tx)
 
 async function proposal(scenario: SafeScenario): Promise<SafeTx> {
   const nonce = await chain().readContract({ address: fx().safe.address, abi: safeAbi, functionName: 'nonce' })
