@@ -1,9 +1,10 @@
 /**
- * Token permits in typed data: EIP-2612, DAI-style, Permit2 (allowance and signature transfer) and ERC-721 permits.
+ * Token permits in typed data: EIP-2612, DAI-style, Permit2 (allowance and signature transfer), EIP-3009 transfer
+ * authorizations (USDC's signed transfers) and ERC-721 permits.
  * Recognised by the shape of the primary type, so a renamed type with the same fields is still caught, and turned into
  * what the signature grants plus the warnings that grant deserves.
  */
-import { maxUint256 } from 'viem'
+import { type Hex, maxUint256 } from 'viem'
 import type { Address, Erc20Asset, StateChange, Warning } from '../api/index.ts'
 import {
   type ApprovalChange,
@@ -25,7 +26,7 @@ import {
 } from '../simulation/index.ts'
 import { structSignature, type TypedData, type TypedStruct } from './typedData.ts'
 
-type PermitStandard = 'EIP2612' | 'DAI' | 'PERMIT2_ALLOWANCE' | 'PERMIT2_TRANSFER'
+type PermitStandard = 'EIP2612' | 'DAI' | 'PERMIT2_ALLOWANCE' | 'PERMIT2_TRANSFER' | 'EIP3009'
 
 /** What one signed token permit lets `spender` do with `owner`'s `token`. */
 export type TokenPermit = {
@@ -76,6 +77,11 @@ const TRANSFER_FIELDS = 'address spender,uint256 nonce,uint256 deadline'
 const PERMIT_TRANSFER = `TokenPermissions permitted,${TRANSFER_FIELDS}`
 const PERMIT_BATCH_TRANSFER = `TokenPermissions[] permitted,${TRANSFER_FIELDS}`
 const NFT_PERMIT = 'address spender,uint256 tokenId,uint256 nonce,uint256 deadline'
+/**
+ * EIP-3009 `TransferWithAuthorization` (anyone may submit it) and `ReceiveWithAuthorization` (only `to` may): the
+ * token moves `value` from `from` to `to` once submitted, between `validAfter` and `validBefore`.
+ */
+const EIP3009 = 'address from,address to,uint256 value,uint256 validAfter,uint256 validBefore,bytes32 nonce'
 
 /** The token permits a payload grants (one per token for batches); empty when it is not a token permit. */
 export function findTokenPermits(typedData: TypedData, signer: Address): TokenPermit[] {
@@ -92,6 +98,19 @@ export function findTokenPermits(typedData: TypedData, signer: Address): TokenPe
         amount: message.value as bigint,
         nonce: message.nonce as bigint,
         expiresAt: message.deadline as bigint,
+      },
+    ]
+  }
+  if (shape === EIP3009 && verifyingContract) {
+    return [
+      {
+        standard: 'EIP3009',
+        token: verifyingContract,
+        owner: message.from as Address,
+        spender: message.to as Address,
+        amount: message.value as bigint,
+        nonce: BigInt(message.nonce as Hex),
+        expiresAt: message.validBefore as bigint,
       },
     ]
   }
@@ -197,8 +216,13 @@ export function permitStateChange(permit: TokenPermit, asset: Erc20Asset, contex
   const until = permanent || permit.expiresAt === null ? ', with no expiry' : ` until ${utcTime(permit.expiresAt)}`
   const balance = context.balance(permit.token, permit.owner)
   const canTake = canTakeNow(permit.amount, balance, asset.decimals, asset.price?.dollarValuePerToken)
+  // A transfer authorization moves exactly its value to its recipient, once anyone (or the recipient) submits it.
+  const diff =
+    permit.standard === 'EIP3009'
+      ? `Send ${formatAmount(permit.amount, asset.decimals)} ${asset.symbol} to ${shortAddress(permit.spender)} once this signature is submitted${until}`
+      : `Permit ${shortAddress(permit.spender)} to ${verb} ${amount} ${asset.symbol}${until}`
   return {
-    humanReadableDiff: `Permit ${shortAddress(permit.spender)} to ${verb} ${amount} ${asset.symbol}${until}`,
+    humanReadableDiff: diff,
     rawInfo: {
       kind: 'ERC20_PERMIT',
       data: {
@@ -259,7 +283,22 @@ export function permitWarnings(permits: TokenPermit[], nftPermits: NftPermit[], 
       )
     }
   }
-  for (const spender of new Set([...permits, ...nftPermits].map((permit) => permit.spender))) {
+  for (const transfer of permits.filter((permit) => permit.standard === 'EIP3009')) {
+    if (!context.spenderHasCode(transfer.spender)) {
+      warnings.push(
+        makeWarning(
+          'APPROVAL_TO_EOA',
+          'WARNING',
+          `This signature sends your ${context.symbol(transfer.token)} to ${shortAddress(transfer.spender)}, a ` +
+            'personal account rather than a contract, as soon as anyone submits it: no transaction of yours is ' +
+            'needed. Sign only if you mean to pay this account.',
+          { spender: transfer.spender.toLowerCase(), token: transfer.token.toLowerCase() },
+        ),
+      )
+    }
+  }
+  const approvals = permits.filter((permit) => permit.standard !== 'EIP3009')
+  for (const spender of new Set([...approvals, ...nftPermits].map((permit) => permit.spender))) {
     if (!context.spenderHasCode(spender)) {
       warnings.push(
         makeWarning(

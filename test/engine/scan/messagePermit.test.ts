@@ -5,14 +5,17 @@ import {
   type Address,
   createPublicClient,
   createWalletClient,
+  erc20Abi,
   type Hex,
   hexToBytes,
   http,
+  keccak256,
   maxUint160,
   maxUint256,
   parseAbi,
   parseSignature,
   parseUnits,
+  toHex,
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { foundry } from 'viem/chains'
@@ -518,5 +521,81 @@ describe('scanMessage: permits', () => {
     expect(response.action).toBe('BLOCK')
     expect(response.warnings[0]).toMatchObject({ kind: 'TRUSTED_BLOCKLIST_DOMAIN', severity: 'CRITICAL' })
     expect(response.simulationResults.expectedStateChanges[0]?.rawInfo.kind).toBe('ERC20_PERMIT')
+  })
+
+  // Last: it moves the user's USDC for real.
+  it('an EIP-3009 TransferWithAuthorization to a person: the transfer shown, WARN; submitted, it moves exactly that', async () => {
+    const attacker = fixtures.drainer.attacker
+    const value = parseUnits('4000', 6)
+    const message = {
+      from: user,
+      to: attacker,
+      value,
+      validAfter: 0n,
+      validBefore: BigInt(now + 3600),
+      nonce: keccak256(toHex('a claim page')),
+    }
+    const data = {
+      types: {
+        EIP712Domain: NAMED_DOMAIN_FIELDS,
+        TransferWithAuthorization: [
+          { name: 'from', type: 'address' },
+          { name: 'to', type: 'address' },
+          { name: 'value', type: 'uint256' },
+          { name: 'validAfter', type: 'uint256' },
+          { name: 'validBefore', type: 'uint256' },
+          { name: 'nonce', type: 'bytes32' },
+        ],
+      },
+      primaryType: 'TransferWithAuthorization',
+      domain: { name: 'USD Coin', version: '1', chainId: fixtures.chainId, verifyingContract: fixtures.erc20.address },
+      message: { ...message, value: value.toString(), validAfter: '0', validBefore: String(now + 3600) },
+    }
+    const { response } = await scanOk(request(data, user, 'https://claim.example'), fixtures.rpcUrl, now)
+    expect(validate(response)).toEqual([])
+    expect(response.action).toBe('WARN')
+    expect(response.warnings.map((w) => [w.kind, w.severity])).toEqual([['APPROVAL_TO_EOA', 'WARNING']])
+    expect(response.warnings[0]?.message).toContain('sends your USDC to')
+    const [change] = response.simulationResults.expectedStateChanges
+    expect(change?.humanReadableDiff).toMatch(
+      /^Send 4,000 USDC to 0x[0-9a-f]{4}…[0-9a-f]{4} once this signature is submitted until /,
+    )
+    expect(change?.rawInfo).toMatchObject({
+      kind: 'ERC20_PERMIT',
+      data: { amount: value.toString(), spender: { address: attacker.toLowerCase() }, deadline: now + 3600 },
+    })
+
+    // Reality: anyone (here dev account 5) submits the signature, and exactly the value shown moves.
+    const signature = await privateKeyToAccount(fixtures.accounts[0]?.privateKey as Hex).signTypedData({
+      domain: data.domain,
+      types: { TransferWithAuthorization: data.types.TransferWithAuthorization },
+      primaryType: 'TransferWithAuthorization',
+      message,
+    })
+    const balance = (account: Address) =>
+      client().readContract({
+        address: fixtures.erc20.address,
+        abi: erc20Abi,
+        functionName: 'balanceOf',
+        args: [account],
+      })
+    const before = { user: await balance(user), attacker: await balance(attacker) }
+    const { r, s, v } = parseSignature(signature)
+    const submitter = createWalletClient({
+      chain: foundry,
+      transport: http(fixtures.rpcUrl),
+      account: privateKeyToAccount(fixtures.accounts[5]?.privateKey as Hex),
+    })
+    const hash = await submitter.writeContract({
+      address: fixtures.erc20.address,
+      abi: parseAbi([
+        'function transferWithAuthorization(address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce, uint8 v, bytes32 r, bytes32 s)',
+      ]),
+      functionName: 'transferWithAuthorization',
+      args: [user, attacker, value, 0n, BigInt(now + 3600), message.nonce, Number(v), r, s],
+    })
+    expect((await waitForReceipt(client(), hash)).status).toBe('success')
+    expect(before.user - (await balance(user))).toBe(value)
+    expect((await balance(attacker)) - before.attacker).toBe(value)
   })
 })
