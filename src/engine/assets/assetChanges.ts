@@ -34,6 +34,8 @@ export type ApprovalChange = {
    * the bundle spent it; defaults to `after`.
    */
   granted?: bigint
+  /** The contract that keeps this ERC-20 allowance when it is not the token (Permit2). */
+  via?: Address
 }
 
 export type AssetChange = TransferChange | ApprovalChange
@@ -137,7 +139,8 @@ function approvalChanges(result: SimulationResult): ApprovalChange[] {
   for (const event of result.approvals) {
     if (event.kind === 'ERC721' && isAddressEqual(event.spender, zeroAddress)) continue
     const tokenId = event.kind === 'ERC721' ? event.tokenId : null
-    const key = [event.kind, event.token, event.owner, event.kind === 'ERC721' ? tokenId : event.spender]
+    const via = event.kind === 'ERC20' ? event.via : undefined
+    const key = [event.kind, via ?? '', event.token, event.owner, event.kind === 'ERC721' ? tokenId : event.spender]
       .join('|')
       .toLowerCase()
     const change: ApprovalChange = {
@@ -150,9 +153,13 @@ function approvalChanges(result: SimulationResult): ApprovalChange[] {
       before: 0n,
       after: 0n,
       granted: event.kind === 'ERC20' ? event.amount : event.kind === 'FOR_ALL' && !event.approved ? 0n : 1n,
+      ...(via ? { via } : {}),
     }
     if (event.kind === 'ERC20') {
-      const [before, after] = readPair(result.reads, readKeys.allowance(event.token, event.owner, event.spender))
+      const key = via
+        ? readKeys.allowanceVia(via, event.token, event.owner, event.spender)
+        : readKeys.allowance(event.token, event.owner, event.spender)
+      const [before, after] = readPair(result.reads, key)
       change.before = typeof before === 'bigint' ? before : 0n
       change.after = typeof after === 'bigint' ? after : event.amount
     } else if (event.kind === 'FOR_ALL') {

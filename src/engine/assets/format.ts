@@ -1,5 +1,5 @@
 /** Plain-English number and address formatting for humanReadableDiff and warnings (bigint math, no floats). */
-import { type Address, formatUnits, maxUint160, maxUint256 } from 'viem'
+import { type Address, formatUnits, maxUint160 } from 'viem'
 
 const MAX_FRACTION_DIGITS = 6
 
@@ -41,10 +41,10 @@ export function shortAddress(address: Address | string): string {
 }
 
 /**
- * True for an allowance that is unlimited in practice: the maximum of its type, or at least half of it (what some
- * dapps send as "infinite"), for 256-bit ERC-20 allowances and 160-bit Permit2 ones.
+ * True for an allowance that is unlimited in practice: at least half of Permit2's maximum (uint160), which takes in
+ * ERC-20's max uint256 and the halves some dapps send as "infinite". No token's supply comes near it, so such an
+ * allowance limits nothing, whichever contract keeps it.
  */
-export function isUnlimited(amount: bigint, bits: 160 | 256 = 256): boolean {
-  const max = bits === 160 ? maxUint160 : maxUint256
-  return amount >= max / 2n
+export function isUnlimited(amount: bigint): boolean {
+  return amount >= maxUint160 / 2n
 }

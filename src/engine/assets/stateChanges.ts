@@ -128,11 +128,13 @@ function renderApproval(
       kind: 'ERC20_APPROVAL',
       data: { owner, spender, amount, asset, ...(canTake ? { canTakeNow: canTake } : {}) },
     }
+    // An allowance Permit2 keeps is spent through it, not through the token.
+    const through = change.via ? ' through Permit2' : ''
     diff = revoked
-      ? `Revoke ${who}'s approval to spend your ${asset.symbol}`
+      ? `Revoke ${who}'s approval to spend your ${asset.symbol}${through}`
       : isUnlimited(granted)
-        ? `Approve ${who} to spend unlimited ${asset.symbol}`
-        : `Approve ${who} to spend ${formatAmount(granted, asset.decimals)} ${asset.symbol}`
+        ? `Approve ${who} to spend unlimited ${asset.symbol}${through}`
+        : `Approve ${who} to spend ${formatAmount(granted, asset.decimals)} ${asset.symbol}${through}`
   } else if (change.standard === 'ERC721') {
     const asset = erc721Asset(change.token, metadata)
     const id = change.tokenId ?? 0n

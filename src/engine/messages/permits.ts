@@ -186,7 +186,7 @@ export function findNftPermit(typedData: TypedData, signer: Address): NftPermit 
  * token in existence, so such an amount limits nothing.
  */
 export function isPracticallyUnlimited(amount: bigint, totalSupply: bigint | null): boolean {
-  return isUnlimited(amount, 160) || (totalSupply !== null && totalSupply > 0n && amount > totalSupply)
+  return isUnlimited(amount) || (totalSupply !== null && totalSupply > 0n && amount > totalSupply)
 }
 
 /** Whether a permit never expires in practice: no expiry at all, or one more than ten years away. */

@@ -1,5 +1,15 @@
 /** Reads asset movements and approvals out of simulated logs: traceTransfers' native transfers and token events. */
-import { type Address, decodeEventLog, getAbiItem, getAddress, type Hex, toEventSelector, zeroAddress } from 'viem'
+import {
+  type Address,
+  decodeEventLog,
+  getAbiItem,
+  getAddress,
+  type Hex,
+  isAddressEqual,
+  parseAbi,
+  toEventSelector,
+  zeroAddress,
+} from 'viem'
 import { erc20Abi, erc721Abi, erc1155Abi, wethAbi } from '../abi/index.ts'
 import { NATIVE_ASSET_ADDRESS } from '../api/index.ts'
 
@@ -14,15 +24,29 @@ export type AssetRef =
 /** One movement of an asset from one account to another (mints come from and burns go to the zero address). */
 export type Movement = { asset: AssetRef; from: Address; to: Address; amount: bigint }
 
-/** The last approval state an event set; `amount` is the allowance, 1/0 for one NFT, 1/0 for approval-for-all. */
+/** Uniswap's Permit2, at the same address on every chain: it keeps token allowances of its own. */
+export const PERMIT2_ADDRESS: Address = '0x000000000022D473030F116dDEE9F6B43aC78BA3'
+
+/**
+ * The last approval state an event set; `amount` is the allowance, 1/0 for one NFT, 1/0 for approval-for-all. `via`
+ * names the contract that keeps an ERC-20 allowance when it is not the token itself (Permit2).
+ */
 export type ApprovalEvent =
-  | { kind: 'ERC20'; token: Address; owner: Address; spender: Address; amount: bigint }
+  | { kind: 'ERC20'; token: Address; owner: Address; spender: Address; amount: bigint; via?: Address }
   | { kind: 'ERC721'; token: Address; owner: Address; spender: Address; tokenId: bigint }
   | { kind: 'FOR_ALL'; token: Address; owner: Address; spender: Address; approved: boolean }
 
 let topics:
   | Record<
-      'TRANSFER' | 'APPROVAL' | 'APPROVAL_FOR_ALL' | 'TRANSFER_SINGLE' | 'TRANSFER_BATCH' | 'DEPOSIT' | 'WITHDRAWAL',
+      | 'TRANSFER'
+      | 'APPROVAL'
+      | 'APPROVAL_FOR_ALL'
+      | 'TRANSFER_SINGLE'
+      | 'TRANSFER_BATCH'
+      | 'DEPOSIT'
+      | 'WITHDRAWAL'
+      | 'PERMIT2_APPROVAL'
+      | 'PERMIT2_PERMIT',
       Hex
     >
   | undefined
@@ -36,6 +60,8 @@ const assetTopics = () =>
     TRANSFER_BATCH: toEventSelector('TransferBatch(address,address,address,uint256[],uint256[])'),
     DEPOSIT: toEventSelector('Deposit(address,uint256)'),
     WITHDRAWAL: toEventSelector('Withdrawal(address,uint256)'),
+    PERMIT2_APPROVAL: toEventSelector('Approval(address,address,address,uint160,uint48)'),
+    PERMIT2_PERMIT: toEventSelector('Permit(address,address,address,uint160,uint48,uint48)'),
   })
 
 // One-event ABIs: decodeEventLog hashes every event of the ABI it is given, on every call.
@@ -48,6 +74,11 @@ const erc1155TransferSingle = [getAbiItem({ abi: erc1155Abi, name: 'TransferSing
 const erc1155TransferBatch = [getAbiItem({ abi: erc1155Abi, name: 'TransferBatch' })]
 const wethDeposit = [getAbiItem({ abi: wethAbi, name: 'Deposit' })]
 const wethWithdrawal = [getAbiItem({ abi: wethAbi, name: 'Withdrawal' })]
+/** Permit2 sets an allowance by `approve` (Approval) or by a signed permit submitted on chain (Permit). */
+const permit2Approvals = parseAbi([
+  'event Approval(address indexed owner, address indexed token, address indexed spender, uint160 amount, uint48 expiration)',
+  'event Permit(address indexed owner, address indexed token, address indexed spender, uint160 amount, uint48 expiration, uint48 nonce)',
+])
 
 /** Movements and approvals in log order; logs that are not asset events are skipped. */
 export function assetEventsFromLogs(logs: SimulatedLog[]): { movements: Movement[]; approvals: ApprovalEvent[] } {
@@ -65,8 +96,15 @@ export function assetEventsFromLogs(logs: SimulatedLog[]): { movements: Movement
 
 function collect(log: SimulatedLog, movements: Movement[], approvals: ApprovalEvent[]): void {
   const { TRANSFER, APPROVAL, APPROVAL_FOR_ALL, TRANSFER_SINGLE, TRANSFER_BATCH, DEPOSIT, WITHDRAWAL } = assetTopics()
+  const { PERMIT2_APPROVAL, PERMIT2_PERMIT } = assetTopics()
   const token = getAddress(log.address)
   const topic = log.topics[0]
+  if ((topic === PERMIT2_APPROVAL || topic === PERMIT2_PERMIT) && isAddressEqual(token, PERMIT2_ADDRESS)) {
+    const { args } = decodeEventLog({ abi: permit2Approvals, ...log, topics: asTopics(log) })
+    const { owner, spender, amount } = args
+    approvals.push({ kind: 'ERC20', token: args.token, owner, spender, amount, via: PERMIT2_ADDRESS })
+    return
+  }
   const native = log.address.toLowerCase() === NATIVE_ASSET_ADDRESS
   if (topic === TRANSFER && log.topics.length === 3) {
     const { args } = decodeEventLog({ abi: erc20Transfer, ...log, topics: asTopics(log) })

@@ -11,6 +11,7 @@ import {
   erc1155BalanceRead,
   erc1155UriRead,
   nativeBalanceRead,
+  permit2AllowanceRead,
   READER_ADDRESS,
   type Read,
   tokenMetadataReads,
@@ -154,7 +155,10 @@ export function readsForEvents(
     tokens.add(approval.token)
     if (isAddressEqual(approval.spender, zeroAddress)) continue
     add(codeSizeRead(approval.spender))
-    if (approval.kind === 'ERC20') add(allowanceRead(approval.token, approval.owner, approval.spender))
+    if (approval.kind === 'ERC20') {
+      const { token, owner, spender, via } = approval
+      add(via ? permit2AllowanceRead(via, token, owner, spender) : allowanceRead(token, owner, spender))
+    }
     if (approval.kind === 'FOR_ALL') add(approvedForAllRead(approval.token, approval.owner, approval.spender))
     // What the spender could take at once is capped by the owner's balance (an ERC-721 count for FOR_ALL).
     if (approval.kind !== 'ERC721') add(erc20BalanceRead(approval.token, approval.owner))

@@ -32,6 +32,9 @@ const readerAbi = parseAbi([
   'function codeSize(address account) view returns (uint256)',
 ])
 const erc165Abi = parseAbi(['function supportsInterface(bytes4 interfaceId) view returns (bool)'])
+const permit2Abi = parseAbi([
+  'function allowance(address user, address token, address spender) view returns (uint160 amount, uint48 expiration, uint48 nonce)',
+])
 const ERC1155_INTERFACE_ID: Hex = '0xd9b67a26'
 
 /** One eth_call-style read; `state` reads run before and after the transactions, `static` ones only before. */
@@ -56,6 +59,7 @@ const readFunctions = {
   erc20Balance: readFunction(erc20Abi, 'balanceOf'),
   erc1155Balance: readFunction(erc1155Abi, 'balanceOf'),
   allowance: readFunction(erc20Abi, 'allowance'),
+  permit2Allowance: readFunction(permit2Abi, 'allowance'),
   approvedForAll: readFunction(erc721Abi, 'isApprovedForAll'),
   name: readFunction(erc20Abi, 'name'),
   symbol: readFunction(erc20Abi, 'symbol'),
@@ -114,6 +118,9 @@ export const readKeys = {
   erc1155Balance: (token: Address, account: Address, id: bigint) => `erc1155:${lower(token)}:${lower(account)}:${id}`,
   allowance: (token: Address, owner: Address, spender: Address) =>
     `allowance:${lower(token)}:${lower(owner)}:${lower(spender)}`,
+  /** An allowance kept by another contract than the token (Permit2): `via` names it. */
+  allowanceVia: (via: Address, token: Address, owner: Address, spender: Address) =>
+    `allowance:${lower(via)}:${lower(token)}:${lower(owner)}:${lower(spender)}`,
   approvedForAll: (token: Address, owner: Address, operator: Address) =>
     `forall:${lower(token)}:${lower(owner)}:${lower(operator)}`,
   codeSize: (account: Address) => `code:${lower(account)}`,
@@ -146,6 +153,13 @@ export function erc1155BalanceRead(token: Address, account: Address, id: bigint)
 /** ERC-20 allowance of owner to spender. */
 export function allowanceRead(token: Address, owner: Address, spender: Address): Read {
   return read(readKeys.allowance(token, owner, spender), token, readFunctions.allowance, [owner, spender], 'state')
+}
+
+/** The amount of owner's token that spender may move through Permit2 (`via`), which keeps allowances of its own. */
+export function permit2AllowanceRead(via: Address, token: Address, owner: Address, spender: Address): Read {
+  const key = readKeys.allowanceVia(via, token, owner, spender)
+  const allowance = read(key, via, readFunctions.permit2Allowance, [owner, token, spender], 'state')
+  return { ...allowance, decode: (result) => (allowance.decode(result) as readonly [bigint, number, number])[0] }
 }
 
 /** Whether the operator may move all of the owner's tokens of a collection (ERC-721 and ERC-1155 alike). */

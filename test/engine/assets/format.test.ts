@@ -29,7 +29,9 @@ describe('formatAmount', () => {
     expect(isUnlimited(maxUint256)).toBe(true)
     expect(isUnlimited(maxUint256 / 2n)).toBe(true)
     expect(isUnlimited(parseUnits('1000000000', 18))).toBe(false)
-    expect(isUnlimited(2n ** 160n - 1n, 160)).toBe(true)
+    expect(isUnlimited(2n ** 160n - 1n)).toBe(true)
+    expect(isUnlimited(2n ** 159n - 1n)).toBe(true)
+    expect(isUnlimited(2n ** 159n - 2n)).toBe(false)
   })
 })
 

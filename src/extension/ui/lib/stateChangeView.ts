@@ -48,12 +48,12 @@ export type AccountGroup = { account: string; isUser: boolean; label: string; ro
 const delta = (amount: { before: string; after: string }) => BigInt(amount.after) - BigInt(amount.before)
 
 /**
- * "unlimited" by the engine's own rule, so the window and humanReadableDiff agree: permits (EIP-2612 and Permit2) are
- * judged against uint160 as the engine does, approvals against uint256. (The engine also calls a permit above the
- * token's total supply unlimited; the wire shape carries no supply, so such a permit shows its number here.)
+ * "unlimited" by the engine's own rule (isUnlimited), so the window and humanReadableDiff agree. (The engine also calls
+ * a permit above the token's total supply unlimited; the wire shape carries no supply, so such a permit shows its
+ * number here.)
  */
-const allowanceText = (value: bigint, decimals: number, symbol: string, bits: 160 | 256) =>
-  isUnlimited(value, bits) ? `unlimited ${symbol}` : `${formatAmount(value, decimals)} ${symbol}`
+const allowanceText = (value: bigint, decimals: number, symbol: string) =>
+  isUnlimited(value) ? `unlimited ${symbol}` : `${formatAmount(value, decimals)} ${symbol}`
 
 const priceOf = (price: AssetPrice | null) => price?.dollarValuePerToken ?? null
 
@@ -125,7 +125,7 @@ export function describeChange(change: StateChange, unknownParty: string | null 
         icon: { address: asset.address, label: asset.symbol, imageUrl: asset.imageUrl },
         text: revoke
           ? `Remove ${who}'s permission to spend your ${asset.symbol}`
-          : `Allow ${who} to spend ${allowanceText(value, asset.decimals, asset.symbol, raw.kind === 'ERC20_PERMIT' ? 160 : 256)}`,
+          : `Allow ${who} to spend ${allowanceText(value, asset.decimals, asset.symbol)}`,
         party: { label: 'spender', address: spender.address },
         note,
         canTake: revoke ? null : canTakeText(raw.data.canTakeNow, asset.decimals, asset.symbol),
