@@ -25,7 +25,8 @@ type Schema = Record<string, unknown> & { [key: string]: Schema | Schema[] | unk
  * - warning kinds MULTISIG_SIGNER_NOT_OWNER / MULTISIG_CHAIN_MISMATCH / MULTISIG_NONCE_USED / NON_CANONICAL_ADDRESS /
  *   UNLIMITED_ALLOWANCE_TO_UNKNOWN_SPENDER (Preflight's own; the reference tells clients to fall back to `message` for unknown kinds);
  * - error kinds INVALID_MESSAGE (malformed typed data) and SIMULATION_FAILED (a Safe transaction that reverts);
- * - ERC721_APPROVAL, the state change of an NFT permit, in the transaction scans' shape;
+ * - ERC721_APPROVAL (an NFT permit) and ERC20_APPROVAL (what a signed Safe transaction or relayed call approves), in
+ *   the transaction scans' shape;
  * - warning kinds MULTISIG_HASH_MISMATCH, MULTISIG_BLIND_SIGNATURE and MULTISIG_GAS_REFUND and state change kind
  *   SAFE_CONFIGURATION_CHANGE
  *   (Preflight's own, for Safe messages; the reference tells clients to fall back to `humanReadableDiff` for unknown
@@ -71,7 +72,10 @@ export function messageResponseValidator(): (body: unknown) => string[] {
   )
   // toJsonSchema turns the reference's discriminated oneOf into anyOf.
   const changes = results.expectedStateChanges as { items: { properties: { rawInfo: { anyOf: Schema[] } } } }
-  changes.items.properties.rawInfo.anyOf.push({ $ref: '#/components/schemas/EvmStateChangeErc721Approval' })
+  changes.items.properties.rawInfo.anyOf.push(
+    { $ref: '#/components/schemas/EvmStateChangeErc721Approval' },
+    { $ref: '#/components/schemas/EvmStateChangeErc20Approval' },
+  )
   const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false, validateSchema: false })
   // Registered whole, so the `#/components/...` references resolve inside the document.
   ajv.addSchema({ ...(document as object), $id: 'message' }, 'message')

@@ -64,6 +64,7 @@ export {
   seaportReads,
   seaportTransfers,
 } from './seaport.ts'
+export { findSignedCall, type SignedCall } from './signedCalls.ts'
 export {
   findSwapOrder,
   proceedsElsewhereWarning,

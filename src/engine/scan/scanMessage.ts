@@ -37,6 +37,7 @@ import {
   findSafeMessage,
   findSafeTransaction,
   findSeaportOrders,
+  findSignedCall,
   findSwapOrder,
   findTokenPermits,
   hasUnsupportedItems,
@@ -60,6 +61,7 @@ import {
   type SeaportItem,
   type SeaportOrders,
   type SeaportTrade,
+  type SignedCall,
   type SwapOrder,
   safeMessageContext,
   safeMessageWarnings,
@@ -214,6 +216,8 @@ async function analyseTypedData(
   if (blur) return scanBlur(typedData, blur, input, options)
   const swap = findSwapOrder(typedData)
   if (swap) return scanSwapOrder(typedData, swap, input, options)
+  const call = findSignedCall(typedData)
+  if (call) return scanSignedCall(typedData, call, options)
   const chainId = knownChainId(options.rpcUrl, options.chainId) ?? domainChainId(typedData)
   return done({
     warnings: chainId === null ? [] : messageAddressWarnings(chainId, typedData),
@@ -311,6 +315,42 @@ async function scanSafeTransaction(
       },
     },
     stats,
+  )
+}
+
+// ── Calls signed for a relayer ──────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * A forward request or meta-transaction does, once a relayer submits it, what the signer's own transaction to its
+ * target would: it is simulated as that transaction, and its changes to the signer and their warnings are reported.
+ */
+async function scanSignedCall(typedData: TypedData, call: SignedCall, options: ScanOptions): Promise<Scan> {
+  const from = getAddress(call.from)
+  const tx = { from, to: getAddress(call.to), data: call.data, value: call.value, gas: null }
+  const input = { txs: [tx], userAccount: from, blockNumber: null, balances: [], storage: [], multisigWallets: [] }
+  const run = await runSimulation({ ...input, assets: assetPlan }, options)
+  if (!run.ok) return { ok: false, error: run.error, stats: NO_TRAFFIC }
+  const result = run.result
+  const txs = result.outcomes.map((outcome) => outcome.tx)
+  const changes = computeAssetChanges(result)
+  const mine = changes.filter((change) => isAddressEqual(accountOf(change), from))
+  const perTransaction = perTransactionResults(result, txs)
+  const failure = result.failure ?? perTransaction[0]?.error?.humanReadableError ?? null
+  const error: MessageError | null = failure
+    ? { kind: 'SIMULATION_FAILED', humanReadableError: `The call this signature authorizes fails: ${failure}` }
+    : null
+  const priceOf = simulationPrices(result)
+  const warnings = [
+    ...messageAddressWarnings(result.chainId, typedData),
+    ...simulationWarnings(result, txs, changes, from, priceOf),
+  ]
+  const expectedStateChanges = asMessageChanges(renderStateChanges(mine, result.chainId, result.reads, priceOf))
+  return done(
+    {
+      warnings,
+      simulationResults: { ...results(expectedStateChanges, decodeTypedMessage(typedData)), error, perTransaction },
+    },
+    result.stats,
   )
 }
 
