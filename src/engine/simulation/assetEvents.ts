@@ -95,11 +95,14 @@ export function assetEventsFromLogs(logs: SimulatedLog[]): { movements: Movement
 }
 
 function collect(log: SimulatedLog, movements: Movement[], approvals: ApprovalEvent[]): void {
-  const { TRANSFER, APPROVAL, APPROVAL_FOR_ALL, TRANSFER_SINGLE, TRANSFER_BATCH, DEPOSIT, WITHDRAWAL } = assetTopics()
-  const { PERMIT2_APPROVAL, PERMIT2_PERMIT } = assetTopics()
+  const { TRANSFER, APPROVAL, APPROVAL_FOR_ALL, TRANSFER_SINGLE, TRANSFER_BATCH, DEPOSIT, WITHDRAWAL, ...permit2 } =
+    assetTopics()
   const token = getAddress(log.address)
   const topic = log.topics[0]
-  if ((topic === PERMIT2_APPROVAL || topic === PERMIT2_PERMIT) && isAddressEqual(token, PERMIT2_ADDRESS)) {
+  if (
+    (topic === permit2.PERMIT2_APPROVAL || topic === permit2.PERMIT2_PERMIT) &&
+    isAddressEqual(token, PERMIT2_ADDRESS)
+  ) {
     const { args } = decodeEventLog({ abi: permit2Approvals, ...log, topics: asTopics(log) })
     const { owner, spender, amount } = args
     approvals.push({ kind: 'ERC20', token: args.token, owner, spender, amount, via: PERMIT2_ADDRESS })
