@@ -33,6 +33,7 @@ export {
   witnessPayments,
 } from './permit2Orders.ts'
 export {
+  authorizedTransfer,
   findNftPermit,
   findTokenPermits,
   type NftPermit,

@@ -13,6 +13,7 @@ import {
   formatAmount,
   isUnlimited,
   shortAddress,
+  type TransferChange,
 } from '../assets/index.ts'
 import { makeWarning, uniqueWarnings } from '../risk/index.ts'
 import {
@@ -216,13 +217,8 @@ export function permitStateChange(permit: TokenPermit, asset: Erc20Asset, contex
   const until = permanent || permit.expiresAt === null ? ', with no expiry' : ` until ${utcTime(permit.expiresAt)}`
   const balance = context.balance(permit.token, permit.owner)
   const canTake = canTakeNow(permit.amount, balance, asset.decimals, asset.price?.dollarValuePerToken)
-  // A transfer authorization moves exactly its value to its recipient, once anyone (or the recipient) submits it.
-  const diff =
-    permit.standard === 'EIP3009'
-      ? `Send ${formatAmount(permit.amount, asset.decimals)} ${asset.symbol} to ${shortAddress(permit.spender)} once this signature is submitted${until}`
-      : `Permit ${shortAddress(permit.spender)} to ${verb} ${amount} ${asset.symbol}${until}`
   return {
-    humanReadableDiff: diff,
+    humanReadableDiff: `Permit ${shortAddress(permit.spender)} to ${verb} ${amount} ${asset.symbol}${until}`,
     rawInfo: {
       kind: 'ERC20_PERMIT',
       data: {
@@ -236,6 +232,22 @@ export function permitStateChange(permit: TokenPermit, asset: Erc20Asset, contex
         ...(canTake ? { canTakeNow: canTake } : {}),
       },
     },
+  }
+}
+
+/**
+ * An EIP-3009 authorization as the transfer it makes once submitted, for the shared state-change renderer: its value
+ * leaves the signer's balance (`balance`, when read) for its recipient.
+ */
+export function authorizedTransfer(permit: TokenPermit, balance: bigint | null): TransferChange {
+  const before = balance !== null && balance >= permit.amount ? balance : permit.amount
+  return {
+    type: 'transfer',
+    account: permit.owner,
+    asset: { standard: 'ERC20', token: permit.token },
+    before,
+    after: before - permit.amount,
+    counterparty: permit.spender,
   }
 }
 

@@ -27,6 +27,7 @@ import {
 } from '../assets/index.ts'
 import {
   addressesInTypedData,
+  authorizedTransfer,
   type BlurSignature,
   BOUND_WORDS,
   type Bound,
@@ -448,8 +449,14 @@ async function scanPermits(
   }
   const nftChanges = Object.values(renderStateChanges(nftPermits.map(nftPermitApproval), result.chainId, result.reads))
   const paid = renderStateChanges(witnessTransfers(outputs, owner, result.reads), result.chainId, result.reads, priceOf)
+  // A transfer authorization is the transfer it makes, not a permission to spend.
+  const authorized = permits.filter((permit) => permit.standard === 'EIP3009')
+  const sent = authorized.map((permit) => authorizedTransfer(permit, context.balance(permit.token, permit.owner)))
   const expectedStateChanges = [
-    ...permits.map((permit) => permitStateChange(permit, assetOf(permit.token), context)),
+    ...permits
+      .filter((permit) => permit.standard !== 'EIP3009')
+      .map((permit) => permitStateChange(permit, assetOf(permit.token), context)),
+    ...asMessageChanges(renderStateChanges(sent, result.chainId, result.reads, priceOf)),
     ...nftChanges.flat(),
     ...asMessageChanges(paid).map((change) => bounded(change, { gives: 'exact', receives: 'atLeast' })),
   ]

@@ -556,14 +556,24 @@ describe('scanMessage: permits', () => {
     expect(response.action).toBe('WARN')
     expect(response.warnings.map((w) => [w.kind, w.severity])).toEqual([['APPROVAL_TO_EOA', 'WARNING']])
     expect(response.warnings[0]?.message).toContain('sends your USDC to')
-    const [change] = response.simulationResults.expectedStateChanges
-    expect(change?.humanReadableDiff).toMatch(
-      /^Send 4,000 USDC to 0x[0-9a-f]{4}…[0-9a-f]{4} once this signature is submitted until /,
-    )
-    expect(change?.rawInfo).toMatchObject({
-      kind: 'ERC20_PERMIT',
-      data: { amount: value.toString(), spender: { address: attacker.toLowerCase() }, deadline: now + 3600 },
+    const held = await client().readContract({
+      address: fixtures.erc20.address,
+      abi: erc20Abi,
+      functionName: 'balanceOf',
+      args: [user],
     })
+    expect(response.simulationResults.expectedStateChanges).toEqual([
+      {
+        humanReadableDiff: 'Send 4,000 USDC',
+        rawInfo: {
+          kind: 'ERC20_TRANSFER',
+          data: expect.objectContaining({
+            amount: { before: held.toString(), after: (held - value).toString() },
+            counterparty: { address: attacker.toLowerCase(), kind: 'ACCOUNT' },
+          }),
+        },
+      },
+    ])
 
     // Reality: anyone (here dev account 5) submits the signature, and exactly the value shown moves.
     const signature = await privateKeyToAccount(fixtures.accounts[0]?.privateKey as Hex).signTypedData({
