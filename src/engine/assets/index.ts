@@ -11,7 +11,7 @@
  * - `nftMetadata.ts`: an NFT's token URI as the contract reported it in the simulation, never fetched.
  * - `safeChanges.ts`: a Safe's configuration changes (singleton, owners, threshold, modules, guards, handler) as
  *   SAFE_CONFIGURATION_CHANGE state changes in the Safe's entry.
- * - `tokenList.ts`: the bundled Uniswap token list, which decides `verified`.
+ * - `tokenList.ts`: the bundled Uniswap token list, which decides `verified` and which symbols a counterfeit copies.
  * - `format.ts`: amounts and addresses as the diffs and warnings write them; isUnlimited, the one notion of an
  *   unlimited allowance.
  */
@@ -32,3 +32,4 @@ export {
   SAFE_FIELD_NAMES,
 } from './safeChanges.ts'
 export { addressInfo, type PriceOf, renderStateChanges } from './stateChanges.ts'
+export { listedToken, listedTokenWithSymbol } from './tokenList.ts'

@@ -12,6 +12,8 @@
  * - `safeControl.ts`: Safe transactions that change who controls the wallet (owners, threshold, modules, guard,
  *   fallback handler, delegate calls).
  * - `safeSignatures.ts`: Safe signatures a transaction gives by hash alone (approveHash, SignMessageLib).
+ * - `safeRefund.ts`: Safe transactions that pay a gas refund out of the Safe (MULTISIG_GAS_REFUND).
+ * - `counterfeits.ts`: tokens received that copy a listed token's symbol from another address (fake payments).
  * - `orderPreSignatures.ts`: CoW orders signed on chain by their ID alone (setPreSignature), how Safes swap.
  * - `contractControl.ts`: control of a contract given away (ownership, roles, a proxy's code or admin), from its events.
  * - `value.ts`: a trade that gives far more in dollars than it brings back, once assets carry prices.
@@ -26,6 +28,7 @@
  */
 export { actionFor } from './action.ts'
 export { addMaliciousAddresses, knownMalicious, maliciousAddressWarnings } from './blocklist.ts'
+export { counterfeitWarnings } from './counterfeits.ts'
 export { checkDomain, type DomainVerdict, originWarnings } from './phishing.ts'
 export { lookalikeOf, poisonedAddressWarnings, recipientsOf } from './poisoning.ts'
 export { contractProtocol, knownProtocol, transactionProtocol } from './protocols.ts'

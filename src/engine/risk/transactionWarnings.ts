@@ -25,6 +25,7 @@ import {
 } from '../simulation/index.ts'
 import { maliciousAddressWarnings } from './blocklist.ts'
 import { contractControlWarnings } from './contractControl.ts'
+import { counterfeitWarnings } from './counterfeits.ts'
 import { feeWarnings } from './fees.ts'
 import { preSignatureWarnings } from './orderPreSignatures.ts'
 import { knownProtocol } from './protocols.ts'
@@ -54,6 +55,7 @@ export function simulationWarnings(
   return [
     ...knownMaliciousWarnings(result.chainId, calls, changes),
     ...drainWarnings(result.chainId, calls, changes, userAccount, metadataOf),
+    ...counterfeitWarnings(result.chainId, changes, userAccount, metadataOf),
     ...valueWarnings(result.chainId, changes, userAccount, priceOf, (token) => metadataOf(token).decimals),
     ...approvalWarnings(result, changes, metadataOf),
     ...safeControlWarnings(calls, result.safeChanges, result.safes),

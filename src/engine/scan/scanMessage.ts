@@ -85,6 +85,7 @@ import { assetPlan } from '../prices/index.ts'
 import {
   actionFor,
   contractProtocol,
+  counterfeitWarnings,
   imbalancedValueWarnings,
   knownProtocol,
   makeWarning,
@@ -512,12 +513,10 @@ async function scanOrders(
     const which = `${forNothing} of the ${seaport.orders.length} orders in this bulk signature give`
     warnings.push(forNothingWarning(seaport.bulk ? which : 'This order gives'))
   }
-  const transfers = renderStateChanges(
-    seaportTransfers(trade, user, result.reads),
-    result.chainId,
-    result.reads,
-    priceOf,
-  )
+  const moved = seaportTransfers(trade, user, result.reads)
+  const metadataOf = (token: Address) => tokenMetadata(result.chainId, token, result.reads)
+  warnings.push(...counterfeitWarnings(result.chainId, moved, user, metadataOf))
+  const transfers = renderStateChanges(moved, result.chainId, result.reads, priceOf)
   const changes = [
     ...asMessageChanges(transfers).map((change) => bounded(change, bounds)),
     ...seaportCriteriaChanges(trade, user, result.chainId, result.reads),

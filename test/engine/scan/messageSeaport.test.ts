@@ -11,6 +11,7 @@ import type { Devnet } from '../../../src/devnet/devnet.ts'
 import { SEAPORT_ORDER_TYPES } from '../../../src/devnet/eip712.ts'
 import type { Fixtures } from '../../../src/devnet/fixtures.ts'
 import { waitForReceipt } from '../../../src/devnet/receipt.ts'
+import { scanMessage } from '../../../src/engine/index.ts'
 import { knownProtocol } from '../../../src/engine/risk/index.ts'
 import { startTestDevnet } from '../../support/devnet.ts'
 import { type DevnetSeaport, deploySeaport, ItemType, type SignedPayload } from '../../support/seaport.ts'
@@ -108,6 +109,32 @@ describe('scanMessage: Seaport orders from OpenSea’s library', () => {
       args: [2n],
     })
     expect(owner).toBe(taker)
+  })
+
+  it('a listing paid in a counterfeit "USDC" (the devnet\'s, scanned as mainnet): SUSPECTED_MALICIOUS, WARN', async () => {
+    const price = { token: fixtures.erc20.address, amount: '1000000000000' }
+    const { payload } = await signBulk([
+      {
+        offer: [{ itemType: ItemType.ERC721 as 2, token: fixtures.erc721.address, identifier: '4' }],
+        consideration: [price],
+      },
+      {
+        offer: [{ itemType: ItemType.ERC721 as 2, token: fixtures.erc721.address, identifier: '5' }],
+        consideration: [price],
+      },
+    ])
+    const outcome = await scanMessage(request(payload), { rpcUrl: fixtures.rpcUrl, chainId: 1 })
+    if (!outcome.ok) throw new Error(JSON.stringify(outcome.error))
+    expect(outcome.response.simulationResults.expectedStateChanges.map((c) => c.humanReadableDiff)).toContain(
+      'Receive 2,000,000 USDC',
+    )
+    expect(outcome.response.action).toBe('WARN')
+    expect(outcome.response.warnings).toContainEqual(
+      expect.objectContaining({
+        kind: 'SUSPECTED_MALICIOUS',
+        data: expect.objectContaining({ token: fixtures.erc20.address.toLowerCase() }),
+      }),
+    )
   })
 
   it('a collection offer: you pay 1 WETH, you receive any item of the collection, action NONE', async () => {
