@@ -20,12 +20,17 @@ import { erc20Abi, erc721Abi, erc1155Abi } from '../abi/index.ts'
 export const READER_ADDRESS: Address = '0x0000000000000000000000000000000050524546'
 
 /**
- * Runtime code of `NativeBalanceReader` (solc 0.8.28, optimizer 200 runs, evm paris, no metadata):
- *   function balanceOf(address account) external view returns (uint256) { return account.balance; }
- *   function codeSize(address account) external view returns (uint256) { return account.code.length; }
+ * Runtime code of NativeBalanceReader.sol (solc 0.8.28, optimizer 200 runs, evm paris, no metadata): an account's
+ * native balance, and its code size, 0 for an EIP-7702 delegation (the account stays its key holder's).
  */
 export const READER_CODE: Hex =
-  '0x6080604052348015600f57600080fd5b506004361060325760003560e01c806352872cf314603757806370a08231146061575b600080fd5b604f60423660046079565b6001600160a01b03163b90565b60405190815260200160405180910390f35b604f606c3660046079565b6001600160a01b03163190565b600060208284031215608a57600080fd5b81356001600160a01b038116811460a057600080fd5b939250505056'
+  ('0x608060405234801561001057600080fd5b50600436106100365760003560e01c806352872cf31461003b57806370a0823114610060575b' +
+    '600080fd5b61004e6100493660046100e9565b61007b565b60405190815260200160405180910390f35b61004e61006e3660046100e9565b' +
+    '6001600160a01b03163190565b60006001600160a01b0382163b6017811480156100d55750826001600160a01b0316803b80602001604051' +
+    '9081016040528181526000908060200190933c6100c290610119565b6001600160e81b03191662ef010060e81b145b156100e35750600092' +
+    '915050565b92915050565b6000602082840312156100fb57600080fd5b81356001600160a01b038116811461011257600080fd5b93925050' +
+    '50565b805160208201516001600160e81b031981169190600382101561014f576001600160e81b03196003838103901b81901b8216169250' +
+    '5b505091905056') as Hex
 
 const readerAbi = parseAbi([
   'function balanceOf(address account) view returns (uint256)',
@@ -168,7 +173,7 @@ export function approvedForAllRead(token: Address, owner: Address, operator: Add
   return read(key, token, readFunctions.approvedForAll, [owner, operator], 'state')
 }
 
-/** Code size of an account before the transactions: zero means an externally owned account. */
+/** Code size of an account before the transactions: zero means an externally owned account, delegated (EIP-7702) or not. */
 export function codeSizeRead(account: Address): Read {
   return read(readKeys.codeSize(account), READER_ADDRESS, readFunctions.codeSize, [account], 'static')
 }

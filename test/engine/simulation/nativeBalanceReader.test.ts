@@ -1,0 +1,93 @@
+/**
+ * The reader the simulation places for native balances and code sizes: its committed runtime code is its source
+ * compiled, and an account with an EIP-7702 delegation reads as the person it still is (code size 0), so an approval
+ * to one is an approval to a person.
+ */
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import {
+  type Address,
+  createPublicClient,
+  createTestClient,
+  encodeFunctionData,
+  erc20Abi,
+  http,
+  parseAbi,
+  parseUnits,
+} from 'viem'
+import { describe, expect, it } from 'vitest'
+import { scanTransactions } from '../../../src/engine/index.ts'
+import { READER_ADDRESS, READER_CODE } from '../../../src/engine/simulation/reads.ts'
+import { devnetRolledBackPerTest } from '../../support/devnet.ts'
+
+const SOURCE = new URL('../../../src/engine/simulation/NativeBalanceReader.sol', import.meta.url)
+const reader = parseAbi(['function codeSize(address account) view returns (uint256)'])
+
+describe('NativeBalanceReader', () => {
+  it('is NativeBalanceReader.sol compiled (solc 0.8.28, optimizer 200, evm paris, no metadata)', () => {
+    const solc = createRequire(import.meta.url)('solc')
+    const input = {
+      language: 'Solidity',
+      sources: { 'NativeBalanceReader.sol': { content: readFileSync(SOURCE, 'utf8') } },
+      settings: {
+        optimizer: { enabled: true, runs: 200 },
+        evmVersion: 'paris',
+        metadata: { appendCBOR: false },
+        outputSelection: { '*': { '*': ['evm.deployedBytecode.object'] } },
+      },
+    }
+    const output = JSON.parse(solc.compile(JSON.stringify(input)))
+    expect((output.errors ?? []).filter((error: { severity: string }) => error.severity === 'error')).toEqual([])
+    const code = output.contracts['NativeBalanceReader.sol'].NativeBalanceReader.evm.deployedBytecode.object
+    expect(READER_CODE).toBe(`0x${code}`)
+  }, 60_000)
+
+  describe('on the devnet', () => {
+    const fx = devnetRolledBackPerTest()
+    /** An account the drainer's code is delegated to (EIP-7702: 0xef0100 ‖ the delegate's address). */
+    const delegate = async (account: Address) =>
+      createTestClient({ mode: 'anvil', transport: http(fx().rpcUrl) }).setCode({
+        address: account,
+        bytecode: `0xef0100${fx().drainer.address.slice(2)}`,
+      })
+
+    it('reads a delegated account and a plain one as size 0, a contract as its size', async () => {
+      const delegated = fx().accounts[7]?.address as Address
+      await delegate(delegated)
+      const client = createPublicClient({ transport: http(fx().rpcUrl) })
+      const codeSize = async (account: Address) => {
+        const { data } = await client.call({
+          to: READER_ADDRESS,
+          data: encodeFunctionData({ abi: reader, functionName: 'codeSize', args: [account] }),
+          stateOverride: [{ address: READER_ADDRESS, code: READER_CODE }],
+        })
+        return BigInt(data ?? '0x')
+      }
+      expect(await codeSize(delegated)).toBe(0n)
+      expect(await codeSize(fx().accounts[6]?.address as Address)).toBe(0n)
+      expect(await codeSize(fx().erc20.address)).toBeGreaterThan(0n)
+    })
+
+    it('a limited approval to a delegated account → APPROVAL_TO_EOA, WARN', async () => {
+      const delegated = fx().accounts[7]?.address as Address
+      await delegate(delegated)
+      const user = fx().accounts[0]?.address as Address
+      const approve = encodeFunctionData({
+        abi: erc20Abi,
+        functionName: 'approve',
+        args: [delegated, parseUnits('10000', 6)],
+      })
+      const outcome = await scanTransactions(
+        {
+          txObjects: [{ from: user, to: fx().erc20.address, data: approve }],
+          userAccount: user,
+          metadata: { origin: 'https://claim.example' },
+        },
+        { rpcUrl: fx().rpcUrl },
+      )
+      if (!outcome.ok) throw new Error(JSON.stringify(outcome.error))
+      expect(outcome.response.action).toBe('WARN')
+      expect(outcome.response.warnings.map((warning) => warning.kind)).toEqual(['APPROVAL_TO_EOA'])
+    })
+  })
+})
