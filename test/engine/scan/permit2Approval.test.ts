@@ -4,7 +4,6 @@
  * devnet: a stand-in with its allowance half (same event, storage shape and getters) is placed at its address. Then,
  * reality as the oracle: the spender takes through it what the window said it could take now.
  */
-import { createRequire } from 'node:module'
 import {
   type Address,
   createPublicClient,
@@ -26,6 +25,7 @@ import { waitForReceipt } from '../../../src/devnet/receipt.ts'
 import { type ScanTransactionsResponse, scanTransactions } from '../../../src/engine/index.ts'
 import { PERMIT2_ADDRESS } from '../../../src/engine/simulation/assetEvents.ts'
 import { devnetRolledBackPerTest } from '../../support/devnet.ts'
+import { runtimeCode } from '../../support/solc.ts'
 import { validateTransactionsResponse } from '../transactionSupport.ts'
 
 const STAND_IN = `
@@ -59,16 +59,7 @@ const permit2 = parseAbi([
 ])
 
 /** The stand-in's runtime code, compiled with solc from npm. */
-function standInCode(): Hex {
-  const solc = createRequire(import.meta.url)('solc')
-  const input = {
-    language: 'Solidity',
-    sources: { 'Permit2AllowanceStandIn.sol': { content: STAND_IN } },
-    settings: { outputSelection: { '*': { '*': ['evm.deployedBytecode.object'] } } },
-  }
-  const output = JSON.parse(solc.compile(JSON.stringify(input)))
-  return `0x${output.contracts['Permit2AllowanceStandIn.sol'].Permit2AllowanceStandIn.evm.deployedBytecode.object}`
-}
+const standInCode = () => runtimeCode('Permit2AllowanceStandIn.sol', STAND_IN, 'Permit2AllowanceStandIn')
 
 const fx = devnetRolledBackPerTest()
 const chain = () => createPublicClient({ chain: foundry, transport: http(fx().rpcUrl), pollingInterval: 20 })

@@ -4,7 +4,6 @@
  * to one is an approval to a person.
  */
 import { readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import {
   type Address,
   createPublicClient,
@@ -19,27 +18,15 @@ import { describe, expect, it } from 'vitest'
 import { scanTransactions } from '../../../src/engine/index.ts'
 import { READER_ADDRESS, READER_CODE } from '../../../src/engine/simulation/reads.ts'
 import { devnetRolledBackPerTest } from '../../support/devnet.ts'
+import { INJECTED_SETTINGS, runtimeCode } from '../../support/solc.ts'
 
 const SOURCE = new URL('../../../src/engine/simulation/NativeBalanceReader.sol', import.meta.url)
 const reader = parseAbi(['function codeSize(address account) view returns (uint256)'])
 
 describe('NativeBalanceReader', () => {
   it('is NativeBalanceReader.sol compiled (solc 0.8.28, optimizer 200, evm paris, no metadata)', () => {
-    const solc = createRequire(import.meta.url)('solc')
-    const input = {
-      language: 'Solidity',
-      sources: { 'NativeBalanceReader.sol': { content: readFileSync(SOURCE, 'utf8') } },
-      settings: {
-        optimizer: { enabled: true, runs: 200 },
-        evmVersion: 'paris',
-        metadata: { appendCBOR: false },
-        outputSelection: { '*': { '*': ['evm.deployedBytecode.object'] } },
-      },
-    }
-    const output = JSON.parse(solc.compile(JSON.stringify(input)))
-    expect((output.errors ?? []).filter((error: { severity: string }) => error.severity === 'error')).toEqual([])
-    const code = output.contracts['NativeBalanceReader.sol'].NativeBalanceReader.evm.deployedBytecode.object
-    expect(READER_CODE).toBe(`0x${code}`)
+    const source = readFileSync(SOURCE, 'utf8')
+    expect(runtimeCode('NativeBalanceReader.sol', source, 'NativeBalanceReader', INJECTED_SETTINGS)).toBe(READER_CODE)
   }, 60_000)
 
   describe('on the devnet', () => {

@@ -3,33 +3,19 @@
  * compiled, and it reads the devnet's Safe as the Safe's own getters and storage say.
  */
 import { readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { type Address, createPublicClient, getAddress, type Hex, http, parseAbi, zeroAddress } from 'viem'
 import { foundry } from 'viem/chains'
 import { describe, expect, it } from 'vitest'
 import { notASafeAnswer, SAFE_INSPECTOR_CODE, safeConfigRead } from '../../../src/engine/simulation/safeConfigRead.ts'
 import { startTestDevnet } from '../../support/devnet.ts'
+import { INJECTED_SETTINGS, runtimeCode } from '../../support/solc.ts'
 
-const require = createRequire(import.meta.url)
 const SOURCE = new URL('../../../src/engine/simulation/SafeInspector.sol', import.meta.url)
 
 describe('SafeInspector', () => {
   it('is SafeInspector.sol compiled (solc 0.8.28, optimizer 200, evm paris, no metadata)', () => {
-    const solc = require('solc')
-    const input = {
-      language: 'Solidity',
-      sources: { 'SafeInspector.sol': { content: readFileSync(SOURCE, 'utf8') } },
-      settings: {
-        optimizer: { enabled: true, runs: 200 },
-        evmVersion: 'paris',
-        metadata: { appendCBOR: false },
-        outputSelection: { '*': { '*': ['evm.deployedBytecode.object'] } },
-      },
-    }
-    const output = JSON.parse(solc.compile(JSON.stringify(input)))
-    expect((output.errors ?? []).filter((error: { severity: string }) => error.severity === 'error')).toEqual([])
-    const code = output.contracts['SafeInspector.sol'].SafeInspector.evm.deployedBytecode.object
-    expect(SAFE_INSPECTOR_CODE).toBe(`0x${code}`)
+    const source = readFileSync(SOURCE, 'utf8')
+    expect(runtimeCode('SafeInspector.sol', source, 'SafeInspector', INJECTED_SETTINGS)).toBe(SAFE_INSPECTOR_CODE)
   }, 60_000)
 
   it('reads the devnet Safe as its getters do, and an account without code as nothing', async () => {
