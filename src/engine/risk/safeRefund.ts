@@ -33,19 +33,20 @@ export function safeRefundWarnings(
     const native = isAddressEqual(exec.gasToken, zeroAddress)
     const token = native ? nativeCurrency(chainId) : metadataOf(exec.gasToken)
     const unit = token.symbol ?? `of the token ${shortAddress(exec.gasToken)}`
+    const inToken = (value: bigint) =>
+      token.decimals === null ? `${value} base units` : `${formatAmount(value, token.decimals)} ${unit}`
     const least = exec.baseGas * exec.gasPrice
-    const amount = token.decimals === null ? `${least} base units` : `${formatAmount(least, token.decimals)} ${unit}`
     const receiver = isAddressEqual(exec.refundReceiver, zeroAddress)
       ? 'whoever executes it'
       : shortAddress(exec.refundReceiver)
     const excessive = exec.baseGas > REFUND_BASE_GAS_LIMIT
     const perGas = native
       ? `${formatAmount(exec.gasPrice, 9)} gwei per unit of gas (at most the executor's own gas price)`
-      : `${token.decimals === null ? `${exec.gasPrice} base units` : `${formatAmount(exec.gasPrice, token.decimals)} ${unit}`} per unit of gas, whatever gas costs`
+      : `${inToken(exec.gasPrice)} per unit of gas, whatever gas costs`
     const extraGas = formatAmount(exec.baseGas, 0)
     const message =
       `This Safe transaction pays ${receiver} a gas refund out of the Safe ${shortAddress(call.to)}: ${perGas}, for ` +
-      `the gas it uses plus ${extraGas} more, so at least ${amount}. ` +
+      `the gas it uses plus ${extraGas} more, so at least ${inToken(least)}. ` +
       (native ? 'The simulation runs at a gas price of zero, so this payment is not among the changes. ' : '') +
       (excessive
         ? `No refund needs ${extraGas} gas on top of what the transaction uses: this drains the Safe. Do not sign it.`

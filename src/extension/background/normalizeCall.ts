@@ -11,7 +11,7 @@
  *   (1.0 and 2.0.0), eth_sendRawTransaction (decoded).
  */
 import { type Address, isAddress, isHex, numberToHex } from 'viem'
-import { rawMessageHex } from '../../engine/index.ts'
+import { isRecord, rawMessageHex } from '../../engine/index.ts'
 import type { HookCall, ProviderError } from '../relay/protocol.ts'
 import { parseJsonLossless } from '../shared/losslessJson.ts'
 import type { InterceptedMethod } from '../shared/pending.ts'
@@ -124,8 +124,6 @@ function domainChain(typedData: unknown): number | undefined {
     return undefined
   }
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object'
 
 function personalSign(list: unknown[], account: Address | undefined) {
   const [first, second] = list
