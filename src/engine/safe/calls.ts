@@ -1,6 +1,10 @@
-/** The calls a transaction makes that the engine can see from its calldata: Safe execTransaction and MultiSend unwrapped. */
+/**
+ * The calls a transaction makes that the engine can see from its calldata: Safe execTransaction, MultiSend and smart
+ * accounts' execute functions unwrapped.
+ */
 import { type Address, getAbiItem, getAddress, type Hex, hexToBigInt, hexToNumber, size, slice } from 'viem'
 import { functionDecoder, multiSendAbi } from '../abi/index.ts'
+import { decodeAccountCalls } from './accountCalls.ts'
 import { decodeExecTransaction } from './execTransaction.ts'
 
 /**
@@ -9,7 +13,7 @@ import { decodeExecTransaction } from './execTransaction.ts'
  */
 export type Call = { from: Address; to: Address | null; value: bigint; data: Hex; depth: number; delegate?: boolean }
 
-/** The transaction and the calls it makes through Safe execTransaction and MultiSend (recursively). */
+/** The transaction and the calls it makes through Safe execTransaction, MultiSend and account execute (recursively). */
 export function expandCalls(call: Call): Call[] {
   const calls: Call[] = [call]
   if (!call.to || call.depth > 4) return calls
@@ -31,6 +35,10 @@ export function expandCalls(call: Call): Call[] {
   if (packed) {
     // MultiSend runs by delegatecall, so its inner calls come from the caller (the Safe), not from MultiSend.
     for (const inner of packed) calls.push(...expandCalls({ ...inner, from: call.from, depth: call.depth + 1 }))
+    return calls
+  }
+  for (const inner of decodeAccountCalls(call.data) ?? []) {
+    calls.push(...expandCalls({ ...inner, from: call.to, depth: call.depth + 1 }))
   }
   return calls
 }

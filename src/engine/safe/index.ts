@@ -5,6 +5,7 @@
  *   signature on an owner's execTransaction.
  * - `execTransaction.ts`: a Safe transaction recognised in calldata (execTransaction's arguments, named).
  * - `calls.ts`: the calls a transaction makes through execTransaction and MultiSend, unwrapped.
+ * - `accountCalls.ts`: the calls a smart account's `execute` functions make (ERC-4337 accounts, ERC-7579), unwrapped.
  * - `context.ts`: what a signer should know about a Safe (owners, threshold, nonce, version), and who its owners are.
  * - `config.ts`: a Safe's configuration (singleton, owners, threshold, nonce, modules, guards, fallback handler) and
  *   the changes the transactions made to it, told apart from the simulation's own overrides.

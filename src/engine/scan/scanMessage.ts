@@ -41,6 +41,7 @@ import {
   findSignedCall,
   findSwapOrder,
   findTokenPermits,
+  findUserOperation,
   hasUnsupportedItems,
   isBlurSite,
   isNativeOutput,
@@ -74,6 +75,7 @@ import {
   swapOrderWarnings,
   type TokenPermit,
   type TypedData,
+  type UserOperation,
   unreadableWarning,
   unusualAddressWarnings,
   type WitnessOutput,
@@ -110,6 +112,7 @@ import {
   readKeys,
   runSimulation,
   type SimulationResult,
+  type SimulationTx,
   tokenMetadata,
   tokenMetadataReads,
 } from '../simulation/index.ts'
@@ -219,7 +222,9 @@ async function analyseTypedData(
   const swap = findSwapOrder(typedData)
   if (swap) return scanSwapOrder(typedData, swap, input, options)
   const call = findSignedCall(typedData)
-  if (call) return scanSignedCall(typedData, call, options)
+  if (call) return scanSignedRun(typedData, signedCallRun(call), options)
+  const operation = findUserOperation(typedData)
+  if (operation) return scanSignedRun(typedData, userOperationRun(operation), options)
   const chainId = knownChainId(options.rpcUrl, options.chainId) ?? domainChainId(typedData)
   return done({
     warnings: chainId === null ? [] : messageAddressWarnings(chainId, typedData),
@@ -322,29 +327,63 @@ async function scanSafeTransaction(
 
 // ── Calls signed for a relayer ──────────────────────────────────────────────────────────────────────────────────
 
-/**
- * A forward request or meta-transaction does, once a relayer submits it, what the signer's own transaction to its
- * target would: it is simulated as that transaction, and its changes to the signer and their warnings are reported.
- */
-async function scanSignedCall(typedData: TypedData, call: SignedCall, options: ScanOptions): Promise<Scan> {
+/** What a signature lets a relayer or bundler run, and whose changes it makes: the account reported. */
+type SignedRun = { account: Address; txs: SimulationTx[] }
+
+/** A forward request or meta-transaction runs as the signer's own call to its target. */
+function signedCallRun(call: SignedCall): SignedRun {
   const from = getAddress(call.from)
-  const tx = { from, to: getAddress(call.to), data: call.data, value: call.value, gas: null }
-  const input = { txs: [tx], userAccount: from, blockNumber: null, balances: [], storage: [], multisigWallets: [] }
-  const run = await runSimulation({ ...input, assets: assetPlan }, options)
-  if (!run.ok) return { ok: false, error: run.error, stats: NO_TRAFFIC }
-  const result = run.result
+  return { account: from, txs: [{ from, to: getAddress(call.to), data: call.data, value: call.value, gas: null }] }
+}
+
+/**
+ * A user operation runs as the EntryPoint's calls: the account's deployment, if any, then its `callData`. The gas it
+ * lets the bundler charge the account is judged as a transaction's fee is (UNUSUAL_GAS_CONSUMPTION).
+ */
+function userOperationRun(operation: UserOperation): SignedRun {
+  const txs = operation.calls.map(
+    (call): SimulationTx => ({
+      from: getAddress(call.from),
+      to: getAddress(call.to),
+      data: call.data,
+      value: 0n,
+      gas: null,
+    }),
+  )
+  const execution = txs.at(-1)
+  if (execution && operation.gas) Object.assign(execution, { gas: operation.gas.limit, fees: operation.gas.fees })
+  return { account: getAddress(operation.sender), txs }
+}
+
+/**
+ * A forward request, meta-transaction or user operation does, once a relayer or bundler submits it, what those calls
+ * would: they are simulated, and the account's changes and their warnings are reported.
+ */
+async function scanSignedRun(typedData: TypedData, run: SignedRun, options: ScanOptions): Promise<Scan> {
+  const { account } = run
+  const input = {
+    txs: run.txs,
+    userAccount: account,
+    blockNumber: null,
+    balances: [],
+    storage: [],
+    multisigWallets: [],
+  }
+  const simulated = await runSimulation({ ...input, assets: assetPlan }, options)
+  if (!simulated.ok) return { ok: false, error: simulated.error, stats: NO_TRAFFIC }
+  const result = simulated.result
   const txs = result.outcomes.map((outcome) => outcome.tx)
   const changes = computeAssetChanges(result)
-  const mine = changes.filter((change) => isAddressEqual(accountOf(change), from))
+  const mine = changes.filter((change) => isAddressEqual(accountOf(change), account))
   const perTransaction = perTransactionResults(result, txs)
-  const failure = result.failure ?? perTransaction[0]?.error?.humanReadableError ?? null
+  const failure = result.failure ?? perTransaction.find((entry) => entry.error)?.error?.humanReadableError ?? null
   const error: MessageError | null = failure
     ? { kind: 'SIMULATION_FAILED', humanReadableError: `The call this signature authorizes fails: ${failure}` }
     : null
   const priceOf = simulationPrices(result)
   const warnings = [
     ...messageAddressWarnings(result.chainId, typedData),
-    ...simulationWarnings(result, txs, changes, from, priceOf),
+    ...simulationWarnings(result, txs, changes, account, priceOf),
   ]
   const expectedStateChanges = asMessageChanges(renderStateChanges(mine, result.chainId, result.reads, priceOf))
   return done(

@@ -1,0 +1,304 @@
+/**
+ * ERC-4337 user operations signed as typed data (EntryPoint v0.8): the account's owner signs a `PackedUserOperation`
+ * and anyone can have a bundler run it. The real EntryPoint and SimpleAccount (`@account-abstraction/contracts` 0.8.0,
+ * from the package's own build) run on the devnet. Reality is the oracle: each operation the scan judged is signed by
+ * the owner with viem, submitted through `handleOps` by another account, and the balances move as the scan showed.
+ */
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import {
+  type Abi,
+  type Address,
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  encodeFunctionData,
+  erc20Abi,
+  getTypesForEIP712Domain,
+  type Hex,
+  http,
+  parseAbi,
+  parseEther,
+  parseGwei,
+  parseUnits,
+} from 'viem'
+import { getUserOperationTypedData, toPackedUserOperation, type UserOperation } from 'viem/account-abstraction'
+import { privateKeyToAccount } from 'viem/accounts'
+import { foundry } from 'viem/chains'
+import { describe, expect, it } from 'vitest'
+import { waitForReceipt } from '../../../src/devnet/receipt.ts'
+import { devnetRolledBackPerTest } from '../../support/devnet.ts'
+import { messageResponseValidator, scanOk } from '../messageSupport.ts'
+
+type Artifact = { abi: Abi; bytecode: Hex }
+const requirePackage = createRequire(import.meta.url)
+const artifact = (name: string): Artifact =>
+  JSON.parse(readFileSync(requirePackage.resolve(`@account-abstraction/contracts/artifacts/${name}.json`), 'utf8'))
+const ENTRY_POINT = artifact('EntryPoint')
+const FACTORY = artifact('SimpleAccountFactory')
+const ACCOUNT = artifact('SimpleAccount')
+
+const fx = devnetRolledBackPerTest()
+const validate = messageResponseValidator()
+const chain = () => createPublicClient({ chain: foundry, transport: http(fx().rpcUrl), pollingInterval: 20 })
+const walletOf = (index: number) =>
+  createWalletClient({
+    chain: foundry,
+    transport: http(fx().rpcUrl),
+    account: privateKeyToAccount(fx().accounts[index]?.privateKey as Hex),
+  })
+const owner = () => walletOf(1)
+const short = (address: Address) => `${address.slice(0, 6)}…${address.slice(-4)}`.toLowerCase()
+const bundler = () => walletOf(7)
+const thief = () => fx().accounts[9]?.address as Address
+
+async function deploy(contract: Artifact, args: unknown[]): Promise<Address> {
+  const hash = await bundler().deployContract({ abi: contract.abi, bytecode: contract.bytecode, args })
+  const receipt = await waitForReceipt(chain(), hash)
+  if (!receipt.contractAddress) throw new Error('no contract deployed')
+  return receipt.contractAddress
+}
+
+/** The EntryPoint, a SimpleAccount factory, and the owner's account address (not deployed), funded with 100 ETH. */
+async function setUp() {
+  const entryPoint = await deploy(ENTRY_POINT, [])
+  const factory = await deploy(FACTORY, [entryPoint])
+  const ownerAddress = owner().account.address
+  const sender = (await chain().readContract({
+    address: factory,
+    abi: FACTORY.abi,
+    functionName: 'getAddress',
+    args: [ownerAddress, 0n],
+  })) as Address
+  await createTestClient({ mode: 'anvil', transport: http(fx().rpcUrl) }).setBalance({
+    address: sender,
+    value: parseEther('100'),
+  })
+  return { entryPoint, factory, sender }
+}
+
+type Operation = Pick<UserOperation<'0.8'>, 'callData' | 'factory' | 'factoryData' | 'maxFeePerGas' | 'nonce'> & {
+  maxPriorityFeePerGas?: bigint
+}
+
+function userOperation(sender: Address, operation: Operation): UserOperation<'0.8'> {
+  return {
+    sender,
+    verificationGasLimit: 500_000n,
+    callGasLimit: 200_000n,
+    preVerificationGas: 60_000n,
+    maxPriorityFeePerGas: operation.maxPriorityFeePerGas ?? parseGwei('1'),
+    signature: '0x',
+    ...operation,
+  }
+}
+
+const execute = (to: Address, value: bigint, data: Hex) =>
+  encodeFunctionData({ abi: ACCOUNT.abi, functionName: 'execute', args: [to, value, data] })
+
+/** What the wallet gets from a viem dapp: the typed data with its domain's type declared, numbers as text. */
+const request = (typedData: ReturnType<typeof getUserOperationTypedData>) => {
+  const data = {
+    ...typedData,
+    types: { EIP712Domain: getTypesForEIP712Domain({ domain: typedData.domain }), ...typedData.types },
+  }
+  return {
+    message: {
+      kind: 'SIGN_TYPED_DATA',
+      data: JSON.parse(JSON.stringify(data, (_, v) => (typeof v === 'bigint' ? v.toString() : v))),
+    },
+    userAccount: owner().account.address,
+    metadata: { origin: 'https://smart-account.example' },
+  }
+}
+
+/** The owner signs the operation as typed data, and the bundler submits it with itself as the beneficiary. */
+async function submit(entryPoint: Address, operation: UserOperation<'0.8'>) {
+  const typedData = getUserOperationTypedData({
+    chainId: fx().chainId,
+    entryPointAddress: entryPoint,
+    userOperation: operation,
+  })
+  const signature = await owner().signTypedData(typedData)
+  const packed = toPackedUserOperation({ ...operation, signature })
+  const hash = await bundler().writeContract({
+    address: entryPoint,
+    abi: ENTRY_POINT.abi,
+    functionName: 'handleOps',
+    args: [[packed], bundler().account.address],
+  })
+  expect((await waitForReceipt(chain(), hash)).status).toBe('success')
+}
+
+describe('ERC-4337 user operations signed as typed data', () => {
+  it('an operation that creates the account and sends 3 ETH to a stranger → the account sends 3 ETH, as handleOps does', async () => {
+    const { entryPoint, factory, sender } = await setUp()
+    const factoryData = encodeFunctionData({
+      abi: FACTORY.abi,
+      functionName: 'createAccount',
+      args: [owner().account.address, 0n],
+    })
+    const operation = userOperation(sender, {
+      factory,
+      factoryData,
+      callData: execute(thief(), parseEther('3'), '0x'),
+      maxFeePerGas: parseGwei('3'),
+      nonce: 0n,
+    })
+    const typedData = getUserOperationTypedData({
+      chainId: fx().chainId,
+      entryPointAddress: entryPoint,
+      userOperation: operation,
+    })
+    const { response } = await scanOk(request(typedData), fx().rpcUrl)
+    expect(validate(response)).toEqual([])
+    expect(response.simulationResults.error).toBeNull()
+    expect(response.simulationResults.expectedStateChanges.map((change) => change.humanReadableDiff)).toEqual([
+      'Send 3 ETH',
+    ])
+    const [change] = response.simulationResults.expectedStateChanges
+    expect(change?.rawInfo).toMatchObject({
+      kind: 'NATIVE_ASSET_TRANSFER',
+      data: { counterparty: { address: thief().toLowerCase() } },
+    })
+
+    const before = await chain().getBalance({ address: thief() })
+    await submit(entryPoint, operation)
+    expect((await chain().getBalance({ address: thief() })) - before).toBe(parseEther('3'))
+    expect(await chain().getCode({ address: sender })).toBeDefined()
+  })
+
+  it('an operation on a deployed account that transfers USDC → the transfer shown, then made', async () => {
+    const { entryPoint, factory, sender } = await setUp()
+    const usdc = fx().erc20.address
+    const amount = parseUnits('2500', 6)
+    const fund = await walletOf(0).writeContract({
+      address: usdc,
+      abi: erc20Abi,
+      functionName: 'transfer',
+      args: [sender, amount],
+    })
+    await waitForReceipt(chain(), fund)
+    const factoryData = encodeFunctionData({
+      abi: FACTORY.abi,
+      functionName: 'createAccount',
+      args: [owner().account.address, 0n],
+    })
+    await submit(
+      entryPoint,
+      userOperation(sender, { factory, factoryData, callData: '0x', maxFeePerGas: parseGwei('3'), nonce: 0n }),
+    )
+
+    const transfer = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [thief(), amount] })
+    const operation = userOperation(sender, {
+      callData: execute(usdc, 0n, transfer),
+      maxFeePerGas: parseGwei('3'),
+      nonce: 1n,
+    })
+    const typedData = getUserOperationTypedData({
+      chainId: fx().chainId,
+      entryPointAddress: entryPoint,
+      userOperation: operation,
+    })
+    const { response } = await scanOk(request(typedData), fx().rpcUrl)
+    expect(validate(response)).toEqual([])
+    expect(response.simulationResults.expectedStateChanges.map((change) => change.humanReadableDiff)).toEqual([
+      'Send 2,500 USDC',
+    ])
+
+    await submit(entryPoint, operation)
+    const held = await chain().readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [sender] })
+    const taken = await chain().readContract({
+      address: usdc,
+      abi: erc20Abi,
+      functionName: 'balanceOf',
+      args: [thief()],
+    })
+    expect([held, taken]).toEqual([0n, amount])
+  })
+
+  it('an operation whose account calls a drainer → the ETH it sends on to a hidden wallet, SUSPECTED_MALICIOUS, WARN', async () => {
+    const { entryPoint, factory, sender } = await setUp()
+    const factoryData = encodeFunctionData({
+      abi: FACTORY.abi,
+      functionName: 'createAccount',
+      args: [owner().account.address, 0n],
+    })
+    const claim = encodeFunctionData({ abi: parseAbi(['function claim() payable']), functionName: 'claim' })
+    const operation = userOperation(sender, {
+      factory,
+      factoryData,
+      callData: execute(fx().drainer.address, parseEther('2'), claim),
+      maxFeePerGas: parseGwei('3'),
+      nonce: 0n,
+    })
+    const typedData = getUserOperationTypedData({
+      chainId: fx().chainId,
+      entryPointAddress: entryPoint,
+      userOperation: operation,
+    })
+    const { response } = await scanOk(request(typedData), fx().rpcUrl)
+    expect(validate(response)).toEqual([])
+    expect(response.action).toBe('WARN')
+    const warning = response.warnings.find((entry) => entry.kind === 'SUSPECTED_MALICIOUS')
+    expect(warning?.message).toContain(short(fx().drainer.attacker))
+
+    const before = await chain().getBalance({ address: fx().drainer.attacker })
+    await submit(entryPoint, operation)
+    expect((await chain().getBalance({ address: fx().drainer.attacker })) - before).toBe(parseEther('2'))
+  })
+
+  it('an operation that does nothing but pays 100,000 gwei per gas → UNUSUAL_GAS_CONSUMPTION, BLOCK; the bundler is paid ETH', async () => {
+    const { entryPoint, factory, sender } = await setUp()
+    const factoryData = encodeFunctionData({
+      abi: FACTORY.abi,
+      functionName: 'createAccount',
+      args: [owner().account.address, 0n],
+    })
+    const price = parseGwei('100000')
+    const operation = userOperation(sender, {
+      factory,
+      factoryData,
+      callData: '0x',
+      maxFeePerGas: price,
+      maxPriorityFeePerGas: price,
+      nonce: 0n,
+    })
+    const typedData = getUserOperationTypedData({
+      chainId: fx().chainId,
+      entryPointAddress: entryPoint,
+      userOperation: operation,
+    })
+    const { response } = await scanOk(request(typedData), fx().rpcUrl)
+    expect(validate(response)).toEqual([])
+    expect(response.action).toBe('BLOCK')
+    const warning = response.warnings.find((entry) => entry.kind === 'UNUSUAL_GAS_CONSUMPTION')
+    expect(warning?.severity).toBe('CRITICAL')
+    expect(warning?.message).toContain('76 ETH')
+
+    // What the signature lets a bundler do: charge the account for gas at that price and keep it.
+    const paid = await chain().getBalance({ address: bundler().account.address })
+    await submit(entryPoint, operation)
+    const gained = (await chain().getBalance({ address: bundler().account.address })) - paid
+    expect(gained).toBeGreaterThan(parseEther('1'))
+  })
+
+  it('a sponsored operation (a paymaster pays the gas) is not judged on the fee it names', async () => {
+    const { entryPoint, sender } = await setUp()
+    const operation = {
+      ...userOperation(sender, { callData: '0x', maxFeePerGas: parseGwei('100000'), nonce: 0n }),
+      paymaster: fx().erc20.address,
+      paymasterVerificationGasLimit: 100_000n,
+      paymasterPostOpGasLimit: 50_000n,
+      paymasterData: '0x' as Hex,
+    }
+    const typedData = getUserOperationTypedData({
+      chainId: fx().chainId,
+      entryPointAddress: entryPoint,
+      userOperation: operation,
+    })
+    const { response } = await scanOk(request(typedData), fx().rpcUrl)
+    expect(response.warnings.map((entry) => entry.kind)).not.toContain('UNUSUAL_GAS_CONSUMPTION')
+    expect(response.action).toBe('NONE')
+  })
+})
