@@ -1,7 +1,7 @@
 /**
  * The calls a smart account makes for its owner, read from the calldata of its own `execute` functions: the forms of
- * ERC-4337 accounts (SimpleAccount v0.6 to v0.8, LightAccount, Coinbase Smart Wallet) and ERC-7579's single and batch
- * executions (Kernel v3, Nexus, Safe7579). A user operation or a transaction to the account runs these calls as the
+ * ERC-4337 accounts (SimpleAccount v0.6 to v0.8, LightAccount, Coinbase Smart Wallet), Safe's 4337 module
+ * (`executeUserOp`, which may delegate-call) and ERC-7579's single and batch executions (Kernel v3, Nexus, Safe7579). A user operation or a transaction to the account runs these calls as the
  * account, so each names its recipient just as a transaction of the account's own would.
  */
 import {
@@ -27,6 +27,12 @@ const executeLists = functionDecoder(
   parseAbiItem('function executeBatch(address[] dest, uint256[] value, bytes[] func)'),
 )
 const executeNoValue = functionDecoder(parseAbiItem('function executeBatch(address[] dest, bytes[] func)'))
+const safeModule = functionDecoder(
+  parseAbiItem('function executeUserOp(address to, uint256 value, bytes data, uint8 operation)'),
+)
+const safeModuleWithError = functionDecoder(
+  parseAbiItem('function executeUserOpWithErrorString(address to, uint256 value, bytes data, uint8 operation)'),
+)
 const execute7579 = functionDecoder(parseAbiItem('function execute(bytes32 mode, bytes executionCalldata)'))
 const EXECUTIONS_7579 = parseAbiParameters('(address target, uint256 value, bytes callData)[]')
 
@@ -54,6 +60,11 @@ export function decodeAccountCalls(data: Hex): InnerCall[] | null {
       const [targets, datas] = noValue
       if (datas.length !== targets.length) return null
       return targets.map((to, index) => ({ to: getAddress(to), value: 0n, data: datas[index] as Hex }))
+    }
+    const module = safeModule(data) ?? safeModuleWithError(data)
+    if (module) {
+      const [to, value, inner, operation] = module
+      return [{ to: getAddress(to), value, data: inner, ...(operation === 1 ? { delegate: true } : {}) }]
     }
     const modular = execute7579(data)
     return modular ? modularCalls(modular[0], modular[1]) : null

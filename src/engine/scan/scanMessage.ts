@@ -385,7 +385,11 @@ async function scanSignedRun(typedData: TypedData, run: SignedRun, options: Scan
     ...messageAddressWarnings(result.chainId, typedData),
     ...simulationWarnings(result, txs, changes, account, priceOf),
   ]
-  const expectedStateChanges = asMessageChanges(renderStateChanges(mine, result.chainId, result.reads, priceOf))
+  // A Safe's changes of who controls it come first, as for its own transactions.
+  const expectedStateChanges = [
+    ...(renderSafeChanges(result.safeChanges)[account.toLowerCase() as Address] ?? []),
+    ...asMessageChanges(renderStateChanges(mine, result.chainId, result.reads, priceOf)),
+  ]
   return done(
     {
       warnings,

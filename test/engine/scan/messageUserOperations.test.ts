@@ -3,12 +3,16 @@
  * and anyone can have a bundler run it. The real EntryPoint and SimpleAccount (`@account-abstraction/contracts` 0.8.0,
  * from the package's own build) run on the devnet. Reality is the oracle: each operation the scan judged is signed by
  * the owner with viem, submitted through `handleOps` by another account, and the balances move as the scan showed.
+ * Safe's 4337 module (`@safe-global/safe-4337` 0.3.0, its own build) has each owner sign a `SafeOp`: the module,
+ * enabled on a Safe 1.4.1, checks the owner's signature and runs the call for the EntryPoint it trusts, here an account
+ * of the devnet's, which plays the bundler's EntryPoint.
  */
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import {
   type Abi,
   type Address,
+  concat,
   createPublicClient,
   createTestClient,
   createWalletClient,
@@ -17,16 +21,21 @@ import {
   getTypesForEIP712Domain,
   type Hex,
   http,
+  pad,
   parseAbi,
   parseEther,
   parseGwei,
   parseUnits,
+  toHex,
+  zeroAddress,
+  zeroHash,
 } from 'viem'
 import { getUserOperationTypedData, toPackedUserOperation, type UserOperation } from 'viem/account-abstraction'
 import { privateKeyToAccount } from 'viem/accounts'
 import { foundry } from 'viem/chains'
 import { describe, expect, it } from 'vitest'
 import { waitForReceipt } from '../../../src/devnet/receipt.ts'
+import { takeoverProposal } from '../../../src/devnet/safeProposals.ts'
 import { devnetRolledBackPerTest } from '../../support/devnet.ts'
 import { messageResponseValidator, scanOk } from '../messageSupport.ts'
 
@@ -34,6 +43,8 @@ type Artifact = { abi: Abi; bytecode: Hex }
 const requirePackage = createRequire(import.meta.url)
 const artifact = (name: string): Artifact =>
   JSON.parse(readFileSync(requirePackage.resolve(`@account-abstraction/contracts/artifacts/${name}.json`), 'utf8'))
+const safe4337 = (path: string): Artifact =>
+  JSON.parse(readFileSync(requirePackage.resolve(`@safe-global/safe-4337/build/artifacts/contracts/${path}`), 'utf8'))
 const ENTRY_POINT = artifact('EntryPoint')
 const FACTORY = artifact('SimpleAccountFactory')
 const ACCOUNT = artifact('SimpleAccount')
@@ -300,5 +311,192 @@ describe('ERC-4337 user operations signed as typed data', () => {
     const { response } = await scanOk(request(typedData), fx().rpcUrl)
     expect(response.warnings.map((entry) => entry.kind)).not.toContain('UNUSUAL_GAS_CONSUMPTION')
     expect(response.action).toBe('NONE')
+  })
+})
+
+const SAFE_OP_TYPES = {
+  EIP712Domain: [
+    { name: 'chainId', type: 'uint256' },
+    { name: 'verifyingContract', type: 'address' },
+  ],
+  SafeOp: [
+    { name: 'safe', type: 'address' },
+    { name: 'nonce', type: 'uint256' },
+    { name: 'initCode', type: 'bytes' },
+    { name: 'callData', type: 'bytes' },
+    { name: 'verificationGasLimit', type: 'uint128' },
+    { name: 'callGasLimit', type: 'uint128' },
+    { name: 'preVerificationGas', type: 'uint256' },
+    { name: 'maxPriorityFeePerGas', type: 'uint128' },
+    { name: 'maxFeePerGas', type: 'uint128' },
+    { name: 'paymasterAndData', type: 'bytes' },
+    { name: 'validAfter', type: 'uint48' },
+    { name: 'validUntil', type: 'uint48' },
+    { name: 'entryPoint', type: 'address' },
+  ],
+} as const
+const MODULE = safe4337('Safe4337Module.sol/Safe4337Module.json')
+const MODULE_SETUP = safe4337('SafeModuleSetup.sol/SafeModuleSetup.json')
+const SAFE = JSON.parse(
+  readFileSync(
+    requirePackage.resolve('@safe-global/safe-contracts/build/artifacts/contracts/Safe.sol/Safe.json'),
+    'utf8',
+  ),
+) as Artifact
+const PROXY_FACTORY = JSON.parse(
+  readFileSync(
+    requirePackage.resolve(
+      '@safe-global/safe-contracts/build/artifacts/contracts/proxies/SafeProxyFactory.sol/SafeProxyFactory.json',
+    ),
+    'utf8',
+  ),
+) as Artifact
+/** The account that plays the EntryPoint the module trusts. */
+const entryPointAccount = () => walletOf(6)
+
+/** A 1-of-1 Safe of the owner's with the 4337 module enabled and as its fallback handler, holding 10 ETH. */
+async function setUpSafe() {
+  const module = await deploy(MODULE, [entryPointAccount().account.address])
+  const moduleSetup = await deploy(MODULE_SETUP, [])
+  const { singleton, proxyFactory } = fx().safeContracts
+  const initializer = encodeFunctionData({
+    abi: SAFE.abi,
+    functionName: 'setup',
+    args: [
+      [owner().account.address],
+      1n,
+      moduleSetup,
+      encodeFunctionData({ abi: MODULE_SETUP.abi, functionName: 'enableModules', args: [[module]] }),
+      module,
+      zeroAddress,
+      0n,
+      zeroAddress,
+    ],
+  })
+  const { result: safe, request: create } = await chain().simulateContract({
+    account: bundler().account,
+    address: proxyFactory,
+    abi: PROXY_FACTORY.abi,
+    functionName: 'createProxyWithNonce',
+    args: [singleton, initializer, 4337n],
+  })
+  await waitForReceipt(chain(), await bundler().writeContract(create))
+  await createTestClient({ mode: 'anvil', transport: http(fx().rpcUrl) }).setBalance({
+    address: safe as Address,
+    value: parseEther('10'),
+  })
+  return { module, safe: safe as Address }
+}
+
+const executeUserOp = (to: Address, value: bigint, data: Hex, operation: 0 | 1) =>
+  encodeFunctionData({ abi: MODULE.abi, functionName: 'executeUserOp', args: [to, value, data, operation] })
+
+function safeOperation(module: Address, safe: Address, callData: Hex) {
+  return {
+    types: SAFE_OP_TYPES,
+    primaryType: 'SafeOp' as const,
+    domain: { chainId: fx().chainId, verifyingContract: module },
+    message: {
+      safe,
+      nonce: 0n,
+      initCode: '0x' as Hex,
+      callData,
+      verificationGasLimit: 500_000n,
+      callGasLimit: 200_000n,
+      preVerificationGas: 60_000n,
+      maxPriorityFeePerGas: parseGwei('1'),
+      maxFeePerGas: parseGwei('3'),
+      paymasterAndData: '0x' as Hex,
+      validAfter: 0,
+      validUntil: 0,
+      entryPoint: entryPointAccount().account.address,
+    },
+  }
+}
+
+const scanRequest = (typedData: ReturnType<typeof safeOperation>) => ({
+  message: {
+    kind: 'SIGN_TYPED_DATA',
+    data: JSON.parse(JSON.stringify(typedData, (_, v) => (typeof v === 'bigint' ? v.toString() : v))),
+  },
+  userAccount: owner().account.address,
+  metadata: { origin: 'https://smart-account.example' },
+})
+
+/**
+ * What a bundler does with the owner's signature: the EntryPoint asks the Safe to validate the operation (the module
+ * checks the owner signed this SafeOp), then has it execute the call.
+ */
+async function runSafeOperation(typedData: ReturnType<typeof safeOperation>) {
+  const { message } = typedData
+  const signature = await owner().signTypedData({
+    domain: typedData.domain,
+    types: { SafeOp: SAFE_OP_TYPES.SafeOp },
+    primaryType: 'SafeOp',
+    message,
+  })
+  const packed = {
+    sender: message.safe,
+    nonce: message.nonce,
+    initCode: message.initCode,
+    callData: message.callData,
+    accountGasLimits: concat([
+      pad(toHex(message.verificationGasLimit), { size: 16 }),
+      pad(toHex(message.callGasLimit), { size: 16 }),
+    ]),
+    preVerificationGas: message.preVerificationGas,
+    gasFees: concat([
+      pad(toHex(message.maxPriorityFeePerGas), { size: 16 }),
+      pad(toHex(message.maxFeePerGas), { size: 16 }),
+    ]),
+    paymasterAndData: message.paymasterAndData,
+    signature: concat([
+      pad(toHex(message.validAfter), { size: 6 }),
+      pad(toHex(message.validUntil), { size: 6 }),
+      signature,
+    ]),
+  }
+  const { result: validation } = await chain().simulateContract({
+    account: entryPointAccount().account,
+    address: message.safe,
+    abi: MODULE.abi,
+    functionName: 'validateUserOp',
+    args: [packed, zeroHash, 0n],
+  })
+  expect(validation).toBe(0n)
+  const hash = await entryPointAccount().sendTransaction({ to: message.safe, data: message.callData })
+  expect((await waitForReceipt(chain(), hash)).status).toBe('success')
+}
+
+describe("Safe's 4337 module: a SafeOp an owner signs", () => {
+  it('a SafeOp that sends 2 ETH → the Safe sends 2 ETH, as the module runs it once the owner signed', async () => {
+    const { module, safe } = await setUpSafe()
+    const typedData = safeOperation(module, safe, executeUserOp(thief(), parseEther('2'), '0x', 0))
+    const { response } = await scanOk(scanRequest(typedData), fx().rpcUrl)
+    expect(validate(response)).toEqual([])
+    expect(response.simulationResults.error).toBeNull()
+    expect(response.simulationResults.expectedStateChanges.map((change) => change.humanReadableDiff)).toEqual([
+      'Send 2 ETH',
+    ])
+
+    const before = await chain().getBalance({ address: thief() })
+    await runSafeOperation(typedData)
+    expect((await chain().getBalance({ address: thief() })) - before).toBe(parseEther('2'))
+  })
+
+  it('a SafeOp that delegate-calls a singleton swap → the takeover shown, BLOCK; run, the Safe is on the attacker singleton', async () => {
+    const { module, safe } = await setUpSafe()
+    const takeover = takeoverProposal(fx(), 0n)
+    const typedData = safeOperation(module, safe, executeUserOp(takeover.to, 0n, takeover.data, 1))
+    const { response } = await scanOk(scanRequest(typedData), fx().rpcUrl)
+    expect(validate(response)).toEqual([])
+    expect(response.action).toBe('BLOCK')
+    const [first] = response.simulationResults.expectedStateChanges
+    expect(first?.rawInfo.kind).toBe('SAFE_CONFIGURATION_CHANGE')
+    expect(first?.humanReadableDiff).toContain(short(fx().safeAttacks.singleton))
+
+    await runSafeOperation(typedData)
+    const slot0 = await chain().getStorageAt({ address: safe, slot: zeroHash })
+    expect(slot0?.toLowerCase()).toBe(pad(fx().safeAttacks.singleton.toLowerCase() as Hex, { size: 32 }))
   })
 })
