@@ -218,7 +218,7 @@ async function analyseTypedData(
   if (blur) return scanBlur(typedData, blur, input, options)
   const swap = findSwapOrder(typedData)
   if (swap) return scanSwapOrder(typedData, swap, input, options)
-  const call = findSignedCall(typedData)
+  const call = findSignedCall(typedData, input.userAccount)
   if (call) return scanSignedCall(typedData, call, options)
   const chainId = knownChainId(options.rpcUrl, options.chainId) ?? domainChainId(typedData)
   return done({
@@ -323,8 +323,9 @@ async function scanSafeTransaction(
 // ── Calls signed for a relayer ──────────────────────────────────────────────────────────────────────────────────
 
 /**
- * A forward request or meta-transaction does, once a relayer submits it, what the signer's own transaction to its
- * target would: it is simulated as that transaction, and its changes to the signer and their warnings are reported.
+ * A forward request, meta-transaction, Aave delegation or Compound III authorization does, once a relayer submits it,
+ * what the signer's own transaction to its target would: it is simulated as that transaction, and its changes to the
+ * signer and their warnings are reported.
  */
 async function scanSignedCall(typedData: TypedData, call: SignedCall, options: ScanOptions): Promise<Scan> {
   const from = getAddress(call.from)
