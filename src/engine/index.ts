@@ -79,7 +79,7 @@ export type {
   WarningKind,
 } from './api/index.ts'
 export { CHAIN_PATHS, chainIdOf, isRecord, NATIVE_ASSET_ADDRESS, scanEndpoint } from './api/index.ts'
-export { isUnlimited } from './assets/index.ts'
+export { isManagerChange, isUnlimited } from './assets/index.ts'
 export { boundOf, rawMessageHex, type SafeTx } from './messages/index.ts'
 export {
   actionFor,

@@ -31,7 +31,8 @@ export const DIFFERENCES = [
     '`message` for a kind you do not know. Signatures can carry `NON_CANONICAL_ADDRESS` (an address in typed data ' +
     'written other than as 0x-hex) and approvals `UNLIMITED_ALLOWANCE_TO_UNKNOWN_SPENDER` (an unlimited allowance to ' +
     'a contract that is no known protocol), and swap orders `TRADE_PROCEEDS_TO_OTHER_ADDRESS` (an order that pays ' +
-    'what it buys to another address than its signer).',
+    'what it buys to another address than its signer). Signatures and transactions that hand a lending position to a ' +
+    'contract carry `LENDING_POSITION_DELEGATION` (an Aave credit delegation, a Compound III manager).',
   'State change kind `SAFE_CONFIGURATION_CHANGE` (a Safe’s singleton, owners, threshold, modules, guards or handler, ' +
     'before and after) is sent from 2023-06-05 on, where the reference reserves new kinds and asks clients to show ' +
     'the `humanReadableDiff` of kinds they do not know; older versions leave it out.',

@@ -30,7 +30,8 @@ type Schema = Record<string, unknown> & { [key: string]: Schema | Schema[] | unk
  * - warning kinds MULTISIG_HASH_MISMATCH, MULTISIG_BLIND_SIGNATURE and MULTISIG_GAS_REFUND and state change kind
  *   SAFE_CONFIGURATION_CHANGE
  *   (Preflight's own, for Safe messages; the reference tells clients to fall back to `humanReadableDiff` for unknown
- *   kinds), and TRADE_PROCEEDS_TO_OTHER_ADDRESS (Preflight's own, for swap orders).
+ *   kinds), TRADE_PROCEEDS_TO_OTHER_ADDRESS (Preflight's own, for swap orders) and LENDING_POSITION_DELEGATION
+ *   (Preflight's own, for lending positions handed to a contract).
  * - a price's `source` is any string (seed §2.6; Preflight's are Chainlink and UniswapV3).
  * Extra `simulationResults` fields (multisig, safeMessage, perTransaction, decodedMessage) need no change: the schema allows them.
  */
@@ -51,6 +52,7 @@ export function messageResponseValidator(): (body: unknown) => string[] {
     'MULTISIG_BLIND_SIGNATURE',
     'MULTISIG_GAS_REFUND',
     'TRADE_PROCEEDS_TO_OTHER_ADDRESS',
+    'LENDING_POSITION_DELEGATION',
   )
   warningItem.properties.data = { type: ['string', 'object', 'null'] }
   const pointer = [

@@ -6,7 +6,12 @@ import { responseValidator } from '../support/openapi.ts'
 const schema = responseValidator('2023-06-05', '/ethereum/v0/mainnet/scan/transactions', 'post', 200)
 
 /** Preflight's own warning kinds (README); the reference tells clients to show `message` for kinds they do not know. */
-const OWN_KINDS = new Set(['UNLIMITED_ALLOWANCE_TO_UNKNOWN_SPENDER', 'MULTISIG_BLIND_SIGNATURE', 'MULTISIG_GAS_REFUND'])
+const OWN_KINDS = new Set([
+  'UNLIMITED_ALLOWANCE_TO_UNKNOWN_SPENDER',
+  'MULTISIG_BLIND_SIGNATURE',
+  'MULTISIG_GAS_REFUND',
+  'LENDING_POSITION_DELEGATION',
+])
 
 /**
  * Every successful response must match the reference 2023-06-05 schema. Two tolerances: Preflight's own warning kinds

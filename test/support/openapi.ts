@@ -49,7 +49,7 @@ function nullableEnum(schema: { [key: string]: Json }): { enum?: Json[] } {
   return Array.isArray(schema.enum) && !schema.enum.includes(null) ? { enum: [...schema.enum, null] } : {}
 }
 
-/** Preflight's own warning kinds (Safe messages, signatures, approvals, swap orders), a deliberate difference the server documents. */
+/** Preflight's own warning kinds (Safe messages, signatures, approvals, swap orders, lending positions), a deliberate difference the server documents. */
 const PREFLIGHT_WARNING_KINDS = [
   'MULTISIG_SIGNER_NOT_OWNER',
   'MULTISIG_NONCE_USED',
@@ -59,6 +59,7 @@ const PREFLIGHT_WARNING_KINDS = [
   'NON_CANONICAL_ADDRESS',
   'UNLIMITED_ALLOWANCE_TO_UNKNOWN_SPENDER',
   'TRADE_PROCEEDS_TO_OTHER_ADDRESS',
+  'LENDING_POSITION_DELEGATION',
 ]
 
 /**

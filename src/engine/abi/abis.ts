@@ -97,6 +97,21 @@ export const cowSettlementAbi = parseAbi([
 ])
 
 /**
+ * Lending positions handed to another address: Aave V3's credit delegation on a debt token (the delegatee borrows in
+ * the delegator's name, against the delegator's collateral) and Compound III's managers (Comet: a manager withdraws,
+ * transfers and borrows from the owner's whole account). Both can be given by a signature any relayer submits.
+ */
+export const lendingDelegationAbi = parseAbi([
+  'function approveDelegation(address delegatee, uint256 amount)',
+  'function delegationWithSig(address delegator, address delegatee, uint256 value, uint256 deadline, uint8 v, bytes32 r, bytes32 s)',
+  'function borrowAllowance(address fromUser, address toUser) view returns (uint256)',
+  'event BorrowAllowanceDelegated(address indexed fromUser, address indexed toUser, address indexed asset, uint256 amount)',
+  'function allow(address manager, bool isAllowed)',
+  'function allowBySig(address owner, address manager, bool isAllowed, uint256 nonce, uint256 expiry, uint8 v, bytes32 r, bytes32 s)',
+  'function isAllowed(address owner, address manager) view returns (bool)',
+])
+
+/**
  * Who controls a contract: OpenZeppelin's Ownable and Ownable2Step, AccessControl, and ERC-1967 proxies with their
  * admins (ProxyAdmin's calls included); ds-auth's owner (DSProxy); Compound's admin, in its contracts and its Timelock.
  * A multisig that owns a protocol signs these; a drained protocol began with one.
@@ -216,4 +231,5 @@ export const decodingAbis = [
   permit2Abi,
   uniswapAbi,
   contractControlAbi,
+  lendingDelegationAbi,
 ] as const

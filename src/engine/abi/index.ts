@@ -1,7 +1,8 @@
 /**
  * # abi — the ABIs the engine knows, and decoding with them
  *
- * Token standards (ERC-20, ERC-721, ERC-1155), WETH, Safe, MultiSend, SignMessageLib, CoW's settlement and Permit2.
+ * Token standards (ERC-20, ERC-721, ERC-1155), WETH, Safe, MultiSend, SignMessageLib, CoW's settlement, Permit2 and
+ * the delegation of lending positions (Aave's credit delegation, Compound III's managers).
  *
  * - `abis.ts`: the ABIs themselves, for decoding and for the simulation's reads.
  * - `abiIndex.ts`: their functions and events indexed by selector once, which keeps decoding cheap.
@@ -19,6 +20,7 @@ export {
   erc20Abi,
   erc721Abi,
   erc1155Abi,
+  lendingDelegationAbi,
   multiSendAbi,
   safeAbi,
   signMessageLibAbi,

@@ -51,6 +51,8 @@ export type WarningKind =
   | 'UNLIMITED_ALLOWANCE_TO_UNKNOWN_SPENDER'
   // Preflight's own: a swap order that sells the user's tokens and pays another address.
   | 'TRADE_PROCEEDS_TO_OTHER_ADDRESS'
+  // Preflight's own: a lending position handed to a contract (Aave credit delegation, a Compound III manager).
+  | 'LENDING_POSITION_DELEGATION'
 
 /** Seed §2.7. `data` is a string or null in the reference files; the seed allows an object. */
 export type Warning = {

@@ -31,5 +31,5 @@ export {
   renderSafeChanges,
   SAFE_FIELD_NAMES,
 } from './safeChanges.ts'
-export { addressInfo, type PriceOf, renderStateChanges } from './stateChanges.ts'
+export { addressInfo, isManagerChange, type PriceOf, renderStateChanges } from './stateChanges.ts'
 export { listedToken, listedTokenWithSymbol } from './tokenList.ts'

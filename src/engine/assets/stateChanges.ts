@@ -1,7 +1,13 @@
 /** Renders the internal asset changes as seed §2.6 state changes, keyed by lowercase account, with plain-English diffs. */
 import type { Address } from 'viem'
 import type { AddressInfo, AssetPrice, RawInfo, StateChange } from '../api/index.ts'
-import { type ReadResults, readKeys, type TokenMetadata, tokenMetadata } from '../simulation/index.ts'
+import {
+  cometManagerAfter,
+  type ReadResults,
+  readKeys,
+  type TokenMetadata,
+  tokenMetadata,
+} from '../simulation/index.ts'
 import { type ApprovalChange, type AssetChange, grantedAmount, type TransferChange } from './assetChanges.ts'
 import { erc20Asset, erc721Asset, erc1155Asset, nativeAsset } from './assetObjects.ts'
 import { canTakeNow, formatAmount, isUnlimited, shortAddress } from './format.ts'
@@ -130,11 +136,14 @@ function renderApproval(
     }
     // An allowance Permit2 keeps is spent through it, not through the token.
     const through = change.via ? ' through Permit2' : ''
-    diff = revoked
-      ? `Revoke ${who}'s approval to spend your ${asset.symbol}${through}`
-      : isUnlimited(granted)
-        ? `Approve ${who} to spend unlimited ${asset.symbol}${through}`
-        : `Approve ${who} to spend ${formatAmount(granted, asset.decimals)} ${asset.symbol}${through}`
+    const isComet = cometManagerAfter(reads, change.token, change.owner, change.spender) !== null
+    diff = isComet
+      ? managerDiff(who, metadata.name ?? asset.symbol, revoked)
+      : revoked
+        ? `Revoke ${who}'s approval to spend your ${asset.symbol}${through}`
+        : isUnlimited(granted)
+          ? `Approve ${who} to spend unlimited ${asset.symbol}${through}`
+          : `Approve ${who} to spend ${formatAmount(granted, asset.decimals)} ${asset.symbol}${through}`
   } else if (change.standard === 'ERC721') {
     const asset = erc721Asset(change.token, metadata)
     const id = change.tokenId ?? 0n
@@ -162,4 +171,22 @@ function renderApproval(
       : `Approve ${who} to transfer all your ${asset.name}`
   }
   return { humanReadableDiff: diff, rawInfo }
+}
+
+/** A Compound III market's approval is no allowance of its token: it makes (or removes) a manager of the whole account. */
+function managerDiff(who: string, market: string, revoked: boolean): string {
+  return revoked
+    ? `Remove ${who} as manager of your Compound III account in ${market}`
+    : `Make ${who} manager of your whole Compound III account in ${market}`
+}
+
+/**
+ * Whether an ERC-20 approval's sentence says it makes or removes a Compound III manager, as managerDiff words it: the
+ * window then shows that sentence, not an allowance of the market's token.
+ */
+export function isManagerChange(change: StateChange): boolean {
+  return (
+    change.rawInfo.kind === 'ERC20_APPROVAL' &&
+    / manager of your (whole )?Compound III account in /.test(change.humanReadableDiff)
+  )
 }

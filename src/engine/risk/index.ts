@@ -15,6 +15,8 @@
  * - `safeRefund.ts`: Safe transactions that pay a gas refund out of the Safe (MULTISIG_GAS_REFUND).
  * - `counterfeits.ts`: tokens received that copy a listed token's symbol from another address (fake payments).
  * - `orderPreSignatures.ts`: CoW orders signed on chain by their ID alone (setPreSignature), how Safes swap.
+ * - `lendingDelegation.ts`: lending positions handed to another address (Aave credit delegation, Compound III
+ *   managers), which move nothing when given.
  * - `contractControl.ts`: control of a contract given away (ownership, roles, a proxy's code or admin), from its events.
  * - `value.ts`: a trade that gives far more in dollars than it brings back, once assets carry prices.
  * - `phishing.ts`: the requesting site against the bundled eth-phishing-detect lists.

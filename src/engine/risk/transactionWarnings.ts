@@ -17,6 +17,7 @@ import { type Call, expandCalls } from '../safe/index.ts'
 import {
   type AssetRef,
   codeSizeBefore,
+  cometManagerAfter,
   nativeCurrency,
   type SimulationResult,
   type SimulationTx,
@@ -27,6 +28,7 @@ import { maliciousAddressWarnings } from './blocklist.ts'
 import { contractControlWarnings } from './contractControl.ts'
 import { counterfeitWarnings } from './counterfeits.ts'
 import { feeWarnings } from './fees.ts'
+import { lendingDelegationWarnings } from './lendingDelegation.ts'
 import { preSignatureWarnings } from './orderPreSignatures.ts'
 import { knownProtocol } from './protocols.ts'
 import { safeControlWarnings } from './safeControl.ts'
@@ -58,6 +60,7 @@ export function simulationWarnings(
     ...counterfeitWarnings(result.chainId, changes, userAccount, metadataOf),
     ...valueWarnings(result.chainId, changes, userAccount, priceOf, (token) => metadataOf(token).decimals),
     ...approvalWarnings(result, changes, metadataOf),
+    ...lendingDelegationWarnings(result, changes, userAccount, metadataOf),
     ...safeControlWarnings(calls, result.safeChanges, result.safes),
     ...safeRefundWarnings(result.chainId, calls, metadataOf),
     ...contractControlWarnings(result, calls, userAccount),
@@ -149,6 +152,8 @@ function approvalWarnings(
   const granted = changes.filter((change) => change.type === 'approval' && grantedAmount(change) > 0n)
   for (const change of granted) {
     if (change.type !== 'approval') continue
+    // A Compound III market's approval makes a manager of the whole account: lendingDelegation.ts says so instead.
+    if (cometManagerAfter(result.reads, change.token, change.owner, change.spender) !== null) continue
     const name = metadataOf(change.token).symbol ?? metadataOf(change.token).name ?? shortAddress(change.token)
     const who = shortAddress(change.spender)
     const isPerson = codeSizeBefore(result.reads, change.spender) === 0n

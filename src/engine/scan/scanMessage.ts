@@ -221,7 +221,7 @@ async function analyseTypedData(
   if (blur) return scanBlur(typedData, blur, input, options)
   const swap = findSwapOrder(typedData)
   if (swap) return scanSwapOrder(typedData, swap, input, options)
-  const call = findSignedCall(typedData)
+  const call = findSignedCall(typedData, input.userAccount)
   if (call) return scanSignedRun(typedData, signedCallRun(call), options)
   const operation = findUserOperation(typedData)
   if (operation) return scanSignedRun(typedData, userOperationRun(operation), options)
@@ -330,7 +330,10 @@ async function scanSafeTransaction(
 /** What a signature lets a relayer or bundler run, and whose changes it makes: the account reported. */
 type SignedRun = { account: Address; txs: SimulationTx[] }
 
-/** A forward request or meta-transaction runs as the signer's own call to its target. */
+/**
+ * A forward request, meta-transaction, Aave delegation or Compound III authorization runs as the signer's own call
+ * to its target.
+ */
 function signedCallRun(call: SignedCall): SignedRun {
   const from = getAddress(call.from)
   return { account: from, txs: [{ from, to: getAddress(call.to), data: call.data, value: call.value, gas: null }] }

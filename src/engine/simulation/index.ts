@@ -12,6 +12,7 @@
  *   and the reader contract injected for native balances and code sizes.
  * - `assetEvents.ts`: asset movements and approvals read out of the simulated logs.
  * - `controlEvents.ts`: changes of who controls a contract (owner, role, proxy code or admin) read out of the logs.
+ * - `lendingEvents.ts`: lending positions handed to another address (Aave credit delegation, Compound III managers).
  * - `tokenMetadata.ts`: token name, symbol and decimals from the reads, cached per chain.
  * - `rpc.ts`, `chain.ts`, `simulateResponse.ts`: the JSON-RPC client that counts round trips, which chain a node
  *   serves, and the check that the node's answer has the shape the engine reads.
@@ -19,6 +20,7 @@
 export type { AssetRef, SimulatedLog } from './assetEvents.ts'
 export { knownChainId, nativeCurrency } from './chain.ts'
 export { type ControlEvent, controlEvents, mayGiveAway, newController } from './controlEvents.ts'
+export { type CreditDelegation, cometManagerAfter, mayBeCometApproval } from './lendingEvents.ts'
 export type { AssetPlan, MetadataNeeded } from './readPlan.ts'
 export {
   codeSizeBefore,

@@ -1,5 +1,5 @@
 /** Decides which reads a simulation needs: predicted from calldata before it runs, and required by its events after. */
-import { type Address, isAddressEqual, zeroAddress } from 'viem'
+import { type Address, isAddressEqual, maxUint256, zeroAddress } from 'viem'
 import { addressesInArguments, contractControlAbi, type DecodedFunction, decodeKnownFunction } from '../abi/index.ts'
 import { type Call, expandCalls } from '../safe/index.ts'
 import type { ApprovalEvent, Movement } from './assetEvents.ts'
@@ -7,6 +7,7 @@ import {
   allowanceRead,
   approvedForAllRead,
   codeSizeRead,
+  cometManagerRead,
   erc20BalanceRead,
   erc1155BalanceRead,
   erc1155UriRead,
@@ -48,6 +49,7 @@ const TOKEN_FUNCTIONS = new Set([
   'deposit',
   'withdraw',
   'permit',
+  'allow',
 ])
 
 /** Calls that change control of a contract (contractControlAbi's functions): the contract's and the accounts' code. */
@@ -92,6 +94,11 @@ export function predictReads(
     const [first, second, third] = decoded.args
     if (decoded.functionName === 'approve' || decoded.functionName === 'increaseAllowance') {
       add(allowanceRead(call.to, call.from, first as Address))
+      add(codeSizeRead(first as Address))
+      // A Compound III market approves for all or nothing, and says so when asked (lendingEvents.ts).
+      if (second === maxUint256 || second === 0n) add(cometManagerRead(call.to, call.from, first as Address))
+    } else if (decoded.functionName === 'allow') {
+      add(cometManagerRead(call.to, call.from, first as Address))
       add(codeSizeRead(first as Address))
     } else if (decoded.functionName === 'setApprovalForAll') {
       add(approvedForAllRead(call.to, call.from, first as Address))

@@ -11,7 +11,7 @@ import {
   parseAbi,
   prepareEncodeFunctionData,
 } from 'viem'
-import { erc20Abi, erc721Abi, erc1155Abi } from '../abi/index.ts'
+import { erc20Abi, erc721Abi, erc1155Abi, lendingDelegationAbi } from '../abi/index.ts'
 
 /**
  * Where the native balance reader lives during a simulation (its code is injected by a state override).
@@ -72,6 +72,7 @@ const readFunctions = {
   supportsInterface: readFunction(erc165Abi, 'supportsInterface'),
   tokenUri: readFunction(erc721Abi, 'tokenURI'),
   erc1155Uri: readFunction(erc1155Abi, 'uri'),
+  cometManager: readFunction(lendingDelegationAbi, 'isAllowed'),
 }
 
 /**
@@ -128,6 +129,8 @@ export const readKeys = {
     `allowance:${lower(via)}:${lower(token)}:${lower(owner)}:${lower(spender)}`,
   approvedForAll: (token: Address, owner: Address, operator: Address) =>
     `forall:${lower(token)}:${lower(owner)}:${lower(operator)}`,
+  cometManager: (comet: Address, owner: Address, manager: Address) =>
+    `manager:${lower(comet)}:${lower(owner)}:${lower(manager)}`,
   codeSize: (account: Address) => `code:${lower(account)}`,
   totalSupply: (token: Address) => `supply:${lower(token)}`,
   tokenField: (token: Address, field: 'name' | 'symbol' | 'decimals' | 'is1155') => `${field}:${lower(token)}`,
@@ -171,6 +174,15 @@ export function permit2AllowanceRead(via: Address, token: Address, owner: Addres
 export function approvedForAllRead(token: Address, owner: Address, operator: Address): Read {
   const key = readKeys.approvedForAll(token, owner, operator)
   return read(key, token, readFunctions.approvedForAll, [owner, operator], 'state')
+}
+
+/**
+ * Whether `manager` manages `owner`'s account in a Compound III market (Comet's `isAllowed`). Asked of any token that
+ * approves for all or nothing: only a Comet answers, so the answer also tells a Comet's approval from a token's.
+ */
+export function cometManagerRead(comet: Address, owner: Address, manager: Address): Read {
+  const key = readKeys.cometManager(comet, owner, manager)
+  return read(key, comet, readFunctions.cometManager, [owner, manager], 'state')
 }
 
 /** Code size of an account before the transactions: zero means an externally owned account, delegated (EIP-7702) or not. */

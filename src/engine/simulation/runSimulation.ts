@@ -23,6 +23,7 @@ import {
 import { type ApprovalEvent, assetEventsFromLogs, type Movement, type SimulatedLog } from './assetEvents.ts'
 import { fetchChainId, knownChainId } from './chain.ts'
 import { type ControlEvent, controlEvents, controlReads } from './controlEvents.ts'
+import { type CreditDelegation, creditDelegations, lendingReads } from './lendingEvents.ts'
 import { type AssetPlan, predictReads, priceReadsForEvents, readsForEvents } from './readPlan.ts'
 import { READER_ADDRESS, READER_CODE, type Read, type ReadResults } from './reads.ts'
 import { createRpcClient, type RpcClient, RpcFailure, type RpcStats } from './rpc.ts'
@@ -108,6 +109,8 @@ export type SimulationResult = {
   approvals: ApprovalEvent[]
   /** Changes of who controls a contract the logs report (ownership, roles, a proxy's code or admin). */
   controls: ControlEvent[]
+  /** Aave credit delegations the logs report, in log order. */
+  delegations: CreditDelegation[]
   /** The base fee of the block the transactions would follow, when a transaction sets fees and the node has one. */
   baseFeePerGas: bigint | null
   stats: RpcStats
@@ -164,6 +167,9 @@ export async function runSimulation(input: SimulationInput, options: RunOptions)
       const events = assetEventsFromLogs(logs)
       const needed = readsForEvents(events.movements, events.approvals, metadataNeeded)
       for (const read of controlReads(controlEvents(logs), input.userAccount)) needed.set(read.key, read)
+      for (const read of lendingReads(creditDelegations(logs), events.approvals, metadataNeeded)) {
+        needed.set(read.key, read)
+      }
       const missing = [...needed].filter(([key]) => !plan.has(key))
       if (missing.length > 0) {
         for (const [key, read] of missing) plan.set(key, read)
@@ -205,6 +211,7 @@ export async function runSimulation(input: SimulationInput, options: RunOptions)
         movements: events.movements,
         approvals: events.approvals,
         controls: controlEvents(logs),
+        delegations: creditDelegations(logs),
         baseFeePerGas,
         stats: { ...client.stats },
       },

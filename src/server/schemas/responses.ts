@@ -26,7 +26,10 @@ export const errorBody = object({ error: string, requestId })
 
 const action = { type: 'string', enum: ['NONE', 'WARN', 'BLOCK'] }
 
-/** Warning kinds: the reference's, plus Preflight's own (for Safe messages, signatures, approvals and swap orders). */
+/**
+ * Warning kinds: the reference's, plus Preflight's own (for Safe messages, signatures, approvals, swap orders and
+ * lending positions).
+ */
 const WARNING_KINDS = [
   'APPROVAL_TO_EOA',
   'BLOCKLISTED_DOMAIN_CROSS_ORIGIN',
@@ -60,6 +63,7 @@ const WARNING_KINDS = [
   'NON_CANONICAL_ADDRESS',
   'UNLIMITED_ALLOWANCE_TO_UNKNOWN_SPENDER',
   'TRADE_PROCEEDS_TO_OTHER_ADDRESS',
+  'LENDING_POSITION_DELEGATION',
 ]
 
 /** Warnings: no `data` in 2022-06-01 and 2023-03-08; a string or null in 2023-05-17; also an object from 2023-06-05. */

@@ -3,6 +3,7 @@ import {
   type AssetPrice,
   boundOf,
   type CanTakeNow,
+  isManagerChange,
   isUnlimited,
   type RawInfo,
   type StateChange,
@@ -119,16 +120,20 @@ export function describeChange(change: StateChange, unknownParty: string | null 
             ? 'Signature permit · never expires'
             : `Signature permit · valid until ${new Date(deadline * 1000).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' })}`
       }
+      // A Compound III manager may take far more than the market's token: the engine's sentence says what.
+      const manager = isManagerChange(change)
       return {
         kind: raw.kind,
         direction: revoke ? 'revoke' : 'approval',
         icon: { address: asset.address, label: asset.symbol, imageUrl: asset.imageUrl },
-        text: revoke
-          ? `Remove ${who}'s permission to spend your ${asset.symbol}`
-          : `Allow ${who} to spend ${allowanceText(value, asset.decimals, asset.symbol)}`,
-        party: { label: 'spender', address: spender.address },
+        text: manager
+          ? change.humanReadableDiff
+          : revoke
+            ? `Remove ${who}'s permission to spend your ${asset.symbol}`
+            : `Allow ${who} to spend ${allowanceText(value, asset.decimals, asset.symbol)}`,
+        party: { label: manager ? 'manager' : 'spender', address: spender.address },
         note,
-        canTake: revoke ? null : canTakeText(raw.data.canTakeNow, asset.decimals, asset.symbol),
+        canTake: revoke || manager ? null : canTakeText(raw.data.canTakeNow, asset.decimals, asset.symbol),
         usd: null,
         dollars: null,
       }
