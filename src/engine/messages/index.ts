@@ -47,6 +47,7 @@ export {
 } from './permits.ts'
 export { decodeRawMessage, rawMessageHex, rawMessageWarnings, readRawMessage } from './rawMessage.ts'
 export { reorderedTextWarnings, unreadableWarning, unusualAddressWarnings } from './readability.ts'
+export { safeSignerWarnings } from './safeChecks.ts'
 export { findSafeMessage, type SafeMessage, safeMessageContext, safeMessageWarnings } from './safeMessage.ts'
 export {
   findSafeTransaction,

@@ -17,6 +17,8 @@ export type UserOperation = {
   sender: Address
   /** The calls a bundler's submission makes: the account's deployment (when `initCode` names a factory), then `callData`. */
   calls: SignedCall[]
+  /** Whether the signer signs as one of a Safe's owners (a SafeOp), whose signatures count up to its threshold. */
+  safeOwners: boolean
   /** The gas the account pays for at most, and at what price; null when a paymaster pays. */
   gas: { limit: bigint; fees: TxFees } | null
 }
@@ -39,6 +41,7 @@ const SAFE_OP_V06 =
 /** The fields every version signs, read from its own layout. */
 type SignedFields = {
   entryPoint: unknown
+  safeOwners: boolean
   sender: Address
   initCode: Hex
   callData: Hex
@@ -73,6 +76,7 @@ function signedFields(typedData: TypedData): SignedFields | null {
     return {
       ...common,
       entryPoint: domain.verifyingContract,
+      safeOwners: false,
       sender: message.sender as Address,
       gasLimit: verificationGasLimit + callGasLimit + (message.preVerificationGas as bigint),
       maxFeePerGas,
@@ -83,6 +87,7 @@ function signedFields(typedData: TypedData): SignedFields | null {
     return {
       ...common,
       entryPoint: message.entryPoint,
+      safeOwners: true,
       sender: message.safe as Address,
       gasLimit:
         (message.verificationGasLimit as bigint) +
@@ -110,6 +115,7 @@ export function findUserOperation(typedData: TypedData): UserOperation | null {
   return {
     entryPoint,
     sender,
+    safeOwners: fields.safeOwners,
     calls: deployment ? [deployment, execution] : [execution],
     gas:
       size(fields.paymasterAndData) > 0

@@ -67,6 +67,7 @@ import {
   type SwapOrder,
   safeMessageContext,
   safeMessageWarnings,
+  safeSignerWarnings,
   safeSimulationInput,
   seaportCriteriaChanges,
   seaportReads,
@@ -224,7 +225,7 @@ async function analyseTypedData(
   const call = findSignedCall(typedData, input.userAccount)
   if (call) return scanSignedRun(typedData, signedCallRun(call), options)
   const operation = findUserOperation(typedData)
-  if (operation) return scanSignedRun(typedData, userOperationRun(operation), options)
+  if (operation) return scanSignedRun(typedData, userOperationRun(operation, input.userAccount), options)
   const chainId = knownChainId(options.rpcUrl, options.chainId) ?? domainChainId(typedData)
   return done({
     warnings: chainId === null ? [] : messageAddressWarnings(chainId, typedData),
@@ -327,8 +328,12 @@ async function scanSafeTransaction(
 
 // ── Calls signed for a relayer ──────────────────────────────────────────────────────────────────────────────────
 
-/** What a signature lets a relayer or bundler run, and whose changes it makes: the account reported. */
-type SignedRun = { account: Address; txs: SimulationTx[] }
+/**
+ * What a signature lets a relayer or bundler run, and whose changes it makes: the account reported. `safeSigner` is
+ * set where the signature counts only as one of the account's Safe owners' (a SafeOp), to check the signer as a
+ * SafeTx's is.
+ */
+type SignedRun = { account: Address; txs: SimulationTx[]; safeSigner?: Address }
 
 /**
  * A forward request, meta-transaction, Aave delegation or Compound III authorization runs as the signer's own call
@@ -343,7 +348,7 @@ function signedCallRun(call: SignedCall): SignedRun {
  * A user operation runs as the EntryPoint's calls: the account's deployment, if any, then its `callData`. The gas it
  * lets the bundler charge the account is judged as a transaction's fee is (UNUSUAL_GAS_CONSUMPTION).
  */
-function userOperationRun(operation: UserOperation): SignedRun {
+function userOperationRun(operation: UserOperation, signer: Address): SignedRun {
   const txs = operation.calls.map(
     (call): SimulationTx => ({
       from: getAddress(call.from),
@@ -355,7 +360,7 @@ function userOperationRun(operation: UserOperation): SignedRun {
   )
   const execution = txs.at(-1)
   if (execution && operation.gas) Object.assign(execution, { gas: operation.gas.limit, fees: operation.gas.fees })
-  return { account: getAddress(operation.sender), txs }
+  return { account: getAddress(operation.sender), txs, ...(operation.safeOwners ? { safeSigner: signer } : {}) }
 }
 
 /**
@@ -384,7 +389,18 @@ async function scanSignedRun(typedData: TypedData, run: SignedRun, options: Scan
     ? { kind: 'SIMULATION_FAILED', humanReadableError: `The call this signature authorizes fails: ${failure}` }
     : null
   const priceOf = simulationPrices(result)
+  const safe = result.safes.get(account.toLowerCase()) ?? null
+  const domainChain = domainChainId(typedData)
   const warnings = [
+    ...(run.safeSigner && safe
+      ? safeSignerWarnings(
+          'transaction',
+          safe,
+          run.safeSigner,
+          domainChain === null ? null : BigInt(domainChain),
+          result.chainId,
+        )
+      : []),
     ...messageAddressWarnings(result.chainId, typedData),
     ...simulationWarnings(result, txs, changes, account, priceOf),
   ]

@@ -414,12 +414,12 @@ function safeOperation(module: Address, safe: Address, callData: Hex) {
   }
 }
 
-const scanRequest = (typedData: ReturnType<typeof safeOperation>) => ({
+const scanRequest = (typedData: ReturnType<typeof safeOperation>, signer: Address = owner().account.address) => ({
   message: {
     kind: 'SIGN_TYPED_DATA',
     data: JSON.parse(JSON.stringify(typedData, (_, v) => (typeof v === 'bigint' ? v.toString() : v))),
   },
-  userAccount: owner().account.address,
+  userAccount: signer,
   metadata: { origin: 'https://smart-account.example' },
 })
 
@@ -498,5 +498,30 @@ describe("Safe's 4337 module: a SafeOp an owner signs", () => {
     await runSafeOperation(typedData)
     const slot0 = await chain().getStorageAt({ address: safe, slot: zeroHash })
     expect(slot0?.toLowerCase()).toBe(pad(fx().safeAttacks.singleton.toLowerCase() as Hex, { size: 32 }))
+  })
+
+  it('a SafeOp asked of an account that is no owner, or for another chain, is flagged as a SafeTx is', async () => {
+    const { module, safe } = await setUpSafe()
+    const payment = executeUserOp(thief(), parseEther('2'), '0x', 0)
+    const stranger = fx().accounts[5]?.address as Address
+    const { response: notOwner } = await scanOk(
+      scanRequest(safeOperation(module, safe, payment), stranger),
+      fx().rpcUrl,
+    )
+    expect(validate(notOwner)).toEqual([])
+    expect(notOwner.warnings.map((warning) => warning.kind)).toContain('MULTISIG_SIGNER_NOT_OWNER')
+    expect(notOwner.simulationResults.expectedStateChanges.map((change) => change.humanReadableDiff)).toEqual([
+      'Send 2 ETH',
+    ])
+
+    const otherChain = safeOperation(module, safe, payment)
+    const { response: mismatch } = await scanOk(
+      scanRequest({ ...otherChain, domain: { ...otherChain.domain, chainId: 1 } }),
+      fx().rpcUrl,
+    )
+    expect(mismatch.action).toBe('BLOCK')
+    expect(mismatch.warnings.map((warning) => warning.kind)).toContain('MULTISIG_CHAIN_MISMATCH')
+    const { response: honest } = await scanOk(scanRequest(safeOperation(module, safe, payment)), fx().rpcUrl)
+    expect(honest.warnings.map((warning) => warning.kind)).toEqual([])
   })
 })
