@@ -59,23 +59,23 @@ export function unvaluedPaymentWarnings(
       makeWarning(
         'TRADE_FOR_UNVERIFIED_NFT',
         'WARNING',
-        `${subject} ${names}: NFTs Preflight cannot verify or value, so it cannot establish they are worth ` +
-          'anything. Scammers pay in NFTs they minted themselves. Do not sign unless you know this collection and ' +
+        `${subject} ${names}. Preflight cannot verify the collection or establish this payment is worth anything. ` +
+          'Scammers pay in NFTs they minted themselves. Do not sign unless you know the collection and have checked ' +
           'its address.',
         { unvalued: tokens },
       ),
     ]
   }
   const advice = sellsNft
-    ? 'Do not sign unless you know this token and its address.'
+    ? 'Do not sign unless you know the token you are paid in and have checked its address.'
     : 'If you are buying this token on purpose, check that its address is the one you meant.'
   return [
     makeWarning(
       'SUSPECTED_MALICIOUS',
       'WARNING',
-      `${subject} ${names}, which Preflight cannot value: it has no price Preflight could read and is on no ` +
-        'token list, so Preflight cannot establish it is worth anything. Scammers pay in tokens they minted ' +
-        `themselves, with any name and any amount. ${advice}`,
+      `${subject} ${names}. Preflight cannot establish this payment is worth anything: it has no price Preflight ` +
+        'could read and is on no token list. Scammers pay in tokens they minted themselves, under any name and in ' +
+        `any amount. ${advice}`,
       { unvalued: tokens },
     ),
   ]

@@ -42,10 +42,10 @@ describe('unvaluedPaymentWarnings', () => {
     const [warning, ...rest] = judge(trade([nft(APES, 7n)], [erc20(JUNK, MILLION)]))
     expect(rest).toEqual([])
     expect(warning).toMatchObject({ kind: 'SUSPECTED_MALICIOUS', severity: 'WARNING', data: { unvalued: [JUNK] } })
-    expect(warning?.message).toMatch(/^This order pays you only in 1,000,000 APE2 \(0x0000…9e02\), which Preflight/)
-    expect(warning?.message).toContain('cannot establish it is worth anything')
+    expect(warning?.message).toMatch(/^This order pays you only in 1,000,000 APE2 \(0x0000…9e02\)\. Preflight/)
+    expect(warning?.message).toContain('cannot establish this payment is worth anything')
     expect(warning?.message).toContain('Scammers pay in tokens they minted themselves')
-    expect(warning?.message).toMatch(/Do not sign unless you know this token and its address\.$/)
+    expect(warning?.message).toMatch(/Do not sign unless you know the token you are paid in and have checked its/)
   })
 
   it('priced tokens sold for an unvalued one (a memecoin buy, or a phishing swap) → a warning worded for a buyer', () => {
@@ -64,7 +64,7 @@ describe('unvaluedPaymentWarnings', () => {
     expect(warning).toMatchObject({ kind: 'TRADE_FOR_UNVERIFIED_NFT', severity: 'WARNING' })
     expect(warning?.data).toEqual({ unvalued: [FAKE_APES, ITEMS] })
     expect(warning?.message).toMatch(
-      /^This order pays you only in Fake Apes #1 \(0x0000…a4e5\), any 2 Fake Apes \(0x0000…a4e5\), 5 ERC-1155 token #3 \(0x0000…155e\): NFTs Preflight cannot verify or value/,
+      /^This order pays you only in Fake Apes #1 \(0x0000…a4e5\), any 2 Fake Apes \(0x0000…a4e5\), 5 ERC-1155 token #3 \(0x0000…155e\)\. Preflight cannot verify the collection/,
     )
   })
 

@@ -146,7 +146,7 @@ describe('scanMessage: orders paid only in what Preflight cannot value, filled o
     const [warning] = response.warnings
     expect(warning?.data).toEqual({ unvalued: [ape2.toLowerCase()] })
     expect(warning?.message).toMatch(/^This order pays you only in 1,000,000 APE2 \(0x[0-9a-f]{4}…[0-9a-f]{4}\)/)
-    expect(warning?.message).toContain('Preflight cannot establish it is worth anything')
+    expect(warning?.message).toContain('Preflight cannot establish this payment is worth anything')
 
     await fillAsAttacker(order)
     expect(await apeOwner(1n)).toBe(attacker.address)
