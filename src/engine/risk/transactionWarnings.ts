@@ -28,11 +28,10 @@ import { contractControlWarnings } from './contractControl.ts'
 import { counterfeitWarnings } from './counterfeits.ts'
 import { feeWarnings } from './fees.ts'
 import { preSignatureWarnings } from './orderPreSignatures.ts'
-import { knownProtocol } from './protocols.ts'
+import { isKnownSpender } from './protocols.ts'
 import { safeControlWarnings } from './safeControl.ts'
 import { safeRefundWarnings } from './safeRefund.ts'
 import { hashSignatureWarnings } from './safeSignatures.ts'
-import { knownSpender } from './spenders.ts'
 import { valueWarnings } from './valueWarnings.ts'
 import { makeWarning } from './warnings.ts'
 
@@ -194,11 +193,6 @@ function approvalWarnings(
     )
   }
   return warnings
-}
-
-/** Whether a spender takes approvals for a living: a generated known spender, or a contract of a listed protocol. */
-function isKnownSpender(chainId: number, spender: Address): boolean {
-  return knownSpender(chainId, spender) !== null || knownProtocol(chainId, spender) !== null
 }
 
 /**
