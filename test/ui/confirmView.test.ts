@@ -5,8 +5,10 @@
 import {
   type Address,
   concat,
+  createPublicClient,
   createWalletClient,
   encodeFunctionData,
+  type Hex,
   http,
   keccak256,
   parseAbi,
@@ -15,6 +17,8 @@ import {
   type WalletClient,
   zeroAddress,
 } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { foundry } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   approveErc20,
@@ -39,6 +43,8 @@ import {
   seaportOrder,
   type TypedData,
 } from '../../src/devnet/eip712.ts'
+import { fixtureArtifact } from '../../src/devnet/protocols.ts'
+import { waitForReceipt } from '../../src/devnet/receipt.ts'
 import { addOwnerProposal, hiddenDelegatecallBatchProposal } from '../../src/devnet/safeProposals.ts'
 import { scanMessage, scanTransactions } from '../../src/engine/index.ts'
 import type { PendingRequest, ScanState } from '../../src/extension/shared/pending.ts'
@@ -170,15 +176,17 @@ describe('the confirmation view of real scans', () => {
     expect(row?.canTake).toBe('can take now: 10,000 USDC ($10,000.00)')
   })
 
+  /** A Seaport offer or consideration item of `amount` (both ends of its auction). */
+  const item = (itemType: string, token: string, id: string, amount: bigint, recipient?: Address) => ({
+    itemType,
+    token,
+    identifierOrCriteria: id,
+    startAmount: amount.toString(),
+    endAmount: amount.toString(),
+    ...(recipient ? { recipient } : {}),
+  })
+
   it("shows a Seaport listing's NFT going to whoever fills the order, and the ETH coming from them", async () => {
-    const item = (itemType: string, token: string, id: string, amount: bigint, recipient?: Address) => ({
-      itemType,
-      token,
-      identifierOrCriteria: id,
-      startAmount: amount.toString(),
-      endAmount: amount.toString(),
-      ...(recipient ? { recipient } : {}),
-    })
     const listing = seaportOrder({
       offerer: me,
       chainId: '31337',
@@ -193,6 +201,40 @@ describe('the confirmation view of real scans', () => {
     ])
     // Never the collection's own contract, which the message shape names as the asset's `contract`.
     expect(JSON.stringify(rows)).not.toContain(devnet.fixtures.erc721.address)
+  })
+
+  it('a listing paid in a token Preflight cannot value: the payment shown as signed, and the warning saying so', async () => {
+    const { abi, bytecode } = fixtureArtifact('DevToken')
+    const attacker = devnet.fixtures.accounts[8] as { address: Address; privateKey: Hex }
+    const million = parseEther('1000000')
+    const hash = await createWalletClient({
+      chain: foundry,
+      transport: http(devnet.fixtures.rpcUrl),
+      account: privateKeyToAccount(attacker.privateKey),
+    }).deployContract({ abi, bytecode, args: ['ApeCoin 2', 'APE2', 18, [attacker.address], [million]] } as never)
+    const client = createPublicClient({ chain: foundry, transport: http(devnet.fixtures.rpcUrl) })
+    const ape2 = (await waitForReceipt(client, hash)).contractAddress as Address
+    const listing = seaportOrder({
+      offerer: me,
+      chainId: '31337',
+      offer: [item('2', devnet.fixtures.erc721.address, '1', 1n)],
+      consideration: [item('1', ape2, '0', million, me)],
+    })
+    const view = await viewOfMessage(me, listing)
+    expect(view.action).toBe('WARN')
+    expect(view.groups[0]?.rows.map((row) => row.text)).toEqual([
+      `−1 ${devnet.fixtures.erc721.name} #1`,
+      '+1,000,000 APE2',
+    ])
+    expect(view.warnings.map((warning) => [warning.severity, warning.message])).toEqual([
+      [
+        'WARNING',
+        `This order pays you only in 1,000,000 APE2 (${shortAddress(ape2).toLowerCase()}). Preflight cannot ` +
+          'establish this payment is worth anything: it has no price Preflight could read and is on no token list. ' +
+          'Scammers pay in tokens they minted themselves, under any name and in any amount. Do not sign unless you ' +
+          'know the token you are paid in and have checked its address.',
+      ],
+    ])
   })
 
   it('shows a CoW swap order with its limit in words, and without the payment when it pays another address', async () => {

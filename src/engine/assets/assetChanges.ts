@@ -40,7 +40,8 @@ export type ApprovalChange = {
 
 export type AssetChange = TransferChange | ApprovalChange
 
-const assetKey = (asset: AssetRef) =>
+/** One asset's identity, as changes are netted per asset: the native currency, a token, or one NFT. */
+export const assetKey = (asset: AssetRef) =>
   asset.standard === 'NATIVE'
     ? 'native'
     : asset.standard === 'ERC20'

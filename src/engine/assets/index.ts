@@ -18,6 +18,7 @@
 export {
   type ApprovalChange,
   type AssetChange,
+  assetKey,
   computeAssetChanges,
   grantedAmount,
   type TransferChange,

@@ -11,6 +11,8 @@
  * - `seaport.ts`: Seaport orders and bulk orders: what the user gives and receives (collection offers included), and
  *   whether any order is a trade for nothing.
  * - `swapOrders.ts`: CoW Protocol, 0x and 1inch swap orders: what the maker gives, what it is paid and to whom.
+ * - `unvaluedPayments.ts`: orders that give something of value and pay the signer only in what Preflight cannot value
+ *   (a token it has no price or list entry for, an NFT), the way scammers pay in tokens they minted.
  * - `bounds.ts`: how an order's amounts bind ("at least", "up to"), in words the window reads back.
  * - `blur.ts`: Blur's exchange orders (v1 and v2) and bulk Root signatures, opened where the request gives the tree.
  * - `safeTx.ts`: Safe transaction messages: the execTransaction to simulate under the preset, the hashes a signer
@@ -76,4 +78,5 @@ export {
   swapOrderWarnings,
 } from './swapOrders.ts'
 export { addressesInTypedData, decodeTypedMessage, parseTypedData, type TypedData } from './typedData.ts'
+export { type AssetKnowledge, unvaluedPaymentWarnings } from './unvaluedPayments.ts'
 export { findUserOperation, type UserOperation } from './userOperations.ts'

@@ -84,8 +84,8 @@ export function findSeaportOrders(typedData: TypedData, user: Address): SeaportO
 export function bulkOrders(orders: SeaportTrade[], user: Address): SeaportOrders {
   const total = {
     offerer: user.toLowerCase() as Address,
-    gives: merge(orders.flatMap((order) => order.gives)),
-    receives: merge(orders.flatMap((order) => order.receives)),
+    gives: mergeItems(orders.flatMap((order) => order.gives)),
+    receives: mergeItems(orders.flatMap((order) => order.receives)),
   }
   return { orders, total, bulk: true }
 }
@@ -175,7 +175,7 @@ function orderTrade(order: TypedStruct, user: Address): SeaportTrade {
   const receives = (order.consideration as TypedStruct[])
     .filter((item) => item.recipient === userAddress)
     .map((item) => toItem(item, 'least'))
-  return { offerer, gives: merge(gives), receives: merge(receives) }
+  return { offerer, gives: mergeItems(gives), receives: mergeItems(receives) }
 }
 
 /**
@@ -268,7 +268,7 @@ function toItem(item: TypedStruct, pick: 'most' | 'least'): SeaportItem {
 }
 
 /** Items of the same token (and id) add up, as they move in the same direction. */
-function merge(items: SeaportItem[]): SeaportItem[] {
+export function mergeItems(items: SeaportItem[]): SeaportItem[] {
   const merged = new Map<string, SeaportItem>()
   for (const item of items) {
     const key = `${item.kind}:${item.token}:${item.identifier}`

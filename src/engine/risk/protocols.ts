@@ -47,6 +47,11 @@ export function knownProtocol(chainId: number, address: Address): Protocol {
   return protocol && { ...protocol }
 }
 
+/** Whether a contract takes approvals for a living: a generated known spender, or a contract of a listed protocol. */
+export function isKnownSpender(chainId: number, address: Address): boolean {
+  return knownSpender(chainId, address) !== null || knownProtocol(chainId, address) !== null
+}
+
 /** The protocol of a plain transfer of the chain's native currency, or null for a chain the list does not know. */
 export function nativeTransferProtocol(chainId: number): Protocol {
   const id = (bundled.nativeTransfers as Record<string, string>)[String(chainId)]

@@ -7,6 +7,7 @@ import { addressesInArguments, decodeKnownFunction } from '../abi/index.ts'
 import type { Warning } from '../api/index.ts'
 import {
   type AssetChange,
+  formatAmount,
   grantedAmount,
   isUnlimited,
   type PriceOf,
@@ -29,12 +30,12 @@ import { contractControlWarnings } from './contractControl.ts'
 import { counterfeitWarnings } from './counterfeits.ts'
 import { feeWarnings } from './fees.ts'
 import { lendingDelegationWarnings } from './lendingDelegation.ts'
+import { isMintedPayback, type PaybackContext } from './mintedPaybacks.ts'
 import { preSignatureWarnings } from './orderPreSignatures.ts'
-import { knownProtocol } from './protocols.ts'
+import { isKnownSpender } from './protocols.ts'
 import { safeControlWarnings } from './safeControl.ts'
 import { safeRefundWarnings } from './safeRefund.ts'
 import { hashSignatureWarnings } from './safeSignatures.ts'
-import { knownSpender } from './spenders.ts'
 import { valueWarnings } from './valueWarnings.ts'
 import { makeWarning } from './warnings.ts'
 
@@ -56,7 +57,12 @@ export function simulationWarnings(
   const logs = result.outcomes.flatMap((outcome) => outcome.logs)
   return [
     ...knownMaliciousWarnings(result.chainId, calls, changes),
-    ...drainWarnings(result.chainId, calls, changes, userAccount, metadataOf),
+    ...drainWarnings(changes, userAccount, metadataOf, {
+      chainId: result.chainId,
+      calls,
+      movements: result.movements,
+      priceOf,
+    }),
     ...counterfeitWarnings(result.chainId, changes, userAccount, metadataOf),
     ...valueWarnings(result.chainId, changes, userAccount, priceOf, (token) => metadataOf(token).decimals),
     ...approvalWarnings(result, changes, metadataOf),
@@ -93,22 +99,24 @@ function knownMaliciousWarnings(chainId: number, calls: Call[], changes: AssetCh
 }
 
 /**
- * The drain pattern: the user only loses assets (receives nothing back), and what they lose ends up with an address
- * that none of the transactions names — not a called contract, not a sender, not an argument. Honest payments name
- * their recipient (transfer(to), a Safe transaction's `to`, a router's `recipient`); swaps return something; a
- * drainer forwards to a hidden wallet. WARNING, not CRITICAL: fee splitters can look the same.
+ * The drain pattern: the user only loses assets (receives nothing back, or only a token minted for them on the spot
+ * that Preflight cannot value: mintedPaybacks.ts), and what they lose ends up with an address that none of the
+ * transactions names — not a called contract, not a sender, not an argument. Honest payments name their recipient
+ * (transfer(to), a Safe transaction's `to`, a router's `recipient`); swaps return something; a drainer forwards to a
+ * hidden wallet. WARNING, not CRITICAL: fee splitters can look the same.
  */
 function drainWarnings(
-  chainId: number,
-  calls: Call[],
   changes: AssetChange[],
   userAccount: Address,
   metadataOf: (token: Address) => TokenMetadata,
+  payback: PaybackContext,
 ): Warning[] {
+  const { chainId, calls } = payback
   const transfers = changes.filter((change): change is TransferChange => change.type === 'transfer')
   const mine = transfers.filter((change) => isAddressEqual(change.account, userAccount))
   const losses = mine.filter((change) => change.after < change.before)
-  if (losses.length === 0 || mine.some((change) => change.after > change.before)) return []
+  const gains = mine.filter((change) => change.after > change.before)
+  if (losses.length === 0 || (gains.length > 0 && !isMintedPayback(transfers, userAccount, payback))) return []
   const named = new Set<string>([userAccount.toLowerCase(), zeroAddress])
   for (const call of calls) {
     named.add(call.from.toLowerCase())
@@ -116,6 +124,11 @@ function drainWarnings(
     const decoded = decodeKnownFunction(call.data)
     for (const address of decoded ? addressesInArguments(decoded.args) : []) named.add(address.toLowerCase())
   }
+  const back =
+    gains.length === 0
+      ? 'you get nothing back'
+      : `all you get back is ${gains.map((gain) => amountName(chainId, gain, metadataOf)).join(', ')}, minted for ` +
+        'you in this transaction, which Preflight cannot value (drainers mint such tokens to look like a payment)'
   const warnings: Warning[] = []
   for (const loss of losses) {
     const takers = transfers.filter(
@@ -129,7 +142,7 @@ function drainWarnings(
           'SUSPECTED_MALICIOUS',
           'WARNING',
           `Your ${assetName(chainId, loss.asset, metadataOf)} would end up with ${shortAddress(taker.account)}, an address ` +
-            `this transaction never names, and you get nothing back. Wallet drainers work this way: do not continue ` +
+            `this transaction never names, and ${back}. Wallet drainers work this way: do not continue ` +
             `unless you trust ${called ? shortAddress(called) : 'the contract you are calling'}.`,
         ),
       )
@@ -201,11 +214,6 @@ function approvalWarnings(
   return warnings
 }
 
-/** Whether a spender takes approvals for a living: a generated known spender, or a contract of a listed protocol. */
-function isKnownSpender(chainId: number, spender: Address): boolean {
-  return knownSpender(chainId, spender) !== null || knownProtocol(chainId, spender) !== null
-}
-
 /**
  * Tokens sent to the token's own contract that stay there. A contract that burns or forwards what it receives in the
  * same transaction (a Uniswap V2 pair taking back its LP tokens to burn them) has lost the user nothing: only what
@@ -254,6 +262,15 @@ function sameAsset(a: AssetRef, b: AssetRef): boolean {
   if (a.standard === 'NATIVE' || b.standard === 'NATIVE') return true
   if (!isAddressEqual(a.token, b.token)) return false
   return a.standard === 'ERC20' || b.standard === 'ERC20' || a.tokenId === b.tokenId
+}
+
+/** "1,000,000 APE2", "5 Reward Items #3", "Reward Pass #3": how much of what `change` adds. */
+function amountName(chainId: number, change: TransferChange, metadataOf: (token: Address) => TokenMetadata): string {
+  const { asset } = change
+  const name = assetName(chainId, asset, metadataOf)
+  if (asset.standard === 'NATIVE' || asset.standard === 'ERC721') return name
+  const decimals = asset.standard === 'ERC20' ? (metadataOf(asset.token).decimals ?? 0) : 0
+  return `${formatAmount(change.after - change.before, decimals)} ${name}`
 }
 
 function assetName(chainId: number, asset: AssetRef, metadataOf: (token: Address) => TokenMetadata): string {

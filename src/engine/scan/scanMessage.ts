@@ -26,6 +26,7 @@ import {
   type TransferChange,
 } from '../assets/index.ts'
 import {
+  type AssetKnowledge,
   addressesInTypedData,
   authorizedTransfer,
   type BlurSignature,
@@ -79,6 +80,7 @@ import {
   type UserOperation,
   unreadableWarning,
   unusualAddressWarnings,
+  unvaluedPaymentWarnings,
   type WitnessOutput,
   type WitnessPayment,
   witnessOutputs,
@@ -525,7 +527,11 @@ async function scanPermits(
   ]
   const warnings = [
     ...permitWarnings(permits, nftPermits, context),
-    ...witnessWarnings(permits, payments, owner, paymentJudge(typedData, result)),
+    ...witnessWarnings(permits, payments, owner, paymentJudge(typedData, result), {
+      chainId: result.chainId,
+      priceOf,
+      metadataOf,
+    }),
     ...messageAddressWarnings(result.chainId, typedData),
   ]
   return done(
@@ -577,7 +583,18 @@ async function scanOrders(
   }
   const moved = seaportTransfers(trade, user, result.reads)
   const metadataOf = (token: Address) => tokenMetadata(result.chainId, token, result.reads)
-  warnings.push(...counterfeitWarnings(result.chainId, moved, user, metadataOf))
+  const counterfeits = counterfeitWarnings(result.chainId, moved, user, metadataOf)
+  warnings.push(...counterfeits)
+  // A trade for nothing is blocked already, and a counterfeit already says to count its payment as nothing. Each
+  // order of a bulk tree is judged on its own; a single order as shown, on what it pays the signer (a swap order's
+  // payments to others are TRADE_PROCEEDS_TO_OTHER_ADDRESS).
+  if (forNothing === 0 && counterfeits.length === 0) {
+    const known: AssetKnowledge = { chainId: result.chainId, priceOf, metadataOf }
+    const judged = seaport.bulk ? seaport.orders : [seaport.total]
+    const which = (count: number) =>
+      seaport.bulk ? `${count} of the ${seaport.orders.length} orders in this bulk signature` : 'This order'
+    warnings.push(...unvaluedPaymentWarnings(judged, known, which))
+  }
   const transfers = renderStateChanges(moved, result.chainId, result.reads, priceOf)
   const changes = [
     ...asMessageChanges(transfers).map((change) => bounded(change, bounds)),
@@ -698,14 +715,16 @@ function witnessTransfers(outputs: WitnessOutput[], owner: Address, reads: ReadR
 
 /**
  * What a signature transfer's order (UniswapX) pays for what it takes, judged as a swap order is: next to nothing in
- * all (TRADE_FOR_NOTHING), or next to nothing to the signer while others are paid (TRADE_PROCEEDS_TO_OTHER_ADDRESS).
- * The signer's share is judged on its own, so a 1-wei output to the signer does not hide the rest going elsewhere.
+ * all (TRADE_FOR_NOTHING), next to nothing to the signer while others are paid (TRADE_PROCEEDS_TO_OTHER_ADDRESS), or
+ * only what Preflight cannot value to the signer. The signer's share is judged on its own, so a 1-wei output to the
+ * signer does not hide the rest going elsewhere.
  */
 function witnessWarnings(
   permits: TokenPermit[],
   payments: WitnessPayment[],
   signer: Address,
   forNothing: (trade: SeaportTrade) => boolean,
+  known: AssetKnowledge,
 ): Warning[] {
   if (payments.length === 0) return []
   const gives = permits.map(
@@ -714,7 +733,9 @@ function witnessWarnings(
   const trade = (paid: WitnessPayment[]): SeaportTrade => ({ offerer: signer, gives, receives: paid.map(paymentItem) })
   if (forNothing(trade(payments))) return [forNothingWarning('The order this signature transfer carries gives')]
   const toSigner = payments.filter((payment) => isAddressEqual(payment.recipient, signer))
-  if (!forNothing(trade(toSigner))) return []
+  if (!forNothing(trade(toSigner))) {
+    return unvaluedPaymentWarnings([trade(toSigner)], known, () => 'The order this signature transfer carries')
+  }
   const others = payments.filter((payment) => !isAddressEqual(payment.recipient, signer))
   return [
     proceedsElsewhereWarning(

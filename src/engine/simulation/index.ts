@@ -17,7 +17,7 @@
  * - `rpc.ts`, `chain.ts`, `simulateResponse.ts`: the JSON-RPC client that counts round trips, which chain a node
  *   serves, and the check that the node's answer has the shape the engine reads.
  */
-export type { AssetRef, SimulatedLog } from './assetEvents.ts'
+export type { AssetRef, Movement, SimulatedLog } from './assetEvents.ts'
 export { knownChainId, nativeCurrency } from './chain.ts'
 export { type ControlEvent, controlEvents, mayGiveAway, newController } from './controlEvents.ts'
 export { type CreditDelegation, cometManagerAfter, mayBeCometApproval } from './lendingEvents.ts'

@@ -31,6 +31,7 @@ import {
   permit2TypedData,
 } from '../../../src/devnet/eip712.ts'
 import type { Fixtures } from '../../../src/devnet/fixtures.ts'
+import { fixtureArtifact } from '../../../src/devnet/protocols.ts'
 import { waitForReceipt } from '../../../src/devnet/receipt.ts'
 import { scanMessageWithStats } from '../../../src/engine/index.ts'
 import { startTestDevnet } from '../../support/devnet.ts'
@@ -466,6 +467,34 @@ describe('scanMessage: permits', () => {
     const forNothing = (await scanOk(request(dutchOrder([output(attacker, '1')])), fixtures.rpcUrl, now)).response
     expect(forNothing.action).toBe('BLOCK')
     expect(forNothing.warnings.map((w) => w.kind)).toContain('TRADE_FOR_NOTHING')
+  })
+
+  it('a UniswapX order paying the signer only in a token it cannot value: WARN naming it, for a buyer to check', async () => {
+    const { abi, bytecode } = fixtureArtifact('DevToken')
+    const deployer = fixtures.accounts[8] as { address: Address; privateKey: Hex }
+    const wallet = createWalletClient({
+      chain: foundry,
+      transport: http(fixtures.rpcUrl),
+      account: privateKeyToAccount(deployer.privateKey),
+    })
+    const hash = await wallet.deployContract({
+      abi,
+      bytecode,
+      args: ['ApeCoin 2', 'APE2', 18, [deployer.address], [parseUnits('1000000', 18)]],
+    } as never)
+    const junk = (await waitForReceipt(client(), hash)).contractAddress as Address
+    const amount = parseUnits('1000000', 18).toString()
+    const data = dutchOrder([{ token: junk, startAmount: amount, endAmount: amount, recipient: user }])
+    const { response } = await scanOk(request(data), fixtures.rpcUrl, now)
+    expect(validate(response)).toEqual([])
+    expect(response.simulationResults.expectedStateChanges[1]?.humanReadableDiff).toBe(
+      'Receive at least 1,000,000 APE2',
+    )
+    expect(response.action).toBe('WARN')
+    expect(response.warnings.map((w) => [w.kind, w.severity])).toEqual([['SUSPECTED_MALICIOUS', 'WARNING']])
+    expect(response.warnings[0]?.message).toMatch(
+      /^The order this signature transfer carries pays you only in 1,000,000 APE2 \(0x/,
+    )
   })
 
   it('an ERC-721 permit (Uniswap V3 positions style) → an ERC721_APPROVAL state change', async () => {

@@ -1,0 +1,220 @@
+/**
+ * A drainer that pays back a token it mints on the spot: the payback no longer hides the drain. Judged on given
+ * transfers first, then on the devnet: a "claim" that forwards the ETH sent to the attacker and mints 1,000,000 RWD to
+ * the caller warns, while an honest Uniswap V2 deposit (LP tokens minted) and a swap of ETH for a token no feed or
+ * pool prices stay NONE; each is executed and its balances compared with the scan's.
+ */
+import {
+  type Address,
+  createTestClient,
+  encodeFunctionData,
+  erc20Abi,
+  getAddress,
+  http,
+  maxUint256,
+  numberToHex,
+  parseAbi,
+  parseEther,
+  zeroAddress,
+} from 'viem'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { TxRequest } from '../../../src/devnet/dapp/requests.ts'
+import { v2AddLiquidityEth, v2SwapEthForTokens } from '../../../src/devnet/dapp/uniswap.ts'
+import type { Devnet } from '../../../src/devnet/devnet.ts'
+import { fixtureArtifact } from '../../../src/devnet/protocols.ts'
+import { waitForReceipt } from '../../../src/devnet/receipt.ts'
+import type { TransferChange } from '../../../src/engine/assets/index.ts'
+import { type ScanTransactionsResponse, scanTransactionsWithStats } from '../../../src/engine/index.ts'
+import { isMintedPayback, type PaybackContext } from '../../../src/engine/risk/mintedPaybacks.ts'
+import type { AssetRef, Movement } from '../../../src/engine/simulation/index.ts'
+import { startTestDevnet } from '../../support/devnet.ts'
+import { runtimeCode } from '../../support/solc.ts'
+import { devnetClient, expectRealityMatches, scanRequest } from '../protocolSupport.ts'
+import { validateTransactionsResponse } from '../transactionSupport.ts'
+
+const USER: Address = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+const DRAINER: Address = '0x00000000000000000000000000000000000d4a17'
+const JUNK: Address = '0x00000000000000000000000000000000000a9e02'
+const PAIR: Address = '0x0000000000000000000000000000000000000a1e'
+/** Mainnet's Uniswap V2 router: a listed protocol. */
+const ROUTER: Address = '0x7a250d5630B4cF539739dF2C5dAcb4c659F2488D'
+
+const eth: AssetRef = { standard: 'NATIVE' }
+const junk: AssetRef = { standard: 'ERC20', token: JUNK }
+const transfer = (account: Address, asset: AssetRef, before: bigint, after: bigint): TransferChange => ({
+  type: 'transfer',
+  account,
+  asset,
+  before,
+  after,
+  counterparty: null,
+})
+const mint = (asset: AssetRef, amount: bigint, to: Address = USER): Movement => ({
+  asset,
+  from: zeroAddress,
+  to,
+  amount,
+})
+const call = (to: Address) => ({ from: USER, to, value: 0n, data: '0x' as const, depth: 0 })
+const context = (overrides: Partial<PaybackContext> = {}): PaybackContext => ({
+  chainId: 1,
+  calls: [call(DRAINER)],
+  movements: [mint(junk, 1000n)],
+  priceOf: () => null,
+  ...overrides,
+})
+/** The user sends 1 ETH and gains 1,000 of the junk token. */
+const drained = [transfer(USER, eth, 10n, 9n), transfer(USER, junk, 0n, 1000n)]
+
+describe('isMintedPayback', () => {
+  it('a token minted for the user, unvalued, from a contract not called and keeping nothing of theirs: a payback', () => {
+    expect(isMintedPayback(drained, USER, context())).toBe(true)
+  })
+
+  it('not when the gain was paid from reserves (a swap), or only part of it was minted', () => {
+    expect(isMintedPayback(drained, USER, context({ movements: [] }))).toBe(false)
+    expect(isMintedPayback(drained, USER, context({ movements: [mint(junk, 999n)] }))).toBe(false)
+    expect(isMintedPayback(drained, USER, context({ movements: [mint(junk, 1000n, PAIR)] }))).toBe(false)
+  })
+
+  it('not when the token is valued: a price read, or on the bundled list', () => {
+    const price = { source: 'Chainlink' as const, updatedAt: 0, dollarValuePerToken: 1 }
+    expect(isMintedPayback(drained, USER, context({ priceOf: () => price }))).toBe(false)
+    const dai: AssetRef = { standard: 'ERC20', token: '0x6B175474E89094C44Da98b954EedeAC495271d0F' }
+    const daiDrained = [transfer(USER, eth, 10n, 9n), transfer(USER, dai, 0n, 1000n)]
+    expect(isMintedPayback(daiDrained, USER, context({ movements: [mint(dai, 1000n)] }))).toBe(false)
+  })
+
+  it('not for a receipt: shares of the contract called, or a token whose contract keeps what the user puts in', () => {
+    expect(isMintedPayback(drained, USER, context({ calls: [call(JUNK)] }))).toBe(false)
+    const deposit = [...drained, transfer(JUNK, eth, 0n, 1n)]
+    expect(isMintedPayback(deposit, USER, context())).toBe(false)
+  })
+
+  it('not when the transaction calls a known protocol, or the user gains nothing or the native currency', () => {
+    expect(isMintedPayback(drained, USER, context({ calls: [call(DRAINER), call(ROUTER)] }))).toBe(false)
+    expect(isMintedPayback([transfer(USER, eth, 10n, 9n)], USER, context())).toBe(false)
+    expect(isMintedPayback([transfer(USER, eth, 9n, 10n)], USER, context({ movements: [mint(eth, 1n)] }))).toBe(false)
+  })
+})
+
+/** A token anyone can mint, and a "claim" that forwards the ETH sent to the attacker and mints the caller RWD. */
+const rewardSource = (attacker: Address) => `
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.24;
+contract RewardToken {
+    string public constant name = "Claim Reward";
+    string public constant symbol = "RWD";
+    uint8 public constant decimals = 18;
+    uint256 public totalSupply;
+    mapping(address => uint256) public balanceOf;
+    event Transfer(address indexed from, address indexed to, uint256 value);
+    function mint(address to, uint256 amount) external {
+        totalSupply += amount;
+        balanceOf[to] += amount;
+        emit Transfer(address(0), to, amount);
+    }
+}
+contract RewardDrainer {
+    function claim() external payable {
+        (bool ok,) = ${attacker}.call{value: msg.value}("");
+        require(ok, "forward failed");
+        RewardToken(${getAddress(JUNK)}).mint(msg.sender, 1000000 ether);
+    }
+}`
+
+describe('a drainer paying back a token it mints, and honest mints and swaps, on the devnet', () => {
+  let devnet: Devnet
+  let rpcUrl: string
+  const fx = () => devnet.fixtures
+  const account = (index: number) => fx().accounts[index]?.address as Address
+  /** An 18-decimal token the maker (account 5) deploys: no feed, no V3 pool, so no price. */
+  let meme: Address
+
+  beforeAll(async () => {
+    devnet = await startTestDevnet()
+    rpcUrl = fx().rpcUrl
+    const anvil = createTestClient({ mode: 'anvil', transport: http(rpcUrl) })
+    const attacker = getAddress(fx().drainer.attacker)
+    await anvil.setCode({ address: JUNK, bytecode: runtimeCode('Reward.sol', rewardSource(attacker), 'RewardToken') })
+    await anvil.setCode({
+      address: DRAINER,
+      bytecode: runtimeCode('Reward.sol', rewardSource(attacker), 'RewardDrainer'),
+    })
+    const client = devnetClient(rpcUrl)
+    const { abi, bytecode } = fixtureArtifact('DevToken')
+    const deployed = await client.deployContract({
+      account: account(5),
+      abi,
+      bytecode,
+      args: ['Meme Coin', 'MEME', 18, [account(5)], [parseEther('1000000')]],
+      chain: null,
+    })
+    meme = getAddress((await waitForReceipt(client, deployed)).contractAddress as Address)
+    const approved = await client.writeContract({
+      account: account(5),
+      address: meme,
+      abi: erc20Abi,
+      functionName: 'approve',
+      args: [fx().uniswapV2.router, maxUint256],
+      chain: null,
+    })
+    await waitForReceipt(client, approved)
+    // The pair exists before the deposit, so the deposit's LP balances can be read before it runs as after.
+    const created = await client.writeContract({
+      account: account(5),
+      address: fx().uniswapV2.factory,
+      abi: parseAbi(['function createPair(address tokenA, address tokenB) returns (address pair)']),
+      functionName: 'createPair',
+      args: [meme, fx().weth.address],
+      chain: null,
+    })
+    await waitForReceipt(client, created)
+  }, 60_000)
+  afterAll(() => devnet?.stop())
+
+  async function scan(tx: TxRequest): Promise<ScanTransactionsResponse> {
+    const { outcome } = await scanTransactionsWithStats(scanRequest(tx), { rpcUrl, chainId: 31337 })
+    if (!outcome.ok) throw new Error(`scan failed: ${JSON.stringify(outcome.error)}`)
+    validateTransactionsResponse(outcome.response)
+    return outcome.response
+  }
+
+  it('a "claim" that sends your ETH to the attacker and mints you 1,000,000 RWD: SUSPECTED_MALICIOUS, WARN', async () => {
+    const user = account(1)
+    const claim = encodeFunctionData({ abi: parseAbi(['function claim() payable']), functionName: 'claim' })
+    const tx: TxRequest = { from: user, to: DRAINER, data: claim, value: numberToHex(parseEther('2')) }
+    const response = await scan(tx)
+    expect(response.action).toBe('WARN')
+    const warning = response.warnings.find((w) => w.kind === 'SUSPECTED_MALICIOUS')
+    expect(warning?.severity).toBe('WARNING')
+    expect(warning?.message).toMatch(/^Your ETH would end up with 0x[0-9a-f]{4}…[0-9a-f]{4}, an address this/)
+    expect(warning?.message).toContain(
+      'all you get back is 1,000,000 RWD, minted for you in this transaction, which Preflight cannot value',
+    )
+    // Executed: the attacker has the 2 ETH, the user the RWD, as the scan said.
+    const executed = await expectRealityMatches(rpcUrl, response, tx)
+    expect(executed.get(`${fx().drainer.attacker.toLowerCase()}|native`)).toBe(parseEther('2'))
+  })
+
+  it('an honest V2 deposit of ETH and MEME: the LP tokens are minted by the pair that keeps them, NONE', async () => {
+    const tx = v2AddLiquidityEth(fx(), account(5), meme, parseEther('100000'), parseEther('10'))
+    const response = await scan(tx)
+    expect(response.action).toBe('NONE')
+    expect(response.warnings).toEqual([])
+    await expectRealityMatches(rpcUrl, response, tx)
+  })
+
+  it('an honest swap of 1 ETH for MEME, which has no price, through the V2 router: NONE', async () => {
+    const tx = v2SwapEthForTokens(fx(), account(6), meme, parseEther('1'))
+    const response = await scan(tx)
+    const diffs = (
+      response.simulationResults.aggregated.expectedStateChanges[account(6).toLowerCase() as Address] ?? []
+    ).map((change) => change.humanReadableDiff)
+    expect(diffs).toContain('Send 1 ETH')
+    expect(diffs.some((diff) => / MEME$/.test(diff))).toBe(true)
+    expect(response.action).toBe('NONE')
+    expect(response.warnings).toEqual([])
+    await expectRealityMatches(rpcUrl, response, tx)
+  })
+})
