@@ -70,7 +70,10 @@ async function deploy(contract: Artifact, args: unknown[]): Promise<Address> {
   return receipt.contractAddress
 }
 
-/** The EntryPoint, a SimpleAccount factory, and the owner's account address (not deployed), funded with 100 ETH. */
+/**
+ * The EntryPoint, a SimpleAccount factory, the owner's account address (not deployed), funded with 100 ETH, and the
+ * `factory`/`factoryData` an operation carries to create it.
+ */
 async function setUp() {
   const entryPoint = await deploy(ENTRY_POINT, [])
   const factory = await deploy(FACTORY, [entryPoint])
@@ -85,7 +88,8 @@ async function setUp() {
     address: sender,
     value: parseEther('100'),
   })
-  return { entryPoint, factory, sender }
+  const factoryData = encodeFunctionData({ abi: FACTORY.abi, functionName: 'createAccount', args: [ownerAddress, 0n] })
+  return { entryPoint, sender, creation: { factory, factoryData } }
 }
 
 type Operation = Pick<UserOperation<'0.8'>, 'callData' | 'factory' | 'factoryData' | 'maxFeePerGas' | 'nonce'> & {
@@ -107,6 +111,10 @@ function userOperation(sender: Address, operation: Operation): UserOperation<'0.
 const execute = (to: Address, value: bigint, data: Hex) =>
   encodeFunctionData({ abi: ACCOUNT.abi, functionName: 'execute', args: [to, value, data] })
 
+/** The typed data a dapp asks the owner to sign for `operation`, as viem builds it. */
+const typedDataOf = (entryPoint: Address, operation: UserOperation<'0.8'>) =>
+  getUserOperationTypedData({ chainId: fx().chainId, entryPointAddress: entryPoint, userOperation: operation })
+
 /** What the wallet gets from a viem dapp: the typed data with its domain's type declared, numbers as text. */
 const request = (typedData: ReturnType<typeof getUserOperationTypedData>) => {
   const data = {
@@ -125,11 +133,7 @@ const request = (typedData: ReturnType<typeof getUserOperationTypedData>) => {
 
 /** The owner signs the operation as typed data, and the bundler submits it with itself as the beneficiary. */
 async function submit(entryPoint: Address, operation: UserOperation<'0.8'>) {
-  const typedData = getUserOperationTypedData({
-    chainId: fx().chainId,
-    entryPointAddress: entryPoint,
-    userOperation: operation,
-  })
+  const typedData = typedDataOf(entryPoint, operation)
   const signature = await owner().signTypedData(typedData)
   const packed = toPackedUserOperation({ ...operation, signature })
   const hash = await bundler().writeContract({
@@ -143,24 +147,14 @@ async function submit(entryPoint: Address, operation: UserOperation<'0.8'>) {
 
 describe('ERC-4337 user operations signed as typed data', () => {
   it('an operation that creates the account and sends 3 ETH to a stranger → the account sends 3 ETH, as handleOps does', async () => {
-    const { entryPoint, factory, sender } = await setUp()
-    const factoryData = encodeFunctionData({
-      abi: FACTORY.abi,
-      functionName: 'createAccount',
-      args: [owner().account.address, 0n],
-    })
+    const { entryPoint, sender, creation } = await setUp()
     const operation = userOperation(sender, {
-      factory,
-      factoryData,
+      ...creation,
       callData: execute(thief(), parseEther('3'), '0x'),
       maxFeePerGas: parseGwei('3'),
       nonce: 0n,
     })
-    const typedData = getUserOperationTypedData({
-      chainId: fx().chainId,
-      entryPointAddress: entryPoint,
-      userOperation: operation,
-    })
+    const typedData = typedDataOf(entryPoint, operation)
     const { response } = await scanOk(request(typedData), fx().rpcUrl)
     expect(validate(response)).toEqual([])
     expect(response.simulationResults.error).toBeNull()
@@ -180,7 +174,7 @@ describe('ERC-4337 user operations signed as typed data', () => {
   })
 
   it('an operation on a deployed account that transfers USDC → the transfer shown, then made', async () => {
-    const { entryPoint, factory, sender } = await setUp()
+    const { entryPoint, sender, creation } = await setUp()
     const usdc = fx().erc20.address
     const amount = parseUnits('2500', 6)
     const fund = await walletOf(0).writeContract({
@@ -190,14 +184,9 @@ describe('ERC-4337 user operations signed as typed data', () => {
       args: [sender, amount],
     })
     await waitForReceipt(chain(), fund)
-    const factoryData = encodeFunctionData({
-      abi: FACTORY.abi,
-      functionName: 'createAccount',
-      args: [owner().account.address, 0n],
-    })
     await submit(
       entryPoint,
-      userOperation(sender, { factory, factoryData, callData: '0x', maxFeePerGas: parseGwei('3'), nonce: 0n }),
+      userOperation(sender, { ...creation, callData: '0x', maxFeePerGas: parseGwei('3'), nonce: 0n }),
     )
 
     const transfer = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [thief(), amount] })
@@ -206,11 +195,7 @@ describe('ERC-4337 user operations signed as typed data', () => {
       maxFeePerGas: parseGwei('3'),
       nonce: 1n,
     })
-    const typedData = getUserOperationTypedData({
-      chainId: fx().chainId,
-      entryPointAddress: entryPoint,
-      userOperation: operation,
-    })
+    const typedData = typedDataOf(entryPoint, operation)
     const { response } = await scanOk(request(typedData), fx().rpcUrl)
     expect(validate(response)).toEqual([])
     expect(response.simulationResults.expectedStateChanges.map((change) => change.humanReadableDiff)).toEqual([
@@ -229,25 +214,15 @@ describe('ERC-4337 user operations signed as typed data', () => {
   })
 
   it('an operation whose account calls a drainer → the ETH it sends on to a hidden wallet, SUSPECTED_MALICIOUS, WARN', async () => {
-    const { entryPoint, factory, sender } = await setUp()
-    const factoryData = encodeFunctionData({
-      abi: FACTORY.abi,
-      functionName: 'createAccount',
-      args: [owner().account.address, 0n],
-    })
+    const { entryPoint, sender, creation } = await setUp()
     const claim = encodeFunctionData({ abi: parseAbi(['function claim() payable']), functionName: 'claim' })
     const operation = userOperation(sender, {
-      factory,
-      factoryData,
+      ...creation,
       callData: execute(fx().drainer.address, parseEther('2'), claim),
       maxFeePerGas: parseGwei('3'),
       nonce: 0n,
     })
-    const typedData = getUserOperationTypedData({
-      chainId: fx().chainId,
-      entryPointAddress: entryPoint,
-      userOperation: operation,
-    })
+    const typedData = typedDataOf(entryPoint, operation)
     const { response } = await scanOk(request(typedData), fx().rpcUrl)
     expect(validate(response)).toEqual([])
     expect(response.action).toBe('WARN')
@@ -260,26 +235,16 @@ describe('ERC-4337 user operations signed as typed data', () => {
   })
 
   it('an operation that does nothing but pays 100,000 gwei per gas → UNUSUAL_GAS_CONSUMPTION, BLOCK; the bundler is paid ETH', async () => {
-    const { entryPoint, factory, sender } = await setUp()
-    const factoryData = encodeFunctionData({
-      abi: FACTORY.abi,
-      functionName: 'createAccount',
-      args: [owner().account.address, 0n],
-    })
+    const { entryPoint, sender, creation } = await setUp()
     const price = parseGwei('100000')
     const operation = userOperation(sender, {
-      factory,
-      factoryData,
+      ...creation,
       callData: '0x',
       maxFeePerGas: price,
       maxPriorityFeePerGas: price,
       nonce: 0n,
     })
-    const typedData = getUserOperationTypedData({
-      chainId: fx().chainId,
-      entryPointAddress: entryPoint,
-      userOperation: operation,
-    })
+    const typedData = typedDataOf(entryPoint, operation)
     const { response } = await scanOk(request(typedData), fx().rpcUrl)
     expect(validate(response)).toEqual([])
     expect(response.action).toBe('BLOCK')
@@ -303,11 +268,7 @@ describe('ERC-4337 user operations signed as typed data', () => {
       paymasterPostOpGasLimit: 50_000n,
       paymasterData: '0x' as Hex,
     }
-    const typedData = getUserOperationTypedData({
-      chainId: fx().chainId,
-      entryPointAddress: entryPoint,
-      userOperation: operation,
-    })
+    const typedData = typedDataOf(entryPoint, operation)
     const { response } = await scanOk(request(typedData), fx().rpcUrl)
     expect(response.warnings.map((entry) => entry.kind)).not.toContain('UNUSUAL_GAS_CONSUMPTION')
     expect(response.action).toBe('NONE')
