@@ -43,8 +43,9 @@ export const DIFFERENCES = [
     'and a simulation the node refused with `UNKNOWN_ERROR`, in every version (the enumerations the reference declares).',
   '`perTransaction[].logs` holds the contracts’ own event logs; the node’s ETH-transfer pseudo-logs (address 0xeeee…) ' +
     'are not logs and are left out (the ETH transfers show as state changes).',
-  'Message scans may add `simulationResults.multisig`, `perTransaction` (a Safe transaction message), `safeMessage` ' +
-    '(a Safe message) and `decodedMessage`.',
+  'Message scans may add `simulationResults.multisig`, `perTransaction` (a Safe transaction message or a call it ' +
+    'authorizes), `safeMessage` (a Safe message), `decodedMessage`, and `account` (whose assets the changes are, when ' +
+    'not the signer’s: the smart account a user operation runs on).',
   '`riskScore` is sent by /v0/domains in every version (every reference file requires it); `risk_score` only in 2022-06-01.',
   'Errors: every error body is `{error, requestId}`; a bad field is named as "field: reason". 404 for an unknown ' +
     'chain/network, 408 for a body not received in time, 413 over 1 MiB, 429 over a rate limit, 502 when the node ' +

@@ -37,6 +37,7 @@ import {
 import type { Devnet } from '../../src/devnet/devnet.ts'
 import {
   COW_SETTLEMENT_ADDRESS,
+  NAMED_DOMAIN_FIELDS,
   PERMIT2_ADDRESS,
   safeMessageTypedData,
   safeTxTypedData,
@@ -285,6 +286,47 @@ describe('the confirmation view of real scans', () => {
     expect(view.action).toBe('WARN')
     expect(view.groups[0]?.rows.map((row) => row.text)).toEqual([
       `Allow ${shortAddress(ROUTER_ADDRESS)} to spend unlimited USDC`,
+    ])
+  })
+
+  it("shows a relayed request's changes under the account that sends it, when that is not the signer", async () => {
+    const { fixtures } = devnet
+    const sender = fixtures.accounts[0]?.address as Address
+    const signer = fixtures.accounts[1]?.address as Address
+    const recipient = fixtures.accounts[2]?.address as Address
+    const transfer = encodeFunctionData({
+      abi: parseAbi(['function transfer(address to, uint256 amount)']),
+      functionName: 'transfer',
+      args: [recipient, 5_000_000n],
+    })
+    const forwardRequest = {
+      types: {
+        EIP712Domain: NAMED_DOMAIN_FIELDS,
+        ForwardRequest: [
+          { name: 'from', type: 'address' },
+          { name: 'to', type: 'address' },
+          { name: 'value', type: 'uint256' },
+          { name: 'gas', type: 'uint256' },
+          { name: 'nonce', type: 'uint256' },
+          { name: 'data', type: 'bytes' },
+        ],
+      },
+      primaryType: 'ForwardRequest',
+      domain: {
+        name: 'MinimalForwarder',
+        version: '0.0.1',
+        chainId: fixtures.chainId,
+        verifyingContract: fixtures.safeContracts.multiSend,
+      },
+      message: { from: sender, to: fixtures.erc20.address, value: '0', gas: '100000', nonce: '0', data: transfer },
+    }
+    const view = await viewOfMessage(signer, forwardRequest as unknown as TypedData)
+    expect(
+      view.groups.map((group) => [group.label, group.account.toLowerCase(), group.rows.map((row) => row.text)]),
+    ).toEqual([['Account', sender.toLowerCase(), ['−5 USDC']]])
+    const own = await viewOfMessage(sender, forwardRequest as unknown as TypedData)
+    expect(own.groups.map((group) => [group.label, group.account.toLowerCase()])).toEqual([
+      ['You', sender.toLowerCase()],
     ])
   })
 

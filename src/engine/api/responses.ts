@@ -359,5 +359,10 @@ export type ScanMessageResponse = {
     perTransaction?: PerTransactionResult[]
     /** Preflight extension: the decoded primary-type fields of any typed-data message, for display. */
     decodedMessage?: { primaryType: string; fields: { name: string; type: string; value: SerializedValue }[] }
+    /**
+     * Preflight extension: whose assets the changes are, when not the signer's own: the smart account a user operation
+     * runs on, the `from` of a request a relayer submits.
+     */
+    account?: Address
   }
 }

@@ -225,9 +225,10 @@ async function analyseTypedData(
   const swap = findSwapOrder(typedData)
   if (swap) return scanSwapOrder(typedData, swap, input, options)
   const call = findSignedCall(typedData, input.userAccount)
-  if (call) return scanSignedRun(typedData, signedCallRun(call), options)
+  if (call) return scanSignedRun(typedData, signedCallRun(call), input.userAccount, options)
   const operation = findUserOperation(typedData)
-  if (operation) return scanSignedRun(typedData, userOperationRun(operation, input.userAccount), options)
+  if (operation)
+    return scanSignedRun(typedData, userOperationRun(operation, input.userAccount), input.userAccount, options)
   const chainId = knownChainId(options.rpcUrl, options.chainId) ?? domainChainId(typedData)
   return done({
     warnings: chainId === null ? [] : messageAddressWarnings(chainId, typedData),
@@ -367,9 +368,15 @@ function userOperationRun(operation: UserOperation, signer: Address): SignedRun 
 
 /**
  * A forward request, meta-transaction or user operation does, once a relayer or bundler submits it, what those calls
- * would: they are simulated, and the account's changes and their warnings are reported.
+ * would: they are simulated, and the account's changes and their warnings are reported, naming the account when it is
+ * not the signer's own.
  */
-async function scanSignedRun(typedData: TypedData, run: SignedRun, options: ScanOptions): Promise<Scan> {
+async function scanSignedRun(
+  typedData: TypedData,
+  run: SignedRun,
+  signer: Address,
+  options: ScanOptions,
+): Promise<Scan> {
   const { account } = run
   const input = {
     txs: run.txs,
@@ -414,7 +421,12 @@ async function scanSignedRun(typedData: TypedData, run: SignedRun, options: Scan
   return done(
     {
       warnings,
-      simulationResults: { ...results(expectedStateChanges, decodeTypedMessage(typedData)), error, perTransaction },
+      simulationResults: {
+        ...results(expectedStateChanges, decodeTypedMessage(typedData)),
+        error,
+        perTransaction,
+        ...(isAddressEqual(account, signer) ? {} : { account: account.toLowerCase() as Address }),
+      },
     },
     result.stats,
   )

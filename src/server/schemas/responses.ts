@@ -388,6 +388,12 @@ export function messageResponseSchema(version: ApiVersion): Schema {
       }),
       description: "Preflight's addition: the message's fields for display",
     },
+    account: {
+      ...lowerAddress,
+      description:
+        "Preflight's addition: whose assets the changes are when not the signer's (the smart account a user " +
+        'operation runs on, the sender of a relayed request)',
+    },
   }
   return object({
     requestId,

@@ -161,6 +161,8 @@ describe('ERC-4337 user operations signed as typed data', () => {
     expect(response.simulationResults.expectedStateChanges.map((change) => change.humanReadableDiff)).toEqual([
       'Send 3 ETH',
     ])
+    // The changes are the smart account's, not the signer's own account's: the response says whose.
+    expect(response.simulationResults.account).toBe(sender.toLowerCase())
     const [change] = response.simulationResults.expectedStateChanges
     expect(change?.rawInfo).toMatchObject({
       kind: 'NATIVE_ASSET_TRANSFER',

@@ -119,7 +119,8 @@ export function confirmView(request: PendingRequest): ConfirmView {
   }
   const results = scan.response.simulationResults
   const multisig = results.multisig ?? null
-  const subject = multisig?.wallet ?? request.account
+  // A user operation's changes are its smart account's, a relayed request's its sender's: named as such.
+  const subject = multisig?.wallet ?? results.account ?? request.account
   const assets = results.expectedStateChanges.filter((change) => !isControlChange(change))
   return {
     ...empty,
@@ -131,7 +132,7 @@ export function confirmView(request: PendingRequest): ConfirmView {
           {
             account: subject,
             isUser: true,
-            label: multisig ? 'Safe' : 'You',
+            label: multisig ? 'Safe' : results.account ? 'Account' : 'You',
             // Outside a Safe transaction, a signed message moves assets only when someone fills it as an order.
             rows: assets.map((change) => describeChange(change, multisig ? null : ORDER_TAKER)),
           },
