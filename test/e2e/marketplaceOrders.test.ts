@@ -1,7 +1,8 @@
 /**
  * Marketplace signatures in the real window: a Seaport bulk listing built and signed by OpenSea's own library, and a
  * Blur order, both giving NFTs away, end at BLOCK; a CoW swap order paying another address is a WARN whose signature,
- * once continued, settles on chain exactly as shown; an approval shows what it can take now.
+ * once continued, settles on chain exactly as shown; an approval shows what it can take now; an ERC-4337 user operation
+ * shows the smart account's changes under the account, and its continued signature runs through handleOps as shown.
  */
 import type { BrowserContext, Page } from 'playwright-core'
 import {
@@ -13,6 +14,8 @@ import {
   http,
   maxUint256,
   parseAbi,
+  parseEther,
+  parseGwei,
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { foundry } from 'viem/chains'
@@ -22,6 +25,14 @@ import { blurV1Listing } from '../../src/devnet/eip712.ts'
 import { waitForReceipt } from '../../src/devnet/receipt.ts'
 import { type CowOrder, deployCow } from '../support/cow.ts'
 import { deploySeaport, ItemType } from '../support/seaport.ts'
+import {
+  deployAccountKit,
+  execute,
+  submitUserOperation,
+  userOperation,
+  userOperationTypedData,
+  walletTypedData,
+} from '../support/userOperations.ts'
 import { devWalletPage } from './support/dapp.ts'
 import { callThroughConfirmWindow, clickDecision, REJECTED, shownAction } from './support/extension.ts'
 import { type E2eSession, startE2eSession } from './support/session.ts'
@@ -146,5 +157,34 @@ describe('marketplace signatures in the confirmation window', () => {
     const before = await client.readContract(weth)
     await cow.settle(order, signature)
     expect((await client.readContract(weth)) - before).toBe(330_000_000_000_000_000n)
+  })
+
+  it('an ERC-4337 user operation: the smart account’s payment shown under its own address, and the continued signature runs through handleOps as shown', async () => {
+    const { fixtures } = devnet
+    const bundler = fixtures.accounts[7] as { privateKey: Hex }
+    const { entryPoint, sender, creation } = await deployAccountKit(fixtures.rpcUrl, bundler, account)
+    const stranger = fixtures.accounts[9]?.address as Hex
+    const operation = userOperation(sender, {
+      ...creation,
+      callData: execute(stranger, parseEther('3'), '0x'),
+      maxFeePerGas: parseGwei('3'),
+      nonce: 0n,
+    })
+
+    const { confirm, result } = await signTypedData(
+      walletTypedData(userOperationTypedData(fixtures.chainId, entryPoint, operation)),
+    )
+    await expect
+      .poll(() => confirm.locator('[data-testid="state-change"]').allTextContents())
+      .toEqual([expect.stringContaining('−3 ETH')])
+    await expect
+      .poll(() => confirm.locator(`[data-account="${sender.toLowerCase()}"] .tag`).textContent())
+      .toBe('Account')
+    await clickDecision(confirm, 'Continue')
+    const { ok: signature } = (await result()) as { ok: Hex }
+    const client = createPublicClient({ chain: foundry, transport: http(fixtures.rpcUrl) })
+    const before = await client.getBalance({ address: stranger })
+    await submitUserOperation(fixtures.rpcUrl, bundler, entryPoint, operation, signature)
+    expect((await client.getBalance({ address: stranger })) - before).toBe(parseEther('3'))
   })
 })

@@ -18,7 +18,6 @@ import {
   createWalletClient,
   encodeFunctionData,
   erc20Abi,
-  getTypesForEIP712Domain,
   type Hex,
   http,
   pad,
@@ -30,24 +29,28 @@ import {
   zeroAddress,
   zeroHash,
 } from 'viem'
-import { getUserOperationTypedData, toPackedUserOperation, type UserOperation } from 'viem/account-abstraction'
+import type { UserOperation } from 'viem/account-abstraction'
 import { privateKeyToAccount } from 'viem/accounts'
 import { foundry } from 'viem/chains'
 import { describe, expect, it } from 'vitest'
 import { waitForReceipt } from '../../../src/devnet/receipt.ts'
 import { takeoverProposal } from '../../../src/devnet/safeProposals.ts'
 import { devnetRolledBackPerTest } from '../../support/devnet.ts'
+import {
+  deployAccountKit,
+  deployArtifact,
+  execute,
+  submitUserOperation,
+  userOperation,
+  userOperationTypedData,
+  walletTypedData,
+} from '../../support/userOperations.ts'
 import { messageResponseValidator, scanOk } from '../messageSupport.ts'
 
 type Artifact = { abi: Abi; bytecode: Hex }
 const requirePackage = createRequire(import.meta.url)
-const artifact = (name: string): Artifact =>
-  JSON.parse(readFileSync(requirePackage.resolve(`@account-abstraction/contracts/artifacts/${name}.json`), 'utf8'))
 const safe4337 = (path: string): Artifact =>
   JSON.parse(readFileSync(requirePackage.resolve(`@safe-global/safe-4337/build/artifacts/contracts/${path}`), 'utf8'))
-const ENTRY_POINT = artifact('EntryPoint')
-const FACTORY = artifact('SimpleAccountFactory')
-const ACCOUNT = artifact('SimpleAccount')
 
 const fx = devnetRolledBackPerTest()
 const validate = messageResponseValidator()
@@ -60,89 +63,25 @@ const walletOf = (index: number) =>
   })
 const owner = () => walletOf(1)
 const short = (address: Address) => `${address.slice(0, 6)}…${address.slice(-4)}`.toLowerCase()
-const bundler = () => walletOf(7)
+const BUNDLER = 7
+const bundler = () => walletOf(BUNDLER)
+const bundlerKey = () => fx().accounts[BUNDLER] as { privateKey: Hex }
 const thief = () => fx().accounts[9]?.address as Address
-
-async function deploy(contract: Artifact, args: unknown[]): Promise<Address> {
-  const hash = await bundler().deployContract({ abi: contract.abi, bytecode: contract.bytecode, args })
-  const receipt = await waitForReceipt(chain(), hash)
-  if (!receipt.contractAddress) throw new Error('no contract deployed')
-  return receipt.contractAddress
-}
-
-/**
- * The EntryPoint, a SimpleAccount factory, the owner's account address (not deployed), funded with 100 ETH, and the
- * `factory`/`factoryData` an operation carries to create it.
- */
-async function setUp() {
-  const entryPoint = await deploy(ENTRY_POINT, [])
-  const factory = await deploy(FACTORY, [entryPoint])
-  const ownerAddress = owner().account.address
-  const sender = (await chain().readContract({
-    address: factory,
-    abi: FACTORY.abi,
-    functionName: 'getAddress',
-    args: [ownerAddress, 0n],
-  })) as Address
-  await createTestClient({ mode: 'anvil', transport: http(fx().rpcUrl) }).setBalance({
-    address: sender,
-    value: parseEther('100'),
-  })
-  const factoryData = encodeFunctionData({ abi: FACTORY.abi, functionName: 'createAccount', args: [ownerAddress, 0n] })
-  return { entryPoint, sender, creation: { factory, factoryData } }
-}
-
-type Operation = Pick<UserOperation<'0.8'>, 'callData' | 'factory' | 'factoryData' | 'maxFeePerGas' | 'nonce'> & {
-  maxPriorityFeePerGas?: bigint
-}
-
-function userOperation(sender: Address, operation: Operation): UserOperation<'0.8'> {
-  return {
-    sender,
-    verificationGasLimit: 500_000n,
-    callGasLimit: 200_000n,
-    preVerificationGas: 60_000n,
-    maxPriorityFeePerGas: operation.maxPriorityFeePerGas ?? parseGwei('1'),
-    signature: '0x',
-    ...operation,
-  }
-}
-
-const execute = (to: Address, value: bigint, data: Hex) =>
-  encodeFunctionData({ abi: ACCOUNT.abi, functionName: 'execute', args: [to, value, data] })
-
-/** The typed data a dapp asks the owner to sign for `operation`, as viem builds it. */
+const deploy = (contract: Artifact, args: unknown[]) => deployArtifact(fx().rpcUrl, bundlerKey(), contract, args)
+const setUp = () => deployAccountKit(fx().rpcUrl, bundlerKey(), owner().account.address)
 const typedDataOf = (entryPoint: Address, operation: UserOperation<'0.8'>) =>
-  getUserOperationTypedData({ chainId: fx().chainId, entryPointAddress: entryPoint, userOperation: operation })
+  userOperationTypedData(fx().chainId, entryPoint, operation)
 
-/** What the wallet gets from a viem dapp: the typed data with its domain's type declared, numbers as text. */
-const request = (typedData: ReturnType<typeof getUserOperationTypedData>) => {
-  const data = {
-    ...typedData,
-    types: { EIP712Domain: getTypesForEIP712Domain({ domain: typedData.domain }), ...typedData.types },
-  }
-  return {
-    message: {
-      kind: 'SIGN_TYPED_DATA',
-      data: JSON.parse(JSON.stringify(data, (_, v) => (typeof v === 'bigint' ? v.toString() : v))),
-    },
-    userAccount: owner().account.address,
-    metadata: { origin: 'https://smart-account.example' },
-  }
-}
+const request = (typedData: ReturnType<typeof typedDataOf>) => ({
+  message: { kind: 'SIGN_TYPED_DATA', data: walletTypedData(typedData) },
+  userAccount: owner().account.address,
+  metadata: { origin: 'https://smart-account.example' },
+})
 
 /** The owner signs the operation as typed data, and the bundler submits it with itself as the beneficiary. */
 async function submit(entryPoint: Address, operation: UserOperation<'0.8'>) {
-  const typedData = typedDataOf(entryPoint, operation)
-  const signature = await owner().signTypedData(typedData)
-  const packed = toPackedUserOperation({ ...operation, signature })
-  const hash = await bundler().writeContract({
-    address: entryPoint,
-    abi: ENTRY_POINT.abi,
-    functionName: 'handleOps',
-    args: [[packed], bundler().account.address],
-  })
-  expect((await waitForReceipt(chain(), hash)).status).toBe('success')
+  const signature = await owner().signTypedData(typedDataOf(entryPoint, operation))
+  await submitUserOperation(fx().rpcUrl, bundlerKey(), entryPoint, operation, signature)
 }
 
 describe('ERC-4337 user operations signed as typed data', () => {
