@@ -1,8 +1,8 @@
 /**
  * Swap orders signed off chain and filled by a protocol's contract: CoW Protocol (GPv2 orders), 0x v4 limit and RFQ
- * orders, and 1inch limit orders (Limit Order Protocol v3, router v5). Each says what its maker gives, what it is paid
- * and to whom. Recognised by the order's fields, not its name or domain, so an order sent to a look-alike contract is
- * read all the same.
+ * orders, and 1inch limit orders (Limit Order Protocol v3, router v5, and v4, router v6). Each says what its maker
+ * gives, what it is paid and to whom. Recognised by the order's fields, not its name or domain, so an order sent to a
+ * look-alike contract is read all the same.
  */
 import { type Hex, isAddressEqual, size, slice, zeroAddress } from 'viem'
 import type { Address, Warning } from '../api/index.ts'
@@ -24,7 +24,10 @@ export type SwapOrder = {
   receiver: Address | 'signer'
   sell: SwapLeg
   buy: SwapLeg
-  /** What decides, when the order is filled, more than its signed amounts say (1inch getters, asset data), or null. */
+  /**
+   * What decides, when the order is filled, more than its signed amounts say (1inch getters, asset data, a v4
+   * extension), or null.
+   */
   unpinned: string | null
 }
 
@@ -40,6 +43,9 @@ const ZERO_EX_RFQ =
 const ONE_INCH_V3 =
   'uint256 salt,address makerAsset,address takerAsset,address maker,address receiver,address allowedSender,' +
   'uint256 makingAmount,uint256 takingAmount,uint256 offsets,bytes interactions'
+const ONE_INCH_V4 =
+  'uint256 salt,address maker,address receiver,address makerAsset,address takerAsset,uint256 makingAmount,' +
+  'uint256 takingAmount,uint256 makerTraits'
 
 /** CoW Protocol's marker for "pay the native currency" in an order's buy token. */
 const COW_BUY_NATIVE = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee'
@@ -50,7 +56,8 @@ export function findSwapOrder(typedData: TypedData): SwapOrder | null {
   const order = typedData.message
   if (signature === COW_ORDER) return cowOrder(order)
   if (signature === ZERO_EX_LIMIT || signature === ZERO_EX_RFQ) return zeroExOrder(order)
-  if (signature === ONE_INCH_V3) return oneInchOrder(order)
+  if (signature === ONE_INCH_V3) return oneInchV3Order(order)
+  if (signature === ONE_INCH_V4) return oneInchV4Order(order)
   return null
 }
 
@@ -108,7 +115,7 @@ const FROZEN_GETTER = '0x78'
  * proportion, unless "x" getters freeze both sides; a longer getter is a contract that computes the amounts, and asset
  * data rides along with the transfers, for token contracts that act on it.
  */
-function oneInchOrder(order: TypedStruct): SwapOrder {
+function oneInchV3Order(order: TypedStruct): SwapOrder {
   const maker = order.maker as Address
   const fields = oneInchFields(order.offsets as bigint, order.interactions as Hex)
   const getters = [fields.getMakingAmount, fields.getTakingAmount]
@@ -145,6 +152,35 @@ function oneInchFields(offsets: bigint, interactions: Hex): Record<(typeof ONE_I
     return [name, bytes] as const
   })
   return Object.fromEntries(fields) as Record<(typeof ONE_INCH_FIELDS)[number], Hex | null>
+}
+
+/** A 1inch v4 order's `makerTraits` flags (MakerTraitsLib) that change what moves: whole fills only; an extension. */
+const NO_PARTIAL_FILLS = 1n << 255n
+const HAS_EXTENSION = 1n << 249n
+
+/** Why a v4 order with an extension is not pinned by what was signed: the extension itself is not among the fields. */
+const V4_EXTENSION =
+  'it has an extension, signed only as a hash, that can name contracts that compute the amounts, extra data for ' +
+  'the token transfers and calls around the fill'
+
+/**
+ * A 1inch v4 order: the maker gives up to its making amount and its receiver (the maker when zero) is paid in
+ * proportion, or both exactly when its traits forbid partial fills. Its other traits change neither side's worth:
+ * Permit2 only changes how the maker's tokens are pulled, and unwrapping pays the protocol's own WETH as ETH; that WETH
+ * is not in the order, so the taker asset is shown as named (a token that is not WETH is never shown as ETH).
+ */
+function oneInchV4Order(order: TypedStruct): SwapOrder {
+  const maker = order.maker as Address
+  const traits = order.makerTraits as bigint
+  const bound: Bound = traits & NO_PARTIAL_FILLS ? 'exact' : 'upTo'
+  return {
+    protocol: '1inch',
+    maker,
+    receiver: receiverOf(order.receiver as Address, maker),
+    sell: { token: order.makerAsset as Address, amount: order.makingAmount as bigint, bound },
+    buy: { token: order.takerAsset as Address, amount: order.takingAmount as bigint, bound },
+    unpinned: traits & HAS_EXTENSION ? V4_EXTENSION : null,
+  }
 }
 
 /** A zero receiver pays the order's own maker (`otherwise`). */

@@ -51,6 +51,53 @@ function cowOrder(fields: Record<string, unknown> = {}): TypedData {
   )
 }
 
+/** A 1inch v4 order as 1inch's apps send it to the wallet, on router v6's domain: 1,000 USDC for 0.33 WETH. */
+function oneInchV4Order(fields: Record<string, unknown> = {}): TypedData {
+  const address = (name: string) => ({ name, type: 'address' })
+  const uint = (name: string) => ({ name, type: 'uint256' })
+  return typed({
+    types: {
+      EIP712Domain: [
+        { name: 'name', type: 'string' },
+        { name: 'version', type: 'string' },
+        uint('chainId'),
+        address('verifyingContract'),
+      ],
+      Order: [
+        uint('salt'),
+        address('maker'),
+        address('receiver'),
+        address('makerAsset'),
+        address('takerAsset'),
+        uint('makingAmount'),
+        uint('takingAmount'),
+        uint('makerTraits'),
+      ],
+    },
+    primaryType: 'Order',
+    domain: {
+      name: '1inch Aggregation Router',
+      version: '6',
+      chainId: 1,
+      verifyingContract: '0x111111125421ca6dc452d289314280a0f8842a65',
+    },
+    message: {
+      salt: '1',
+      maker: USER,
+      receiver: zeroAddress,
+      makerAsset: USDC,
+      takerAsset: WETH,
+      makingAmount: '1000000000',
+      takingAmount: '330000000000000000',
+      makerTraits: '0',
+      ...fields,
+    },
+  })
+}
+
+/** A v4 `makerTraits` with the bits of MakerTraitsLib's flags set. */
+const traits = (...bits: bigint[]) => bits.reduce((sum, bit) => sum | (1n << bit), 0n)
+
 describe('findSwapOrder', () => {
   it('the reference’s 0x limit order: the maker gives up to 5 USDC and is paid the taker amount in full', () => {
     const { typedData, user } = example('zero_ex_limit_order')
@@ -104,6 +151,50 @@ describe('findSwapOrder', () => {
     expect(order?.receiver).toBe(user.toLowerCase())
     const warnings = swapOrderWarnings(order as never, user)
     expect(warnings.map((w) => [w.kind, w.severity])).toEqual([['RELIABLE_SIMULATION_NOT_POSSIBLE', 'WARNING']])
+  })
+
+  it('a 1inch v4 order: the maker gives up to its making amount and, with no receiver, is paid in proportion', () => {
+    const order = findSwapOrder(oneInchV4Order())
+    expect(order).toEqual({
+      protocol: '1inch',
+      maker: USER,
+      receiver: USER,
+      sell: { token: USDC, amount: 1_000_000_000n, bound: 'upTo' },
+      buy: { token: WETH, amount: 330000000000000000n, bound: 'upTo' },
+      unpinned: null,
+    })
+    const { orders, total } = swapOrderTrades(order as never, USER)
+    expect(total).toEqual(orders[0])
+    expect(swapOrderWarnings(order as never, USER)).toEqual([])
+  })
+
+  it('a 1inch v4 order that forbids partial fills (bit 255) is exact; Permit2, unwrapping, sender and expiry are not amounts', () => {
+    const whole = findSwapOrder(oneInchV4Order({ makerTraits: traits(255n).toString() }))
+    expect([whole?.sell.bound, whole?.buy.bound, whole?.unpinned]).toEqual(['exact', 'exact', null])
+    // Multiple fills, Permit2, unwrapping WETH, an allowed sender's low bits and an expiry: the same order as shown.
+    const allowedSender = 0x8842a65n
+    const expiry = 1_900_000_000n << 80n
+    const makerTraits = (traits(254n, 248n, 247n) | allowedSender | expiry).toString()
+    const other = findSwapOrder(oneInchV4Order({ makerTraits }))
+    expect(other).toEqual(findSwapOrder(oneInchV4Order()))
+  })
+
+  it('a 1inch v4 order with an extension (bit 249): shown, but what moves may differ, for the extension is unsigned', () => {
+    const order = findSwapOrder(oneInchV4Order({ makerTraits: traits(255n, 249n).toString() }))
+    expect([order?.sell.bound, order?.buy.amount]).toEqual(['exact', 330000000000000000n])
+    expect(order?.unpinned).toContain('extension, signed only as a hash')
+    const warnings = swapOrderWarnings(order as never, USER)
+    expect(warnings.map((w) => [w.kind, w.severity])).toEqual([['RELIABLE_SIMULATION_NOT_POSSIBLE', 'WARNING']])
+    expect(warnings[0]?.message).toContain('compute the amounts')
+  })
+
+  it('a 1inch v4 order paying another receiver: the payment left out of what the signer gets, the receiver named', () => {
+    const order = findSwapOrder(oneInchV4Order({ receiver: OTHER }))
+    const { orders, total } = swapOrderTrades(order as never, USER)
+    expect(total.receives).toEqual([])
+    expect(orders[0]?.receives.map((item) => item.amount)).toEqual([330000000000000000n])
+    const [warning] = swapOrderWarnings(order as never, USER)
+    expect(warning).toMatchObject({ kind: 'TRADE_PROCEEDS_TO_OTHER_ADDRESS', data: { receivers: [OTHER] } })
   })
 
   it('a CoW sell order: the signer sells the amount and fee exactly, and is paid at least the buy amount', () => {
