@@ -54,13 +54,13 @@ export function runtimeCode(file: string, source: string, contract: string, sett
   return `0x${compile(file, source, contract, settings, ['evm.deployedBytecode.object']).evm.deployedBytecode.object}`
 }
 
-/** The ABI and creation code of `contract` in `source` (named `file`), its imports read by `readImport`. */
+/** The ABI and creation code of `contract` in `source` (named `file`), its imports (if any) read by `readImport`. */
 export function deployable(
   file: string,
   source: string,
   contract: string,
-  settings: object,
-  readImport: ImportReader,
+  settings: object = {},
+  readImport?: ImportReader,
 ): { abi: Abi; bytecode: Hex } {
   const { abi, evm } = compile(file, source, contract, settings, ['abi', 'evm.bytecode.object'], readImport)
   return { abi, bytecode: `0x${evm.bytecode.object}` }

@@ -112,6 +112,15 @@ export const lendingDelegationAbi = parseAbi([
 ])
 
 /**
+ * ERC-4337's IAccountExecute: the EntryPoint (v0.7 and later) calls `executeUserOp(userOp, userOpHash)` on an account
+ * whose operation's `callData` starts with this function's selector, and the account runs the rest.
+ */
+export const accountExecuteAbi = parseAbi([
+  'struct PackedUserOperation { address sender; uint256 nonce; bytes initCode; bytes callData; bytes32 accountGasLimits; uint256 preVerificationGas; bytes32 gasFees; bytes paymasterAndData; bytes signature; }',
+  'function executeUserOp(PackedUserOperation userOp, bytes32 userOpHash)',
+])
+
+/**
  * Who controls a contract: OpenZeppelin's Ownable and Ownable2Step, AccessControl, and ERC-1967 proxies with their
  * admins (ProxyAdmin's calls included); ds-auth's owner (DSProxy); Compound's admin, in its contracts and its Timelock.
  * A multisig that owns a protocol signs these; a drained protocol began with one.

@@ -15,6 +15,7 @@
 
 export { functionDecoder } from './abiIndex.ts'
 export {
+  accountExecuteAbi,
   contractControlAbi,
   cowSettlementAbi,
   erc20Abi,

@@ -2,7 +2,7 @@
 import type { Address } from 'viem'
 import type { AddressInfo, AssetPrice, RawInfo, StateChange } from '../api/index.ts'
 import {
-  cometManagerAfter,
+  isCometManagerChange,
   type ReadResults,
   readKeys,
   type TokenMetadata,
@@ -136,7 +136,7 @@ function renderApproval(
     }
     // An allowance Permit2 keeps is spent through it, not through the token.
     const through = change.via ? ' through Permit2' : ''
-    const isComet = cometManagerAfter(reads, change.token, change.owner, change.spender) !== null
+    const isComet = isCometManagerChange(reads, change.token, change.owner, change.spender, granted)
     diff = isComet
       ? managerDiff(who, metadata.name ?? asset.symbol, revoked)
       : revoked

@@ -18,7 +18,7 @@ import { type Call, expandCalls } from '../safe/index.ts'
 import {
   type AssetRef,
   codeSizeBefore,
-  cometManagerAfter,
+  isCometManagerChange,
   nativeCurrency,
   type SimulationResult,
   type SimulationTx,
@@ -119,6 +119,8 @@ function drainWarnings(
   if (losses.length === 0 || (gains.length > 0 && !isMintedPayback(transfers, userAccount, payback))) return []
   const named = new Set<string>([userAccount.toLowerCase(), zeroAddress])
   for (const call of calls) {
+    // A contract's execute(hidden, …) names nothing: only the user's own account's calls are the user's.
+    if (call.byAccount && !isAddressEqual(call.from, userAccount)) continue
     named.add(call.from.toLowerCase())
     if (call.to) named.add(call.to.toLowerCase())
     const decoded = decodeKnownFunction(call.data)
@@ -166,7 +168,7 @@ function approvalWarnings(
   for (const change of granted) {
     if (change.type !== 'approval') continue
     // A Compound III market's approval makes a manager of the whole account: lendingDelegation.ts says so instead.
-    if (cometManagerAfter(result.reads, change.token, change.owner, change.spender) !== null) continue
+    if (isCometManagerChange(result.reads, change.token, change.owner, change.spender, grantedAmount(change))) continue
     const name = metadataOf(change.token).symbol ?? metadataOf(change.token).name ?? shortAddress(change.token)
     const who = shortAddress(change.spender)
     const isPerson = codeSizeBefore(result.reads, change.spender) === 0n

@@ -1,11 +1,15 @@
 /**
  * The calls a smart account makes for its owner, read from the calldata of its own `execute` functions: the forms of
  * ERC-4337 accounts (SimpleAccount v0.6 to v0.8, LightAccount, Coinbase Smart Wallet), Safe's 4337 module
- * (`executeUserOp`, which may delegate-call) and ERC-7579's single and batch executions (Kernel v3, Nexus, Safe7579). A user operation or a transaction to the account runs these calls as the
+ * (`executeUserOp`, which may delegate-call), ERC-4337's IAccountExecute (`executeUserOp(userOp, hash)`: the account
+ * runs the rest of the operation's `callData` itself, as Kernel v3 does) and ERC-7579's single and batch executions
+ * (Kernel v3, Nexus, Safe7579). A user operation or a transaction to the account runs these calls as the
  * account, so each names its recipient just as a transaction of the account's own would.
  */
 import {
+  type Address,
   decodeAbiParameters,
+  getAbiItem,
   getAddress,
   type Hex,
   hexToBigInt,
@@ -14,7 +18,7 @@ import {
   size,
   slice,
 } from 'viem'
-import { functionDecoder } from '../abi/index.ts'
+import { accountExecuteAbi, functionDecoder } from '../abi/index.ts'
 import type { Call } from './calls.ts'
 
 type InnerCall = Omit<Call, 'from' | 'depth'>
@@ -33,6 +37,7 @@ const safeModule = functionDecoder(
 const safeModuleWithError = functionDecoder(
   parseAbiItem('function executeUserOpWithErrorString(address to, uint256 value, bytes data, uint8 operation)'),
 )
+const accountExecute = functionDecoder(getAbiItem({ abi: accountExecuteAbi, name: 'executeUserOp' }))
 const execute7579 = functionDecoder(parseAbiItem('function execute(bytes32 mode, bytes executionCalldata)'))
 const EXECUTIONS_7579 = parseAbiParameters('(address target, uint256 value, bytes callData)[]')
 
@@ -41,8 +46,10 @@ const CALL_TYPE_SINGLE = 0x00
 const CALL_TYPE_BATCH = 0x01
 const CALL_TYPE_DELEGATE = 0xff
 
-/** The calls `data` asks a smart account to make, or null when it is none of the account forms read here. */
-export function decodeAccountCalls(data: Hex): InnerCall[] | null {
+/**
+ * The calls `data` asks the smart account `account` to make, or null when it is none of the account forms read here.
+ */
+export function decodeAccountCalls(data: Hex, account: Address): InnerCall[] | null {
   try {
     const one = executeOne(data)
     if (one) return [{ to: getAddress(one[0]), value: one[1], data: one[2] }]
@@ -66,6 +73,8 @@ export function decodeAccountCalls(data: Hex): InnerCall[] | null {
       const [to, value, inner, operation] = module
       return [{ to: getAddress(to), value, data: inner, ...(operation === 1 ? { delegate: true } : {}) }]
     }
+    const operation = accountExecute(data)
+    if (operation) return [{ to: account, value: 0n, data: slice(operation[0].callData, 4) }]
     const modular = execute7579(data)
     return modular ? modularCalls(modular[0], modular[1]) : null
   } catch {

@@ -11,7 +11,20 @@ import { decodeExecTransaction } from './execTransaction.ts'
  * One call: who calls whom with what; `depth` 0 is the transaction itself. `delegate` marks a delegate call: the
  * callee's code runs as the caller, with the power to rewrite the caller's storage (a Safe's owners and modules).
  */
-export type Call = { from: Address; to: Address | null; value: bigint; data: Hex; depth: number; delegate?: boolean }
+export type Call = {
+  from: Address
+  to: Address | null
+  value: bigint
+  data: Hex
+  depth: number
+  delegate?: boolean
+  /**
+   * Read from a smart account's `execute` calldata: what the account makes if `from` is one. Any contract can take
+   * calldata of that shape, so such a call proves nothing about where assets go unless `from` is known to be the
+   * user's own account.
+   */
+  byAccount?: boolean
+}
 
 /** The transaction and the calls it makes through Safe execTransaction, MultiSend and account execute (recursively). */
 export function expandCalls(call: Call): Call[] {
@@ -37,8 +50,8 @@ export function expandCalls(call: Call): Call[] {
     for (const inner of packed) calls.push(...expandCalls({ ...inner, from: call.from, depth: call.depth + 1 }))
     return calls
   }
-  for (const inner of decodeAccountCalls(call.data) ?? []) {
-    calls.push(...expandCalls({ ...inner, from: call.to, depth: call.depth + 1 }))
+  for (const inner of decodeAccountCalls(call.data, call.to) ?? []) {
+    calls.push(...expandCalls({ ...inner, from: call.to, depth: call.depth + 1, byAccount: true }))
   }
   return calls
 }

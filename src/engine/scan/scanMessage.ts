@@ -44,6 +44,7 @@ import {
   findTokenPermits,
   findUserOperation,
   hasUnsupportedItems,
+  initCall,
   isBlurSite,
   isNativeOutput,
   isTradeForNothing,
@@ -112,6 +113,7 @@ import {
   type ReadResults,
   type RpcStats,
   type RunOutcome,
+  readAccountCode,
   readKeys,
   runSimulation,
   type SimulationResult,
@@ -227,8 +229,7 @@ async function analyseTypedData(
   const call = findSignedCall(typedData, input.userAccount)
   if (call) return scanSignedRun(typedData, signedCallRun(call), input.userAccount, options)
   const operation = findUserOperation(typedData)
-  if (operation)
-    return scanSignedRun(typedData, userOperationRun(operation, input.userAccount), input.userAccount, options)
+  if (operation) return scanUserOperation(typedData, operation, input.userAccount, options)
   const chainId = knownChainId(options.rpcUrl, options.chainId) ?? domainChainId(typedData)
   return done({
     warnings: chainId === null ? [] : messageAddressWarnings(chainId, typedData),
@@ -348,11 +349,11 @@ function signedCallRun(call: SignedCall): SignedRun {
 }
 
 /**
- * A user operation runs as the EntryPoint's calls: the account's deployment, if any, then its `callData`. The gas it
- * lets the bundler charge the account is judged as a transaction's fee is (UNUSUAL_GAS_CONSUMPTION).
+ * A user operation runs as the EntryPoint's calls: what its `initCode` runs first, if anything, then its `callData`.
+ * The gas it lets the bundler charge the account is judged as a transaction's fee is (UNUSUAL_GAS_CONSUMPTION).
  */
-function userOperationRun(operation: UserOperation, signer: Address): SignedRun {
-  const txs = operation.calls.map(
+function userOperationRun(operation: UserOperation, first: SignedCall | null, signer: Address): SignedRun {
+  const txs = [...(first ? [first] : []), operation.execution].map(
     (call): SimulationTx => ({
       from: getAddress(call.from),
       to: getAddress(call.to),
@@ -364,6 +365,61 @@ function userOperationRun(operation: UserOperation, signer: Address): SignedRun 
   const execution = txs.at(-1)
   if (execution && operation.gas) Object.assign(execution, { gas: operation.gas.limit, fees: operation.gas.fees })
   return { account: getAddress(operation.sender), txs, ...(operation.safeOwners ? { safeSigner: signer } : {}) }
+}
+
+/**
+ * A user operation. Where its `initCode` call goes depends on the account's code, read first (one more round trip,
+ * only for an operation that carries one): a factory for an account without code, the account itself for an
+ * EIP-7702 account; the EntryPoint refuses it for any other account, so nothing runs.
+ */
+async function scanUserOperation(
+  typedData: TypedData,
+  operation: UserOperation,
+  signer: Address,
+  options: ScanOptions,
+): Promise<Scan> {
+  if (!operation.init) return scanSignedRun(typedData, userOperationRun(operation, null, signer), signer, options)
+  const read = await readAccountCode(getAddress(operation.sender), options)
+  if (!read.ok) return { ok: false, error: read.error, stats: NO_TRAFFIC }
+  const first = initCall(operation, operation.init, read.code)
+  if (!first) {
+    const why =
+      `The EntryPoint refuses this operation: its account ${operation.sender.toLowerCase()} exists already, yet its ` +
+      'initCode asks to create it (AA10), so nothing would run.'
+    return done(
+      {
+        warnings: [],
+        simulationResults: {
+          ...results([], decodeTypedMessage(typedData)),
+          error: { kind: 'SIMULATION_FAILED', humanReadableError: why },
+        },
+      },
+      read.stats,
+    )
+  }
+  const scan = await scanSignedRun(typedData, userOperationRun(operation, first, signer), signer, options)
+  if (!scan.ok) return scan
+  const stats = {
+    roundTrips: scan.stats.roundTrips + read.stats.roundTrips,
+    requests: scan.stats.requests + read.stats.requests,
+  }
+  // A setup call runs on the account itself, as its own code wants: it can hand the account to someone else (an
+  // executor, an owner, a module) without moving any asset, so it is named whatever the changes show.
+  const setsUp = isAddressEqual(first.to, operation.sender)
+  const warnings = setsUp ? [...scan.analysis.warnings, accountSetupWarning(operation.sender)] : scan.analysis.warnings
+  return { ...scan, analysis: { ...scan.analysis, warnings }, stats }
+}
+
+/** SET_OWNER_AUTHORITY: an operation that first runs a setup call on an EIP-7702 account, from its `initCode`. */
+function accountSetupWarning(account: Address): Warning {
+  return makeWarning(
+    'SET_OWNER_AUTHORITY',
+    'WARNING',
+    `This operation first runs a setup call on the account ${account.toLowerCase()} (an EIP-7702 account's ` +
+      'initialisation): such a call can give another address control of the account (an owner, an executor, a ' +
+      'module) and moves no asset, so the changes shown may not reveal it. Sign only if you are setting up this ' +
+      'account yourself.',
+  )
 }
 
 /**
@@ -401,6 +457,7 @@ async function scanSignedRun(
   const safe = result.safes.get(account.toLowerCase()) ?? null
   const domainChain = domainChainId(typedData)
   const warnings = [
+    ...(failure ? [failedRunWarning(failure)] : []),
     ...(run.safeSigner && safe
       ? safeSignerWarnings(
           'transaction',
@@ -429,6 +486,19 @@ async function scanSignedRun(
       },
     },
     result.stats,
+  )
+}
+
+/**
+ * A call a signature authorizes should run: one that fails in the simulation may behave otherwise when submitted (the
+ * simulation cannot make every condition the relayer or bundler meets), so the person is told, never NONE.
+ */
+function failedRunWarning(failure: string): Warning {
+  return makeWarning(
+    'RELIABLE_SIMULATION_NOT_POSSIBLE',
+    'WARNING',
+    `What this signature authorizes fails in Preflight's simulation (${failure}), so what it would do once ` +
+      'submitted is not known. Sign only if you know why it fails.',
   )
 }
 

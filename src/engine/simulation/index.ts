@@ -14,13 +14,16 @@
  * - `controlEvents.ts`: changes of who controls a contract (owner, role, proxy code or admin) read out of the logs.
  * - `lendingEvents.ts`: lending positions handed to another address (Aave credit delegation, Compound III managers).
  * - `tokenMetadata.ts`: token name, symbol and decimals from the reads, cached per chain.
+ * - `accountCode.ts`: an account's code in full, where a delegation must be told from no code (user operations).
  * - `rpc.ts`, `chain.ts`, `simulateResponse.ts`: the JSON-RPC client that counts round trips, which chain a node
  *   serves, and the check that the node's answer has the shape the engine reads.
  */
+
+export { type AccountCode, readAccountCode } from './accountCode.ts'
 export type { AssetRef, Movement, SimulatedLog } from './assetEvents.ts'
 export { knownChainId, nativeCurrency } from './chain.ts'
 export { type ControlEvent, controlEvents, mayGiveAway, newController } from './controlEvents.ts'
-export { type CreditDelegation, cometManagerAfter, mayBeCometApproval } from './lendingEvents.ts'
+export { type CreditDelegation, cometManagerAfter, isCometManagerChange, mayBeCometApproval } from './lendingEvents.ts'
 export type { AssetPlan, MetadataNeeded } from './readPlan.ts'
 export {
   codeSizeBefore,

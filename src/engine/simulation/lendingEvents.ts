@@ -62,6 +62,21 @@ export function cometManagerAfter(
 }
 
 /**
+ * Whether an approval granting `granted` is a Compound III market's manager grant (or its removal): the market's own
+ * `isAllowed` answer agrees with it. A token that merely answers `isAllowed` otherwise is judged as a token.
+ */
+export function isCometManagerChange(
+  reads: ReadResults,
+  comet: Address,
+  owner: Address,
+  manager: Address,
+  granted: bigint,
+): boolean {
+  const allowed = cometManagerAfter(reads, comet, owner, manager)
+  return allowed !== null && allowed === granted > 0n
+}
+
+/**
  * What judging these events needs: the delegatee's code size (a person or a contract) and the borrowed asset's
  * metadata, and of each approval for all or nothing whether a Comet made it.
  */

@@ -31,7 +31,7 @@ const mode = (callType: number) => pad(`0x${callType.toString(16).padStart(2, '0
 describe('decodeAccountCalls', () => {
   it('reads execute(address,uint256,bytes)', () => {
     const data = encodeFunctionData({ abi: ACCOUNT_ABI, functionName: 'execute', args: [A, 5n, TRANSFER] })
-    expect(decodeAccountCalls(data)).toEqual([{ to: A, value: 5n, data: TRANSFER }])
+    expect(decodeAccountCalls(data, ACCOUNT)).toEqual([{ to: A, value: 5n, data: TRANSFER }])
   })
 
   it('reads the three executeBatch forms (v0.8 tuples, v0.7 lists with and without values, v0.6 lists)', () => {
@@ -71,10 +71,10 @@ describe('decodeAccountCalls', () => {
       { to: A, value: 1n, data: '0x' },
       { to: B, value: 0n, data: TRANSFER },
     ]
-    expect(decodeAccountCalls(tuples)).toEqual(both)
-    expect(decodeAccountCalls(lists)).toEqual(both)
-    expect(decodeAccountCalls(noValues)).toEqual(both.map((call) => ({ ...call, value: 0n })))
-    expect(decodeAccountCalls(v06)).toEqual(both.map((call) => ({ ...call, value: 0n })))
+    expect(decodeAccountCalls(tuples, ACCOUNT)).toEqual(both)
+    expect(decodeAccountCalls(lists, ACCOUNT)).toEqual(both)
+    expect(decodeAccountCalls(noValues, ACCOUNT)).toEqual(both.map((call) => ({ ...call, value: 0n })))
+    expect(decodeAccountCalls(v06, ACCOUNT)).toEqual(both.map((call) => ({ ...call, value: 0n })))
   })
 
   it('refuses lists whose lengths disagree, as the accounts do', () => {
@@ -83,7 +83,7 @@ describe('decodeAccountCalls', () => {
       functionName: 'executeBatch',
       args: [[A, B], [1n], ['0x', TRANSFER]],
     })
-    expect(decodeAccountCalls(lists)).toBeNull()
+    expect(decodeAccountCalls(lists, ACCOUNT)).toBeNull()
   })
 
   it("reads ERC-7579's single, batch and delegate executions", () => {
@@ -110,18 +110,18 @@ describe('decodeAccountCalls', () => {
       functionName: 'execute',
       args: [mode(0xff), concat([B, TRANSFER])],
     })
-    expect(decodeAccountCalls(single)).toEqual([{ to: A, value: 7n, data: TRANSFER }])
-    expect(decodeAccountCalls(batch)).toEqual([
+    expect(decodeAccountCalls(single, ACCOUNT)).toEqual([{ to: A, value: 7n, data: TRANSFER }])
+    expect(decodeAccountCalls(batch, ACCOUNT)).toEqual([
       { to: A, value: 1n, data: '0x' },
       { to: B, value: 2n, data: TRANSFER },
     ])
-    expect(decodeAccountCalls(delegate)).toEqual([{ to: B, value: 0n, data: TRANSFER, delegate: true }])
+    expect(decodeAccountCalls(delegate, ACCOUNT)).toEqual([{ to: B, value: 0n, data: TRANSFER, delegate: true }])
   })
 
   it('returns null for other calldata and for a malformed execution', () => {
-    expect(decodeAccountCalls(TRANSFER)).toBeNull()
+    expect(decodeAccountCalls(TRANSFER, ACCOUNT)).toBeNull()
     const short = encodeFunctionData({ abi: ACCOUNT_ABI, functionName: 'execute', args: [mode(0x00), '0x1234'] })
-    expect(decodeAccountCalls(short)).toBeNull()
+    expect(decodeAccountCalls(short, ACCOUNT)).toBeNull()
   })
 })
 

@@ -18,6 +18,7 @@ import {
   createWalletClient,
   encodeFunctionData,
   erc20Abi,
+  getAbiItem,
   type Hex,
   http,
   pad,
@@ -25,6 +26,7 @@ import {
   parseEther,
   parseGwei,
   parseUnits,
+  toFunctionSelector,
   toHex,
   zeroAddress,
   zeroHash,
@@ -35,10 +37,13 @@ import { foundry } from 'viem/chains'
 import { describe, expect, it } from 'vitest'
 import { waitForReceipt } from '../../../src/devnet/receipt.ts'
 import { takeoverProposal } from '../../../src/devnet/safeProposals.ts'
+import { accountExecuteAbi } from '../../../src/engine/abi/index.ts'
 import { devnetRolledBackPerTest } from '../../support/devnet.ts'
+import { deployable } from '../../support/solc.ts'
 import {
   deployAccountKit,
   deployArtifact,
+  ENTRY_POINT,
   execute,
   submitUserOperation,
   userOperation,
@@ -425,5 +430,128 @@ describe("Safe's 4337 module: a SafeOp an owner signs", () => {
     expect(mismatch.warnings.map((warning) => warning.kind)).toContain('MULTISIG_CHAIN_MISMATCH')
     const { response: honest } = await scanOk(scanRequest(safeOperation(module, safe, payment)), fx().rpcUrl)
     expect(honest.warnings.map((warning) => warning.kind)).toEqual([])
+  })
+})
+
+/**
+ * An EIP-7702 account: the owner's own address runs a delegate's code. A stand-in written here (no EIP-7702 account
+ * on npm has both): validation by the account's own key, an executor the SenderCreator may add once (a setup call,
+ * which an operation's `initCode` carries after the delegate's address), and IAccountExecute as Kernel v3 has it.
+ */
+const delegateSource = `
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.24;
+struct PackedUserOperation { address sender; uint256 nonce; bytes initCode; bytes callData; bytes32 accountGasLimits;
+  uint256 preVerificationGas; bytes32 gasFees; bytes paymasterAndData; bytes signature; }
+interface IEntryPoint { function senderCreator() external view returns (address); }
+contract Delegate {
+    address public immutable entryPoint;
+    constructor(address ep) { entryPoint = ep; }
+    function executor() public view returns (address e) { assembly { e := sload(0x1234) } }
+    function addExecutor(address e) external {
+        require(msg.sender == IEntryPoint(entryPoint).senderCreator() || msg.sender == address(this), "auth");
+        assembly { sstore(0x1234, e) }
+    }
+    function validateUserOp(PackedUserOperation calldata op, bytes32 hash, uint256 missing) external returns (uint256) {
+        require(msg.sender == entryPoint, "entry point");
+        bytes calldata s = op.signature;
+        bytes32 r; bytes32 q; uint8 v;
+        assembly { r := calldataload(s.offset) q := calldataload(add(s.offset, 32)) v := byte(0, calldataload(add(s.offset, 64))) }
+        if (missing > 0) { (bool paid,) = payable(msg.sender).call{value: missing}(""); paid; }
+        return ecrecover(hash, v, r, q) == address(this) ? 0 : 1;
+    }
+    function execute(address to, uint256 value, bytes calldata data) external {
+        require(msg.sender == entryPoint || msg.sender == address(this) || msg.sender == executor(), "auth");
+        (bool ok,) = to.call{value: value}(data);
+        require(ok, "call");
+    }
+    function executeUserOp(PackedUserOperation calldata op, bytes32) external {
+        require(msg.sender == entryPoint, "entry point");
+        (bool ok,) = address(this).call(op.callData[4:]);
+        require(ok, "inner");
+    }
+    receive() external payable {}
+}`
+
+describe('an EIP-7702 account', () => {
+  /** The EntryPoint, the delegate, and the owner's address delegating to it, as a wallet upgrading to a smart account. */
+  async function setUpDelegated() {
+    const entryPoint = await deploy(ENTRY_POINT, [])
+    const delegate = await deploy(deployable('Delegate.sol', delegateSource, 'Delegate'), [entryPoint])
+    const authorization = await owner().signAuthorization({ contractAddress: delegate, executor: 'self' })
+    const hash = await owner().sendTransaction({ to: owner().account.address, authorizationList: [authorization] })
+    expect((await waitForReceipt(chain(), hash)).status).toBe('success')
+    return { entryPoint, delegate, authorization }
+  }
+  const DELEGATE_ABI = parseAbi([
+    'function addExecutor(address e)',
+    'function executor() view returns (address)',
+    'function execute(address to, uint256 value, bytes data)',
+  ])
+
+  it("a setup call in initCode runs on the account itself → SET_OWNER_AUTHORITY; run, it made the thief the account's executor", async () => {
+    const { entryPoint, delegate, authorization } = await setUpDelegated()
+    const sender = owner().account.address
+    const operation: UserOperation<'0.8'> = {
+      ...userOperation(sender, {
+        factory: '0x7702000000000000000000000000000000000000',
+        factoryData: encodeFunctionData({ abi: DELEGATE_ABI, functionName: 'addExecutor', args: [thief()] }),
+        callData: '0x',
+        maxFeePerGas: parseGwei('3'),
+        nonce: 0n,
+      }),
+      authorization: { ...authorization, address: delegate },
+    }
+    const { response } = await scanOk(request(typedDataOf(entryPoint, operation)), fx().rpcUrl)
+    expect(validate(response)).toEqual([])
+    expect(response.simulationResults.error).toBeNull()
+    expect(response.action).toBe('WARN')
+    expect(response.warnings.find((warning) => warning.kind === 'SET_OWNER_AUTHORITY')?.message).toContain(
+      sender.toLowerCase(),
+    )
+
+    await submit(entryPoint, operation)
+    const executor = await chain().readContract({ address: sender, abi: DELEGATE_ABI, functionName: 'executor' })
+    expect(executor.toLowerCase()).toBe(thief().toLowerCase())
+  })
+
+  it('callData in IAccountExecute form runs through executeUserOp → the 50 ETH it sends shown, then sent', async () => {
+    const { entryPoint } = await setUpDelegated()
+    const sender = owner().account.address
+    const inner = encodeFunctionData({
+      abi: DELEGATE_ABI,
+      functionName: 'execute',
+      args: [thief(), parseEther('50'), '0x'],
+    })
+    const callData = concat([toFunctionSelector(getAbiItem({ abi: accountExecuteAbi, name: 'executeUserOp' })), inner])
+    const operation = userOperation(sender, { callData, maxFeePerGas: parseGwei('3'), nonce: 0n })
+    const { response } = await scanOk(request(typedDataOf(entryPoint, operation)), fx().rpcUrl)
+    expect(validate(response)).toEqual([])
+    expect(response.simulationResults.error).toBeNull()
+    expect(response.simulationResults.expectedStateChanges.map((change) => change.humanReadableDiff)).toEqual([
+      'Send 50 ETH',
+    ])
+
+    const before = await chain().getBalance({ address: thief() })
+    await submit(entryPoint, operation)
+    expect((await chain().getBalance({ address: thief() })) - before).toBe(parseEther('50'))
+  })
+
+  it('initCode to create an account that exists already: the EntryPoint refuses it, said so, and nothing is claimed', async () => {
+    const { entryPoint, sender, creation } = await setUp()
+    await submit(
+      entryPoint,
+      userOperation(sender, { ...creation, callData: '0x', maxFeePerGas: parseGwei('3'), nonce: 0n }),
+    )
+    const again = userOperation(sender, {
+      ...creation,
+      callData: execute(thief(), parseEther('1'), '0x'),
+      maxFeePerGas: parseGwei('3'),
+      nonce: 1n,
+    })
+    const { response } = await scanOk(request(typedDataOf(entryPoint, again)), fx().rpcUrl)
+    expect(response.simulationResults.expectedStateChanges).toEqual([])
+    expect(response.simulationResults.error?.humanReadableError).toContain('AA10')
+    await expect(submit(entryPoint, again)).rejects.toThrow()
   })
 })

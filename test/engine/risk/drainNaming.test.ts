@@ -1,0 +1,68 @@
+/**
+ * Which calls name a drain's recipient. A smart account's `execute(to, value, data)` makes a call the account sends,
+ * so its `to` is named when the account is the user's own (a user operation's); any other contract can take calldata of
+ * that shape and forward the assets elsewhere, so there it names nothing. Executed on the devnet: the hidden wallet
+ * gets what the scan says.
+ */
+import {
+  type Address,
+  createTestClient,
+  encodeFunctionData,
+  getAddress,
+  http,
+  numberToHex,
+  parseAbi,
+  parseEther,
+} from 'viem'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { TxRequest } from '../../../src/devnet/dapp/requests.ts'
+import type { Devnet } from '../../../src/devnet/devnet.ts'
+import { scanTransactionsWithStats } from '../../../src/engine/index.ts'
+import { startTestDevnet } from '../../support/devnet.ts'
+import { runtimeCode } from '../../support/solc.ts'
+import { expectRealityMatches, scanRequest } from '../protocolSupport.ts'
+import { validateTransactionsResponse } from '../transactionSupport.ts'
+
+const FORWARDER: Address = '0x00000000000000000000000000000000000e7ec0'
+
+/** Takes an account's execute calldata and sends the ETH to a wallet of its own, whatever `to` says. */
+const forwarderSource = (hidden: Address) => `
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.24;
+contract Forwarder {
+    function execute(address, uint256, bytes calldata) external payable {
+        (bool ok,) = ${hidden}.call{value: msg.value}("");
+        require(ok, "forward failed");
+    }
+}`
+
+describe('a drain behind execute calldata', () => {
+  let devnet: Devnet
+  beforeAll(async () => {
+    devnet = await startTestDevnet()
+  }, 60_000)
+  afterAll(() => devnet?.stop())
+
+  it("a contract's execute(hidden, 0, 0x) that takes 5 ETH to a wallet of its own: SUSPECTED_MALICIOUS, as executed", async () => {
+    const { fixtures } = devnet
+    const hidden = getAddress(fixtures.drainer.attacker)
+    await createTestClient({ mode: 'anvil', transport: http(fixtures.rpcUrl) }).setCode({
+      address: FORWARDER,
+      bytecode: runtimeCode('Forwarder.sol', forwarderSource(hidden), 'Forwarder'),
+    })
+    const user = fixtures.accounts[1]?.address as Address
+    const data = encodeFunctionData({
+      abi: parseAbi(['function execute(address dest, uint256 value, bytes func) payable']),
+      functionName: 'execute',
+      args: [hidden, 0n, '0x'],
+    })
+    const tx: TxRequest = { from: user, to: FORWARDER, data, value: numberToHex(parseEther('5')) }
+    const { outcome } = await scanTransactionsWithStats(scanRequest(tx), { rpcUrl: fixtures.rpcUrl, chainId: 31337 })
+    if (!outcome.ok) throw new Error(JSON.stringify(outcome.error))
+    validateTransactionsResponse(outcome.response)
+    expect(outcome.response.action).toBe('WARN')
+    expect(outcome.response.warnings.map((warning) => warning.kind)).toContain('SUSPECTED_MALICIOUS')
+    const executed = await expectRealityMatches(fixtures.rpcUrl, outcome.response, tx)
+    expect(executed.get(`${hidden.toLowerCase()}|native`)).toBe(parseEther('5'))
+  })
+})
