@@ -5,8 +5,10 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import Ajv2020 from 'ajv/dist/2020.js'
+import type { Address } from 'viem'
+import { expect } from 'vitest'
 import { parse } from 'yaml'
-import { type ScanMessageResponse, scanMessageWithStats } from '../../src/engine/index.ts'
+import { type ScanMessageResponse, type StateChange, scanMessageWithStats } from '../../src/engine/index.ts'
 import {
   addPreflightStateChanges,
   type Json,
@@ -98,4 +100,29 @@ export async function scanOk(
   const { outcome, stats } = await scanMessageWithStats(request, { rpcUrl, ...(now ? { now: () => now } : {}) })
   if (!outcome.ok) throw new Error(`scan failed: ${JSON.stringify(outcome.error)}`)
   return { response: outcome.response, roundTrips: stats.roundTrips }
+}
+
+/** Each state change's sentence, in order. */
+export const diffsOf = (changes: StateChange[]): string[] => changes.map((change) => change.humanReadableDiff)
+
+/** The scan's before → after for the user's balance of `symbol`, as numbers in base units. */
+export function claimedBalance(changes: StateChange[], symbol: string): { before: bigint; after: bigint } | undefined {
+  const change = changes.find((c) => c.humanReadableDiff.endsWith(` ${symbol}`))
+  const amount = (change?.rawInfo.data as { amount?: { before: string; after: string } } | undefined)?.amount
+  return amount && { before: BigInt(amount.before), after: BigInt(amount.after) }
+}
+
+/**
+ * A scanner of typed data the user signs on `origin`: each response validated against the reference schema and made
+ * in one round trip, as every order scan is.
+ */
+export function orderScanner(user: () => Address, origin: string, rpcUrl: () => string, now: number) {
+  const validate = messageResponseValidator()
+  return async (payload: unknown): Promise<ScanMessageResponse> => {
+    const request = { message: { kind: 'SIGN_TYPED_DATA', data: payload }, userAccount: user(), metadata: { origin } }
+    const { response, roundTrips } = await scanOk(request, rpcUrl(), now)
+    expect(validate(response)).toEqual([])
+    expect(roundTrips).toBe(1)
+    return response
+  }
 }

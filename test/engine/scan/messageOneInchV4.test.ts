@@ -21,7 +21,6 @@ import { foundry } from 'viem/chains'
 import { beforeEach, describe, expect, it } from 'vitest'
 import type { Fixtures } from '../../../src/devnet/fixtures.ts'
 import { waitForReceipt } from '../../../src/devnet/receipt.ts'
-import type { StateChange } from '../../../src/engine/index.ts'
 import { devnetRolledBackPerTest } from '../../support/devnet.ts'
 import {
   type DevnetLimitOrderProtocol,
@@ -30,7 +29,7 @@ import {
   readSource,
 } from '../../support/oneInch.ts'
 import { deployable } from '../../support/solc.ts'
-import { messageResponseValidator, scanOk } from '../messageSupport.ts'
+import { claimedBalance, diffsOf, orderScanner } from '../messageSupport.ts'
 
 const USDC = (whole: number) => BigInt(whole) * 10n ** 6n
 const WETH = (thousandths: number) => BigInt(thousandths) * 10n ** 15n
@@ -53,7 +52,6 @@ contract OneWei is IAmountGetter {
 
 describe('scanMessage: 1inch v4 orders, filled by the protocol’s own contract on the devnet', () => {
   const fixtures = devnetRolledBackPerTest()
-  const validate = messageResponseValidator()
   let lop: DevnetLimitOrderProtocol
   let user: { address: Address; privateKey: Hex }
   let attacker: Address
@@ -76,27 +74,12 @@ describe('scanMessage: 1inch v4 orders, filled by the protocol’s own contract 
     makerTraits: ALLOW_MULTIPLE_FILLS,
     ...overrides,
   })
-  const scan = async (payload: unknown) => {
-    const { response, roundTrips } = await scanOk(
-      {
-        message: { kind: 'SIGN_TYPED_DATA', data: payload },
-        userAccount: user.address,
-        metadata: { origin: 'https://app.1inch.io' },
-      },
-      fixtures().rpcUrl,
-      NOW,
-    )
-    expect(validate(response)).toEqual([])
-    expect(roundTrips).toBe(1)
-    return response
-  }
-  const diffs = (changes: StateChange[]) => changes.map((change) => change.humanReadableDiff)
-  /** The scan's before → after for the user's balance of `symbol`, as numbers in base units. */
-  const claimed = (changes: StateChange[], symbol: string) => {
-    const change = changes.find((c) => c.humanReadableDiff.endsWith(` ${symbol}`))
-    const amount = (change?.rawInfo.data as { amount?: { before: string; after: string } } | undefined)?.amount
-    return amount && { before: BigInt(amount.before), after: BigInt(amount.after) }
-  }
+  const scan = orderScanner(
+    () => user.address,
+    'https://app.1inch.io',
+    () => fixtures().rpcUrl,
+    NOW,
+  )
 
   beforeEach(async () => {
     const f = fixtures()
@@ -125,7 +108,7 @@ describe('scanMessage: 1inch v4 orders, filled by the protocol’s own contract 
     expect(response.action).toBe('NONE')
     expect(response.warnings).toEqual([])
     const changes = response.simulationResults.expectedStateChanges
-    expect(diffs(changes)).toEqual(['Send up to 1,000 USDC', 'Receive up to 0.33 WETH'])
+    expect(diffsOf(changes)).toEqual(['Send up to 1,000 USDC', 'Receive up to 0.33 WETH'])
 
     const before = await balances(f, user.address)
     await lop.fill(fair, signature, { making: USDC(400) })
@@ -133,8 +116,8 @@ describe('scanMessage: 1inch v4 orders, filled by the protocol’s own contract 
     expect([before.usdc - part.usdc, part.weth - before.weth]).toEqual([USDC(400), WETH(132)])
     await lop.fill(fair, signature, { making: USDC(600) })
     const after = await balances(f, user.address)
-    expect(claimed(changes, 'USDC')).toEqual({ before: before.usdc, after: after.usdc })
-    expect(claimed(changes, 'WETH')).toEqual({ before: before.weth, after: after.weth })
+    expect(claimedBalance(changes, 'USDC')).toEqual({ before: before.usdc, after: after.usdc })
+    expect(claimedBalance(changes, 'WETH')).toEqual({ before: before.weth, after: after.weth })
   })
 
   it('an order that forbids partial fills: exact both sides; a part fill reverts, the whole moves what was shown', async () => {
@@ -144,14 +127,14 @@ describe('scanMessage: 1inch v4 orders, filled by the protocol’s own contract 
     const response = await scan(payload)
     expect(response.action).toBe('NONE')
     const changes = response.simulationResults.expectedStateChanges
-    expect(diffs(changes)).toEqual(['Send 1,000 USDC', 'Receive 0.33 WETH'])
+    expect(diffsOf(changes)).toEqual(['Send 1,000 USDC', 'Receive 0.33 WETH'])
 
     const before = await balances(f, user.address)
     await expect(lop.fill(whole, signature, { making: USDC(400) })).rejects.toThrow(/PartialFillNotAllowed/)
     await lop.fill(whole, signature)
     const after = await balances(f, user.address)
-    expect(claimed(changes, 'USDC')).toEqual({ before: before.usdc, after: after.usdc })
-    expect(claimed(changes, 'WETH')).toEqual({ before: before.weth, after: after.weth })
+    expect(claimedBalance(changes, 'USDC')).toEqual({ before: before.usdc, after: after.usdc })
+    expect(claimedBalance(changes, 'WETH')).toEqual({ before: before.weth, after: after.weth })
   })
 
   it('an order paid 1 wei: BLOCK, and a taker takes the 1,000 USDC for 1 wei', async () => {
@@ -191,12 +174,12 @@ describe('scanMessage: 1inch v4 orders, filled by the protocol’s own contract 
     const warning = response.warnings.find((w) => w.kind === 'TRADE_PROCEEDS_TO_OTHER_ADDRESS')
     expect(warning?.data).toEqual({ receivers: [attacker.toLowerCase()] })
     const changes = response.simulationResults.expectedStateChanges
-    expect(diffs(changes)).toEqual(['Send up to 1,000 USDC'])
+    expect(diffsOf(changes)).toEqual(['Send up to 1,000 USDC'])
 
     const before = { user: await balances(f, user.address), attacker: await balances(f, attacker) }
     await lop.fill(redirected, signature)
     const after = { user: await balances(f, user.address), attacker: await balances(f, attacker) }
-    expect(claimed(changes, 'USDC')).toEqual({ before: before.user.usdc, after: after.user.usdc })
+    expect(claimedBalance(changes, 'USDC')).toEqual({ before: before.user.usdc, after: after.user.usdc })
     expect(after.user.weth).toBe(before.user.weth)
     expect(after.attacker.weth - before.attacker.weth).toBe(WETH(330))
   })
@@ -224,7 +207,7 @@ describe('scanMessage: 1inch v4 orders, filled by the protocol’s own contract 
     expect(response.warnings.map((w) => [w.kind, w.severity])).toEqual([
       ['RELIABLE_SIMULATION_NOT_POSSIBLE', 'WARNING'],
     ])
-    expect(diffs(response.simulationResults.expectedStateChanges)).toEqual([
+    expect(diffsOf(response.simulationResults.expectedStateChanges)).toEqual([
       'Send up to 1,000 USDC',
       'Receive up to 0.33 WETH',
     ])

@@ -18,11 +18,10 @@ import { foundry } from 'viem/chains'
 import { beforeEach, describe, expect, it } from 'vitest'
 import type { Fixtures } from '../../../src/devnet/fixtures.ts'
 import { waitForReceipt } from '../../../src/devnet/receipt.ts'
-import type { StateChange } from '../../../src/engine/index.ts'
 import { type CowOrder, type DevnetCow, deployCow } from '../../support/cow.ts'
 import { devnetRolledBackPerTest } from '../../support/devnet.ts'
 import { requestExamples } from '../../support/openapi.ts'
-import { messageResponseValidator, scanOk } from '../messageSupport.ts'
+import { claimedBalance, diffsOf, orderScanner } from '../messageSupport.ts'
 
 const USDC = (whole: number) => BigInt(whole) * 10n ** 6n
 const WETH = (thousandths: number) => BigInt(thousandths) * 10n ** 15n
@@ -30,7 +29,6 @@ const NOW = 1_900_000_000
 
 describe('scanMessage: CoW Protocol orders from CoW’s package, settled on the devnet', () => {
   const fixtures = devnetRolledBackPerTest()
-  const validate = messageResponseValidator()
   let cow: DevnetCow
   let user: { address: Address; privateKey: Hex }
   let attacker: Address
@@ -53,27 +51,12 @@ describe('scanMessage: CoW Protocol orders from CoW’s package, settled on the 
     partiallyFillable: false,
     ...overrides,
   })
-  const scan = async (payload: unknown) => {
-    const { response, roundTrips } = await scanOk(
-      {
-        message: { kind: 'SIGN_TYPED_DATA', data: payload },
-        userAccount: user.address,
-        metadata: { origin: 'https://swap.cow.fi' },
-      },
-      fixtures().rpcUrl,
-      NOW,
-    )
-    expect(validate(response)).toEqual([])
-    expect(roundTrips).toBe(1)
-    return response
-  }
-  const diffs = (changes: StateChange[]) => changes.map((change) => change.humanReadableDiff)
-  /** The scan's before → after for the user's balance of `symbol`, as numbers in base units. */
-  const claimed = (changes: StateChange[], symbol: string) => {
-    const change = changes.find((c) => c.humanReadableDiff.endsWith(` ${symbol}`))
-    const amount = (change?.rawInfo.data as { amount?: { before: string; after: string } } | undefined)?.amount
-    return amount && { before: BigInt(amount.before), after: BigInt(amount.after) }
-  }
+  const scan = orderScanner(
+    () => user.address,
+    'https://swap.cow.fi',
+    () => fixtures().rpcUrl,
+    NOW,
+  )
 
   beforeEach(async () => {
     const f = fixtures()
@@ -103,13 +86,13 @@ describe('scanMessage: CoW Protocol orders from CoW’s package, settled on the 
     expect(response.action).toBe('NONE')
     expect(response.warnings).toEqual([])
     const changes = response.simulationResults.expectedStateChanges
-    expect(diffs(changes)).toEqual(['Send 1,000 USDC', 'Receive at least 0.33 WETH'])
+    expect(diffsOf(changes)).toEqual(['Send 1,000 USDC', 'Receive at least 0.33 WETH'])
 
     const before = await balances(f, user.address)
     await cow.settle(sell, signature)
     const after = await balances(f, user.address)
-    expect(claimed(changes, 'USDC')).toEqual({ before: before.usdc, after: after.usdc })
-    expect(claimed(changes, 'WETH')).toEqual({ before: before.weth, after: after.weth })
+    expect(claimedBalance(changes, 'USDC')).toEqual({ before: before.usdc, after: after.usdc })
+    expect(claimedBalance(changes, 'WETH')).toEqual({ before: before.weth, after: after.weth })
   })
 
   it('an order that pays another address: WARN naming it, only the sale shown, and on chain the user gets nothing', async () => {
@@ -123,12 +106,12 @@ describe('scanMessage: CoW Protocol orders from CoW’s package, settled on the 
     expect(warning?.message).toContain(`${attacker.toLowerCase().slice(0, 6)}…${attacker.toLowerCase().slice(-4)}`)
     expect(warning?.data).toEqual({ receivers: [attacker.toLowerCase()] })
     const changes = response.simulationResults.expectedStateChanges
-    expect(diffs(changes)).toEqual(['Send 1,000 USDC'])
+    expect(diffsOf(changes)).toEqual(['Send 1,000 USDC'])
 
     const before = { user: await balances(f, user.address), attacker: await balances(f, attacker) }
     await cow.settle(redirected, signature)
     const after = { user: await balances(f, user.address), attacker: await balances(f, attacker) }
-    expect(claimed(changes, 'USDC')).toEqual({ before: before.user.usdc, after: after.user.usdc })
+    expect(claimedBalance(changes, 'USDC')).toEqual({ before: before.user.usdc, after: after.user.usdc })
     expect(after.user.weth).toBe(before.user.weth)
     expect(after.attacker.weth - before.attacker.weth).toBe(WETH(330))
   })
@@ -170,7 +153,7 @@ describe('scanMessage: CoW Protocol orders from CoW’s package, settled on the 
       on({ takerToken: f.weth.address, takerAmount: WETH(330).toString(), makerAmount: USDC(1_000).toString() }),
     )
     expect(honest.action).toBe('NONE')
-    expect(diffs(honest.simulationResults.expectedStateChanges)).toEqual([
+    expect(diffsOf(honest.simulationResults.expectedStateChanges)).toEqual([
       'Send up to 1,000 USDC',
       'Receive up to 0.33 WETH',
     ])
@@ -188,12 +171,15 @@ describe('scanMessage: CoW Protocol orders from CoW’s package, settled on the 
     const response = await scan(payload)
     expect(response.action).toBe('NONE')
     const changes = response.simulationResults.expectedStateChanges
-    expect(diffs(changes)).toEqual(['Send at most 1,500 USDC', 'Receive 0.45 ETH'])
+    expect(diffsOf(changes)).toEqual(['Send at most 1,500 USDC', 'Receive 0.45 ETH'])
 
     const ethBefore = await client().getBalance({ address: user.address })
     const before = await balances(f, user.address)
     await cow.settle(buy, signature)
     expect(await client().getBalance({ address: user.address })).toBe(ethBefore + WETH(450))
-    expect(claimed(changes, 'USDC')).toEqual({ before: before.usdc, after: (await balances(f, user.address)).usdc })
+    expect(claimedBalance(changes, 'USDC')).toEqual({
+      before: before.usdc,
+      after: (await balances(f, user.address)).usdc,
+    })
   })
 })
