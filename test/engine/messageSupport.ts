@@ -5,9 +5,12 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import Ajv2020 from 'ajv/dist/2020.js'
-import type { Address } from 'viem'
+import { type Address, createPublicClient, createWalletClient, erc20Abi, type Hex, http, maxUint256 } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { foundry } from 'viem/chains'
 import { expect } from 'vitest'
 import { parse } from 'yaml'
+import { waitForReceipt } from '../../src/devnet/receipt.ts'
 import { type ScanMessageResponse, type StateChange, scanMessageWithStats } from '../../src/engine/index.ts'
 import {
   addPreflightStateChanges,
@@ -125,4 +128,21 @@ export function orderScanner(user: () => Address, origin: string, rpcUrl: () => 
     expect(roundTrips).toBe(1)
     return response
   }
+}
+
+/** `owner` approves `spender` for all of `token`, and the approval is mined: what a swap or order protocol needs. */
+export async function approveMax(rpcUrl: string, owner: { privateKey: Hex }, token: Address, spender: Address) {
+  const chain = createPublicClient({ chain: foundry, transport: http(rpcUrl), pollingInterval: 20 })
+  const wallet = createWalletClient({
+    chain: foundry,
+    transport: http(rpcUrl),
+    account: privateKeyToAccount(owner.privateKey),
+  })
+  const hash = await wallet.writeContract({
+    address: token,
+    abi: erc20Abi,
+    functionName: 'approve',
+    args: [spender, maxUint256],
+  })
+  await waitForReceipt(chain, hash)
 }

@@ -12,7 +12,6 @@ import {
   type Hex,
   http,
   keccak256,
-  maxUint256,
   numberToHex,
   zeroAddress,
 } from 'viem'
@@ -29,7 +28,7 @@ import {
   readSource,
 } from '../../support/oneInch.ts'
 import { deployable } from '../../support/solc.ts'
-import { claimedBalance, diffsOf, orderScanner } from '../messageSupport.ts'
+import { approveMax, claimedBalance, diffsOf, orderScanner } from '../messageSupport.ts'
 
 const USDC = (whole: number) => BigInt(whole) * 10n ** 6n
 const WETH = (thousandths: number) => BigInt(thousandths) * 10n ** 15n
@@ -86,18 +85,7 @@ describe('scanMessage: 1inch v4 orders, filled by the protocol’s own contract 
     user = f.accounts[0] as { address: Address; privateKey: Hex }
     attacker = f.accounts[8]?.address as Address
     lop = await deployLimitOrderProtocol(f, f.accounts[9] as { address: Address; privateKey: Hex })
-    const wallet = createWalletClient({
-      chain: foundry,
-      transport: http(f.rpcUrl),
-      account: privateKeyToAccount(user.privateKey),
-    })
-    const hash = await wallet.writeContract({
-      address: f.erc20.address,
-      abi: erc20Abi,
-      functionName: 'approve',
-      args: [lop.address, maxUint256],
-    })
-    await waitForReceipt(client(), hash)
+    await approveMax(f.rpcUrl, user, f.erc20.address, lop.address)
   }, 120_000)
 
   it('a fair order: NONE, "up to" both sides, and two part fills pay in proportion, up to what the scan said', async () => {

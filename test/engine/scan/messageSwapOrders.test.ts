@@ -3,25 +3,14 @@
  * the devnet from the package's bytecode: each order is scanned, then settled on chain by a solver at its limit price,
  * and the balances that moved are compared with what the scan said.
  */
-import {
-  type Address,
-  createPublicClient,
-  createWalletClient,
-  erc20Abi,
-  type Hex,
-  http,
-  maxUint256,
-  zeroAddress,
-} from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
+import { type Address, createPublicClient, erc20Abi, type Hex, http, zeroAddress } from 'viem'
 import { foundry } from 'viem/chains'
 import { beforeEach, describe, expect, it } from 'vitest'
 import type { Fixtures } from '../../../src/devnet/fixtures.ts'
-import { waitForReceipt } from '../../../src/devnet/receipt.ts'
 import { type CowOrder, type DevnetCow, deployCow } from '../../support/cow.ts'
 import { devnetRolledBackPerTest } from '../../support/devnet.ts'
 import { requestExamples } from '../../support/openapi.ts'
-import { claimedBalance, diffsOf, orderScanner } from '../messageSupport.ts'
+import { approveMax, claimedBalance, diffsOf, orderScanner } from '../messageSupport.ts'
 
 const USDC = (whole: number) => BigInt(whole) * 10n ** 6n
 const WETH = (thousandths: number) => BigInt(thousandths) * 10n ** 15n
@@ -63,18 +52,7 @@ describe('scanMessage: CoW Protocol orders from CoW’s package, settled on the 
     user = f.accounts[0] as { address: Address; privateKey: Hex }
     attacker = f.accounts[8]?.address as Address
     cow = await deployCow(f, f.accounts[9] as { address: Address; privateKey: Hex })
-    const wallet = createWalletClient({
-      chain: foundry,
-      transport: http(f.rpcUrl),
-      account: privateKeyToAccount(user.privateKey),
-    })
-    const hash = await wallet.writeContract({
-      address: f.erc20.address,
-      abi: erc20Abi,
-      functionName: 'approve',
-      args: [cow.vaultRelayer, maxUint256],
-    })
-    await waitForReceipt(client(), hash)
+    await approveMax(f.rpcUrl, user, f.erc20.address, cow.vaultRelayer)
   }, 60_000)
 
   it('a sell order: the scan’s "Send 1,000 USDC" and "Receive at least 0.33 WETH" are what the settlement moves', async () => {
