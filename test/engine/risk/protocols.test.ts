@@ -35,6 +35,9 @@ describe('the bundled protocol list', () => {
     expect(knownProtocol(1, '0xae7ab96520de3a18e5e111b5eaab095312d7fe84')?.name).toBe('Lido')
     expect(knownProtocol(1, '0x87870Bca3F3fD6335C3F4ce8392D69350B4fA4E2')?.name).toBe('Aave')
     expect(knownProtocol(8453, '0x9008d19f58aabd9ed0d60971565aa8510560ab41')?.name).toBe('CoW Protocol')
+    // 1inch's router v6 (and Limit Order Protocol v4), at one address on every chain its package's README lists.
+    expect(knownProtocol(1, '0x111111125421cA6dc452d289314280a0f8842A65')?.name).toBe('1inch')
+    expect(knownProtocol(8453, '0x111111125421ca6dc452d289314280a0f8842a65')?.name).toBe('1inch')
   })
 
   it('is chain-specific: a mainnet router is unknown elsewhere, the OP-stack WETH only on OP-stack chains', () => {
