@@ -24,7 +24,7 @@ import {
   type PriceOf,
   shortAddress,
 } from '../assets/index.ts'
-import { makeWarning } from '../risk/index.ts'
+import { isWrappedNative, makeWarning } from '../risk/index.ts'
 import type { TokenMetadata } from '../simulation/index.ts'
 import { mergeItems, type SeaportItem, type SeaportTrade } from './seaport.ts'
 
@@ -90,11 +90,16 @@ function unvaluedPayments(trade: SeaportTrade, known: AssetKnowledge): SeaportIt
   return unvalued.length === trade.receives.length ? unvalued : []
 }
 
-/** The native currency, a token with a dollar price read, or a token on the bundled list. */
+/** The native currency or its wrapped token, a token with a dollar price read, or a token on the bundled list. */
 function isValued(item: SeaportItem, known: AssetKnowledge): boolean {
   if (item.kind === 'NATIVE') return true
   if (item.kind !== 'ERC20') return false
-  return known.priceOf(item.token) !== null || listedToken(known.chainId, item.token) !== null
+  const { chainId } = known
+  return (
+    known.priceOf(item.token) !== null ||
+    listedToken(chainId, item.token) !== null ||
+    isWrappedNative(chainId, item.token)
+  )
 }
 
 function isNft(item: SeaportItem): boolean {

@@ -35,7 +35,7 @@ export { addMaliciousAddresses, knownMalicious, maliciousAddressWarnings } from 
 export { counterfeitWarnings } from './counterfeits.ts'
 export { checkDomain, type DomainVerdict, originWarnings } from './phishing.ts'
 export { lookalikeOf, poisonedAddressWarnings, recipientsOf } from './poisoning.ts'
-export { contractProtocol, knownProtocol, transactionProtocol } from './protocols.ts'
+export { contractProtocol, isWrappedNative, knownProtocol, transactionProtocol } from './protocols.ts'
 export { SIGNATURE_POWERS, type UnreadableBytes, unreadableBytes } from './safeSignatures.ts'
 export { type KnownSpender, knownSpender } from './spenders.ts'
 export { simulationWarnings } from './transactionWarnings.ts'

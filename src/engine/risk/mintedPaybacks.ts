@@ -14,7 +14,7 @@ import { type Address, isAddressEqual, zeroAddress } from 'viem'
 import { assetKey, listedToken, type PriceOf, type TransferChange } from '../assets/index.ts'
 import type { Call } from '../safe/index.ts'
 import type { Movement } from '../simulation/index.ts'
-import { isKnownSpender } from './protocols.ts'
+import { isKnownSpender, isWrappedNative } from './protocols.ts'
 
 /** What judging a payback needs of the transaction: its chain, its calls, every asset movement, the prices read. */
 export type PaybackContext = { chainId: number; calls: Call[]; movements: Movement[]; priceOf: PriceOf }
@@ -41,7 +41,11 @@ export function isMintedPayback(transfers: TransferChange[], user: Address, cont
   return gains.every((gain) => {
     const { asset } = gain
     if (asset.standard === 'NATIVE' || isReceipt(asset.token)) return false
-    if (asset.standard === 'ERC20' && (priceOf(asset.token) !== null || listedToken(chainId, asset.token))) return false
+    const valued =
+      priceOf(asset.token) !== null ||
+      listedToken(chainId, asset.token) !== null ||
+      isWrappedNative(chainId, asset.token)
+    if (asset.standard === 'ERC20' && valued) return false
     const minted = movements
       .filter((move) => isAddressEqual(move.from, zeroAddress) && isAddressEqual(move.to, user))
       .filter((move) => assetKey(move.asset) === assetKey(asset))

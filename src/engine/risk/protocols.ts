@@ -47,6 +47,14 @@ export function knownProtocol(chainId: number, address: Address): Protocol {
   return protocol && { ...protocol }
 }
 
+/**
+ * Whether `address` is the chain's wrapped native currency on the bundled list (WETH, WBNB, WXDAI, WAVAX): worth what
+ * the native currency is, whether or not a price for it was read.
+ */
+export function isWrappedNative(chainId: number, address: Address): boolean {
+  return contractsByChain.get(String(chainId))?.get(address.toLowerCase())?.trustLevel === 'NATIVE'
+}
+
 /** Whether a contract takes approvals for a living: a generated known spender, or a contract of a listed protocol. */
 export function isKnownSpender(chainId: number, address: Address): boolean {
   return knownSpender(chainId, address) !== null || knownProtocol(chainId, address) !== null

@@ -56,6 +56,18 @@ describe('unvaluedPaymentWarnings', () => {
     expect(judge(trade([erc20(DAI, 10n ** 21n)], [erc20(JUNK, MILLION)]))).toHaveLength(1)
   })
 
+  it("a listing paid in the chain's wrapped native currency is valued where no price is read and no list has it", () => {
+    // WXDAI on Gnosis: the bundled token list has no entry for it, the protocol list names it.
+    const WXDAI: Address = '0xe91D153E0b41518A2Ce8Dd3D7944Fa863463a97d'
+    const onGnosis: AssetKnowledge = { ...known, chainId: 100, priceOf: () => null }
+    expect(
+      unvaluedPaymentWarnings([trade([nft(APES, 7n)], [erc20(WXDAI, 10n ** 18n)])], onGnosis, () => 'This order'),
+    ).toEqual([])
+    expect(
+      unvaluedPaymentWarnings([trade([nft(APES, 7n)], [erc20(JUNK, MILLION)])], onGnosis, () => 'This order'),
+    ).toHaveLength(1)
+  })
+
   it('an NFT paid only in NFTs → TRADE_FOR_UNVERIFIED_NFT, naming each', () => {
     const criteria: SeaportItem = { kind: 'ERC721_WITH_CRITERIA', token: FAKE_APES, identifier: 0n, amount: 2n }
     const items: SeaportItem = { kind: 'ERC1155', token: ITEMS, identifier: 3n, amount: 5n }
