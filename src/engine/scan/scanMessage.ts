@@ -339,13 +339,18 @@ async function scanSafeTransaction(
  */
 type SignedRun = { account: Address; txs: SimulationTx[]; safeSigner?: Address }
 
+/** A call a signature authorizes, as the transaction that makes it. */
+function signedTx(call: SignedCall): SimulationTx {
+  return { from: getAddress(call.from), to: getAddress(call.to), data: call.data, value: call.value, gas: null }
+}
+
 /**
  * A forward request, meta-transaction, Aave delegation or Compound III authorization runs as the signer's own call
  * to its target.
  */
 function signedCallRun(call: SignedCall): SignedRun {
-  const from = getAddress(call.from)
-  return { account: from, txs: [{ from, to: getAddress(call.to), data: call.data, value: call.value, gas: null }] }
+  const tx = signedTx(call)
+  return { account: tx.from, txs: [tx] }
 }
 
 /**
@@ -353,18 +358,13 @@ function signedCallRun(call: SignedCall): SignedRun {
  * The gas it lets the bundler charge the account is judged as a transaction's fee is (UNUSUAL_GAS_CONSUMPTION).
  */
 function userOperationRun(operation: UserOperation, first: SignedCall | null, signer: Address): SignedRun {
-  const txs = [...(first ? [first] : []), operation.execution].map(
-    (call): SimulationTx => ({
-      from: getAddress(call.from),
-      to: getAddress(call.to),
-      data: call.data,
-      value: 0n,
-      gas: null,
-    }),
-  )
-  const execution = txs.at(-1)
-  if (execution && operation.gas) Object.assign(execution, { gas: operation.gas.limit, fees: operation.gas.fees })
-  return { account: getAddress(operation.sender), txs, ...(operation.safeOwners ? { safeSigner: signer } : {}) }
+  const execution = signedTx(operation.execution)
+  const paid = operation.gas ? { ...execution, gas: operation.gas.limit, fees: operation.gas.fees } : execution
+  return {
+    account: getAddress(operation.sender),
+    txs: [...(first ? [signedTx(first)] : []), paid],
+    ...(operation.safeOwners ? { safeSigner: signer } : {}),
+  }
 }
 
 /**
