@@ -443,3 +443,27 @@ export function cowOrderTypedData(chainId: ChainId, order: Record<string, unknow
     message: order,
   }
 }
+
+/** An OpenZeppelin MinimalForwarder request: `forwarder` calls `to` with `data` in `from`'s name (no value, nonce 0). */
+export function forwardRequestTypedData(
+  chainId: ChainId,
+  forwarder: Address,
+  request: { from: Address; to: Address; data: Hex },
+): TypedData {
+  return {
+    types: {
+      EIP712Domain: NAMED_DOMAIN_FIELDS,
+      ForwardRequest: [
+        { name: 'from', type: 'address' },
+        { name: 'to', type: 'address' },
+        { name: 'value', type: 'uint256' },
+        { name: 'gas', type: 'uint256' },
+        { name: 'nonce', type: 'uint256' },
+        { name: 'data', type: 'bytes' },
+      ],
+    },
+    domain: { name: 'MinimalForwarder', version: '0.0.1', chainId, verifyingContract: forwarder },
+    primaryType: 'ForwardRequest',
+    message: { ...request, value: '0', gas: '100000', nonce: '0' },
+  }
+}

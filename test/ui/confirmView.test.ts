@@ -37,7 +37,7 @@ import {
 import type { Devnet } from '../../src/devnet/devnet.ts'
 import {
   COW_SETTLEMENT_ADDRESS,
-  NAMED_DOMAIN_FIELDS,
+  forwardRequestTypedData,
   PERMIT2_ADDRESS,
   safeMessageTypedData,
   safeTxTypedData,
@@ -299,32 +299,16 @@ describe('the confirmation view of real scans', () => {
       functionName: 'transfer',
       args: [recipient, 5_000_000n],
     })
-    const forwardRequest = {
-      types: {
-        EIP712Domain: NAMED_DOMAIN_FIELDS,
-        ForwardRequest: [
-          { name: 'from', type: 'address' },
-          { name: 'to', type: 'address' },
-          { name: 'value', type: 'uint256' },
-          { name: 'gas', type: 'uint256' },
-          { name: 'nonce', type: 'uint256' },
-          { name: 'data', type: 'bytes' },
-        ],
-      },
-      primaryType: 'ForwardRequest',
-      domain: {
-        name: 'MinimalForwarder',
-        version: '0.0.1',
-        chainId: fixtures.chainId,
-        verifyingContract: fixtures.safeContracts.multiSend,
-      },
-      message: { from: sender, to: fixtures.erc20.address, value: '0', gas: '100000', nonce: '0', data: transfer },
-    }
-    const view = await viewOfMessage(signer, forwardRequest as unknown as TypedData)
+    const forwardRequest = forwardRequestTypedData(fixtures.chainId, fixtures.safeContracts.multiSend, {
+      from: sender,
+      to: fixtures.erc20.address,
+      data: transfer,
+    })
+    const view = await viewOfMessage(signer, forwardRequest)
     expect(
       view.groups.map((group) => [group.label, group.account.toLowerCase(), group.rows.map((row) => row.text)]),
     ).toEqual([['Account', sender.toLowerCase(), ['−5 USDC']]])
-    const own = await viewOfMessage(sender, forwardRequest as unknown as TypedData)
+    const own = await viewOfMessage(sender, forwardRequest)
     expect(own.groups.map((group) => [group.label, group.account.toLowerCase()])).toEqual([
       ['You', sender.toLowerCase()],
     ])

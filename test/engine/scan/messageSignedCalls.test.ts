@@ -17,7 +17,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts'
 import { foundry } from 'viem/chains'
 import { describe, expect, it } from 'vitest'
-import { NAMED_DOMAIN_FIELDS } from '../../../src/devnet/eip712.ts'
+import { forwardRequestTypedData, NAMED_DOMAIN_FIELDS } from '../../../src/devnet/eip712.ts'
 import { waitForReceipt } from '../../../src/devnet/receipt.ts'
 import { devnetRolledBackPerTest } from '../../support/devnet.ts'
 import { messageResponseValidator, scanOk } from '../messageSupport.ts'
@@ -30,22 +30,8 @@ const taker = () => fx().accounts[9]?.address as Address
 const short = (address: Address) => `${address.slice(0, 6)}…${address.slice(-4)}`.toLowerCase()
 
 /** An OpenZeppelin MinimalForwarder request: the forwarder calls `to` with `data`, in `from`'s name. */
-const forwardRequest = (to: Address, data: Hex, forwarder: Address) => ({
-  types: {
-    EIP712Domain: NAMED_DOMAIN_FIELDS,
-    ForwardRequest: [
-      { name: 'from', type: 'address' },
-      { name: 'to', type: 'address' },
-      { name: 'value', type: 'uint256' },
-      { name: 'gas', type: 'uint256' },
-      { name: 'nonce', type: 'uint256' },
-      { name: 'data', type: 'bytes' },
-    ],
-  },
-  primaryType: 'ForwardRequest',
-  domain: { name: 'MinimalForwarder', version: '0.0.1', chainId: fx().chainId, verifyingContract: forwarder },
-  message: { from: user(), to, value: '0', gas: '100000', nonce: '0', data },
-})
+const forwardRequest = (to: Address, data: Hex, forwarder: Address) =>
+  forwardRequestTypedData(fx().chainId, forwarder, { from: user(), to, data })
 
 /** A native meta-transaction: the token itself runs `functionSignature` as `from`. */
 const metaTransaction = (token: Address, functionSignature: Hex) => ({
