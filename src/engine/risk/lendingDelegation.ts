@@ -11,7 +11,7 @@ import { type AssetChange, formatAmount, grantedAmount, isUnlimited, shortAddres
 import {
   type CreditDelegation,
   codeSizeBefore,
-  cometManagerAfter,
+  isCometManagerChange,
   type SimulationResult,
   type TokenMetadata,
 } from '../simulation/index.ts'
@@ -51,13 +51,14 @@ export function lendingDelegationWarnings(
         },
       )
     })
-  const managers = changes.flatMap((change) =>
-    change.type === 'approval' &&
-    grantedAmount(change) > 0n &&
-    cometManagerAfter(result.reads, change.token, change.owner, change.spender)
+  const managers = changes.flatMap((change) => {
+    const granted = change.type === 'approval' ? grantedAmount(change) : 0n
+    return change.type === 'approval' &&
+      granted > 0n &&
+      isCometManagerChange(result.reads, change.token, change.owner, change.spender, granted)
       ? [change]
-      : [],
-  )
+      : []
+  })
   const managerWarnings = managers.map(({ token, owner, spender }) => {
     const market = metadataOf(token).name ?? metadataOf(token).symbol ?? shortAddress(token)
     const person = isPerson(spender)

@@ -51,12 +51,7 @@ export function mayBeCometApproval(approval: ApprovalEvent): boolean {
  * After the request, whether `manager` manages `owner`'s whole account in the Compound III market `comet`; null when
  * `comet` did not answer (no Comet) or was not asked.
  */
-export function cometManagerAfter(
-  reads: ReadResults,
-  comet: Address,
-  owner: Address,
-  manager: Address,
-): boolean | null {
+function cometManagerAfter(reads: ReadResults, comet: Address, owner: Address, manager: Address): boolean | null {
   const allowed = reads.after.get(readKeys.cometManager(comet, owner, manager))
   return typeof allowed === 'boolean' ? allowed : null
 }
