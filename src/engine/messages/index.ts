@@ -79,4 +79,4 @@ export {
 } from './swapOrders.ts'
 export { addressesInTypedData, decodeTypedMessage, parseTypedData, type TypedData } from './typedData.ts'
 export { type AssetKnowledge, unvaluedPaymentWarnings } from './unvaluedPayments.ts'
-export { type AccountInit, findUserOperation, initCall, type UserOperation } from './userOperations.ts'
+export { findUserOperation, initCall, type UserOperation } from './userOperations.ts'

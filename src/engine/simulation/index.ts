@@ -19,7 +19,7 @@
  *   serves, and the check that the node's answer has the shape the engine reads.
  */
 
-export { type AccountCode, readAccountCode } from './accountCode.ts'
+export { readAccountCode } from './accountCode.ts'
 export type { AssetRef, Movement, SimulatedLog } from './assetEvents.ts'
 export { knownChainId, nativeCurrency } from './chain.ts'
 export { type ControlEvent, controlEvents, mayGiveAway, newController } from './controlEvents.ts'
