@@ -738,5 +738,22 @@ describe('a hostile page cannot get the wallet to sign what the window did not s
       expect(outcome.shown[0]?.request.scan).toMatchObject({ status: 'DONE' })
       expect(outcome.received).toEqual([])
     })
+
+    it('a capability planted on Object.prototype while the window is open is never sent', async () => {
+      const outcome = await run(
+        '',
+        `(() => {
+           const sent = ethereum.request({ method: 'wallet_sendCalls', params: [{ version: '2.0.0', chainId: '0x7a69', from: '${account}',
+             atomicRequired: false, capabilities: {}, calls: [{ to: '${FRIEND}', value: '0x1' }] }] })
+           Object.defineProperty(Object.prototype, 'paymasterService', { value: { url: 'https://pay.attacker.example' }, configurable: true })
+           return sent
+         })()`,
+        'continue',
+      )
+      expect(outcome.shown[0]?.request.params).toMatchObject([{ capabilities: {}, calls: [{ to: FRIEND }] }])
+      expect(outcome.settled.code).toBe(-32603)
+      expect(outcome.settled.message).toContain(`the batch's capabilities has no "paymasterService"`)
+      expect(outcome.received).toEqual([])
+    })
   })
 })

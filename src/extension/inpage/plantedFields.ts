@@ -5,8 +5,10 @@
  * showed. Typed data given as JSON text is parsed by the wallet into objects of this world, so the same holds for
  * it, and for an item a wallet reads past an array's end (a param the request leaves out, or an item of a fixed-size
  * typed-data array the message is short of) that the page put on the prototypes arrays read through. Items within an
- * array's length are its own: the hook's copy and the worker's params hold no holes. The hook looks for such a field
- * when a request arrives and again before it forwards what the user continued; finding one, it forwards nothing.
+ * array's length are its own: the hook's copy and the worker's params hold no holes. A batch's capabilities are an open
+ * set of names with fields of their own, so there any name the page added to Object.prototype counts. The hook looks
+ * for such a field when a request arrives and again before it forwards what the user continued; finding one, it
+ * forwards nothing.
  */
 import type { ProviderError } from '../relay/protocol.ts'
 import type { InterceptedMethod } from '../shared/pending.ts'
@@ -31,6 +33,9 @@ const TRANSACTION_FIELDS: string[] = ['from', 'to', 'data', 'input', 'chainId', 
 for (let index = 0; index < TX_QUANTITIES.length; index++) append(TRANSACTION_FIELDS, TX_QUANTITIES[index] as string)
 const unsupported = ownKeys(TX_UNSUPPORTED)
 for (let index = 0; index < unsupported.length; index++) append(TRANSACTION_FIELDS, unsupported[index] as string)
+/** What a wallet reads from each call of a `wallet_sendCalls` batch. */
+const CALL_FIELDS: string[] = ['capabilities']
+for (let index = 0; index < TRANSACTION_FIELDS.length; index++) append(CALL_FIELDS, TRANSACTION_FIELDS[index] as string)
 /** What a wallet reads from a `wallet_sendCalls` batch besides its calls' own fields. */
 const BATCH_FIELDS = ['version', 'from', 'chainId', 'calls', 'atomicRequired', 'capabilities']
 /** What a wallet reads from typed data given as an object, and from its domain. */
@@ -42,6 +47,14 @@ const TYPE_FIELD_FIELDS = ['name', 'type']
 const LEGACY_ENTRY_FIELDS = ['type', 'name', 'value']
 /** How deep the check walks a typed-data value, so its cost is bounded whatever the page sends. */
 const MAX_STRUCT_DEPTH = 32
+/** How deep and how many objects the check walks in a batch's capabilities, for the same reason. */
+const MAX_CAPABILITY_DEPTH = 8
+const MAX_CAPABILITY_OBJECTS = 256
+/**
+ * Object.prototype's own names at document_start, before any page script. Capabilities (EIP-5792) are an open set a
+ * wallet looks up by name (`paymasterService`, its `url`, …), so any name the page adds later can be read as one.
+ */
+const BUILTIN_OBJECT_NAMES = ownKeys(ObjectPrototype)
 const OPEN_BRACKET = 0x5b
 const CLOSE_BRACKET = 0x5d
 const DIGIT_0 = 0x30
@@ -124,6 +137,48 @@ function plantedInEach(list: unknown[], names: readonly string[], what: string):
   for (let index = 0; index < list.length; index++) {
     const found = plantedIn(ownValue(list, index), names, `${what} ${index}`)
     if (found) return found
+  }
+  return undefined
+}
+
+/** The names on Object.prototype that were not there at document_start: the page put them there. */
+function addedObjectNames(): string[] {
+  const added: string[] = []
+  const names = ownKeys(ObjectPrototype)
+  for (let index = 0; index < names.length; index++) {
+    const name = names[index]
+    if (typeof name !== 'string') continue
+    let builtin = false
+    for (let at = 0; at < BUILTIN_OBJECT_NAMES.length && !builtin; at++) builtin = BUILTIN_OBJECT_NAMES[at] === name
+    if (!builtin) append(added, name)
+  }
+  return added
+}
+
+/**
+ * The first object in a capabilities value (itself, or one nested in it, arrays' items included) that lacks a name the
+ * page added to Object.prototype: a wallet looking that capability or field up reads the page's value. Walked with a
+ * bound on depth and count; past it the value is suspect as soon as the page added any name.
+ */
+function plantedInCapabilities(capabilities: unknown, where: string, added: string[]): PlantedField | undefined {
+  if (added.length === 0 || capabilities === null || typeof capabilities !== 'object') return undefined
+  const pending: { value: object; depth: number }[] = [{ value: capabilities, depth: 0 }]
+  for (let visited = 0; visited < pending.length; visited++) {
+    const { value, depth } = pending[visited] as { value: object; depth: number }
+    if (visited >= MAX_CAPABILITY_OBJECTS || depth > MAX_CAPABILITY_DEPTH) {
+      return { where, name: added[0] as string }
+    }
+    if (!isArray(value)) {
+      for (let index = 0; index < added.length; index++) {
+        const name = added[index] as string
+        if (!hasOwn(value, name)) return { where, name }
+      }
+    }
+    const keys = ownKeys(value)
+    for (let index = 0; index < keys.length; index++) {
+      const child = ownValue(value, keys[index] as PropertyKey)
+      if (child !== null && typeof child === 'object') append(pending, { value: child, depth: depth + 1 })
+    }
   }
   return undefined
 }
@@ -268,10 +323,20 @@ export function plantedField(method: InterceptedMethod, params: unknown): Plante
     case 'eth_signTransaction':
       return plantedIn(first, TRANSACTION_FIELDS, 'the transaction')
     case 'wallet_sendCalls': {
-      const batch = plantedIn(first, BATCH_FIELDS, 'the batch')
-      if (batch) return batch
       const calls = ownValue(first, 'calls')
-      return isArray(calls) ? plantedInEach(calls, TRANSACTION_FIELDS, 'call') : undefined
+      const field =
+        plantedIn(first, BATCH_FIELDS, 'the batch') ??
+        (isArray(calls) ? plantedInEach(calls, CALL_FIELDS, 'call') : undefined)
+      if (field) return field
+      const added = addedObjectNames()
+      const shared = plantedInCapabilities(ownValue(first, 'capabilities'), "the batch's capabilities", added)
+      if (shared || !isArray(calls)) return shared
+      for (let index = 0; index < calls.length; index++) {
+        const where = `the capabilities of call ${index}`
+        const found = plantedInCapabilities(ownValue(ownValue(calls, index), 'capabilities'), where, added)
+        if (found) return found
+      }
+      return undefined
     }
     case 'eth_signTypedData':
     case 'eth_signTypedData_v1':

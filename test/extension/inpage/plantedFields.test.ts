@@ -49,6 +49,44 @@ describe('plantedField', () => {
     })
   })
 
+  it('checks the capabilities of a batch and of its calls, whose names are an open set', async () => {
+    const call = { to: FRIEND, value: '0x1', data: '0x' }
+    const paymaster = { url: 'https://pay.example' }
+    const batch = { version: '2.0.0', from: FRIEND, chainId: '0x7a69', atomicRequired: false }
+    const evil = { url: 'https://evil.example' }
+    const found = await withPlanted({ paymasterService: evil }, () => [
+      plantedField('wallet_sendCalls', [{ ...batch, capabilities: {}, calls: [call] }]),
+      plantedField('wallet_sendCalls', [{ ...batch, capabilities: { paymasterService: paymaster }, calls: [call] }]),
+      plantedField('wallet_sendCalls', [{ ...batch, calls: [call, { ...call, capabilities: {} }] }]),
+      plantedField('wallet_sendCalls', [{ ...batch, calls: [call] }]),
+    ])
+    expect(found).toEqual([
+      { where: "the batch's capabilities", name: 'paymasterService' },
+      // A name the page added could be any capability's field: the nested object lacks it too.
+      { where: "the batch's capabilities", name: 'paymasterService' },
+      { where: 'the capabilities of call 1', name: 'paymasterService' },
+      undefined,
+    ])
+    const inner = await withPlanted({ context: { policy: 'planted' } }, () =>
+      plantedField('wallet_sendCalls', [{ ...batch, capabilities: { paymasterService: paymaster }, calls: [call] }]),
+    )
+    expect(inner).toEqual({ where: "the batch's capabilities", name: 'context' })
+    const missing = await withPlanted({ capabilities: { paymasterService: evil } }, () =>
+      plantedField('wallet_sendCalls', [{ ...batch, capabilities: {}, calls: [call] }]),
+    )
+    expect(missing).toEqual({ where: 'call 0', name: 'capabilities' })
+    const deep: Record<string, unknown> = {}
+    let level = deep
+    for (let depth = 0; depth < 12; depth++) level = level.next = { context: 1 } as Record<string, unknown>
+    const tooDeep = await withPlanted({ context: 'planted' }, () =>
+      plantedField('wallet_sendCalls', [{ ...batch, capabilities: { ...deep, context: 0 }, calls: [call] }]),
+    )
+    expect(tooDeep).toEqual({ where: "the batch's capabilities", name: 'context' })
+    expect(
+      plantedField('wallet_sendCalls', [{ ...batch, capabilities: { paymasterService: paymaster }, calls: [call] }]),
+    ).toBeUndefined()
+  })
+
   it('checks typed data given as an object or as JSON text, its domain, and legacy entries', async () => {
     const data = {
       types: { EIP712Domain: [{ name: 'name', type: 'string' }] },
