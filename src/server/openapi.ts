@@ -32,7 +32,9 @@ export const DIFFERENCES = [
     'written other than as 0x-hex) and approvals `UNLIMITED_ALLOWANCE_TO_UNKNOWN_SPENDER` (an unlimited allowance to ' +
     'a contract that is no known protocol), and swap orders `TRADE_PROCEEDS_TO_OTHER_ADDRESS` (an order that pays ' +
     'what it buys to another address than its signer). Signatures and transactions that hand a lending position to a ' +
-    'contract carry `LENDING_POSITION_DELEGATION` (an Aave credit delegation, a Compound III manager).',
+    'contract carry `LENDING_POSITION_DELEGATION` (an Aave credit delegation, a Compound III manager). Sign-In with ' +
+    'Ethereum messages carry `SIGN_IN_DOMAIN_MISMATCH` (a sign-in to another site than the one asking) and ' +
+    '`SIGN_IN_ACCOUNT_MISMATCH` (a sign-in naming another account than the signer).',
   'State change kind `SAFE_CONFIGURATION_CHANGE` (a Safe’s singleton, owners, threshold, modules, guards or handler, ' +
     'before and after) is sent from 2023-06-05 on, where the reference reserves new kinds and asks clients to show ' +
     'the `humanReadableDiff` of kinds they do not know; older versions leave it out.',

@@ -4,7 +4,8 @@
  * request survives the service worker being stopped.
  */
 import type { BrowserContext, Page } from 'playwright-core'
-import { createPublicClient, type Hex, http, maxUint48, maxUint160, parseAbi, parseEther } from 'viem'
+import { createPublicClient, type Hex, http, maxUint48, maxUint160, parseAbi, parseEther, verifyMessage } from 'viem'
+import { createSiweMessage } from 'viem/siwe'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../src/devnet/devnet.ts'
 import { permit2PermitSingle, plainSafeTx, safeTxTypedData } from '../../src/devnet/eip712.ts'
@@ -232,6 +233,40 @@ describe('confirming requests in the extension window', () => {
       await server.close()
       await down.close()
     }
+  })
+
+  it("blocks a sign-in to another site, judged by the origin the browser gives; signs one for the page's own", async () => {
+    const signIn = (domain: string) =>
+      createSiweMessage({
+        address: account,
+        chainId: 31337,
+        domain,
+        nonce: 'e2enonce1',
+        uri: `${dapp.url}/login`,
+        version: '1',
+        issuedAt: new Date(),
+      })
+    const ask = (message: string) =>
+      callThroughConfirmWindow(
+        context,
+        page,
+        `ethereum.request({ method: 'personal_sign', params: ['0x${Buffer.from(message).toString('hex')}', '${account}'] })`,
+      )
+
+    const phished = await ask(signIn('opensea.io'))
+    expect(await shownAction(phished.confirm)).toBe('BLOCK')
+    expect(await phished.confirm.locator('body').textContent()).toContain(
+      `This signs you in to opensea.io, but ${dapp.url} is asking for it`,
+    )
+    await clickDecision(phished.confirm, 'Reject')
+    expect(await phished.result()).toEqual(REJECTED)
+
+    const own = signIn(new URL(dapp.url).host)
+    const honest = await ask(own)
+    expect(await shownAction(honest.confirm)).toBe('NONE')
+    await clickDecision(honest.confirm, 'Continue')
+    const signature = (await honest.result()).ok as Hex
+    expect(await verifyMessage({ address: account, message: own, signature })).toBe(true)
   })
 
   it('still delivers Continue after the service worker was stopped while the window was open', async () => {

@@ -36,7 +36,8 @@ type Schema = Record<string, unknown> & { [key: string]: Schema | Schema[] | unk
  *   SAFE_CONFIGURATION_CHANGE
  *   (Preflight's own, for Safe messages; the reference tells clients to fall back to `humanReadableDiff` for unknown
  *   kinds), TRADE_PROCEEDS_TO_OTHER_ADDRESS (Preflight's own, for swap orders) and LENDING_POSITION_DELEGATION
- *   (Preflight's own, for lending positions handed to a contract).
+ *   (Preflight's own, for lending positions handed to a contract), SIGN_IN_DOMAIN_MISMATCH and SIGN_IN_ACCOUNT_MISMATCH
+ *   (Preflight's own, for Sign-In with Ethereum messages).
  * - a price's `source` is any string (seed §2.6; Preflight's are Chainlink and UniswapV3).
  * Extra `simulationResults` fields (multisig, safeMessage, perTransaction, decodedMessage) need no change: the schema allows them.
  */
@@ -58,6 +59,8 @@ export function messageResponseValidator(): (body: unknown) => string[] {
     'MULTISIG_GAS_REFUND',
     'TRADE_PROCEEDS_TO_OTHER_ADDRESS',
     'LENDING_POSITION_DELEGATION',
+    'SIGN_IN_DOMAIN_MISMATCH',
+    'SIGN_IN_ACCOUNT_MISMATCH',
   )
   warningItem.properties.data = { type: ['string', 'object', 'null'] }
   const pointer = [

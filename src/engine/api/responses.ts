@@ -54,6 +54,9 @@ export type WarningKind =
   | 'TRADE_PROCEEDS_TO_OTHER_ADDRESS'
   // Preflight's own: a lending position handed to a contract (Aave credit delegation, a Compound III manager).
   | 'LENDING_POSITION_DELEGATION'
+  // Preflight's own: a Sign-In with Ethereum message for another site than the one asking, or naming another account.
+  | 'SIGN_IN_DOMAIN_MISMATCH'
+  | 'SIGN_IN_ACCOUNT_MISMATCH'
 
 /** Seed §2.7. `data` is a string or null in the reference files; the seed allows an object. */
 export type Warning = {

@@ -21,6 +21,7 @@
  * - `safeMessage.ts`: Safe messages (EIP-1271): what the Safe would sign in its own name, usually a hash that hides
  *   what it stands for.
  * - `rawMessage.ts`: personal_sign and eth_sign text, and blind signing of a bare 32-byte hash.
+ * - `signIn.ts`: Sign-In with Ethereum messages, for the site asking or another one.
  * - `userOperations.ts`: ERC-4337 user operations signed as typed data, run as the EntryPoint's calls to the account.
  * - `readability.ts`: addresses written in a form other than 0x-hex, text that reorders its own display, and messages
  *   the scan cannot read.
@@ -70,6 +71,7 @@ export {
   seaportTransfers,
 } from './seaport.ts'
 export { findSignedCall, type SignedCall } from './signedCalls.ts'
+export { readSignIn, signInWarnings } from './signIn.ts'
 export {
   findSwapOrder,
   proceedsElsewhereWarning,

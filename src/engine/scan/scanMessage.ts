@@ -59,6 +59,7 @@ import {
   proceedsElsewhereWarning,
   rawMessageWarnings,
   readRawMessage,
+  readSignIn,
   reorderedTextWarnings,
   type SafeMessage,
   type SafeTxMessage,
@@ -74,6 +75,7 @@ import {
   seaportCriteriaChanges,
   seaportReads,
   seaportTransfers,
+  signInWarnings,
   swapOrderTrades,
   swapOrderWarnings,
   type TokenPermit,
@@ -172,8 +174,10 @@ async function analyse(input: MessageScanInput, options: ScanOptions): Promise<S
   const { message } = input
   if (message.kind !== 'SIGN_TYPED_DATA') {
     const raw = readRawMessage(message.rawMessage)
+    const signIn = raw.text === null ? null : readSignIn(raw.text)
+    const signInChecks = signIn ? signInWarnings(signIn, input.origin, input.userAccount) : []
     return done({
-      warnings: rawMessageWarnings(raw),
+      warnings: [...rawMessageWarnings(raw), ...signInChecks],
       simulationResults: results([], decodeRawMessage(message.kind, raw)),
     })
   }
