@@ -17,6 +17,8 @@ import {
   http,
   parseEther,
   parseGwei,
+  type TypedDataDomain,
+  type TypedDataParameter,
 } from 'viem'
 import { getUserOperationTypedData, toPackedUserOperation, type UserOperation } from 'viem/account-abstraction'
 import { privateKeyToAccount } from 'viem/accounts'
@@ -106,8 +108,13 @@ export const execute = (to: Address, value: bigint, data: Hex) =>
 export const userOperationTypedData = (chainId: number, entryPoint: Address, operation: UserOperation<'0.8'>) =>
   getUserOperationTypedData({ chainId, entryPointAddress: entryPoint, userOperation: operation })
 
-/** What a wallet receives from a viem dapp for that typed data: its domain's type declared, numbers as text. */
-export function walletTypedData(typedData: ReturnType<typeof getUserOperationTypedData>): Record<string, unknown> {
+/** What a wallet receives from a viem dapp for typed data: its domain's type declared, numbers as text. */
+export function walletTypedData(typedData: {
+  domain?: TypedDataDomain
+  types: Record<string, readonly TypedDataParameter[]>
+  primaryType: string
+  message: Record<string, unknown>
+}): Record<string, unknown> {
   const data = {
     ...typedData,
     types: { EIP712Domain: getTypesForEIP712Domain({ domain: typedData.domain }), ...typedData.types },

@@ -112,6 +112,17 @@ export const lendingDelegationAbi = parseAbi([
 ])
 
 /**
+ * Across's SpokePool: deposits (accounts as bytes32 since v3.5, as addresses in `depositV3` and the V3 event) are paid
+ * out on another chain to their `recipient`, and refunded to, or redirected by a signature of, their `depositor`.
+ */
+export const acrossSpokePoolAbi = parseAbi([
+  'function deposit(bytes32 depositor, bytes32 recipient, bytes32 inputToken, bytes32 outputToken, uint256 inputAmount, uint256 outputAmount, uint256 destinationChainId, bytes32 exclusiveRelayer, uint32 quoteTimestamp, uint32 fillDeadline, uint32 exclusivityParameter, bytes message) payable',
+  'function depositV3(address depositor, address recipient, address inputToken, address outputToken, uint256 inputAmount, uint256 outputAmount, uint256 destinationChainId, address exclusiveRelayer, uint32 quoteTimestamp, uint32 fillDeadline, uint32 exclusivityParameter, bytes message) payable',
+  'event FundsDeposited(bytes32 inputToken, bytes32 outputToken, uint256 inputAmount, uint256 outputAmount, uint256 indexed destinationChainId, uint256 indexed depositId, uint32 quoteTimestamp, uint32 fillDeadline, uint32 exclusivityDeadline, bytes32 indexed depositor, bytes32 recipient, bytes32 exclusiveRelayer, bytes message)',
+  'event V3FundsDeposited(address inputToken, address outputToken, uint256 inputAmount, uint256 outputAmount, uint256 indexed destinationChainId, uint32 indexed depositId, uint32 quoteTimestamp, uint32 fillDeadline, uint32 exclusivityDeadline, address indexed depositor, address recipient, address exclusiveRelayer, bytes message)',
+])
+
+/**
  * ERC-4337's IAccountExecute: the EntryPoint (v0.7 and later) calls `executeUserOp(userOp, userOpHash)` on an account
  * whose operation's `callData` starts with this function's selector, and the account runs the rest.
  */
@@ -241,4 +252,5 @@ export const decodingAbis = [
   uniswapAbi,
   contractControlAbi,
   lendingDelegationAbi,
+  acrossSpokePoolAbi,
 ] as const

@@ -87,11 +87,18 @@ export function decodeKnownFunction(data: Hex): DecodedFunction | null {
   return null
 }
 
-/** Every address that appears in the call's decoded arguments (nested arrays and tuples included). */
+/** A 32-byte word holding an address (12 zero bytes, then 20), as bridges write accounts of any chain. */
+const ADDRESS_WORD = /^0x0{24}[0-9a-fA-F]{40}$/
+
+/**
+ * Every address that appears in the call's decoded arguments (nested arrays and tuples included), also where one is
+ * written as a 32-byte word.
+ */
 export function addressesInArguments(args: readonly unknown[]): Address[] {
   const found: Address[] = []
   const visit = (value: unknown) => {
     if (typeof value === 'string' && isAddress(value, { strict: false })) found.push(getAddress(value))
+    else if (typeof value === 'string' && ADDRESS_WORD.test(value)) found.push(getAddress(`0x${value.slice(26)}`))
     else if (Array.isArray(value)) value.forEach(visit)
     else if (typeof value === 'object' && value !== null) Object.values(value).forEach(visit)
   }

@@ -19,6 +19,7 @@
  * - `orderPreSignatures.ts`: CoW orders signed on chain by their ID alone (setPreSignature), how Safes swap.
  * - `lendingDelegation.ts`: lending positions handed to another address (Aave credit delegation, Compound III
  *   managers), which move nothing when given.
+ * - `bridgeDeposits.ts`: Across bridge deposits paid out on another chain to, or refundable to, someone else.
  * - `contractControl.ts`: control of a contract given away (ownership, roles, a proxy's code or admin), from its events.
  * - `value.ts`: a trade that gives far more in dollars than it brings back, once assets carry prices.
  * - `phishing.ts`: the requesting site against the bundled eth-phishing-detect lists.
@@ -32,6 +33,7 @@
  */
 export { actionFor } from './action.ts'
 export { addMaliciousAddresses, knownMalicious, maliciousAddressWarnings } from './blocklist.ts'
+export { accountInWords, addressIn } from './bridgeDeposits.ts'
 export { counterfeitWarnings } from './counterfeits.ts'
 export { checkDomain, type DomainVerdict, originWarnings } from './phishing.ts'
 export { lookalikeOf, poisonedAddressWarnings, recipientsOf } from './poisoning.ts'

@@ -26,6 +26,7 @@ import {
   tokenMetadata,
 } from '../simulation/index.ts'
 import { maliciousAddressWarnings } from './blocklist.ts'
+import { bridgeDeposits, bridgeDepositWarnings } from './bridgeDeposits.ts'
 import { contractControlWarnings } from './contractControl.ts'
 import { counterfeitWarnings } from './counterfeits.ts'
 import { feeWarnings } from './fees.ts'
@@ -67,6 +68,7 @@ export function simulationWarnings(
     ...valueWarnings(result.chainId, changes, userAccount, priceOf, (token) => metadataOf(token).decimals),
     ...approvalWarnings(result, changes, metadataOf),
     ...lendingDelegationWarnings(result, changes, userAccount, metadataOf),
+    ...bridgeDepositWarnings(bridgeDeposits(logs), result.movements, userAccount, metadataOf),
     ...safeControlWarnings(calls, result.safeChanges, result.safes),
     ...safeRefundWarnings(result.chainId, calls, metadataOf),
     ...contractControlWarnings(result, calls, userAccount),

@@ -34,7 +34,9 @@ import {
   type Bound,
   decodeRawMessage,
   decodeTypedMessage,
+  depositUpdateWarnings,
   findBlurSignature,
+  findDepositUpdate,
   findNftPermit,
   findSafeMessage,
   findSafeTransaction,
@@ -235,8 +237,12 @@ async function analyseTypedData(
   const operation = findUserOperation(typedData)
   if (operation) return scanUserOperation(typedData, operation, input.userAccount, options)
   const chainId = knownChainId(options.rpcUrl, options.chainId) ?? domainChainId(typedData)
+  const update = findDepositUpdate(typedData)
   return done({
-    warnings: chainId === null ? [] : messageAddressWarnings(chainId, typedData),
+    warnings: [
+      ...(chainId === null ? [] : messageAddressWarnings(chainId, typedData)),
+      ...(update ? depositUpdateWarnings(update, input.userAccount) : []),
+    ],
     simulationResults: results([], decodeTypedMessage(typedData)),
   })
 }

@@ -1,4 +1,4 @@
-/** Which chain a node serves (asked once per RPC URL) and what that chain's native currency is called. */
+/** Which chain a node serves (asked once per RPC URL), what the chain is called and what its native currency is. */
 import { isHex } from 'viem'
 import { arbitrum, avalanche, base, bsc, foundry, gnosis, mainnet, optimism, polygon, sepolia } from 'viem/chains'
 import { type RpcClient, RpcFailure } from './rpc.ts'
@@ -28,4 +28,10 @@ export async function fetchChainId(client: RpcClient, rpcUrl: string): Promise<n
 /** Name, symbol and decimals of the chain's native currency; Ether for chains this build does not know. */
 export function nativeCurrency(chainId: number): { name: string; symbol: string; decimals: number } {
   return KNOWN_CHAINS.find((chain) => chain.id === chainId)?.nativeCurrency ?? mainnet.nativeCurrency
+}
+
+/** A chain in a sentence: "Optimism (chain 10)", or "chain 1337" for chains this build does not know by name. */
+export function chainInWords(chainId: number): string {
+  const name = KNOWN_CHAINS.find((chain) => chain.id === chainId)?.name
+  return name ? `${name} (chain ${chainId})` : `chain ${chainId}`
 }

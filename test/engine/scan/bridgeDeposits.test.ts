@@ -1,0 +1,357 @@
+/**
+ * Across bridge deposits whose funds are paid out to, or refunded to, someone else. Across's own SpokePool
+ * (`Ethereum_SpokePool` from @across-protocol/contracts 5.0.27, behind OpenZeppelin's ERC1967Proxy, as deployed) takes
+ * the deposit; a second one, on the same devnet, stands for the destination chain's, where a relayer fills it. Reality
+ * as the oracle: what the scan says the deposit pays whom is what the fill pays.
+ */
+import { createRequire } from 'node:module'
+import {
+  type Abi,
+  type Address,
+  createPublicClient,
+  createWalletClient,
+  encodeAbiParameters,
+  encodeEventTopics,
+  encodeFunctionData,
+  getAddress,
+  type Hex,
+  http,
+  pad,
+  parseAbi,
+  parseAbiParameters,
+  parseEther,
+  zeroAddress,
+  zeroHash,
+} from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { foundry } from 'viem/chains'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { waitForReceipt } from '../../../src/devnet/receipt.ts'
+import { acrossSpokePoolAbi } from '../../../src/engine/abi/index.ts'
+import { type ScanTransactionsResponse, scanTransactions } from '../../../src/engine/index.ts'
+import { bridgeDeposits } from '../../../src/engine/risk/bridgeDeposits.ts'
+import { devnetRolledBackPerTest } from '../../support/devnet.ts'
+import { walletTypedData } from '../../support/userOperations.ts'
+import { messageResponseValidator, scanOk } from '../messageSupport.ts'
+import { validateTransactionsResponse } from '../transactionSupport.ts'
+
+const require = createRequire(import.meta.url)
+const artifact = (path: string) => require(path) as { abi: Abi; bytecode: Hex }
+const SPOKE_POOL = artifact(
+  '@across-protocol/contracts/dist/evm/artifacts/Ethereum_SpokePool.sol/Ethereum_SpokePool.json',
+)
+const PROXY = artifact('@openzeppelin/contracts/build/contracts/ERC1967Proxy.json')
+
+const fx = devnetRolledBackPerTest()
+const account = (index: number) => privateKeyToAccount(fx().accounts[index]?.privateKey as Hex)
+const chain = () => createPublicClient({ chain: foundry, transport: http(fx().rpcUrl), pollingInterval: 50 })
+const wallet = (index: number) =>
+  createWalletClient({ account: account(index), chain: foundry, transport: http(fx().rpcUrl) })
+
+const user = () => account(0).address
+const attacker = () => account(7).address
+const relayer = () => account(8).address
+const word = (address: Address) => pad(address).toLowerCase() as Hex
+
+/** A SpokePool as Across deploys one: the implementation, then a proxy initialised with it. */
+async function deploySpokePool(): Promise<Address> {
+  const deploy = async (abi: Abi, bytecode: Hex, args: unknown[]) => {
+    const hash = await wallet(9).deployContract({ abi, bytecode, args })
+    const receipt = await waitForReceipt(chain(), hash)
+    return getAddress(receipt.contractAddress as Address)
+  }
+  const implementation = await deploy(SPOKE_POOL.abi, SPOKE_POOL.bytecode, [
+    fx().weth.address,
+    3600,
+    21600,
+    zeroAddress,
+  ])
+  const initialize = encodeFunctionData({
+    abi: SPOKE_POOL.abi,
+    functionName: 'initialize',
+    args: [0, account(9).address],
+  })
+  return deploy(PROXY.abi, PROXY.bytecode, [implementation, initialize])
+}
+
+let origin: Address
+let destination: Address
+let now: number
+
+beforeEach(async () => {
+  origin = await deploySpokePool()
+  destination = await deploySpokePool()
+  now = Number((await chain().getBlock()).timestamp)
+})
+
+/** 1 ETH bridged to the devnet's own chain id (where `destination` stands), paying out 0.99 WETH's worth. */
+function deposit(fields: { depositor?: Address; recipient?: Address; message?: Hex } = {}) {
+  return {
+    depositor: word(fields.depositor ?? user()),
+    recipient: word(fields.recipient ?? user()),
+    inputToken: word(fx().weth.address),
+    outputToken: word(fx().weth.address),
+    inputAmount: parseEther('1'),
+    outputAmount: parseEther('0.99'),
+    destinationChainId: 31337n,
+    exclusiveRelayer: zeroHash,
+    quoteTimestamp: now,
+    fillDeadline: now + 3600,
+    exclusivityParameter: 0,
+    message: fields.message ?? '0x',
+  } as const
+}
+type Deposit = ReturnType<typeof deposit>
+
+const depositCall = (fields: Deposit) =>
+  encodeFunctionData({
+    abi: acrossSpokePoolAbi,
+    functionName: 'deposit',
+    args: [
+      fields.depositor,
+      fields.recipient,
+      fields.inputToken,
+      fields.outputToken,
+      fields.inputAmount,
+      fields.outputAmount,
+      fields.destinationChainId,
+      fields.exclusiveRelayer,
+      fields.quoteTimestamp,
+      fields.fillDeadline,
+      fields.exclusivityParameter,
+      fields.message,
+    ],
+  })
+
+async function scan(data: Hex, value: bigint): Promise<ScanTransactionsResponse> {
+  const outcome = await scanTransactions(
+    {
+      txObjects: [{ from: user(), to: origin, data, value: value.toString() }],
+      userAccount: user(),
+      metadata: { origin: 'https://bridge.example' },
+    },
+    { rpcUrl: fx().rpcUrl },
+  )
+  if (!outcome.ok) throw new Error(outcome.error.message)
+  validateTransactionsResponse(outcome.response)
+  return outcome.response
+}
+
+/** A new recipient for a deposit, signed by its depositor (Across's speed-up), which relayers must honour. */
+type Update = { recipient: Address; signature: Hex }
+
+/**
+ * Sends the deposit from the user; then a relayer fills it on `destination` as the deposit event reads, or as its
+ * depositor's signed `update` redirects it.
+ */
+async function depositAndFill(data: Hex, value: bigint, update?: Update): Promise<{ paid: Address; amount: bigint }> {
+  const sent = await waitForReceipt(chain(), await wallet(0).sendTransaction({ to: origin, data, value }))
+  expect(sent.status).toBe('success')
+  const [made] = bridgeDeposits(sent.logs as never)
+  if (!made) throw new Error('no deposit event')
+  const relayData = {
+    depositor: made.depositor,
+    recipient: made.recipient,
+    exclusiveRelayer: zeroHash,
+    inputToken: made.inputToken,
+    outputToken: made.inputToken,
+    inputAmount: made.inputAmount,
+    outputAmount: parseEther('0.99'),
+    originChainId: 31337n,
+    depositId: 0n,
+    fillDeadline: now + 3600,
+    exclusivityDeadline: 0,
+    message: made.message,
+  }
+  const paid = update?.recipient ?? getAddress(`0x${made.recipient.slice(26)}`)
+  const before = await chain().getBalance({ address: paid })
+  const weth = fx().weth.address
+  const wethAbi = [
+    { type: 'function', name: 'deposit', stateMutability: 'payable', inputs: [], outputs: [] },
+    {
+      type: 'function',
+      name: 'approve',
+      stateMutability: 'nonpayable',
+      inputs: [
+        { name: 'spender', type: 'address' },
+        { name: 'amount', type: 'uint256' },
+      ],
+      outputs: [{ type: 'bool' }],
+    },
+  ] as const
+  const relay = wallet(8)
+  await waitForReceipt(
+    chain(),
+    await relay.writeContract({ address: weth, abi: wethAbi, functionName: 'deposit', value: parseEther('1') }),
+  )
+  await waitForReceipt(
+    chain(),
+    await relay.writeContract({
+      address: weth,
+      abi: wethAbi,
+      functionName: 'approve',
+      args: [destination, parseEther('1')],
+    }),
+  )
+  const fill = await relay.writeContract({
+    address: destination,
+    abi: SPOKE_POOL.abi,
+    ...(update
+      ? {
+          functionName: 'fillRelayWithUpdatedDeposit',
+          args: [
+            relayData,
+            31337n,
+            word(relayer()),
+            relayData.outputAmount,
+            word(update.recipient),
+            '0x',
+            update.signature,
+          ],
+        }
+      : { functionName: 'fillRelay', args: [relayData, 31337n, word(relayer())] }),
+  })
+  expect((await waitForReceipt(chain(), fill)).status).toBe('success')
+  return { paid, amount: (await chain().getBalance({ address: paid })) - before }
+}
+
+/** Across's speed-up: the depositor's signature of a new recipient (and amount) for deposit `depositId`. */
+function redirect(depositId: bigint, recipient: Address) {
+  return {
+    domain: { name: 'ACROSS-V2', version: '1.0.0', chainId: 31337 },
+    types: {
+      UpdateDepositDetails: [
+        { name: 'depositId', type: 'uint256' },
+        { name: 'originChainId', type: 'uint256' },
+        { name: 'updatedOutputAmount', type: 'uint256' },
+        { name: 'updatedRecipient', type: 'bytes32' },
+        { name: 'updatedMessage', type: 'bytes' },
+      ],
+    },
+    primaryType: 'UpdateDepositDetails',
+    message: {
+      depositId,
+      originChainId: 31337n,
+      updatedOutputAmount: parseEther('0.99'),
+      updatedRecipient: word(recipient),
+      updatedMessage: '0x',
+    },
+  } as const
+}
+
+const warningsOf = (response: { warnings: ScanTransactionsResponse['warnings'] }) =>
+  response.warnings.map((warning) => [warning.kind, warning.severity, warning.message])
+
+describe('Across deposits', () => {
+  it('a deposit that pays out to the user: NONE, and the fill pays the user', async () => {
+    const data = depositCall(deposit())
+    const response = await scan(data, parseEther('1'))
+    expect(response.action).toBe('NONE')
+    expect(response.warnings).toEqual([])
+    const { paid, amount } = await depositAndFill(data, parseEther('1'))
+    expect(paid).toBe(user())
+    // The pool pays native ETH for wrapped native output with no message: the user's balance grows by 0.99 ETH.
+    expect(amount).toBe(parseEther('0.99'))
+  })
+
+  it('a deposit that pays out to another address: WARN naming it, and the fill pays that address', async () => {
+    const data = depositCall(deposit({ recipient: attacker() }))
+    const response = await scan(data, parseEther('1'))
+    expect(response.action).toBe('WARN')
+    const short = `${attacker().slice(0, 6)}…${attacker().slice(-4)}`.toLowerCase()
+    expect(warningsOf(response)).toEqual([
+      [
+        'TRADE_PROCEEDS_TO_OTHER_ADDRESS',
+        'WARNING',
+        expect.stringMatching(
+          new RegExp(`^This bridges 1 WETH through Across and pays it out on .* to ${short}, not to you`, 'i'),
+        ),
+      ],
+    ])
+    expect(response.warnings[0]?.data).toMatchObject({ bridge: 'Across', recipient: word(attacker()) })
+    const { paid, amount } = await depositAndFill(data, parseEther('1'))
+    expect(paid).toBe(attacker())
+    expect(amount).toBe(parseEther('0.99'))
+  })
+
+  it('a deposit that names another depositor: WARN, and that depositor redirects the payout to itself', async () => {
+    const data = depositCall(deposit({ depositor: attacker() }))
+    const response = await scan(data, parseEther('1'))
+    expect(response.action).toBe('WARN')
+    expect(warningsOf(response)).toEqual([
+      ['TRADE_PROCEEDS_TO_OTHER_ADDRESS', 'WARNING', expect.stringContaining('as its depositor, not you')],
+    ])
+    const signature = await account(7).signTypedData(redirect(0n, attacker()))
+    const { paid, amount } = await depositAndFill(data, parseEther('1'), { recipient: attacker(), signature })
+    expect(paid).toBe(attacker())
+    expect(amount).toBe(parseEther('0.99'))
+  })
+
+  it('a signed redirection of the user’s deposit to another address: WARN, and relayers pay that address', async () => {
+    const data = depositCall(deposit())
+    const signed = (recipient: Address) =>
+      scanOk(
+        {
+          message: { kind: 'SIGN_TYPED_DATA', data: walletTypedData(redirect(0n, recipient)) },
+          userAccount: user(),
+          metadata: { origin: 'https://bridge.example' },
+        },
+        fx().rpcUrl,
+      )
+    const honest = await signed(user())
+    expect(honest.response.warnings).toEqual([])
+    expect(honest.response.action).toBe('NONE')
+    const { response } = await signed(attacker())
+    expect(messageResponseValidator()(response)).toEqual([])
+    expect(response.action).toBe('WARN')
+    const short = `${attacker().slice(0, 6)}…${attacker().slice(-4)}`.toLowerCase()
+    expect(warningsOf(response)).toEqual([
+      [
+        'TRADE_PROCEEDS_TO_OTHER_ADDRESS',
+        'WARNING',
+        `This signature redirects Across deposit #0 made on Foundry (chain 31337): relayers then pay it out to ${short}, not to you. Sign it only if ${short} is yours.`,
+      ],
+    ])
+    const signature = await account(0).signTypedData(redirect(0n, attacker()))
+    const { paid, amount } = await depositAndFill(data, parseEther('1'), { recipient: attacker(), signature })
+    expect(paid).toBe(attacker())
+    expect(amount).toBe(parseEther('0.99'))
+  })
+
+  it('a deposit with instructions for its recipient says they cannot be checked', async () => {
+    const response = await scan(depositCall(deposit({ recipient: attacker(), message: '0x1234' })), parseEther('1'))
+    expect(response.warnings[0]?.message).toContain('instructions that address follows on arrival')
+  })
+})
+
+describe('bridgeDeposits', () => {
+  it('reads the V3 event, accounts as addresses, into the same 32-byte words', () => {
+    const [event] = parseAbi([
+      'event V3FundsDeposited(address inputToken, address outputToken, uint256 inputAmount, uint256 outputAmount, uint256 indexed destinationChainId, uint32 indexed depositId, uint32 quoteTimestamp, uint32 fillDeadline, uint32 exclusivityDeadline, address indexed depositor, address recipient, address exclusiveRelayer, bytes message)',
+    ])
+    const [weth, depositor, recipient] = [
+      '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2',
+      '0x00000000000000000000000000000000000000d1',
+      '0x00000000000000000000000000000000000000e2',
+    ] as const
+    const topics = encodeEventTopics({ abi: [event], args: { destinationChainId: 10n, depositId: 7, depositor } })
+    const data = encodeAbiParameters(
+      parseAbiParameters(
+        'address, address, uint256, uint256, uint32, uint32, uint32, address recipient, address, bytes message',
+      ),
+      [weth, weth, 5n, 4n, 1, 2, 0, recipient, zeroAddress, '0xab'],
+    )
+    const log = { address: '0x5c7BCd6E7De5423a257D81B442095A1a6ced35C5' as Address, topics: topics as Hex[], data }
+    expect(bridgeDeposits([log, { ...log, data: '0x' }])).toEqual([
+      {
+        pool: log.address,
+        inputToken: word(weth),
+        inputAmount: 5n,
+        destinationChainId: 10n,
+        depositor: word(depositor),
+        recipient: word(recipient),
+        message: '0xab',
+      },
+    ])
+  })
+})
