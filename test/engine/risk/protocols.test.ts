@@ -38,6 +38,10 @@ describe('the bundled protocol list', () => {
     // 1inch's router v6 (and Limit Order Protocol v4), at one address on every chain its package's README lists.
     expect(knownProtocol(1, '0x111111125421cA6dc452d289314280a0f8842A65')?.name).toBe('1inch')
     expect(knownProtocol(8453, '0x111111125421ca6dc452d289314280a0f8842a65')?.name).toBe('1inch')
+    // Across's SpokePools, per chain, as its contracts package publishes them: a deposit's counterparty is named.
+    expect(knownProtocol(1, '0x5c7BCd6E7De5423a257D81B442095A1a6ced35C5')?.name).toBe('Across')
+    expect(knownProtocol(8453, '0x09aea4b2242abC8bb4BB78D537A67a245A7bEC64')?.name).toBe('Across')
+    expect(knownProtocol(8453, '0x5c7BCd6E7De5423a257D81B442095A1a6ced35C5')).toBeNull()
   })
 
   it('is chain-specific: a mainnet router is unknown elsewhere, the OP-stack WETH only on OP-stack chains', () => {
