@@ -13,6 +13,7 @@ import {
   encodeAbiParameters,
   encodeEventTopics,
   encodeFunctionData,
+  erc20Abi,
   getAddress,
   type Hex,
   http,
@@ -27,7 +28,7 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { foundry } from 'viem/chains'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { waitForReceipt } from '../../../src/devnet/receipt.ts'
-import { acrossSpokePoolAbi } from '../../../src/engine/abi/index.ts'
+import { acrossSpokePoolAbi, wethAbi } from '../../../src/engine/abi/index.ts'
 import { type ScanTransactionsResponse, scanTransactions } from '../../../src/engine/index.ts'
 import { bridgeDeposits } from '../../../src/engine/risk/bridgeDeposits.ts'
 import { devnetRolledBackPerTest } from '../../support/devnet.ts'
@@ -166,19 +167,6 @@ async function depositAndFill(data: Hex, value: bigint, update?: Update): Promis
   const paid = update?.recipient ?? getAddress(`0x${made.recipient.slice(26)}`)
   const before = await chain().getBalance({ address: paid })
   const weth = fx().weth.address
-  const wethAbi = [
-    { type: 'function', name: 'deposit', stateMutability: 'payable', inputs: [], outputs: [] },
-    {
-      type: 'function',
-      name: 'approve',
-      stateMutability: 'nonpayable',
-      inputs: [
-        { name: 'spender', type: 'address' },
-        { name: 'amount', type: 'uint256' },
-      ],
-      outputs: [{ type: 'bool' }],
-    },
-  ] as const
   const relay = wallet(8)
   await waitForReceipt(
     chain(),
@@ -188,7 +176,7 @@ async function depositAndFill(data: Hex, value: bigint, update?: Update): Promis
     chain(),
     await relay.writeContract({
       address: weth,
-      abi: wethAbi,
+      abi: erc20Abi,
       functionName: 'approve',
       args: [destination, parseEther('1')],
     }),
