@@ -2,8 +2,10 @@
  * Lending positions handed to another address: an Aave credit delegation lets the delegatee borrow in the delegator's
  * name against the delegator's collateral, and a Compound III manager may withdraw and borrow from the owner's whole
  * account. Neither moves anything when given, so the simulation shows no loss; the warning says what the grantee can
- * do from then on. A grantee without code is a person (APPROVAL_TO_EOA), as for approvals; any other grantee gets
- * Preflight's own LENDING_POSITION_DELEGATION. Revocations raise nothing.
+ * do from then on. A grantee without code is a person (APPROVAL_TO_EOA), as for approvals; Aave's own gateway and
+ * adapters (known spenders: they borrow only for the caller, as the Aave app uses them to borrow native currency or
+ * swap debt) raise nothing; any other grantee gets Preflight's own LENDING_POSITION_DELEGATION. Revocations raise
+ * nothing.
  */
 import { type Address, isAddressEqual } from 'viem'
 import type { Warning } from '../api/index.ts'
@@ -15,6 +17,7 @@ import {
   type SimulationResult,
   type TokenMetadata,
 } from '../simulation/index.ts'
+import { knownSpender } from './spenders.ts'
 import { makeWarning } from './warnings.ts'
 
 /** A WARNING for each credit delegation and each Compound III manager the request leaves in place. */
@@ -27,7 +30,9 @@ export function lendingDelegationWarnings(
   const isPerson = (account: Address) => codeSizeBefore(result.reads, account) === 0n
   const whose = (owner: Address) => (isAddressEqual(owner, userAccount) ? 'your' : `${shortAddress(owner)}'s`)
   const delegations = lastDelegations(result.delegations)
-    .filter((delegation) => delegation.amount > 0n)
+    .filter(
+      (delegation) => delegation.amount > 0n && knownSpender(result.chainId, delegation.delegatee)?.protocol !== 'aave',
+    )
     .map((delegation) => {
       const asset = metadataOf(delegation.asset)
       const symbol = asset.symbol ?? asset.name ?? shortAddress(delegation.asset)

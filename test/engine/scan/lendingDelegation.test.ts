@@ -316,6 +316,34 @@ describe('Aave credit delegation', () => {
       }),
     ).toBe(value)
   })
+
+  it("approveDelegation to Aave's own native currency gateway (how the Aave app borrows ETH) → no warning", async () => {
+    // AaveV3Ethereum.WETH_GATEWAY in @bgd-labs/aave-address-book; given code here, as it has on mainnet.
+    const gateway = getAddress('0xd01607c3C5eCABa394D8be377a08590149325722')
+    await createTestClient({ mode: 'anvil', transport: http(fx().rpcUrl) }).setCode({
+      address: gateway,
+      bytecode: '0x00',
+    })
+    const data = encodeFunctionData({
+      abi: debtTokenAbi,
+      functionName: 'approveDelegation',
+      args: [gateway, parseUnits('250', 6)],
+    })
+    const scanOn = async (chainId: number) => {
+      const txObjects = [{ from: user(), to: DEBT_TOKEN, data }]
+      const outcome = await scanTransactions(
+        { txObjects, userAccount: user(), metadata: { origin: 'https://app.aave.com' } },
+        { rpcUrl: fx().rpcUrl, chainId },
+      )
+      if (!outcome.ok) throw new Error(outcome.error.message)
+      return outcome.response
+    }
+    const mainnet = await scanOn(1)
+    expect(mainnet.warnings).toEqual([])
+    expect(mainnet.action).toBe('NONE')
+    // Anywhere it is not Aave's, the same grantee is a contract like any other.
+    expect(kinds((await scanOn(fx().chainId)).warnings)).toEqual(['LENDING_POSITION_DELEGATION'])
+  })
 })
 
 describe('Compound III manager', () => {
