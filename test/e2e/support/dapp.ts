@@ -10,6 +10,7 @@ import { listenOnFreePort } from '../../support/net.ts'
 
 const WALLET_ENTRY = join(import.meta.dirname, '../../../src/devnet/dapp/devWallet.ts')
 const LIBRARIES_ENTRY = join(import.meta.dirname, 'libraries.ts')
+const WALLET_KITS_ENTRY = join(import.meta.dirname, 'walletKits.ts')
 
 /** Module `entry` as one classic script that puts its exports on `window[name]`. */
 async function bundleScript(entry: string, name: string): Promise<string> {
@@ -29,6 +30,9 @@ export const bundleDevWallet = (): Promise<string> => bundleScript(WALLET_ENTRY,
 
 /** ethers v6, viem and web3.js as one classic script exposing `window.Libs` (support/libraries.ts). */
 export const libraryBundle = (): Promise<string> => bundleScript(LIBRARIES_ENTRY, 'Libs')
+
+/** @wagmi/core and Safe's protocol-kit as one classic script exposing `window.Kits` (support/walletKits.ts). */
+export const walletKitBundle = (): Promise<string> => bundleScript(WALLET_KITS_ENTRY, 'Kits')
 
 export type Dapp = {
   /** http://localhost:<port> */
