@@ -204,16 +204,15 @@ describe('wagmi and Safe protocol-kit requests, continued in the window', () => 
     })
   })
 
-  describe("Safe's protocol-kit, the connected wallet as the owner signing", () => {
+  describe("Safe's protocol-kit, the connected wallet as an owner", () => {
     /**
-     * In the page: protocol-kit on the Safe through the wagmi connector's provider, signing as account 0, a Safe
-     * transaction of 1 ETH to the recipient built by createTransaction, then signed with `signingMethod`. The devnet's
-     * Safe contracts are named for chain 31337, which protocol-kit's own list does not have.
+     * `body`, run in the page with `kit`: protocol-kit on the Safe through the wagmi connector's provider, signing as
+     * account 0. The devnet's Safe contracts are named for chain 31337, which protocol-kit's own list does not have.
      */
-    const signSafeTransfer = (signingMethod: string) => {
-      const { safe, safeContracts } = devnet.fixtures
+    const withKit = (body: string) => {
+      const { chainId, safe, safeContracts } = devnet.fixtures
       const contractNetworks = {
-        [devnet.fixtures.chainId]: {
+        [chainId]: {
           safeSingletonAddress: safeContracts.singleton,
           safeProxyFactoryAddress: safeContracts.proxyFactory,
           multiSendAddress: safeContracts.multiSend,
@@ -231,68 +230,119 @@ describe('wagmi and Safe protocol-kit requests, continued in the window', () => 
           safeAddress: '${safe.address}',
           contractNetworks: ${JSON.stringify(contractNetworks)},
         })
-        const tx = await kit.createTransaction({ transactions: [{ to: '${recipient}', value: '${parseEther('1')}', data: '0x' }] })
-        const signed = await kit.signTransaction(tx, '${signingMethod}')
-        return { tx: signed.data, signature: signed.getSignature('${account}').data }
+        ${body}
       })()`
+    }
+
+    /** The statement that puts in `tx` the Safe transaction of 1 ETH to the recipient, as protocol-kit builds it. */
+    const createTransfer = () =>
+      `const tx = await kit.createTransaction({ transactions: [{ to: '${recipient}', value: '${parseEther('1')}', data: '0x' }] })`
+
+    type KitTx = Record<keyof SafeTx, string | number>
+
+    /** protocol-kit's transaction data (decimal strings and numbers) as the SafeTx the devnet helpers take. */
+    const safeTx = (data: KitTx): SafeTx => ({
+      to: data.to as Address,
+      value: BigInt(data.value),
+      data: data.data as Hex,
+      operation: Number(data.operation) as SafeTx['operation'],
+      safeTxGas: BigInt(data.safeTxGas),
+      baseGas: BigInt(data.baseGas),
+      gasPrice: BigInt(data.gasPrice),
+      gasToken: data.gasToken as Address,
+      refundReceiver: data.refundReceiver as Address,
+      nonce: BigInt(data.nonce),
+    })
+
+    /** Owner 1, who signs outside the browser with its key from the fixtures. */
+    const secondOwner = () => {
+      const { address, privateKey } = devnet.fixtures.accounts[1] as { address: Address; privateKey: Hex }
+      return { address, signer: privateKeyToAccount(privateKey) }
+    }
+
+    /** Owner 1's EIP-712 signature of `tx`. */
+    const cosign = (tx: SafeTx) => {
+      const { chainId, safe } = devnet.fixtures
+      return secondOwner().signer.signTypedData(safeTxTypedData(chainId, safe.address, tx) as never)
+    }
+
+    /** Waits for the window to show the Safe's −1 ETH. */
+    const safePaysOneEth = async (confirm: Page) => {
+      await expect
+        .poll(() => changesOf(confirm, devnet.fixtures.safe.address))
+        .toEqual([expect.stringContaining('−1 ETH')])
     }
 
     it('signTransaction (eth_signTypedData_v4): the Safe −1 ETH shown, a second owner signs, the recipient gets 1 ETH', async () => {
       const { fixtures } = devnet
       const { shown, settled } = await continueInWindow(
-        signSafeTransfer('eth_signTypedData_v4'),
+        withKit(`${createTransfer()}
+          const signed = await kit.signTransaction(tx, 'eth_signTypedData_v4')
+          return { tx: signed.data, signature: signed.getSignature('${account}').data }`),
         'NONE',
-        async (confirm) => {
-          await expect
-            .poll(() => changesOf(confirm, fixtures.safe.address))
-            .toEqual([expect.stringContaining('−1 ETH')])
-        },
+        safePaysOneEth,
       )
       expect(shown).toMatchObject({ method: 'eth_signTypedData_v4', account: account.toLowerCase(), chainId: 31337 })
-      const signed = settled.ok as { tx: Record<string, string | number>; signature: Hex } | undefined
+      const signed = settled.ok as { tx: KitTx; signature: Hex } | undefined
       if (!signed) throw new Error(`protocol-kit did not sign: ${JSON.stringify(settled)}`)
-
-      const { tx: kitTx, signature } = signed
-      const tx: SafeTx = {
-        to: kitTx.to as Address,
-        value: BigInt(kitTx.value as string),
-        data: kitTx.data as Hex,
-        operation: Number(kitTx.operation) as SafeTx['operation'],
-        safeTxGas: BigInt(kitTx.safeTxGas as string),
-        baseGas: BigInt(kitTx.baseGas as string),
-        gasPrice: BigInt(kitTx.gasPrice as string),
-        gasToken: kitTx.gasToken as Address,
-        refundReceiver: kitTx.refundReceiver as Address,
-        nonce: BigInt(kitTx.nonce as number),
-      }
+      const tx = safeTx(signed.tx)
+      // The wallet signed the Safe transaction protocol-kit built, as owner 0.
       const typedData = safeTxTypedData(fixtures.chainId, fixtures.safe.address, tx)
-      // What the wallet signed is the Safe transaction protocol-kit built, and its signature is owner 0's.
-      expect(await verifyTypedData({ ...typedData, address: account, signature } as never)).toBe(true)
-      const second = fixtures.accounts[1] as { address: Address; privateKey: Hex }
-      const cosigner = privateKeyToAccount(second.privateKey)
-      const cosigned = await cosigner.signTypedData(typedData as never)
+      expect(await verifyTypedData({ ...typedData, address: account, signature: signed.signature } as never)).toBe(true)
+
       const before = await chain().getBalance({ address: recipient })
-      const executor = createWalletClient({ account: cosigner, chain: foundry, transport: http(fixtures.rpcUrl) })
+      const second = secondOwner()
+      const executor = createWalletClient({ account: second.signer, chain: foundry, transport: http(fixtures.rpcUrl) })
       const { to, data } = execSafeTransaction(fixtures, second.address, tx, [
-        { owner: account, signature },
-        { owner: second.address, signature: cosigned },
+        { owner: account, signature: signed.signature },
+        { owner: second.address, signature: await cosign(tx) },
       ])
       const hash = await executor.sendTransaction({ to, data })
       expect((await waitForReceipt(chain(), hash)).status).toBe('success')
       expect(await chain().getBalance({ address: recipient })).toBe(before + parseEther('1'))
     })
 
+    it("executeTransaction: the executing owner's execTransaction shows the Safe −1 ETH, and the recipient gets it", async () => {
+      // Built in the page (no window: nothing is signed), cosigned outside, then executed by owner 0, whose own
+      // approval protocol-kit adds as a pre-validated signature (msg.sender is an owner).
+      const build = await startCall(
+        page,
+        withKit(`${createTransfer()}
+          window.proposal = { kit, tx }
+          return tx.data`),
+      )
+      const built = await build()
+      if (!built.ok) throw new Error(`protocol-kit did not build: ${JSON.stringify(built)}`)
+      const cosigned = await cosign(safeTx(built.ok as KitTx))
+      const before = await chain().getBalance({ address: recipient })
+      const { shown, settled } = await continueInWindow(
+        `(async () => {
+          const { kit, tx } = window.proposal
+          tx.addSignature(new Kits.EthSafeSignature('${secondOwner().address}', '${cosigned}'))
+          return (await kit.executeTransaction(tx)).hash
+        })()`,
+        'NONE',
+        safePaysOneEth,
+      )
+      expect(shown).toMatchObject({ method: 'eth_sendTransaction', account: account.toLowerCase(), chainId: 31337 })
+      expect(shown.params[0]).toMatchObject({ to: devnet.fixtures.safe.address.toLowerCase() })
+      await mined(settled)
+      expect(await chain().getBalance({ address: recipient })).toBe(before + parseEther('1'))
+    })
+
     it('signTransaction (eth_sign): the bare safeTxHash, sent as personal_sign, is shown as blind signing', async () => {
-      const { confirm, result } = await callThroughConfirmWindow(session.context, page, signSafeTransfer('eth_sign'))
+      const { confirm, result } = await callThroughConfirmWindow(
+        session.context,
+        page,
+        withKit(`${createTransfer()}
+          return (await kit.signTransaction(tx, 'eth_sign')).getSignature('${account}').data`),
+      )
       const action = await shownAction(confirm)
-      const shown = await pendingOf(confirm)
-      expect(shown).toMatchObject({ method: 'personal_sign', account: account.toLowerCase() })
-      expect({
-        action,
-        warnings: await confirm
-          .locator('[data-warning-kind]')
-          .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-warning-kind'))),
-      }).toEqual({ action: 'BLOCK', warnings: ['ETH_SIGN_TX_HASH'] })
+      expect(await pendingOf(confirm)).toMatchObject({ method: 'personal_sign', account: account.toLowerCase() })
+      const warnings = await confirm
+        .locator('[data-warning-kind]')
+        .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-warning-kind')))
+      expect({ action, warnings }).toEqual({ action: 'BLOCK', warnings: ['ETH_SIGN_TX_HASH'] })
       await clickDecision(confirm, 'Reject')
       expect(await result()).toMatchObject({ code: REJECTED.code })
     })

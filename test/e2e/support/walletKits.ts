@@ -3,7 +3,7 @@
  * framework-free core, which finds wallets through EIP-6963 (mipd) and talks to them through its injected connector,
  * and Safe's protocol-kit, with which Safe apps have owners sign multisig transactions.
  */
-export { default as Safe } from '@safe-global/protocol-kit'
+export { default as Safe, EthSafeSignature } from '@safe-global/protocol-kit'
 export {
   connect,
   createConfig,
