@@ -202,6 +202,27 @@ describe('wagmi and Safe protocol-kit requests, continued in the window', () => 
       expect(await chain().getBalance({ address: recipient })).toBe(ether + parseEther('0.01'))
       expect([await usdcOf(account), await usdcOf(recipient)]).toEqual([mine - usdc('3'), theirs + usdc('3')])
     })
+
+    it('a transaction Preflight refuses is not resent past it as wallet_sendTransaction', async () => {
+      // An EIP-7702 authorization (account 5 handing itself to the drainer's code), which Preflight cannot check yet
+      // and refuses as invalid params. viem, under wagmi, answers that by resending the same transaction as
+      // wallet_sendTransaction, which used to pass the hook untouched and reach the wallet unseen.
+      const { accounts, drainer } = devnet.fixtures
+      const delegator = privateKeyToAccount((accounts[5] as { privateKey: Hex }).privateKey)
+      const { address, chainId, nonce, r, s, yParity } = await delegator.signAuthorization({
+        address: drainer.address,
+        chainId: 31337,
+        nonce: 0,
+      })
+      const start = node.received().length
+      const call = await startCall(
+        page,
+        `Kits.sendTransaction(config, { to: '${recipient}', value: 1n,
+           authorizationList: [{ address: '${address}', chainId: ${chainId}, nonce: ${nonce}, r: '${r}', s: '${s}', yParity: ${yParity} }] })`,
+      )
+      expect((await call()).message).toContain('Preflight: this transaction holds EIP-7702 authorizations')
+      expect(node.signing(start)).toEqual([])
+    })
   })
 
   describe("Safe's protocol-kit, the connected wallet as an owner", () => {

@@ -58,6 +58,7 @@ export function noChangesText(view: Pick<ConfirmView, 'warnings' | 'safeMessage'
 
 const METHOD_WORDS: Record<InterceptedMethod, string> = {
   eth_sendTransaction: 'Send a transaction',
+  wallet_sendTransaction: 'Send a transaction',
   eth_signTransaction: 'Sign a transaction (to be sent later)',
   eth_sendRawTransaction: 'Send a signed transaction',
   wallet_sendCalls: 'Send a batch of calls',
