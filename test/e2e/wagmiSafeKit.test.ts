@@ -15,6 +15,7 @@ import {
   http,
   parseEther,
   parseUnits,
+  verifyMessage,
   verifyTypedData,
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
@@ -165,6 +166,21 @@ describe('wagmi and Safe protocol-kit requests, continued in the window', () => 
       expect(shown).toMatchObject({ method: 'eth_signTypedData_v4', account: account.toLowerCase(), chainId: 31337 })
       expect(settled.ok, JSON.stringify(settled)).toMatch(/^0x[0-9a-f]{130}$/)
       expect(await verifyTypedData({ ...MAIL, address: account, signature: settled.ok as Hex })).toBe(true)
+    })
+
+    it('signMessage: the text shown is the text signed', async () => {
+      const message = 'Sign in to the devnet dapp.\nNonce: 42'
+      const { shown, settled } = await continueInWindow(
+        `Kits.signMessage(config, { message: ${JSON.stringify(message)} })`,
+        'NONE',
+        async (confirm) => {
+          const fields = confirm.locator('details', { hasText: 'Message:' }).locator('.args')
+          await expect.poll(() => fields.textContent()).toContain(message)
+        },
+      )
+      expect(shown).toMatchObject({ method: 'personal_sign', account: account.toLowerCase() })
+      expect(settled.ok, JSON.stringify(settled)).toMatch(/^0x[0-9a-f]{130}$/)
+      expect(await verifyMessage({ address: account, message, signature: settled.ok as Hex })).toBe(true)
     })
 
     it('writeContract: a USDC transfer, its amount shown and moved', async () => {

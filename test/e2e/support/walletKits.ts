@@ -10,6 +10,7 @@ export {
   http,
   sendCalls,
   sendTransaction,
+  signMessage,
   signTypedData,
   writeContract,
 } from '@wagmi/core'
