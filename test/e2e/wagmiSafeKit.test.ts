@@ -380,6 +380,8 @@ describe('wagmi and Safe protocol-kit requests, continued in the window', () => 
         .locator('[data-warning-kind]')
         .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-warning-kind')))
       expect({ action, warnings }).toEqual({ action: 'BLOCK', warnings: ['ETH_SIGN_TX_HASH'] })
+      // Nothing moves when a hash is signed, and the window does not say so as if that were harmless.
+      await expect.poll(() => confirm.getByText('What the hash stands for can').count()).toBe(1)
       await clickDecision(confirm, 'Reject')
       expect(await result()).toMatchObject({ code: REJECTED.code })
     })
