@@ -23,11 +23,11 @@ import { foundry } from 'viem/chains'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { execSafeTransaction } from '../../src/devnet/dapp/requests.ts'
 import type { Devnet } from '../../src/devnet/devnet.ts'
-import { ETHER_MAIL, safeTxTypedData } from '../../src/devnet/eip712.ts'
+import { safeTxTypedData } from '../../src/devnet/eip712.ts'
 import { waitForReceipt } from '../../src/devnet/receipt.ts'
 import type { SafeTx } from '../../src/engine/index.ts'
 import type { PendingRequest } from '../../src/extension/shared/pending.ts'
-import { walletKitBundle } from './support/dapp.ts'
+import { MAIL, walletKitBundle } from './support/dapp.ts'
 import {
   callThroughConfirmWindow,
   clickDecision,
@@ -38,9 +38,6 @@ import {
 } from './support/extension.ts'
 import { type E2eSession, startE2eSession } from './support/session.ts'
 import { startWalletNode, type WalletNode } from './support/walletNode.ts'
-
-/** A message no contract acts on: the window has nothing to warn about, and the signature is checked here. */
-const MAIL = { ...ETHER_MAIL, domain: { name: 'Ether Mail', version: '1', chainId: 31337 } } as const
 
 /** The rdns the dev wallet announces itself with over EIP-6963 (src/devnet/dapp/devWallet.ts). */
 const DEV_WALLET_RDNS = 'dev.preflight.devwallet'
