@@ -7,14 +7,10 @@ import type { BrowserContext, Page } from 'playwright-core'
 import { createPublicClient, type Hex, http, parseEther, verifyTypedData } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../src/devnet/devnet.ts'
-import { ETHER_MAIL } from '../../src/devnet/eip712.ts'
 import { waitForReceipt } from '../../src/devnet/receipt.ts'
-import { libraryBundle } from './support/dapp.ts'
+import { libraryBundle, MAIL } from './support/dapp.ts'
 import { callThroughConfirmWindow, clickDecision, pendingOf, shownAction } from './support/extension.ts'
 import { type E2eSession, startE2eSession } from './support/session.ts'
-
-/** A message no contract acts on: the window has nothing to warn about, and the signature is checked here. */
-const MAIL = { ...ETHER_MAIL, domain: { name: 'Ether Mail', version: '1', chainId: 31337 } } as const
 
 describe('requests from client libraries, continued in the window', () => {
   let devnet: Devnet

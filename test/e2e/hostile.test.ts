@@ -727,6 +727,21 @@ describe('a hostile page cannot get the wallet to sign what the window did not s
       expect(outcome.received).toEqual([])
     })
 
+    it('wallet_sendTransaction, eth_sendTransaction in the wallet namespace, is shown and checked', async () => {
+      const outcome = await run(
+        '',
+        `ethereum.request({ method: 'wallet_sendTransaction', params: [${tx()}] })`,
+        'reject',
+      )
+      expect(outcome.settled).toEqual(REJECTED)
+      expect(outcome.shown[0]?.request).toMatchObject({
+        method: 'wallet_sendTransaction',
+        params: [{ to: ATTACKER, value: ONE_ETH }],
+        scan: { status: 'DONE' },
+      })
+      expect(outcome.received).toEqual([])
+    })
+
     it('wallet_sendCalls (2.0.0) is checked call by call', async () => {
       const outcome = await run(
         '',

@@ -270,6 +270,26 @@ describe('the confirmation view of real scans', () => {
     expect(noChangesText(await viewOfTransaction(sendEth(devnet.fixtures, me)))).toBeUndefined()
   })
 
+  it('a raw hash signed as a message: the warning, and no "no asset changes" that reads as harmless', async () => {
+    // What Safe's protocol-kit sends when an owner signs with eth_sign: personal_sign of the bare safeTxHash.
+    const outcome = await scanMessage(
+      {
+        message: { kind: 'PERSONAL_SIGN', rawMessage: keccak256(toHex('a Safe transaction')) },
+        userAccount: me,
+        metadata: { origin: ORIGIN },
+      },
+      { rpcUrl: devnet.fixtures.rpcUrl, chainId: devnet.fixtures.chainId, now: () => NOW },
+    )
+    if (!outcome.ok) throw new Error(outcome.error.message)
+    const view = confirmView(pending('personal_sign', me, { status: 'DONE', kind: 'message', ...outcome }))
+    expect(view.action).toBe('BLOCK')
+    expect(view.warnings.map((warning) => warning.kind)).toEqual(['ETH_SIGN_TX_HASH'])
+    expect(view.groups).toEqual([])
+    expect(noChangesText(view)).toBe(
+      'Signing moves no assets by itself. What the hash stands for can, and it cannot be read here: see the warning above.',
+    )
+  })
+
   it('an owner handing over a contract: the warning, and no "no asset changes" that reads as harmless', async () => {
     const view = await viewOfTransaction(handOverVault(devnet.fixtures, me))
     expect(view.action).toBe('WARN')

@@ -37,6 +37,8 @@ describe('feeView', () => {
       price: 'Max fee 30 gwei, tip 1 gwei',
       worstCase: '0.003 POL ≈ < $0.01',
     })
+    // wallet_sendTransaction is the same transaction in the wallet namespace.
+    expect(feeView({ ...legacy, method: 'wallet_sendTransaction' })).toEqual(feeView(legacy))
   })
 
   it('says the wallet chooses what the dapp left out, and reads a signed transaction', async () => {

@@ -3,7 +3,8 @@
  * (accounts, chain), the exact params the wallet will receive on Continue, the signer and the chain. This runs in the
  * worker, where nothing the page can touch exists; the hook forwards what comes out of here and nothing else.
  *
- * - Transactions: see txParams.ts (from and chainId filled, contradictions refused).
+ * - Transactions (eth_sendTransaction, its wallet_sendTransaction alias, eth_signTransaction): see txParams.ts (from
+ *   and chainId filled, contradictions refused).
  * - Typed data (v1, v3, v4 and plain eth_signTypedData): the signer and the data are found whichever order they
  *   come in; a JSON string is parsed without losing big integers and forwarded re-serialised from that parse, so
  *   the wallet cannot read duplicate keys or huge numbers differently from the window.
@@ -219,6 +220,7 @@ export async function normalizeCall(call: HookCall, decodeSigned: DecodeSigned):
   try {
     switch (method) {
       case 'eth_sendTransaction':
+      case 'wallet_sendTransaction':
       case 'eth_signTransaction': {
         const tx = normalizeTx(list[0], 'params[0]', account, chainId)
         return done({ account: tx.from, params: [tx] })

@@ -320,6 +320,7 @@ export function plantedField(method: InterceptedMethod, params: unknown): Plante
   const first = ownValue(params, 0)
   switch (method) {
     case 'eth_sendTransaction':
+    case 'wallet_sendTransaction':
     case 'eth_signTransaction':
       return plantedIn(first, TRANSACTION_FIELDS, 'the transaction')
     case 'wallet_sendCalls': {
@@ -356,6 +357,7 @@ export function plantedField(method: InterceptedMethod, params: unknown): Plante
 function paramsRead(method: InterceptedMethod): number {
   switch (method) {
     case 'eth_sendTransaction':
+    case 'wallet_sendTransaction':
     case 'eth_signTransaction':
     case 'eth_sendRawTransaction':
     case 'wallet_sendCalls':

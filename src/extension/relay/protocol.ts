@@ -11,6 +11,7 @@ import type { Decision, InterceptedMethod } from '../shared/pending.ts'
 
 export const INTERCEPTED_METHODS: readonly InterceptedMethod[] = [
   'eth_sendTransaction',
+  'wallet_sendTransaction',
   'eth_signTransaction',
   'eth_sendRawTransaction',
   'wallet_sendCalls',

@@ -62,6 +62,7 @@ export async function buildScanRequest(
   })
   switch (method) {
     case 'eth_sendTransaction':
+    case 'wallet_sendTransaction':
     case 'eth_signTransaction':
       return transactions([txObject(params[0] as TxFields)])
     case 'eth_sendRawTransaction':

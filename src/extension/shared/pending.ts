@@ -6,9 +6,14 @@
 import type { EngineError, ScanMessageResponse, ScanTransactionsResponse } from '../../engine/index.ts'
 import type { WalletInfo } from '../relay/protocol.ts'
 
-/** The wallet methods Preflight intercepts: every method that makes a wallet sign or send something. */
+/**
+ * The wallet methods Preflight intercepts: every method that makes a wallet sign or send something.
+ * `wallet_sendTransaction` is eth_sendTransaction in the wallet namespace, which viem (so wagmi) resends a transaction
+ * as when eth_sendTransaction fails with invalid params or an unknown method: a refusal of Preflight's among them.
+ */
 export type InterceptedMethod =
   | 'eth_sendTransaction'
+  | 'wallet_sendTransaction'
   | 'eth_signTransaction'
   | 'eth_sendRawTransaction'
   | 'wallet_sendCalls'

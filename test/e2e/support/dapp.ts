@@ -6,10 +6,12 @@ import { createServer, type Server } from 'node:http'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { build, type Rolldown } from 'vite'
+import { ETHER_MAIL } from '../../../src/devnet/eip712.ts'
 import { listenOnFreePort } from '../../support/net.ts'
 
 const WALLET_ENTRY = join(import.meta.dirname, '../../../src/devnet/dapp/devWallet.ts')
 const LIBRARIES_ENTRY = join(import.meta.dirname, 'libraries.ts')
+const WALLET_KITS_ENTRY = join(import.meta.dirname, 'walletKits.ts')
 
 /** Module `entry` as one classic script that puts its exports on `window[name]`. */
 async function bundleScript(entry: string, name: string): Promise<string> {
@@ -29,6 +31,15 @@ export const bundleDevWallet = (): Promise<string> => bundleScript(WALLET_ENTRY,
 
 /** ethers v6, viem and web3.js as one classic script exposing `window.Libs` (support/libraries.ts). */
 export const libraryBundle = (): Promise<string> => bundleScript(LIBRARIES_ENTRY, 'Libs')
+
+/** @wagmi/core and Safe's protocol-kit as one classic script exposing `window.Kits` (support/walletKits.ts). */
+export const walletKitBundle = (): Promise<string> => bundleScript(WALLET_KITS_ENTRY, 'Kits')
+
+/**
+ * Ether Mail on the devnet: a message no contract acts on, so the window has nothing to warn about, and the test
+ * checks the signature itself.
+ */
+export const MAIL = { ...ETHER_MAIL, domain: { name: 'Ether Mail', version: '1', chainId: 31337 } } as const
 
 export type Dapp = {
   /** http://localhost:<port> */

@@ -19,6 +19,7 @@ export type WalletNode = {
 
 const SIGNING = new Set([
   'eth_sendTransaction',
+  'wallet_sendTransaction',
   'eth_signTransaction',
   'eth_sendRawTransaction',
   'wallet_sendCalls',

@@ -119,6 +119,16 @@ describe('normalizeCall: transactions', () => {
     }
   })
 
+  it("reads wallet_sendTransaction, viem's retry of a refused eth_sendTransaction, as that transaction, refusals too", async () => {
+    const tx = { to: OTHER, value: 1 }
+    const sent = await normal(call('eth_sendTransaction', [tx]))
+    expect(await normal(call('wallet_sendTransaction', [tx]))).toEqual({ ...sent, method: 'wallet_sendTransaction' })
+    const delegating = { ...tx, authorizationList: [{}] }
+    expect(await refusal(call('wallet_sendTransaction', [delegating]))).toEqual(
+      await refusal(call('eth_sendTransaction', [delegating])),
+    )
+  })
+
   it('answers a wallet_sendCalls chain id no chain could have with the field, instead of failing unanswered', async () => {
     const batch = { version: '2.0.0', chainId: `0x${(2n ** 60n).toString(16)}`, calls: [{ to: OTHER }] }
     expect(await refusal(call('wallet_sendCalls', [batch]))).toMatchObject({

@@ -26,6 +26,7 @@ describe('classifyMethod', () => {
       'eth_sign\t',
       'eth_send\u200bTransaction',
       'Wallet_SendCalls',
+      'wallet_sendtransaction',
       'eth_signTypedData_V4\ufeff',
       'eth_sendTransaction\u1680',
       'personal\u180e_sign',

@@ -11,14 +11,16 @@ describe('plantedField', () => {
 
   it('finds a transaction field the request leaves out and the page put on Object.prototype, as a value or getter', async () => {
     expect(plantedField('eth_sendTransaction', [tx])).toBeUndefined()
-    const [read, send, sign] = await withPlanted({ value: '0xde0b6b3a7640000' }, () => [
+    const [read, send, sign, walletSend] = await withPlanted({ value: '0xde0b6b3a7640000' }, () => [
       (tx as { value?: string }).value,
       plantedField('eth_sendTransaction', [tx]),
       plantedField('eth_signTransaction', [tx]),
+      plantedField('wallet_sendTransaction', [tx]),
     ])
     expect(read).toBe('0xde0b6b3a7640000')
     expect(send).toEqual({ where: 'the transaction', name: 'value' })
     expect(sign).toEqual({ where: 'the transaction', name: 'value' })
+    expect(walletSend).toEqual({ where: 'the transaction', name: 'value' })
     const fee = await withPlanted({ 'get:maxFeePerGas': '0xffffffffffff' }, () =>
       plantedField('eth_sendTransaction', [{ ...tx, value: '0x0' }]),
     )

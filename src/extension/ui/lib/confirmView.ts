@@ -42,22 +42,31 @@ const SAFE_MESSAGE_CHANGES =
 const SIGNED_BY_HASH_CHANGES =
   'Nothing moves in this transaction itself. What it signs can, later: see the warning above.'
 
+/**
+ * A raw message (personal_sign, eth_sign) that is, or may be, a 32-byte hash: a Safe's safeTxHash, a permit's or an
+ * order's digest. Signing it moves nothing here, and the signature can move everything the hash stands for.
+ */
+const RAW_HASH_CHANGES =
+  'Signing moves no assets by itself. What the hash stands for can, and it cannot be read here: see the warning above.'
+
 /** A transaction that hands over a contract (its ownership, a role, a proxy's code or admin). */
 const CONTROL_CHANGES =
   'Nothing moves in this transaction itself. It changes who controls a contract: see the warning above.'
 
 /**
  * What the changes section says when no asset moves, when the default "no asset changes" would read as harmless: the
- * request signs something by its hash (a Safe's signature, an approved hash, a CoW order pre-signed by its ID), or
- * hands over control of a contract.
+ * request signs something by its hash (a Safe's signature, an approved hash, a CoW order pre-signed by its ID, a raw
+ * hash signed as a message), or hands over control of a contract.
  */
 export function noChangesText(view: Pick<ConfirmView, 'warnings' | 'safeMessage'>): string | undefined {
   if (view.warnings.some(signsByHash)) return view.safeMessage ? SAFE_MESSAGE_CHANGES : SIGNED_BY_HASH_CHANGES
+  if (view.warnings.some((warning) => warning.kind === 'ETH_SIGN_TX_HASH')) return RAW_HASH_CHANGES
   return view.warnings.some(handsOverControl) ? CONTROL_CHANGES : undefined
 }
 
 const METHOD_WORDS: Record<InterceptedMethod, string> = {
   eth_sendTransaction: 'Send a transaction',
+  wallet_sendTransaction: 'Send a transaction',
   eth_signTransaction: 'Sign a transaction (to be sent later)',
   eth_sendRawTransaction: 'Send a signed transaction',
   wallet_sendCalls: 'Send a batch of calls',

@@ -23,7 +23,11 @@ const quantity = (value: unknown): bigint | undefined =>
 
 /** The fee fields of the transaction the wallet will sign, or undefined for requests without one. */
 function feesOf(request: PendingRequest): TxFees | undefined {
-  if (request.method === 'eth_sendTransaction' || request.method === 'eth_signTransaction') {
+  if (
+    request.method === 'eth_sendTransaction' ||
+    request.method === 'wallet_sendTransaction' ||
+    request.method === 'eth_signTransaction'
+  ) {
     const tx = (request.params[0] ?? {}) as Record<string, unknown>
     return {
       gas: quantity(tx.gas) ?? quantity(tx.gasLimit),
