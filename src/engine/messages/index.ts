@@ -73,7 +73,7 @@ export {
   seaportTransfers,
 } from './seaport.ts'
 export { findSignedCall, type SignedCall } from './signedCalls.ts'
-export { readSignIn, signInWarnings } from './signIn.ts'
+export { readSignIn, signInOf, signInWarnings } from './signIn.ts'
 export {
   findSwapOrder,
   proceedsElsewhereWarning,

@@ -61,7 +61,6 @@ import {
   proceedsElsewhereWarning,
   rawMessageWarnings,
   readRawMessage,
-  readSignIn,
   reorderedTextWarnings,
   type SafeMessage,
   type SafeTxMessage,
@@ -77,6 +76,7 @@ import {
   seaportCriteriaChanges,
   seaportReads,
   seaportTransfers,
+  signInOf,
   signInWarnings,
   swapOrderTrades,
   swapOrderWarnings,
@@ -176,7 +176,7 @@ async function analyse(input: MessageScanInput, options: ScanOptions): Promise<S
   const { message } = input
   if (message.kind !== 'SIGN_TYPED_DATA') {
     const raw = readRawMessage(message.rawMessage)
-    const signIn = raw.text === null ? null : readSignIn(raw.text)
+    const signIn = signInOf(raw)
     const signInChecks = signIn ? signInWarnings(signIn, input.origin, input.userAccount) : []
     return done({
       warnings: [...rawMessageWarnings(raw), ...signInChecks],
