@@ -9,6 +9,7 @@ import {
   type Abi,
   type Address,
   createPublicClient,
+  createTestClient,
   createWalletClient,
   encodeAbiParameters,
   encodeEventTopics,
@@ -32,6 +33,7 @@ import { acrossSpokePoolAbi, wethAbi } from '../../../src/engine/abi/index.ts'
 import { type ScanTransactionsResponse, scanTransactions } from '../../../src/engine/index.ts'
 import { bridgeDeposits } from '../../../src/engine/risk/bridgeDeposits.ts'
 import { devnetRolledBackPerTest } from '../../support/devnet.ts'
+import { runtimeCode } from '../../support/solc.ts'
 import { walletTypedData } from '../../support/userOperations.ts'
 import { messageResponseValidator, scanOk } from '../messageSupport.ts'
 import { validateTransactionsResponse } from '../transactionSupport.ts'
@@ -124,10 +126,10 @@ const depositCall = (fields: Deposit) =>
     ],
   })
 
-async function scan(data: Hex, value: bigint): Promise<ScanTransactionsResponse> {
+async function scan(data: Hex, value: bigint, to: Address = origin): Promise<ScanTransactionsResponse> {
   const outcome = await scanTransactions(
     {
-      txObjects: [{ from: user(), to: origin, data, value: value.toString() }],
+      txObjects: [{ from: user(), to, data, value: value.toString() }],
       userAccount: user(),
       metadata: { origin: 'https://bridge.example' },
     },
@@ -145,8 +147,13 @@ type Update = { recipient: Address; signature: Hex }
  * Sends the deposit from the user; then a relayer fills it on `destination` as the deposit event reads, or as its
  * depositor's signed `update` redirects it.
  */
-async function depositAndFill(data: Hex, value: bigint, update?: Update): Promise<{ paid: Address; amount: bigint }> {
-  const sent = await waitForReceipt(chain(), await wallet(0).sendTransaction({ to: origin, data, value }))
+async function depositAndFill(
+  data: Hex,
+  value: bigint,
+  update?: Update,
+  to: Address = origin,
+): Promise<{ paid: Address; amount: bigint }> {
+  const sent = await waitForReceipt(chain(), await wallet(0).sendTransaction({ to, data, value }))
   expect(sent.status).toBe('success')
   const [made] = bridgeDeposits(sent.logs as never)
   if (!made) throw new Error('no deposit event')
@@ -230,6 +237,23 @@ function redirect(depositId: bigint, recipient: Address) {
 const warningsOf = (response: { warnings: ScanTransactionsResponse['warnings'] }) =>
   response.warnings.map((warning) => [warning.kind, warning.severity, warning.message])
 
+const ROUTER: Address = '0x0000000000000000000000000000000000a0c105'
+
+/**
+ * A bridge page's router: takes calldata shaped as the SpokePool's `deposit` and deposits with the ETH sent, but names
+ * `thief` its depositor and recipient whatever the calldata says.
+ */
+const routerSource = (pool: Address, thief: Address) => `
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.24;
+contract Router {
+    fallback() external payable {
+        bytes32 thief = bytes32(uint256(uint160(${thief})));
+        (bool ok,) = ${pool}.call{value: msg.value}(abi.encodePacked(msg.data[0:4], thief, thief, msg.data[68:]));
+        require(ok, "deposit failed");
+    }
+}`
+
 describe('Across deposits', () => {
   it('a deposit that pays out to the user: NONE, and the fill pays the user', async () => {
     const data = depositCall(deposit())
@@ -302,6 +326,23 @@ describe('Across deposits', () => {
     ])
     const signature = await account(0).signTypedData(redirect(0n, attacker()))
     const { paid, amount } = await depositAndFill(data, parseEther('1'), { recipient: attacker(), signature })
+    expect(paid).toBe(attacker())
+    expect(amount).toBe(parseEther('0.99'))
+  })
+
+  it('a deposit a contract makes with the ETH the user sends it, for another address: WARN, as the fill pays', async () => {
+    await createTestClient({ mode: 'anvil', transport: http(fx().rpcUrl) }).setCode({
+      address: ROUTER,
+      bytecode: runtimeCode('Router.sol', routerSource(origin, attacker()), 'Router'),
+    })
+    const data = depositCall(deposit())
+    const response = await scan(data, parseEther('1'), ROUTER)
+    expect(response.action).toBe('WARN')
+    expect(warningsOf(response)).toEqual([
+      ['TRADE_PROCEEDS_TO_OTHER_ADDRESS', 'WARNING', expect.stringContaining('pays it out')],
+      ['TRADE_PROCEEDS_TO_OTHER_ADDRESS', 'WARNING', expect.stringContaining('as its depositor, not you')],
+    ])
+    const { paid, amount } = await depositAndFill(data, parseEther('1'), undefined, ROUTER)
     expect(paid).toBe(attacker())
     expect(amount).toBe(parseEther('0.99'))
   })
