@@ -71,15 +71,20 @@ export function serialize(value: unknown): SerializedValue {
   return ''
 }
 
-/** A function call decoded with one of the known ABIs. */
-export type DecodedFunction = { abi: Abi; functionName: string; args: readonly unknown[] }
+/** A function call decoded with one of the known ABIs, with the parameters that say what each argument is. */
+export type DecodedFunction = {
+  abi: Abi
+  functionName: string
+  args: readonly unknown[]
+  inputs: readonly AbiParameter[]
+}
 
 /** Decodes calldata with the known ABIs; null when no known function matches. */
 export function decodeKnownFunction(data: Hex): DecodedFunction | null {
   if (size(data) < 4) return null
   for (const { abi, item } of functionsForCalldata(data)) {
     try {
-      return { abi, functionName: item.name, args: decodeArguments(item, data) }
+      return { abi, functionName: item.name, args: decodeArguments(item, data), inputs: item.inputs }
     } catch {
       // not this ABI; try the next
     }
@@ -91,17 +96,28 @@ export function decodeKnownFunction(data: Hex): DecodedFunction | null {
 const ADDRESS_WORD = /^0x0{24}[0-9a-fA-F]{40}$/
 
 /**
- * Every address that appears in the call's decoded arguments (nested arrays and tuples included), also where one is
- * written as a 32-byte word.
+ * The bytes32 parameters that hold an account (Across's deposit). Only these: a signature's `r`, a role or a hash can
+ * hold any word, and a drainer would write its hidden wallet there to have it count as named.
  */
-export function addressesInArguments(args: readonly unknown[]): Address[] {
+const ACCOUNT_WORDS = new Set(['depositor', 'recipient', 'inputToken', 'outputToken', 'exclusiveRelayer'])
+
+/**
+ * Every address that appears in the call's decoded arguments (nested arrays and tuples included), also where a
+ * parameter that holds an account writes one as a 32-byte word.
+ */
+export function addressesInArguments({ args, inputs }: DecodedFunction): Address[] {
   const found: Address[] = []
   const visit = (value: unknown) => {
     if (typeof value === 'string' && isAddress(value, { strict: false })) found.push(getAddress(value))
-    else if (typeof value === 'string' && ADDRESS_WORD.test(value)) found.push(getAddress(`0x${value.slice(26)}`))
     else if (Array.isArray(value)) value.forEach(visit)
     else if (typeof value === 'object' && value !== null) Object.values(value).forEach(visit)
   }
-  args.forEach(visit)
+  args.forEach((value, index) => {
+    const input = inputs[index]
+    const isAccountWord = input?.type === 'bytes32' && ACCOUNT_WORDS.has(input.name ?? '')
+    if (isAccountWord && typeof value === 'string' && ADDRESS_WORD.test(value)) {
+      found.push(getAddress(`0x${value.slice(26)}`))
+    } else visit(value)
+  })
   return found
 }

@@ -23,6 +23,7 @@
  * - `rawMessage.ts`: personal_sign and eth_sign text, and blind signing of a bare 32-byte hash.
  * - `signIn.ts`: Sign-In with Ethereum messages, for the site asking or another one.
  * - `depositUpdates.ts`: Across's signed redirection of a bridge deposit already made.
+ * - `signedDeposits.ts`: Across deposits signed for its periphery (gasless bridging), and where they send the funds.
  * - `userOperations.ts`: ERC-4337 user operations signed as typed data, run as the EntryPoint's calls to the account.
  * - `readability.ts`: addresses written in a form other than 0x-hex, text that reorders its own display, and messages
  *   the scan cannot read.
@@ -73,7 +74,8 @@ export {
   seaportTransfers,
 } from './seaport.ts'
 export { findSignedCall, type SignedCall } from './signedCalls.ts'
-export { readSignIn, signInWarnings } from './signIn.ts'
+export { findSignedDeposits, type SignedDeposit, signedDepositWarnings } from './signedDeposits.ts'
+export { readSignIn, signInOf, signInWarnings } from './signIn.ts'
 export {
   findSwapOrder,
   proceedsElsewhereWarning,

@@ -3,9 +3,11 @@
  * asks for it. A page that gets a user's sign-in for another site can log in there as the user; EIP-4361 asks wallets
  * to match the message's domain with the requesting origin, and this is that check.
  */
+import { hexToBytes } from 'viem'
 import type { Address, Warning } from '../api/index.ts'
 import { shortAddress } from '../assets/index.ts'
 import { makeWarning } from '../risk/index.ts'
+import type { RawMessage } from './rawMessage.ts'
 
 /** A sign-in request: the scheme and domain (authority) it names, and the account, when its next line holds one. */
 export type SignIn = { scheme: string | null; domain: string; address: Address | null }
@@ -34,6 +36,14 @@ export function readSignIn(text: string): SignIn | null {
     }
   }
   return null
+}
+
+/**
+ * The sign-in a raw message's bytes ask for, read as UTF-8 even when they are not all printable: a verifier accepts a
+ * control character in the statement or after the last field, and the message must not pass as unreadable bytes.
+ */
+export function signInOf(message: RawMessage): SignIn | null {
+  return readSignIn(message.text ?? new TextDecoder().decode(hexToBytes(message.bytes)))
 }
 
 /** The host (with a port other than the scheme's default) a URL-like value names, lowercase, or null. */

@@ -82,8 +82,9 @@ export function accountInWords(word: Hex): string {
 
 /**
  * TRADE_PROCEEDS_TO_OTHER_ADDRESS (WARNING) for each deposit of the user's that pays out to, or is refunded to,
- * someone else. The user's: it names them its depositor, or they paid the SpokePool themselves in the request. A
- * deposit someone else pays for (a Safe the user only executes for) is that payer's to judge.
+ * someone else. The user's: it names them its depositor, or they pay in the request — to the SpokePool or to a
+ * contract that deposits with what it is sent, whose depositor is then itself or whoever it names. A deposit someone
+ * else pays for (a Safe the user only executes for) is that payer's to judge.
  */
 export function bridgeDepositWarnings(
   deposits: BridgeDeposit[],
@@ -92,10 +93,9 @@ export function bridgeDepositWarnings(
   metadataOf: (token: Address) => TokenMetadata,
 ): Warning[] {
   const user = pad(userAccount).toLowerCase()
-  const paid = (pool: Address) =>
-    movements.some((move) => isAddressEqual(move.from, userAccount) && isAddressEqual(move.to, pool))
+  const pays = movements.some((move) => isAddressEqual(move.from, userAccount))
   return deposits.flatMap((deposit) => {
-    if (deposit.depositor !== user && !paid(deposit.pool)) return []
+    if (deposit.depositor !== user && !pays) return []
     const token = addressIn(deposit.inputToken)
     const asset = token ? metadataOf(token) : null
     const symbol = asset?.symbol ?? (token ? shortAddress(token) : 'tokens')

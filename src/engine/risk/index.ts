@@ -37,7 +37,13 @@ export { accountInWords, addressIn } from './bridgeDeposits.ts'
 export { counterfeitWarnings } from './counterfeits.ts'
 export { checkDomain, type DomainVerdict, originWarnings } from './phishing.ts'
 export { lookalikeOf, poisonedAddressWarnings, recipientsOf } from './poisoning.ts'
-export { contractProtocol, isWrappedNative, knownProtocol, transactionProtocol } from './protocols.ts'
+export {
+  contractProtocol,
+  isListedContract,
+  isWrappedNative,
+  knownProtocol,
+  transactionProtocol,
+} from './protocols.ts'
 export { SIGNATURE_POWERS, type UnreadableBytes, unreadableBytes } from './safeSignatures.ts'
 export { type KnownSpender, knownSpender } from './spenders.ts'
 export { simulationWarnings } from './transactionWarnings.ts'

@@ -48,6 +48,16 @@ export function knownProtocol(chainId: number, address: Address): Protocol {
 }
 
 /**
+ * Whether `address` is one of protocol `id`'s contracts on the list for `chainId`, or null when the list names none of
+ * them on that chain: there nothing can be said either way.
+ */
+export function isListedContract(id: string, chainId: number, address: Address): boolean | null {
+  const entries = Object.entries((bundled.contracts as Record<string, Record<string, string>>)[String(chainId)] ?? {})
+  const listed = entries.filter(([, protocol]) => protocol === id).map(([contract]) => contract.toLowerCase())
+  return listed.length === 0 ? null : listed.includes(address.toLowerCase())
+}
+
+/**
  * Whether `address` is the chain's wrapped native currency on the bundled list (WETH, WBNB, WXDAI, WAVAX): worth what
  * the native currency is, whether or not a price for it was read.
  */

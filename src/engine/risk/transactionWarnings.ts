@@ -126,7 +126,7 @@ function drainWarnings(
     named.add(call.from.toLowerCase())
     if (call.to) named.add(call.to.toLowerCase())
     const decoded = decodeKnownFunction(call.data)
-    for (const address of decoded ? addressesInArguments(decoded.args) : []) named.add(address.toLowerCase())
+    for (const address of decoded ? addressesInArguments(decoded) : []) named.add(address.toLowerCase())
   }
   const back =
     gains.length === 0

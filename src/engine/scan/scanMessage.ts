@@ -42,6 +42,7 @@ import {
   findSafeTransaction,
   findSeaportOrders,
   findSignedCall,
+  findSignedDeposits,
   findSwapOrder,
   findTokenPermits,
   findUserOperation,
@@ -61,7 +62,6 @@ import {
   proceedsElsewhereWarning,
   rawMessageWarnings,
   readRawMessage,
-  readSignIn,
   reorderedTextWarnings,
   type SafeMessage,
   type SafeTxMessage,
@@ -77,6 +77,8 @@ import {
   seaportCriteriaChanges,
   seaportReads,
   seaportTransfers,
+  signedDepositWarnings,
+  signInOf,
   signInWarnings,
   swapOrderTrades,
   swapOrderWarnings,
@@ -176,7 +178,7 @@ async function analyse(input: MessageScanInput, options: ScanOptions): Promise<S
   const { message } = input
   if (message.kind !== 'SIGN_TYPED_DATA') {
     const raw = readRawMessage(message.rawMessage)
-    const signIn = raw.text === null ? null : readSignIn(raw.text)
+    const signIn = signInOf(raw)
     const signInChecks = signIn ? signInWarnings(signIn, input.origin, input.userAccount) : []
     return done({
       warnings: [...rawMessageWarnings(raw), ...signInChecks],
@@ -194,10 +196,14 @@ async function analyse(input: MessageScanInput, options: ScanOptions): Promise<S
   const scan = await analyseTypedData(typedData, message.data, input, options)
   if (!scan.ok) return scan
   const { simulationResults } = scan.analysis
+  // A periphery deposit rides in a permit's witness as well as alone: judged whichever analysis read the message.
+  const chainId = knownChainId(options.rpcUrl, options.chainId) ?? domainChainId(typedData)
+  const deposits = findSignedDeposits(typedData)
   const warnings = [
     ...unusualAddressWarnings(typedData),
     ...reorderedTextWarnings(typedData),
     ...scan.analysis.warnings,
+    ...deposits.flatMap((deposit) => signedDepositWarnings(deposit, input.userAccount, chainId)),
   ]
   if (simulationResults.error && UNREAD_ERRORS.has(simulationResults.error.kind)) {
     warnings.push(unreadableWarning(simulationResults.error.humanReadableError))

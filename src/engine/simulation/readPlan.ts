@@ -81,13 +81,13 @@ export function predictReads(
     people.add(call.to)
     const decoded = decodeKnownFunction(call.data)
     if (!decoded) continue
-    for (const address of addressesInArguments(decoded.args)) {
+    for (const address of addressesInArguments(decoded)) {
       people.add(address)
       if (!mayBeNft(address) || assets?.isToken(address)) tokens.add(address)
     }
     if (CONTROL_FUNCTIONS.has(decoded.functionName)) {
       // What the control events will need (controlEvents.ts), so a handover takes one round trip.
-      for (const account of [call.to, ...addressesInArguments(decoded.args)]) add(codeSizeRead(account))
+      for (const account of [call.to, ...addressesInArguments(decoded)]) add(codeSizeRead(account))
     }
     if (!TOKEN_FUNCTIONS.has(decoded.functionName)) continue
     tokens.add(call.to)

@@ -35,6 +35,9 @@ export const PromiseConstructor = Promise
 export const ObjectPrototype = O.prototype
 export const ArrayPrototype = Array.prototype
 export const FunctionPrototype = Function.prototype
+export const StringPrototype = String.prototype
+export const NumberPrototype = Number.prototype
+export const BooleanPrototype = Boolean.prototype
 
 /** The original `Object.defineProperty` family, which the hook wraps so a wallet defining itself later is seen at once. */
 export const originalObjectDefineProperty = O.defineProperty

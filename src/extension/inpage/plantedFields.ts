@@ -6,9 +6,9 @@
  * it, and for an item a wallet reads past an array's end (a param the request leaves out, or an item of a fixed-size
  * typed-data array the message is short of) that the page put on the prototypes arrays read through. Items within an
  * array's length are its own: the hook's copy and the worker's params hold no holes. A batch's capabilities are an open
- * set of names with fields of their own, so there any name the page added to Object.prototype counts. The hook looks
- * for such a field when a request arrives and again before it forwards what the user continued; finding one, it
- * forwards nothing.
+ * set of names with fields of their own, so there any name the page added to Object.prototype counts, and one added to
+ * the prototype a list, text, number or boolean found there reads through first. The hook looks for such a field when
+ * a request arrives and again before it forwards what the user continued; finding one, it forwards nothing.
  */
 import type { ProviderError } from '../relay/protocol.ts'
 import type { InterceptedMethod } from '../shared/pending.ts'
@@ -16,13 +16,16 @@ import { TX_QUANTITIES, TX_UNSUPPORTED } from '../shared/txFields.ts'
 import {
   ArrayPrototype,
   append,
+  BooleanPrototype,
   getPrototypeOf,
   hasOwn,
   isArray,
   jsonParse,
+  NumberPrototype,
   ObjectPrototype,
   ownKeys,
   ownValue,
+  StringPrototype,
   stringCharCodeAt,
   stringSlice,
 } from './intrinsics.ts'
@@ -51,10 +54,18 @@ const MAX_STRUCT_DEPTH = 32
 const MAX_CAPABILITY_DEPTH = 8
 const MAX_CAPABILITY_OBJECTS = 256
 /**
- * Object.prototype's own names at document_start, before any page script. Capabilities (EIP-5792) are an open set a
- * wallet looks up by name (`paymasterService`, its `url`, …), so any name the page adds later can be read as one.
+ * The prototypes a capability value reads a missing name through, with their own names at document_start, before any
+ * page script. Capabilities (EIP-5792) are an open set a wallet looks up by name (`paymasterService`, its `url`, …),
+ * so any name the page adds later can be read as one: from an object through Object.prototype, and from a list, text,
+ * a number or a boolean through its own prototype first.
  */
-const BUILTIN_OBJECT_NAMES = ownKeys(ObjectPrototype)
+const BUILTIN_NAMES: [prototype: object, names: PropertyKey[]][] = [
+  [ObjectPrototype, ownKeys(ObjectPrototype)],
+  [ArrayPrototype, ownKeys(ArrayPrototype)],
+  [StringPrototype, ownKeys(StringPrototype)],
+  [NumberPrototype, ownKeys(NumberPrototype)],
+  [BooleanPrototype, ownKeys(BooleanPrototype)],
+]
 const OPEN_BRACKET = 0x5b
 const CLOSE_BRACKET = 0x5d
 const DIGIT_0 = 0x30
@@ -141,43 +152,72 @@ function plantedInEach(list: unknown[], names: readonly string[], what: string):
   return undefined
 }
 
-/** The names on Object.prototype that were not there at document_start: the page put them there. */
-function addedObjectNames(): string[] {
-  const added: string[] = []
-  const names = ownKeys(ObjectPrototype)
+/** The names on `prototype` that were not among `builtin` at document_start: the page put them there. */
+function addedNames(prototype: object, builtin: PropertyKey[], added: string[]): void {
+  const names = ownKeys(prototype)
   for (let index = 0; index < names.length; index++) {
     const name = names[index]
     if (typeof name !== 'string') continue
-    let builtin = false
-    for (let at = 0; at < BUILTIN_OBJECT_NAMES.length && !builtin; at++) builtin = BUILTIN_OBJECT_NAMES[at] === name
-    if (!builtin) append(added, name)
+    let known = false
+    for (let at = 0; at < builtin.length && !known; at++) known = builtin[at] === name
+    if (!known) append(added, name)
   }
-  return added
 }
 
 /**
- * The first object in a capabilities value (itself, or one nested in it, arrays' items included) that lacks a name the
- * page added to Object.prototype: a wallet looking that capability or field up reads the page's value. Walked with a
- * bound on depth and count; past it the value is suspect as soon as the page added any name.
+ * The names the page added that a read of a missing field finds, for each kind of value in BUILTIN_NAMES' order
+ * (object, list, text, number, boolean): Object.prototype's, and the kind's own prototype's before them.
  */
-function plantedInCapabilities(capabilities: unknown, where: string, added: string[]): PlantedField | undefined {
-  if (added.length === 0 || capabilities === null || typeof capabilities !== 'object') return undefined
-  const pending: { value: object; depth: number }[] = [{ value: capabilities, depth: 0 }]
+function readableNames(): string[][] {
+  const readable: string[][] = []
+  for (let index = 0; index < BUILTIN_NAMES.length; index++) {
+    const entry = BUILTIN_NAMES[index] as [object, PropertyKey[]]
+    const names: string[] = []
+    addedNames(entry[0], entry[1], names)
+    const onObjects = readable[0]
+    if (onObjects) for (let at = 0; at < onObjects.length; at++) append(names, onObjects[at] as string)
+    append(readable, names)
+  }
+  return readable
+}
+
+/** Where a value's kind stands in BUILTIN_NAMES, or -1 for null and undefined, whose fields no wallet reads. */
+function kindOf(value: unknown): number {
+  if (value === null || value === undefined) return -1
+  if (isArray(value)) return 1
+  if (typeof value === 'string') return 2
+  if (typeof value === 'number') return 3
+  if (typeof value === 'boolean') return 4
+  return 0
+}
+
+/**
+ * The first value in a capabilities value (itself, or one nested in it, lists' items included) that lacks a name the
+ * page added where a read of it looks: a wallet looking that capability or field up reads the page's value. Lists and
+ * plain values count as objects do, for reading a field of them finds the page's too. Walked with a bound on depth and
+ * count; past it the value is suspect as soon as the page added any name.
+ */
+function plantedInCapabilities(capabilities: unknown, where: string, readable: string[][]): PlantedField | undefined {
+  let anyAdded: string | undefined
+  for (let index = 0; index < readable.length && anyAdded === undefined; index++) {
+    anyAdded = (readable[index] as string[])[0]
+  }
+  if (anyAdded === undefined) return undefined
+  const pending: { value: unknown; depth: number }[] = [{ value: capabilities, depth: 0 }]
   for (let visited = 0; visited < pending.length; visited++) {
-    const { value, depth } = pending[visited] as { value: object; depth: number }
-    if (visited >= MAX_CAPABILITY_OBJECTS || depth > MAX_CAPABILITY_DEPTH) {
-      return { where, name: added[0] as string }
+    const { value, depth } = pending[visited] as { value: unknown; depth: number }
+    const kind = kindOf(value)
+    if (kind < 0) continue
+    if (visited >= MAX_CAPABILITY_OBJECTS || depth > MAX_CAPABILITY_DEPTH) return { where, name: anyAdded }
+    const names = readable[kind] as string[]
+    for (let index = 0; index < names.length; index++) {
+      const name = names[index] as string
+      if (!hasOwn(value as object, name)) return { where, name }
     }
-    if (!isArray(value)) {
-      for (let index = 0; index < added.length; index++) {
-        const name = added[index] as string
-        if (!hasOwn(value, name)) return { where, name }
-      }
-    }
-    const keys = ownKeys(value)
+    if (typeof value !== 'object') continue
+    const keys = ownKeys(value as object)
     for (let index = 0; index < keys.length; index++) {
-      const child = ownValue(value, keys[index] as PropertyKey)
-      if (child !== null && typeof child === 'object') append(pending, { value: child, depth: depth + 1 })
+      append(pending, { value: ownValue(value, keys[index] as PropertyKey), depth: depth + 1 })
     }
   }
   return undefined
@@ -329,12 +369,12 @@ export function plantedField(method: InterceptedMethod, params: unknown): Plante
         plantedIn(first, BATCH_FIELDS, 'the batch') ??
         (isArray(calls) ? plantedInEach(calls, CALL_FIELDS, 'call') : undefined)
       if (field) return field
-      const added = addedObjectNames()
-      const shared = plantedInCapabilities(ownValue(first, 'capabilities'), "the batch's capabilities", added)
+      const readable = readableNames()
+      const shared = plantedInCapabilities(ownValue(first, 'capabilities'), "the batch's capabilities", readable)
       if (shared || !isArray(calls)) return shared
       for (let index = 0; index < calls.length; index++) {
         const where = `the capabilities of call ${index}`
-        const found = plantedInCapabilities(ownValue(ownValue(calls, index), 'capabilities'), where, added)
+        const found = plantedInCapabilities(ownValue(ownValue(calls, index), 'capabilities'), where, readable)
         if (found) return found
       }
       return undefined

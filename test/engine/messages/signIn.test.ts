@@ -115,6 +115,22 @@ describe('a sign-in scanned as personal_sign', () => {
     expect(await verifyMessage({ address: signer.address, message, signature })).toBe(true)
   })
 
+  it('blocks it when characters Preflight cannot print hide it as bytes, which opensea.io would still accept', async () => {
+    const message = siwe('opensea.io')
+    const hidden = [
+      message.replace('Sign in to trade.', 'Sign in to trade.\u0000'),
+      `${message}\n\u0007`,
+      message.replace('Sign in to trade.', 'Sign in to trade.\u202e'),
+    ]
+    for (const variant of hidden) {
+      const time = new Date('2026-11-26T10:00:00Z')
+      expect(validateSiweMessage({ message: parseSiweMessage(variant), domain: 'opensea.io', time })).toBe(true)
+      const response = await scan(variant, 'https://opensea-rewards.example')
+      expect(response.action).toBe('BLOCK')
+      expect(response.warnings.map((warning) => warning.kind)).toContain('SIGN_IN_DOMAIN_MISMATCH')
+    }
+  })
+
   it('lets the site sign its own users in', async () => {
     const response = await scan(siwe('opensea.io'), 'https://opensea.io')
     expect(response.action).toBe('NONE')

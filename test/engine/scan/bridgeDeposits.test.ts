@@ -4,11 +4,13 @@
  * the deposit; a second one, on the same devnet, stands for the destination chain's, where a relayer fills it. Reality
  * as the oracle: what the scan says the deposit pays whom is what the fill pays.
  */
+import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import {
   type Abi,
   type Address,
   createPublicClient,
+  createTestClient,
   createWalletClient,
   encodeAbiParameters,
   encodeEventTopics,
@@ -29,9 +31,10 @@ import { foundry } from 'viem/chains'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { waitForReceipt } from '../../../src/devnet/receipt.ts'
 import { acrossSpokePoolAbi, wethAbi } from '../../../src/engine/abi/index.ts'
-import { type ScanTransactionsResponse, scanTransactions } from '../../../src/engine/index.ts'
+import { type ScanTransactionsResponse, scanMessageWithStats, scanTransactions } from '../../../src/engine/index.ts'
 import { bridgeDeposits } from '../../../src/engine/risk/bridgeDeposits.ts'
 import { devnetRolledBackPerTest } from '../../support/devnet.ts'
+import { runtimeCode } from '../../support/solc.ts'
 import { walletTypedData } from '../../support/userOperations.ts'
 import { messageResponseValidator, scanOk } from '../messageSupport.ts'
 import { validateTransactionsResponse } from '../transactionSupport.ts'
@@ -124,10 +127,10 @@ const depositCall = (fields: Deposit) =>
     ],
   })
 
-async function scan(data: Hex, value: bigint): Promise<ScanTransactionsResponse> {
+async function scan(data: Hex, value: bigint, to: Address = origin): Promise<ScanTransactionsResponse> {
   const outcome = await scanTransactions(
     {
-      txObjects: [{ from: user(), to: origin, data, value: value.toString() }],
+      txObjects: [{ from: user(), to, data, value: value.toString() }],
       userAccount: user(),
       metadata: { origin: 'https://bridge.example' },
     },
@@ -145,8 +148,13 @@ type Update = { recipient: Address; signature: Hex }
  * Sends the deposit from the user; then a relayer fills it on `destination` as the deposit event reads, or as its
  * depositor's signed `update` redirects it.
  */
-async function depositAndFill(data: Hex, value: bigint, update?: Update): Promise<{ paid: Address; amount: bigint }> {
-  const sent = await waitForReceipt(chain(), await wallet(0).sendTransaction({ to: origin, data, value }))
+async function depositAndFill(
+  data: Hex,
+  value: bigint,
+  update?: Update,
+  to: Address = origin,
+): Promise<{ paid: Address; amount: bigint }> {
+  const sent = await waitForReceipt(chain(), await wallet(0).sendTransaction({ to, data, value }))
   expect(sent.status).toBe('success')
   const [made] = bridgeDeposits(sent.logs as never)
   if (!made) throw new Error('no deposit event')
@@ -230,6 +238,23 @@ function redirect(depositId: bigint, recipient: Address) {
 const warningsOf = (response: { warnings: ScanTransactionsResponse['warnings'] }) =>
   response.warnings.map((warning) => [warning.kind, warning.severity, warning.message])
 
+const ROUTER: Address = '0x0000000000000000000000000000000000a0c105'
+
+/**
+ * A bridge page's router: takes calldata shaped as the SpokePool's `deposit` and deposits with the ETH sent, but names
+ * `thief` its depositor and recipient whatever the calldata says.
+ */
+const routerSource = (pool: Address, thief: Address) => `
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.24;
+contract Router {
+    fallback() external payable {
+        bytes32 thief = bytes32(uint256(uint160(${thief})));
+        (bool ok,) = ${pool}.call{value: msg.value}(abi.encodePacked(msg.data[0:4], thief, thief, msg.data[68:]));
+        require(ok, "deposit failed");
+    }
+}`
+
 describe('Across deposits', () => {
   it('a deposit that pays out to the user: NONE, and the fill pays the user', async () => {
     const data = depositCall(deposit())
@@ -306,9 +331,164 @@ describe('Across deposits', () => {
     expect(amount).toBe(parseEther('0.99'))
   })
 
+  it('a deposit a contract makes with the ETH the user sends it, for another address: WARN, as the fill pays', async () => {
+    await createTestClient({ mode: 'anvil', transport: http(fx().rpcUrl) }).setCode({
+      address: ROUTER,
+      bytecode: runtimeCode('Router.sol', routerSource(origin, attacker()), 'Router'),
+    })
+    const data = depositCall(deposit())
+    const response = await scan(data, parseEther('1'), ROUTER)
+    expect(response.action).toBe('WARN')
+    expect(warningsOf(response)).toEqual([
+      ['TRADE_PROCEEDS_TO_OTHER_ADDRESS', 'WARNING', expect.stringContaining('pays it out')],
+      ['TRADE_PROCEEDS_TO_OTHER_ADDRESS', 'WARNING', expect.stringContaining('as its depositor, not you')],
+    ])
+    const { paid, amount } = await depositAndFill(data, parseEther('1'), undefined, ROUTER)
+    expect(paid).toBe(attacker())
+    expect(amount).toBe(parseEther('0.99'))
+  })
+
   it('a deposit with instructions for its recipient says they cannot be checked', async () => {
     const response = await scan(depositCall(deposit({ recipient: attacker(), message: '0x1234' })), parseEther('1'))
     expect(response.warnings[0]?.message).toContain('instructions that address follows on arrival')
+  })
+})
+
+/** The EIP-712 types Across's periphery verifies, read from its PeripherySigningLib: "Name(type field,…)" each. */
+function peripheryTypes(): Record<string, { name: string; type: string }[]> {
+  const source = readFileSync(
+    require.resolve('@across-protocol/contracts/contracts/libraries/PeripherySigningLib.sol'),
+    'utf8',
+  ).replaceAll(/"\s*\n\s*"/g, '')
+  const types: Record<string, { name: string; type: string }[]> = {}
+  for (const [, name, fields] of source.matchAll(/"(Fees|BaseDepositData|DepositData|TokenPermissions)\(([^)]*)\)"/g)) {
+    types[name as string] = (fields as string).split(',').map((field) => {
+      const [type, fieldName] = field.split(' ')
+      return { name: fieldName as string, type: type as string }
+    })
+  }
+  return types
+}
+
+/** The mainnet SpokePool and SpokePoolPeriphery (@across-protocol/contracts' deployed-addresses.json). */
+const MAINNET_POOL: Address = '0x5c7BCd6E7De5423a257D81B442095A1a6ced35C5'
+const MAINNET_PERIPHERY: Address = '0x97CCDBea4632140639aD5eA9b944aa034eb15fD4'
+
+describe('Across deposits signed for its periphery', () => {
+  /** A Permit2 transfer of 100.1 tokens to the periphery, whose witness deposits 100 of them and pays 0.1 as fee. */
+  const signed = (fields: { spokePool?: Address; recipient?: Address; fee?: bigint } = {}) => {
+    const { Fees, BaseDepositData, DepositData, TokenPermissions } = peripheryTypes()
+    const fee = fields.fee ?? 100_000n
+    return {
+      domain: { name: 'Permit2', chainId: 1, verifyingContract: '0x000000000022D473030F116dDEE9F6B43aC78BA3' },
+      types: {
+        EIP712Domain: [
+          { name: 'name', type: 'string' },
+          { name: 'chainId', type: 'uint256' },
+          { name: 'verifyingContract', type: 'address' },
+        ],
+        PermitWitnessTransferFrom: [
+          { name: 'permitted', type: 'TokenPermissions' },
+          { name: 'spender', type: 'address' },
+          { name: 'nonce', type: 'uint256' },
+          { name: 'deadline', type: 'uint256' },
+          { name: 'witness', type: 'DepositData' },
+        ],
+        TokenPermissions,
+        DepositData,
+        BaseDepositData,
+        Fees,
+      },
+      primaryType: 'PermitWitnessTransferFrom',
+      message: {
+        permitted: { token: fx().erc20.address, amount: (100_000_000n + fee).toString() },
+        spender: MAINNET_PERIPHERY,
+        nonce: '7',
+        deadline: String(now + 600),
+        witness: {
+          submissionFees: { amount: fee.toString(), recipient: relayer() },
+          baseDepositData: {
+            inputToken: fx().erc20.address,
+            outputToken: word('0xaf88d065e77c8cC2239327C5EDb3A432268e5831'),
+            outputAmount: '99900000',
+            depositor: user(),
+            recipient: word(fields.recipient ?? user()),
+            destinationChainId: '42161',
+            exclusiveRelayer: zeroHash,
+            quoteTimestamp: now,
+            fillDeadline: now + 3600,
+            exclusivityParameter: 0,
+            message: '0x',
+          },
+          inputAmount: '100000000',
+          spokePool: fields.spokePool ?? MAINNET_POOL,
+          nonce: '7',
+        },
+      },
+    }
+  }
+
+  const scanSigned = async (data: unknown) => {
+    // The periphery has code on mainnet: given some here, as the scan reads it.
+    await createTestClient({ mode: 'anvil', transport: http(fx().rpcUrl) }).setCode({
+      address: MAINNET_PERIPHERY,
+      bytecode: '0x00',
+    })
+    const { outcome } = await scanMessageWithStats(
+      {
+        message: { kind: 'SIGN_TYPED_DATA', data },
+        userAccount: user(),
+        metadata: { origin: 'https://bridge.example' },
+      },
+      { rpcUrl: fx().rpcUrl, chainId: 1, now: () => now },
+    )
+    if (!outcome.ok) throw new Error(JSON.stringify(outcome.error))
+    expect(messageResponseValidator()(outcome.response)).toEqual([])
+    return outcome.response
+  }
+
+  it('a deposit into Across’s SpokePool for the signer, with a small fee: NONE', async () => {
+    const response = await scanSigned(signed())
+    expect(response.warnings).toEqual([])
+    expect(response.action).toBe('NONE')
+  })
+
+  it('a SpokePool that is not Across’s is handed the funds: BLOCK', async () => {
+    const response = await scanSigned(signed({ spokePool: attacker() }))
+    expect(response.action).toBe('BLOCK')
+    expect(warningsOf(response)).toEqual([
+      ['TRADE_PROCEEDS_TO_OTHER_ADDRESS', 'CRITICAL', expect.stringContaining('which is not an Across SpokePool')],
+    ])
+  })
+
+  it('a payout to another address, or a fee of half the deposit: WARN', async () => {
+    const elsewhere = await scanSigned(signed({ recipient: attacker() }))
+    expect(elsewhere.action).toBe('WARN')
+    expect(warningsOf(elsewhere)).toEqual([
+      ['TRADE_PROCEEDS_TO_OTHER_ADDRESS', 'WARNING', expect.stringMatching(/pays out on Arbitrum One .* not to you/)],
+    ])
+    // Signed beside an EIP-2612 permit instead (depositWithPermit), the deposit is the message itself.
+    const permit2 = signed({ recipient: attacker() })
+    const { PermitWitnessTransferFrom, TokenPermissions, ...deposit } = permit2.types
+    const beside = await scanSigned({
+      domain: { name: 'ACROSS-PERIPHERY', version: '1.0.0', chainId: 1, verifyingContract: MAINNET_PERIPHERY },
+      types: {
+        ...deposit,
+        EIP712Domain: [...deposit.EIP712Domain, { name: 'version', type: 'string' }],
+        SignedDepositData: [
+          { name: 'depositData', type: 'DepositData' },
+          { name: 'deadline', type: 'uint256' },
+        ],
+      },
+      primaryType: 'SignedDepositData',
+      message: { depositData: permit2.message.witness, deadline: String(now + 600) },
+    })
+    expect(warningsOf(beside)).toEqual(warningsOf(elsewhere))
+    const fee = await scanSigned(signed({ fee: 50_000_000n }))
+    expect(fee.action).toBe('WARN')
+    expect(warningsOf(fee)).toEqual([
+      ['TRADE_PROCEEDS_TO_OTHER_ADDRESS', 'WARNING', expect.stringContaining('a fee of more than a tenth')],
+    ])
   })
 })
 

@@ -89,6 +89,42 @@ describe('plantedField', () => {
     ).toBeUndefined()
   })
 
+  it('checks capabilities, or fields of them, that are lists or plain values, which read through their prototypes', async () => {
+    const call = { to: FRIEND, value: '0x1', data: '0x' }
+    const batch = { version: '2.0.0', from: FRIEND, chainId: '0x7a69', atomicRequired: false }
+    const evil = { url: 'https://evil.example' }
+    const onObjects = await withPlanted({ paymasterService: evil, url: evil.url }, () => [
+      // A wallet's capabilities.paymasterService, or its .url, reads the page's through [] and "x" alike.
+      ([] as unknown as { paymasterService: unknown }).paymasterService,
+      plantedField('wallet_sendCalls', [{ ...batch, capabilities: [], calls: [call] }]),
+      plantedField('wallet_sendCalls', [{ ...batch, capabilities: 'none', calls: [call] }]),
+      plantedField('wallet_sendCalls', [{ ...batch, calls: [{ ...call, capabilities: { paymasterService: [] } }] }]),
+    ])
+    expect(onObjects).toEqual([
+      evil,
+      { where: "the batch's capabilities", name: 'paymasterService' },
+      { where: "the batch's capabilities", name: 'paymasterService' },
+      { where: 'the capabilities of call 0', name: 'url' },
+    ])
+    const onLists = await withPlanted(
+      { paymasterService: evil },
+      () => plantedField('wallet_sendCalls', [{ ...batch, capabilities: [], calls: [call] }]),
+      Array.prototype,
+    )
+    expect(onLists).toEqual({ where: "the batch's capabilities", name: 'paymasterService' })
+    const onText = await withPlanted(
+      { url: evil.url },
+      () => plantedField('wallet_sendCalls', [{ ...batch, capabilities: { paymasterService: 'x' }, calls: [call] }]),
+      String.prototype,
+    )
+    expect(onText).toEqual({ where: "the batch's capabilities", name: 'url' })
+    expect(
+      plantedField('wallet_sendCalls', [
+        { ...batch, capabilities: { paymasterService: ['x', 1, true] }, calls: [call] },
+      ]),
+    ).toBeUndefined()
+  })
+
   it('checks typed data given as an object or as JSON text, its domain, and legacy entries', async () => {
     const data = {
       types: { EIP712Domain: [{ name: 'name', type: 'string' }] },
