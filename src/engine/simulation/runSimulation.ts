@@ -1,7 +1,8 @@
 /**
  * The scan runner: one eth_simulateV1 call with three blocks — reads before, the transactions, reads after — so one
  * request sees one consistent state. A second call (same base block) happens only when the transactions touched
- * assets or accounts their calldata did not reveal.
+ * assets or accounts their calldata did not reveal; a sell probe of a token the user buys (sellProbe.ts) travels
+ * beside it, or alone when there is none.
  */
 import { type Address, getAddress, type Hex, isAddressEqual, numberToHex, pad, zeroAddress } from 'viem'
 import type { EngineError } from '../api/index.ts'
@@ -28,6 +29,7 @@ import { type AssetPlan, predictReads, priceReadsForEvents, readsForEvents } fro
 import { READER_ADDRESS, READER_CODE, type Read, type ReadResults } from './reads.ts'
 import { createRpcClient, type RpcClient, RpcFailure, type RpcStats } from './rpc.ts'
 import { SAFE_INSPECTOR_ADDRESS, SAFE_INSPECTOR_CODE, safeConfigFromReads } from './safeConfigRead.ts'
+import { type ProbeBase, probeSells, type SellProbe, sellTargets } from './sellProbe.ts'
 import { blockTimestamp, checkSimulateResult, type RpcCallResult } from './simulateResponse.ts'
 import { cachedTokenMetadata } from './tokenMetadata.ts'
 
@@ -78,6 +80,8 @@ export type SimulationInput = {
   assets?: (chainId: number) => AssetPlan
   /** Tokens to price beyond those the transactions name, e.g. a permit's or an order's tokens. */
   priceTokens?: Address[]
+  /** Which tokens the user buys are worth a sell probe on a chain (sellProbe.ts); without it, none are probed. */
+  sellProbe?: (chainId: number) => (token: Address) => boolean
 }
 
 /** How one transaction went in the simulation. */
@@ -113,6 +117,8 @@ export type SimulationResult = {
   delegations: CreditDelegation[]
   /** The base fee of the block the transactions would follow, when a transaction sets fees and the node has one. */
   baseFeePerGas: bigint | null
+  /** How selling back each token the user buys went, when the scan probed it; empty when the probe failed. */
+  sellProbes: SellProbe[]
   stats: RpcStats
 }
 
@@ -162,9 +168,20 @@ export async function runSimulation(input: SimulationInput, options: RunOptions)
       chainId = answer.id
     }
     if (chainId === null) throw new RpcFailure('BAD_ANSWER', 'The node did not say which chain it serves.', null)
+    let probing: Promise<SellProbe[]> = Promise.resolve([])
     if (phase.ok) {
       const logs = phase.outcomes.flatMap((outcome) => outcome.logs)
       const events = assetEventsFromLogs(logs)
+      const targets = input.sellProbe ? sellTargets(events.movements, input.userAccount, input.sellProbe(chainId)) : []
+      // Asked before the second call, in the same tick: when there is one, both travel in one batch.
+      if (targets.length > 0) {
+        probing = probeSells(client, probeBase(input, txs), targets, input.userAccount, blockTag(input.blockNumber))
+          // The probe only adds a warning: a node that fails it leaves the scan as it would be without one.
+          .catch((error: unknown) => {
+            if (error instanceof RpcFailure) return []
+            throw error
+          })
+      }
       const needed = readsForEvents(events.movements, events.approvals, metadataNeeded)
       for (const read of controlReads(controlEvents(logs), input.userAccount)) needed.set(read.key, read)
       for (const read of lendingReads(creditDelegations(logs), events.approvals, metadataNeeded)) {
@@ -181,6 +198,7 @@ export async function runSimulation(input: SimulationInput, options: RunOptions)
         phase = await simulate(client, input, txs, plan, input.blockNumber)
       }
     }
+    const sellProbes = await probing
     const result = phase.ok ? phase : { ...phase, outcomes: [], reads: emptyReads() }
     const logs = result.outcomes.flatMap((outcome) => outcome.logs)
     const events = assetEventsFromLogs(logs)
@@ -213,6 +231,7 @@ export async function runSimulation(input: SimulationInput, options: RunOptions)
         controls: controlEvents(logs),
         delegations: creditDelegations(logs),
         baseFeePerGas,
+        sellProbes,
         stats: { ...client.stats },
       },
     }
@@ -235,8 +254,9 @@ function priceable(plan: AssetPlan, chainId: number): AssetPlan {
 
 /** The base fee of block `blockNumber` (the latest when null); null on a chain without EIP-1559. */
 async function baseFeeOf(client: RpcClient, blockNumber: bigint | null): Promise<bigint | null> {
-  const tag = blockNumber === null ? 'latest' : numberToHex(blockNumber)
-  const block = (await client.request('eth_getBlockByNumber', [tag, false])) as { baseFeePerGas?: unknown } | null
+  const block = (await client.request('eth_getBlockByNumber', [blockTag(blockNumber), false])) as {
+    baseFeePerGas?: unknown
+  } | null
   const fee = block?.baseFeePerGas
   return typeof fee === 'string' && /^0x[0-9a-f]+$/i.test(fee) ? BigInt(fee) : null
 }
@@ -262,8 +282,7 @@ async function simulate(
   }
   let answer: unknown
   try {
-    const tag = blockNumber === null ? 'latest' : numberToHex(blockNumber)
-    answer = await client.request('eth_simulateV1', [payload, tag])
+    answer = await client.request('eth_simulateV1', [payload, blockTag(blockNumber)])
   } catch (error) {
     // The node answered but refused the whole simulation (e.g. a gas limit below the intrinsic cost): report it.
     if (error instanceof RpcFailure && error.code !== null && error.code !== -32601) {
@@ -287,6 +306,21 @@ async function simulate(
     reads: { before: decodeReads(reads, before.calls), after: decodeReads(stateReads, after.calls) },
     blockTime: blockTimestamp(before),
   }
+}
+
+/** The block tag of `blockNumber`, the latest when null. */
+function blockTag(blockNumber: bigint | null): string {
+  return blockNumber === null ? 'latest' : numberToHex(blockNumber)
+}
+
+/**
+ * The sell probe's first block: the transactions on the scan's state, every override in force at once (there are no
+ * before-reads to keep from the transactions' own overrides).
+ */
+function probeBase(input: SimulationInput, txs: SimulationTx[]): ProbeBase {
+  const stateOverrides = beforeOverrides(input)
+  addStorage(stateOverrides, transactionStorage(input))
+  return { stateOverrides, calls: txs.map(txCall) }
 }
 
 function txCall(tx: SimulationTx) {
@@ -316,8 +350,13 @@ function beforeOverrides(input: SimulationInput): Record<string, AccountOverride
 
 function transactionOverrides(input: SimulationInput): Record<string, AccountOverride> {
   const overrides: Record<string, AccountOverride> = {}
-  addStorage(overrides, [...presetStorage(input.multisigWallets), ...(input.transactionStorage ?? [])])
+  addStorage(overrides, transactionStorage(input))
   return overrides
+}
+
+/** The storage overrides that start with the transactions: the multisig preset's and the input's own. */
+function transactionStorage(input: SimulationInput): StorageOverride[] {
+  return [...presetStorage(input.multisigWallets), ...(input.transactionStorage ?? [])]
 }
 
 /** What the simulation's own overrides did to a Safe: the preset's threshold, a message's nonce. */
