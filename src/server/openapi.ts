@@ -32,7 +32,8 @@ export const DIFFERENCES = [
     'written other than as 0x-hex) and approvals `UNLIMITED_ALLOWANCE_TO_UNKNOWN_SPENDER` (an unlimited allowance to ' +
     'a contract that is no known protocol), and swap orders `TRADE_PROCEEDS_TO_OTHER_ADDRESS` (an order that pays ' +
     'what it buys to another address than its signer). Signatures and transactions that hand a lending position to a ' +
-    'contract carry `LENDING_POSITION_DELEGATION` (an Aave credit delegation, a Compound III manager).',
+    'contract carry `LENDING_POSITION_DELEGATION` (an Aave credit delegation, a Compound III manager), and transactions ' +
+    'that buy a token the simulation cannot sell back to its pool, or only at a heavy tax, `TOKEN_CANNOT_BE_SOLD`.',
   'State change kind `SAFE_CONFIGURATION_CHANGE` (a Safe’s singleton, owners, threshold, modules, guards or handler, ' +
     'before and after) is sent from 2023-06-05 on, where the reference reserves new kinds and asks clients to show ' +
     'the `humanReadableDiff` of kinds they do not know; older versions leave it out.',

@@ -54,6 +54,8 @@ export type WarningKind =
   | 'TRADE_PROCEEDS_TO_OTHER_ADDRESS'
   // Preflight's own: a lending position handed to a contract (Aave credit delegation, a Compound III manager).
   | 'LENDING_POSITION_DELEGATION'
+  // Preflight's own: a token the user buys that the simulation cannot sell back to its pool, or only at a heavy tax.
+  | 'TOKEN_CANNOT_BE_SOLD'
 
 /** Seed §2.7. `data` is a string or null in the reference files; the seed allows an object. */
 export type Warning = {

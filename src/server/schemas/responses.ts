@@ -65,6 +65,7 @@ const WARNING_KINDS = [
   'UNLIMITED_ALLOWANCE_TO_UNKNOWN_SPENDER',
   'TRADE_PROCEEDS_TO_OTHER_ADDRESS',
   'LENDING_POSITION_DELEGATION',
+  'TOKEN_CANNOT_BE_SOLD',
 ]
 
 /** Warnings: no `data` in 2022-06-01 and 2023-03-08; a string or null in 2023-05-17; also an object from 2023-06-05. */
