@@ -1,21 +1,11 @@
 /**
- * Buying a token that cannot be sold back (a honeypot), or only at a heavy tax: each fixture token is written here in
- * Solidity, given a real Uniswap V2 pair with liquidity through the devnet's router, and bought through
- * swapExactETHForTokensSupportingFeeOnTransferTokens. The scan's sell probe must warn for the honeypot, the 40 % sell
+ * Buying a token that cannot be sold back (a honeypot), or only at a heavy tax: each fixture token (TaxedToken, in
+ * test/support/taxedTokens.ts) is given a real Uniswap V2 pair with liquidity through the devnet's router, and bought
+ * through swapExactETHForTokensSupportingFeeOnTransferTokens. The scan's sell probe must warn for the honeypot, the 40 % sell
  * tax and the 25 % buy tax, and stay silent for a 2 % tax and for listed USDC. Then reality: the buy is executed and
  * sold through the real router, and the honeypot's sale reverts while the heavy tax's pays exactly what the scan said.
  */
-import {
-  type Address,
-  encodeFunctionData,
-  erc20Abi,
-  getAddress,
-  type Hex,
-  maxUint256,
-  numberToHex,
-  parseAbi,
-  parseEther,
-} from 'viem'
+import { type Address, encodeFunctionData, erc20Abi, maxUint256, parseEther } from 'viem'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { sendEth, type TxRequest, transferErc20 } from '../../../src/devnet/dapp/requests.ts'
 import { DEADLINE } from '../../../src/devnet/dapp/uniswap.ts'
@@ -23,99 +13,9 @@ import { waitForReceipt } from '../../../src/devnet/receipt.ts'
 import { type ScanTransactionsResponse, scanTransactionsWithStats, type Warning } from '../../../src/engine/index.ts'
 import { SELL_PROBE_ADDRESS } from '../../../src/engine/simulation/sellProbe.ts'
 import { devnetRolledBackPerTest } from '../../support/devnet.ts'
-import { deployable } from '../../support/solc.ts'
+import { buyWithFeeRouter, feeRouterAbi, launchTaxedToken, type TaxedToken } from '../../support/taxedTokens.ts'
 import { devnetClient, expectRealityMatches, scanRequest } from '../protocolSupport.ts'
 import { validateTransactionsResponse } from '../transactionSupport.ts'
-
-/**
- * An 18-decimal token with one pair: buys from the pair and sells to it pay the owner a tax (basis points), or sells
- * are refused outright (the honeypot). The owner, who adds the liquidity, is exempt.
- */
-const TAXED_TOKEN = `// SPDX-License-Identifier: MIT
-pragma solidity 0.8.28;
-
-contract TaxedToken {
-    string public name;
-    string public symbol;
-    uint8 public constant decimals = 18;
-    uint256 public totalSupply;
-    mapping(address => uint256) public balanceOf;
-    mapping(address => mapping(address => uint256)) public allowance;
-    address public immutable owner;
-    address public pair;
-    uint256 public immutable buyTax;
-    uint256 public immutable sellTax;
-    bool public immutable sellsRefused;
-
-    event Transfer(address indexed from, address indexed to, uint256 value);
-    event Approval(address indexed owner, address indexed spender, uint256 value);
-
-    constructor(string memory name_, string memory symbol_, uint256 supply, uint256 buyTax_, uint256 sellTax_, bool sellsRefused_) {
-        name = name_;
-        symbol = symbol_;
-        owner = msg.sender;
-        buyTax = buyTax_;
-        sellTax = sellTax_;
-        sellsRefused = sellsRefused_;
-        totalSupply = supply;
-        balanceOf[msg.sender] = supply;
-        emit Transfer(address(0), msg.sender, supply);
-    }
-
-    function setPair(address pair_) external {
-        require(msg.sender == owner, "not the owner");
-        pair = pair_;
-    }
-
-    function approve(address spender, uint256 value) external returns (bool) {
-        allowance[msg.sender][spender] = value;
-        emit Approval(msg.sender, spender, value);
-        return true;
-    }
-
-    function transfer(address to, uint256 value) external returns (bool) {
-        move(msg.sender, to, value);
-        return true;
-    }
-
-    function transferFrom(address from, address to, uint256 value) external returns (bool) {
-        uint256 allowed = allowance[from][msg.sender];
-        if (allowed != type(uint256).max) allowance[from][msg.sender] = allowed - value;
-        move(from, to, value);
-        return true;
-    }
-
-    function move(address from, address to, uint256 value) private {
-        bool exempt = from == owner || to == owner;
-        require(exempt || to != pair || !sellsRefused, "sells are closed");
-        uint256 rate = exempt ? 0 : to == pair ? sellTax : from == pair ? buyTax : 0;
-        uint256 tax = (value * rate) / 10_000;
-        balanceOf[from] -= value;
-        balanceOf[to] += value - tax;
-        emit Transfer(from, to, value - tax);
-        if (tax > 0) {
-            balanceOf[owner] += tax;
-            emit Transfer(from, owner, tax);
-        }
-    }
-}
-`
-
-const routerAbi = parseAbi([
-  'function swapExactETHForTokensSupportingFeeOnTransferTokens(uint256 amountOutMin, address[] path, address to, uint256 deadline) payable',
-  'function swapExactTokensForETHSupportingFeeOnTransferTokens(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline)',
-  'function addLiquidityETH(address token, uint256 amountTokenDesired, uint256 amountTokenMin, uint256 amountETHMin, address to, uint256 deadline) payable returns (uint256 amountToken, uint256 amountETH, uint256 liquidity)',
-  'function getAmountsOut(uint256 amountIn, address[] path) view returns (uint256[] amounts)',
-])
-const factoryAbi = parseAbi([
-  'function createPair(address tokenA, address tokenB) returns (address pair)',
-  'function getPair(address tokenA, address tokenB) view returns (address pair)',
-])
-const ownerAbi = parseAbi(['function setPair(address pair)'])
-
-/** What the pair starts with: 1,000,000 tokens against 20 ETH, so a 1 ETH buy moves the price by about a tenth. */
-const POOL_TOKENS = parseEther('1000000')
-const POOL_ETH = parseEther('20')
 
 const fx = devnetRolledBackPerTest()
 const account = (index: number) => fx().accounts[index]?.address as Address
@@ -123,50 +23,9 @@ const maker = () => account(5)
 const buyer = () => account(1)
 const client = () => devnetClient(fx().rpcUrl)
 
-type Token = { address: Address; pair: Address }
-const tokens: Record<'honeypot' | 'heavySellTax' | 'heavyBuyTax' | 'smallTax', Token> = {} as never
-
-/** Deploys a TaxedToken from the maker and gives it a V2 pair with liquidity through the real router. */
-async function launch(symbol: string, buyTax: bigint, sellTax: bigint, sellsRefused: boolean): Promise<Token> {
-  const { abi, bytecode } = deployable('TaxedToken.sol', TAXED_TOKEN, 'TaxedToken')
-  const send = async (hash: Promise<Hex>) => {
-    const receipt = await waitForReceipt(client(), await hash)
-    if (receipt.status !== 'success') throw new Error(`${symbol}: a launch step reverted`)
-    return receipt
-  }
-  const deployed = await send(
-    client().deployContract({
-      account: maker(),
-      abi,
-      bytecode,
-      args: [`${symbol} Token`, symbol, POOL_TOKENS * 2n, buyTax, sellTax, sellsRefused],
-      chain: null,
-    }),
-  )
-  const address = getAddress(deployed.contractAddress as Address)
-  const { factory, router } = fx().uniswapV2
-  const write = (to: Address, data: Hex, value = 0n) =>
-    send(client().sendTransaction({ account: maker(), to, data, value, gas: 5_000_000n, chain: null }))
-  await write(
-    factory,
-    encodeFunctionData({ abi: factoryAbi, functionName: 'createPair', args: [address, fx().weth.address] }),
-  )
-  const pair = await client().readContract({
-    address: factory,
-    abi: factoryAbi,
-    functionName: 'getPair',
-    args: [address, fx().weth.address],
-  })
-  await write(address, encodeFunctionData({ abi: ownerAbi, functionName: 'setPair', args: [pair] }))
-  await write(address, encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [router, maxUint256] }))
-  const addLiquidity = encodeFunctionData({
-    abi: routerAbi,
-    functionName: 'addLiquidityETH',
-    args: [address, POOL_TOKENS, 0n, 0n, maker(), DEADLINE],
-  })
-  await write(router, addLiquidity, POOL_ETH)
-  return { address, pair: getAddress(pair) }
-}
+const tokens: Record<'honeypot' | 'heavySellTax' | 'heavyBuyTax' | 'smallTax', TaxedToken> = {} as never
+const launch = (symbol: string, buyTax: bigint, sellTax: bigint, sellsRefused: boolean) =>
+  launchTaxedToken(fx(), maker(), symbol, { buyTax, sellTax, sellsRefused })
 
 beforeAll(async () => {
   tokens.honeypot = await launch('HONEY', 0n, 0n, true)
@@ -175,15 +34,8 @@ beforeAll(async () => {
   tokens.smallTax = await launch('FEE2', 200n, 200n, false)
 }, 120_000)
 
-/** The buyer's purchase of `token` for `value` wei through the fee-on-transfer-safe router function. */
-function buy(token: Address, value: bigint): TxRequest {
-  const data = encodeFunctionData({
-    abi: routerAbi,
-    functionName: 'swapExactETHForTokensSupportingFeeOnTransferTokens',
-    args: [0n, [fx().weth.address, token], buyer(), DEADLINE],
-  })
-  return { from: buyer(), to: fx().uniswapV2.router, data, value: numberToHex(value) }
-}
+/** The buyer's purchase of `token` for `value` wei. */
+const buy = (token: Address, value: bigint) => buyWithFeeRouter(fx(), buyer(), token, value)
 
 async function scan(tx: TxRequest, fetch?: typeof globalThis.fetch) {
   const { outcome, stats } = await scanTransactionsWithStats(scanRequest(tx), {
@@ -218,7 +70,7 @@ async function sellForReal(token: Address, amount: bigint): Promise<{ reverted: 
     account: from,
     to: router,
     data: encodeFunctionData({
-      abi: routerAbi,
+      abi: feeRouterAbi,
       functionName: 'swapExactTokensForETHSupportingFeeOnTransferTokens',
       args: [amount, 0n, [token, fx().weth.address], from, DEADLINE],
     }),
@@ -323,7 +175,7 @@ describe('buying a token that cannot be sold back, on the devnet', () => {
     const bought = await balanceOf(address, buyer())
     const [, untaxed] = await client().readContract({
       address: fx().uniswapV2.router,
-      abi: routerAbi,
+      abi: feeRouterAbi,
       functionName: 'getAmountsOut',
       args: [bought, [address, fx().weth.address]],
     })
