@@ -231,7 +231,8 @@ export async function runSimulation(input: SimulationInput, options: RunOptions)
         controls: controlEvents(logs),
         delegations: creditDelegations(logs),
         baseFeePerGas,
-        sellProbes,
+        // A probe of a simulation the node then refused would judge transactions the scan cannot show.
+        sellProbes: phase.ok ? sellProbes : [],
         stats: { ...client.stats },
       },
     }
@@ -254,9 +255,8 @@ function priceable(plan: AssetPlan, chainId: number): AssetPlan {
 
 /** The base fee of block `blockNumber` (the latest when null); null on a chain without EIP-1559. */
 async function baseFeeOf(client: RpcClient, blockNumber: bigint | null): Promise<bigint | null> {
-  const block = (await client.request('eth_getBlockByNumber', [blockTag(blockNumber), false])) as {
-    baseFeePerGas?: unknown
-  } | null
+  const tag = blockTag(blockNumber)
+  const block = (await client.request('eth_getBlockByNumber', [tag, false])) as { baseFeePerGas?: unknown } | null
   const fee = block?.baseFeePerGas
   return typeof fee === 'string' && /^0x[0-9a-f]+$/i.test(fee) ? BigInt(fee) : null
 }

@@ -9,6 +9,7 @@ import {
   type Address,
   decodeFunctionResult,
   encodeFunctionData,
+  getAddress,
   type Hex,
   numberToHex,
   parseAbi,
@@ -120,7 +121,7 @@ export function sellTargets(
       (largest, sender) => (sender[1] < largest[1] ? sender : largest),
       [null, 0n],
     )
-    return pool ? [{ token, pool: pool as Address, poolSent: -flow, amount }] : []
+    return pool ? [{ token, pool: getAddress(pool), poolSent: -flow, amount }] : []
   })
 }
 

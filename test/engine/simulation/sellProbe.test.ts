@@ -4,7 +4,7 @@
  * gives something back).
  */
 import { readFileSync } from 'node:fs'
-import { type Address, zeroAddress } from 'viem'
+import { type Address, getAddress, zeroAddress } from 'viem'
 import { describe, expect, it } from 'vitest'
 import type { Movement } from '../../../src/engine/simulation/index.ts'
 import { SELL_PROBE_CODE, sellTargets } from '../../../src/engine/simulation/sellProbe.ts'
@@ -13,7 +13,7 @@ import { INJECTED_SETTINGS, runtimeCode } from '../../support/solc.ts'
 const SOURCE = new URL('../../../src/engine/simulation/SellProbe.sol', import.meta.url)
 const USER: Address = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 const ROUTER: Address = '0x0000000000000000000000000000000000000a00'
-const PAIR: Address = '0x0000000000000000000000000000000000000a1e'
+const PAIR: Address = getAddress('0x0000000000000000000000000000000000000a1e')
 const MEME: Address = '0x000000000000000000000000000000000000e3e3'
 const OTHER: Address = '0x000000000000000000000000000000000000f00d'
 
