@@ -129,6 +129,12 @@ export type RunOutcome = { ok: true; result: SimulationResult } | { ok: false; e
 /** Gas each read may use: enough for any honest view function, bounded so a hostile token cannot eat the block. */
 const READ_GAS = numberToHex(1_000_000)
 
+/**
+ * How long a scan waits for its sell probe beyond the rest of its calls: the probe only adds a warning, so a node slow
+ * to answer it costs the warning, never the scan (a scan API answers 504 after 20 s).
+ */
+export const SELL_PROBE_TIMEOUT_MS = 5_000
+
 /** Runs the transactions with the reads they need and returns the internal model (1 round trip, at most 2). */
 export async function runSimulation(input: SimulationInput, options: RunOptions): Promise<RunOutcome> {
   const client = createRpcClient(options.rpcUrl, options.fetch)
@@ -175,12 +181,9 @@ export async function runSimulation(input: SimulationInput, options: RunOptions)
       const targets = input.sellProbe ? sellTargets(events.movements, input.userAccount, input.sellProbe(chainId)) : []
       // Asked before the second call, in the same tick: when there is one, both travel in one batch.
       if (targets.length > 0) {
-        probing = probeSells(client, probeBase(input, txs), targets, input.userAccount, blockTag(input.blockNumber))
-          // The probe only adds a warning: a node that fails it leaves the scan as it would be without one.
-          .catch((error: unknown) => {
-            if (error instanceof RpcFailure) return []
-            throw error
-          })
+        const tag = blockTag(input.blockNumber)
+        // Its failure is handled at once: the second call may throw first, and then nothing awaits the probe.
+        probing = probeSells(client, probeBase(input, txs), targets, input.userAccount, tag).catch(noProbeOnNodeFailure)
       }
       const needed = readsForEvents(events.movements, events.approvals, metadataNeeded)
       for (const read of controlReads(controlEvents(logs), input.userAccount)) needed.set(read.key, read)
@@ -198,7 +201,7 @@ export async function runSimulation(input: SimulationInput, options: RunOptions)
         phase = await simulate(client, input, txs, plan, input.blockNumber)
       }
     }
-    const sellProbes = await probing
+    const sellProbes = await withinProbeTime(probing)
     const result = phase.ok ? phase : { ...phase, outcomes: [], reads: emptyReads() }
     const logs = result.outcomes.flatMap((outcome) => outcome.logs)
     const events = assetEventsFromLogs(logs)
@@ -305,6 +308,25 @@ async function simulate(
     outcomes: transactions.calls.map((call, index) => toOutcome(call, txs[index] as SimulationTx)),
     reads: { before: decodeReads(reads, before.calls), after: decodeReads(stateReads, after.calls) },
     blockTime: blockTimestamp(before),
+  }
+}
+
+/** No sell probe results when the node fails the probe: it only adds a warning, so the scan goes on without it. */
+function noProbeOnNodeFailure(error: unknown): SellProbe[] {
+  if (error instanceof RpcFailure) return []
+  throw error
+}
+
+/** A sell probe's results, or none when the node has not answered them SELL_PROBE_TIMEOUT_MS after the rest of the scan. */
+async function withinProbeTime(probing: Promise<SellProbe[]>): Promise<SellProbe[]> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const late = new Promise<SellProbe[]>((resolve) => {
+    timer = setTimeout(() => resolve([]), SELL_PROBE_TIMEOUT_MS)
+  })
+  try {
+    return await Promise.race([probing, late])
+  } finally {
+    clearTimeout(timer)
   }
 }
 
