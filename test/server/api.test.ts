@@ -229,7 +229,7 @@ describe('versions', () => {
 
   it('a honeypot buy: TOKEN_CANNOT_BE_SOLD in every version, each response in the reference shape', async () => {
     const [user, maker] = [fixtures.accounts[0]?.address, fixtures.accounts[5]?.address] as [Address, Address]
-    const honeypot = await launchTaxedToken(fixtures, maker, 'HONEY', { buyTax: 0n, sellTax: 0n, sellsRefused: true })
+    const honeypot = await launchTaxedToken(fixtures, maker, 'HONEY', { sellsRefused: true })
     const buy = buyWithFeeRouter(fixtures, user, honeypot.address, parseEther('1'))
     const tx = { ...buy, value: BigInt(buy.value ?? 0).toString() }
     const request = { txObjects: [tx], userAccount: user, metadata: { origin: 'https://example.org' } }

@@ -23,7 +23,8 @@ import { deployable } from './solc.ts'
 
 /**
  * An 18-decimal token with one pair: buys from the pair and sells to it pay the owner a tax (basis points), or sells
- * are refused outright (the honeypot). The owner, who adds the liquidity, is exempt.
+ * are refused outright, or every buyer is blacklisted as it buys (two kinds of honeypot). The owner, who adds the
+ * liquidity, is exempt.
  */
 const TAXED_TOKEN = `// SPDX-License-Identifier: MIT
 pragma solidity 0.8.28;
@@ -40,17 +41,20 @@ contract TaxedToken {
     uint256 public immutable buyTax;
     uint256 public immutable sellTax;
     bool public immutable sellsRefused;
+    bool public immutable blacklistsBuyers;
+    mapping(address => bool) public blacklisted;
 
     event Transfer(address indexed from, address indexed to, uint256 value);
     event Approval(address indexed owner, address indexed spender, uint256 value);
 
-    constructor(string memory name_, string memory symbol_, uint256 supply, uint256 buyTax_, uint256 sellTax_, bool sellsRefused_) {
+    constructor(string memory name_, string memory symbol_, uint256 supply, uint256 buyTax_, uint256 sellTax_, bool sellsRefused_, bool blacklistsBuyers_) {
         name = name_;
         symbol = symbol_;
         owner = msg.sender;
         buyTax = buyTax_;
         sellTax = sellTax_;
         sellsRefused = sellsRefused_;
+        blacklistsBuyers = blacklistsBuyers_;
         totalSupply = supply;
         balanceOf[msg.sender] = supply;
         emit Transfer(address(0), msg.sender, supply);
@@ -82,6 +86,8 @@ contract TaxedToken {
     function move(address from, address to, uint256 value) private {
         bool exempt = from == owner || to == owner;
         require(exempt || to != pair || !sellsRefused, "sells are closed");
+        require(!blacklisted[from], "blacklisted");
+        if (!exempt && from == pair && blacklistsBuyers) blacklisted[to] = true;
         uint256 rate = exempt ? 0 : to == pair ? sellTax : from == pair ? buyTax : 0;
         uint256 tax = (value * rate) / 10_000;
         balanceOf[from] -= value;
@@ -114,8 +120,11 @@ const POOL_ETH = parseEther('20')
 /** A launched TaxedToken and its V2 pair with WETH. */
 export type TaxedToken = { address: Address; pair: Address }
 
-/** How a TaxedToken taxes: basis points on buys from its pair and on sells to it, or sells refused outright. */
-export type Taxes = { buyTax: bigint; sellTax: bigint; sellsRefused: boolean }
+/**
+ * How a TaxedToken taxes: basis points on buys from its pair and on sells to it (none unless given), or sells refused
+ * outright, or buyers blacklisted.
+ */
+export type Taxes = { buyTax?: bigint; sellTax?: bigint; sellsRefused?: boolean; blacklistsBuyers?: boolean }
 
 /** Deploys a TaxedToken from `maker` and gives it a V2 pair with liquidity through the real router. */
 export async function launchTaxedToken(
@@ -131,13 +140,13 @@ export async function launchTaxedToken(
     if (receipt.status !== 'success') throw new Error(`${symbol}: a launch step reverted`)
     return receipt
   }
-  const { buyTax, sellTax, sellsRefused } = taxes
+  const { buyTax = 0n, sellTax = 0n, sellsRefused = false, blacklistsBuyers = false } = taxes
   const deployed = await send(
     client.deployContract({
       account: maker,
       abi,
       bytecode,
-      args: [`${symbol} Token`, symbol, POOL_TOKENS * 2n, buyTax, sellTax, sellsRefused],
+      args: [`${symbol} Token`, symbol, POOL_TOKENS * 2n, buyTax, sellTax, sellsRefused, blacklistsBuyers],
       chain: null,
     }),
   )

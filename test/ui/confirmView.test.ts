@@ -284,11 +284,7 @@ describe('the confirmation view of real scans', () => {
 
   it('a buy of a token that cannot be sold back: the token received, and the warning saying so', async () => {
     const maker = devnet.fixtures.accounts[5]?.address as Address
-    const honeypot = await launchTaxedToken(devnet.fixtures, maker, 'HONEY', {
-      buyTax: 0n,
-      sellTax: 0n,
-      sellsRefused: true,
-    })
+    const honeypot = await launchTaxedToken(devnet.fixtures, maker, 'HONEY', { sellsRefused: true })
     const view = await viewOfTransaction(buyWithFeeRouter(devnet.fixtures, me, honeypot.address, parseEther('1')))
     expect(view.action).toBe('WARN')
     expect(view.groups[0]?.rows.map((row) => row.text)).toEqual([

@@ -1,9 +1,10 @@
 /**
  * Buying a token that cannot be sold back (a honeypot), or only at a heavy tax: each fixture token (TaxedToken, in
  * test/support/taxedTokens.ts) is given a real Uniswap V2 pair with liquidity through the devnet's router, and bought
- * through swapExactETHForTokensSupportingFeeOnTransferTokens. The scan's sell probe must warn for the honeypot, the 40 % sell
- * tax and the 25 % buy tax, and stay silent for a 2 % tax and for listed USDC. Then reality: the buy is executed and
- * sold through the real router, and the honeypot's sale reverts while the heavy tax's pays exactly what the scan said.
+ * through swapExactETHForTokensSupportingFeeOnTransferTokens. The scan's sell probe must warn for two honeypots (sales
+ * to the pair refused, buyers blacklisted), the 40 % sell tax and the 25 % buy tax, and stay silent for a 2 % tax and
+ * for listed USDC. Then reality: the buy is executed and sold through the real router, and the honeypots' sales revert
+ * while the heavy tax's pays exactly what the scan said.
  */
 import { type Address, encodeFunctionData, erc20Abi, maxUint256, parseEther } from 'viem'
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -14,7 +15,13 @@ import { type ScanTransactionsResponse, scanTransactionsWithStats, type Warning 
 import { SELL_PROBE_TIMEOUT_MS } from '../../../src/engine/simulation/runSimulation.ts'
 import { SELL_PROBE_ADDRESS } from '../../../src/engine/simulation/sellProbe.ts'
 import { devnetRolledBackPerTest } from '../../support/devnet.ts'
-import { buyWithFeeRouter, feeRouterAbi, launchTaxedToken, type TaxedToken } from '../../support/taxedTokens.ts'
+import {
+  buyWithFeeRouter,
+  feeRouterAbi,
+  launchTaxedToken,
+  type TaxedToken,
+  type Taxes,
+} from '../../support/taxedTokens.ts'
 import { devnetClient, expectRealityMatches, scanRequest } from '../protocolSupport.ts'
 import { validateTransactionsResponse } from '../transactionSupport.ts'
 
@@ -24,15 +31,15 @@ const maker = () => account(5)
 const buyer = () => account(1)
 const client = () => devnetClient(fx().rpcUrl)
 
-const tokens: Record<'honeypot' | 'heavySellTax' | 'heavyBuyTax' | 'smallTax', TaxedToken> = {} as never
-const launch = (symbol: string, buyTax: bigint, sellTax: bigint, sellsRefused: boolean) =>
-  launchTaxedToken(fx(), maker(), symbol, { buyTax, sellTax, sellsRefused })
+const tokens: Record<'honeypot' | 'blacklist' | 'heavySellTax' | 'heavyBuyTax' | 'smallTax', TaxedToken> = {} as never
+const launch = (symbol: string, taxes: Taxes) => launchTaxedToken(fx(), maker(), symbol, taxes)
 
 beforeAll(async () => {
-  tokens.honeypot = await launch('HONEY', 0n, 0n, true)
-  tokens.heavySellTax = await launch('TAX40', 0n, 4_000n, false)
-  tokens.heavyBuyTax = await launch('BUY25', 2_500n, 0n, false)
-  tokens.smallTax = await launch('FEE2', 200n, 200n, false)
+  tokens.honeypot = await launch('HONEY', { sellsRefused: true })
+  tokens.blacklist = await launch('TRAP', { blacklistsBuyers: true })
+  tokens.heavySellTax = await launch('TAX40', { sellTax: 4_000n })
+  tokens.heavyBuyTax = await launch('BUY25', { buyTax: 2_500n })
+  tokens.smallTax = await launch('FEE2', { buyTax: 200n, sellTax: 200n })
 }, 120_000)
 
 /** The buyer's purchase of `token` for `value` wei. */
@@ -115,6 +122,29 @@ describe('buying a token that cannot be sold back, on the devnet', () => {
     expect(bought.toString()).toBe(dataOf(warning).sold)
     const sale = await sellForReal(address, bought)
     expect(sale.reverted).toBe(true)
+    expect(await balanceOf(address, buyer())).toBe(bought)
+  })
+
+  it('a honeypot that blacklists whoever buys it: WARN; executed, the buyer can neither sell nor send it on', async () => {
+    const { address, pair } = tokens.blacklist
+    const tx = buy(address, parseEther('1'))
+    const { response } = await scan(tx)
+    expect(response.action).toBe('WARN')
+    expect(unsellable(response).map((warning) => warning.message)).toEqual([
+      `You may not be able to sell TRAP (${short(address)}): selling it back to the pool it came from ` +
+        `(${short(pair)}) fails in the simulation.`,
+    ])
+    await expectRealityMatches(fx().rpcUrl, response, tx)
+    const bought = await balanceOf(address, buyer())
+    expect((await sellForReal(address, bought)).reverted).toBe(true)
+    const sendOn = await client().sendTransaction({
+      account: buyer(),
+      to: address,
+      data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [account(7), bought] }),
+      gas: 100_000n,
+      chain: null,
+    })
+    expect((await waitForReceipt(client(), sendOn)).status).toBe('reverted')
     expect(await balanceOf(address, buyer())).toBe(bought)
   })
 
