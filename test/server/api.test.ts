@@ -1,5 +1,5 @@
 /** The scan API against a real devnet: auth, versions (validated against each version's OpenAPI), errors, domains. */
-import { type Address, encodeFunctionData, erc721Abi, erc1155Abi } from 'viem'
+import { type Address, encodeFunctionData, erc721Abi, erc1155Abi, parseEther } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { execTransactionData, handOverVault } from '../../src/devnet/dapp/requests.ts'
 import type { Devnet } from '../../src/devnet/devnet.ts'
@@ -13,6 +13,7 @@ import { buildScenarios, permitMessage, safeTxMessage, type TransactionScenario 
 import { startTestDevnet } from '../support/devnet.ts'
 import { startUnreachableEndpoint, type UnreachableEndpoint } from '../support/net.ts'
 import { responseValidator } from '../support/openapi.ts'
+import { buyWithFeeRouter, launchTaxedToken } from '../support/taxedTokens.ts'
 import { errorOf, post } from './client.ts'
 import { logSink } from './logSink.ts'
 
@@ -223,6 +224,29 @@ describe('versions', () => {
         version,
       ).toEqual(['SET_OWNER_AUTHORITY'])
       expect(warnings[0]?.message, version).toContain('This hands ownership of')
+    }
+  })
+
+  it('a honeypot buy: TOKEN_CANNOT_BE_SOLD in every version, each response in the reference shape', async () => {
+    const [user, maker] = [fixtures.accounts[0]?.address, fixtures.accounts[5]?.address] as [Address, Address]
+    const honeypot = await launchTaxedToken(fixtures, maker, 'HONEY', { sellsRefused: true })
+    const buy = buyWithFeeRouter(fixtures, user, honeypot.address, parseEther('1'))
+    const tx = { ...buy, value: BigInt(buy.value ?? 0).toString() }
+    const request = { txObjects: [tx], userAccount: user, metadata: { origin: 'https://example.org' } }
+    for (const version of API_VERSIONS) {
+      const legacy = version === '2022-06-01'
+      const body = legacy ? { ...request, txObjects: undefined, txObject: tx } : request
+      const answer = await scanTx(body, { 'X-Api-Version': version })
+      const path = legacy ? '/ethereum/v0/mainnet/scan/transaction' : REFERENCE_TX_PATH
+      const validateTx = responseValidator(version, path, 'post', 200)
+      expect(validateTx(answer.body), `${version}: ${validateTx.errors.join('\n')}`).toBe(true)
+      const { action, warnings } = answer.body as { action: string; warnings: { kind: string; message: string }[] }
+      expect(action, version).toBe('WARN')
+      expect(
+        warnings.map((warning) => warning.kind),
+        version,
+      ).toEqual(['TOKEN_CANNOT_BE_SOLD'])
+      expect(warnings[0]?.message, version).toMatch(/^You may not be able to sell HONEY \(0x[0-9a-f]{4}…[0-9a-f]{4}\)/)
     }
   })
 

@@ -49,7 +49,7 @@ function nullableEnum(schema: { [key: string]: Json }): { enum?: Json[] } {
   return Array.isArray(schema.enum) && !schema.enum.includes(null) ? { enum: [...schema.enum, null] } : {}
 }
 
-/** Preflight's own warning kinds (Safe messages, signatures, approvals, swap orders, lending positions), a deliberate difference the server documents. */
+/** Preflight's own warning kinds (Safe messages, signatures, approvals, swap orders, lending positions, unsellable tokens), a deliberate difference the server documents. */
 const PREFLIGHT_WARNING_KINDS = [
   'MULTISIG_SIGNER_NOT_OWNER',
   'MULTISIG_NONCE_USED',
@@ -62,6 +62,7 @@ const PREFLIGHT_WARNING_KINDS = [
   'LENDING_POSITION_DELEGATION',
   'SIGN_IN_DOMAIN_MISMATCH',
   'SIGN_IN_ACCOUNT_MISMATCH',
+  'TOKEN_CANNOT_BE_SOLD',
 ]
 
 /**

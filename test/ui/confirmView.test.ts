@@ -53,6 +53,7 @@ import { confirmView, noChangesText } from '../../src/extension/ui/lib/confirmVi
 import { shortAddress } from '../../src/extension/ui/lib/format.ts'
 import { dollarTotals } from '../../src/extension/ui/lib/stateChangeView.ts'
 import { startTestDevnet } from '../support/devnet.ts'
+import { buyWithFeeRouter, launchTaxedToken } from '../support/taxedTokens.ts'
 
 const ORIGIN = 'http://localhost:5173'
 const NOW = 1_900_000_000
@@ -299,6 +300,25 @@ describe('the confirmation view of real scans', () => {
     expect(noChangesText(view)).toBe(
       'Nothing moves in this transaction itself. It changes who controls a contract: see the warning above.',
     )
+  })
+
+  it('a buy of a token that cannot be sold back: the token received, and the warning saying so', async () => {
+    const maker = devnet.fixtures.accounts[5]?.address as Address
+    const honeypot = await launchTaxedToken(devnet.fixtures, maker, 'HONEY', { sellsRefused: true })
+    const view = await viewOfTransaction(buyWithFeeRouter(devnet.fixtures, me, honeypot.address, parseEther('1')))
+    expect(view.action).toBe('WARN')
+    expect(view.groups[0]?.rows.map((row) => row.text)).toEqual([
+      '−1 ETH',
+      expect.stringMatching(/^\+~?[\d,.]+ HONEY$/),
+    ])
+    expect(view.warnings.map((warning) => [warning.kind, warning.severity, warning.message])).toEqual([
+      [
+        'TOKEN_CANNOT_BE_SOLD',
+        'WARNING',
+        `You may not be able to sell HONEY (${shortAddress(honeypot.address).toLowerCase()}): selling it back to the ` +
+          `pool it came from (${shortAddress(honeypot.pair).toLowerCase()}) fails in the simulation.`,
+      ],
+    ])
   })
 
   it('shows a Permit2 PermitSingle for the maximum uint160 as unlimited', async () => {

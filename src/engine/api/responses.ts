@@ -57,6 +57,8 @@ export type WarningKind =
   // Preflight's own: a Sign-In with Ethereum message for another site than the one asking, or naming another account.
   | 'SIGN_IN_DOMAIN_MISMATCH'
   | 'SIGN_IN_ACCOUNT_MISMATCH'
+  // Preflight's own: a token the user buys that the simulation cannot sell back to its pool, or only at a heavy tax.
+  | 'TOKEN_CANNOT_BE_SOLD'
 
 /** Seed §2.7. `data` is a string or null in the reference files; the seed allows an object. */
 export type Warning = {

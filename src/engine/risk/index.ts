@@ -16,6 +16,8 @@
  * - `safeSignatures.ts`: Safe signatures a transaction gives by hash alone (approveHash, SignMessageLib).
  * - `safeRefund.ts`: Safe transactions that pay a gas refund out of the Safe (MULTISIG_GAS_REFUND).
  * - `counterfeits.ts`: tokens received that copy a listed token's symbol from another address (fake payments).
+ * - `unsellableTokens.ts`: tokens the user buys that the scan's sell probe cannot sell back to their pool, or only at
+ *   a tax above 10 % (honeypots), and buys that lose as much to the token's own tax (TOKEN_CANNOT_BE_SOLD).
  * - `orderPreSignatures.ts`: CoW orders signed on chain by their ID alone (setPreSignature), how Safes swap.
  * - `lendingDelegation.ts`: lending positions handed to another address (Aave credit delegation, Compound III
  *   managers), which move nothing when given.

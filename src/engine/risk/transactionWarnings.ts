@@ -1,6 +1,6 @@
 /**
- * Warnings derived from what a simulation did: risky approvals, known and suspected theft, changes to who controls a
- * Safe or a contract, odd gas and fees, long bundles.
+ * Warnings derived from what a simulation did: risky approvals, known and suspected theft, tokens bought that cannot
+ * be sold back, changes to who controls a Safe or a contract, odd gas and fees, long bundles.
  */
 import { type Address, getAddress, isAddressEqual, zeroAddress } from 'viem'
 import { addressesInArguments, decodeKnownFunction } from '../abi/index.ts'
@@ -37,6 +37,7 @@ import { isKnownSpender } from './protocols.ts'
 import { safeControlWarnings } from './safeControl.ts'
 import { safeRefundWarnings } from './safeRefund.ts'
 import { hashSignatureWarnings } from './safeSignatures.ts'
+import { unsellableTokenWarnings } from './unsellableTokens.ts'
 import { valueWarnings } from './valueWarnings.ts'
 import { makeWarning } from './warnings.ts'
 
@@ -66,6 +67,7 @@ export function simulationWarnings(
     }),
     ...counterfeitWarnings(result.chainId, changes, userAccount, metadataOf),
     ...valueWarnings(result.chainId, changes, userAccount, priceOf, (token) => metadataOf(token).decimals),
+    ...unsellableTokenWarnings(result.sellProbes, metadataOf, priceOf),
     ...approvalWarnings(result, changes, metadataOf),
     ...lendingDelegationWarnings(result, changes, userAccount, metadataOf),
     ...bridgeDepositWarnings(bridgeDeposits(logs), result.movements, userAccount, metadataOf),

@@ -1,9 +1,16 @@
 /** Transaction scans (seed §2.1, §2.2, §2.4, §2.6, §2.7, §2.8.1, §7): validate, simulate once, explain. */
 import { type Address, isAddressEqual } from 'viem'
 import type { AggregatedError, ScanOptions, ScanOutcome, ScanTransactionsResponse, StateChange } from '../api/index.ts'
-import { computeAssetChanges, renderSafeChanges, renderStateChanges } from '../assets/index.ts'
+import { computeAssetChanges, listedToken, renderSafeChanges, renderStateChanges } from '../assets/index.ts'
 import { assetPlan } from '../prices/index.ts'
-import { actionFor, originWarnings, simulationWarnings, sortWarnings, uniqueWarnings } from '../risk/index.ts'
+import {
+  actionFor,
+  isWrappedNative,
+  originWarnings,
+  simulationWarnings,
+  sortWarnings,
+  uniqueWarnings,
+} from '../risk/index.ts'
 import { decodeExecTransaction, isSafeOwner } from '../safe/index.ts'
 import { type RpcStats, runSimulation, type SimulationInput, type SimulationResult } from '../simulation/index.ts'
 import { internalError } from './internalError.ts'
@@ -29,13 +36,23 @@ export async function scanTransactionsWithStats(
   if (!parsed.ok) return { outcome: parsed, stats: { roundTrips: 0, requests: 0 } }
   const { simulation: input, origin } = parsed.value
   try {
-    const run = await runSimulation({ ...input, assets: assetPlan }, options)
+    const run = await runSimulation({ ...input, assets: assetPlan, sellProbe: worthSellProbe }, options)
     if (!run.ok) return { outcome: run, stats: { roundTrips: 0, requests: 0 } }
     return { outcome: { ok: true, response: renderResponse(input, origin, run.result) }, stats: run.result.stats }
   } catch (error) {
     // Node failures are values by now (RPC_ERROR); anything thrown here is a bug in Preflight.
     return { outcome: { ok: false, error: internalError(error) }, stats: { roundTrips: 0, requests: 0 } }
   }
+}
+
+/**
+ * Which tokens a buy is worth a sell probe for on a chain: none that is listed, the wrapped native currency or priced
+ * by a feed, so an honest swap of a known token costs no extra request. A token only a pool's TWAP prices is probed,
+ * and its price then silences the verdict (risk/unsellableTokens.ts).
+ */
+function worthSellProbe(chainId: number): (token: Address) => boolean {
+  const known = assetPlan(chainId)
+  return (token) => !listedToken(chainId, token) && !isWrappedNative(chainId, token) && !known.isToken(token)
 }
 
 function renderResponse(input: SimulationInput, origin: string, result: SimulationResult): ScanTransactionsResponse {

@@ -13,6 +13,8 @@
  * - `assetEvents.ts`: asset movements and approvals read out of the simulated logs.
  * - `controlEvents.ts`: changes of who controls a contract (owner, role, proxy code or admin) read out of the logs.
  * - `lendingEvents.ts`: lending positions handed to another address (Aave credit delegation, Compound III managers).
+ * - `sellProbe.ts`: whether a token the user buys sells back to its pool (SellProbe.sol), in a call of its own that
+ *   travels beside the second call, or alone.
  * - `tokenMetadata.ts`: token name, symbol and decimals from the reads, cached per chain.
  * - `accountCode.ts`: an account's code in full, where a delegation must be told from no code (user operations).
  * - `rpc.ts`, `chain.ts`, `simulateResponse.ts`: the JSON-RPC client that counts round trips, which chain a node
@@ -54,4 +56,5 @@ export {
   type TxOutcome,
   toWord,
 } from './runSimulation.ts'
+export type { SellProbe } from './sellProbe.ts'
 export { cachedTokenMetadata, type TokenMetadata, tokenMetadata } from './tokenMetadata.ts'

@@ -1,7 +1,8 @@
 /**
  * The scan runner: one eth_simulateV1 call with three blocks — reads before, the transactions, reads after — so one
  * request sees one consistent state. A second call (same base block) happens only when the transactions touched
- * assets or accounts their calldata did not reveal.
+ * assets or accounts their calldata did not reveal; a sell probe of a token the user buys (sellProbe.ts) travels
+ * beside it, or alone when there is none.
  */
 import { type Address, getAddress, type Hex, isAddressEqual, numberToHex, pad, zeroAddress } from 'viem'
 import type { EngineError } from '../api/index.ts'
@@ -28,6 +29,7 @@ import { type AssetPlan, predictReads, priceReadsForEvents, readsForEvents } fro
 import { READER_ADDRESS, READER_CODE, type Read, type ReadResults } from './reads.ts'
 import { createRpcClient, type RpcClient, RpcFailure, type RpcStats } from './rpc.ts'
 import { SAFE_INSPECTOR_ADDRESS, SAFE_INSPECTOR_CODE, safeConfigFromReads } from './safeConfigRead.ts'
+import { type ProbeBase, probeSells, type SellProbe, sellTargets } from './sellProbe.ts'
 import { blockTimestamp, checkSimulateResult, type RpcCallResult } from './simulateResponse.ts'
 import { cachedTokenMetadata } from './tokenMetadata.ts'
 
@@ -78,6 +80,8 @@ export type SimulationInput = {
   assets?: (chainId: number) => AssetPlan
   /** Tokens to price beyond those the transactions name, e.g. a permit's or an order's tokens. */
   priceTokens?: Address[]
+  /** Which tokens the user buys are worth a sell probe on a chain (sellProbe.ts); without it, none are probed. */
+  sellProbe?: (chainId: number) => (token: Address) => boolean
 }
 
 /** How one transaction went in the simulation. */
@@ -113,6 +117,8 @@ export type SimulationResult = {
   delegations: CreditDelegation[]
   /** The base fee of the block the transactions would follow, when a transaction sets fees and the node has one. */
   baseFeePerGas: bigint | null
+  /** How selling back each token the user buys went, when the scan probed it; empty when the probe failed. */
+  sellProbes: SellProbe[]
   stats: RpcStats
 }
 
@@ -122,6 +128,12 @@ export type RunOutcome = { ok: true; result: SimulationResult } | { ok: false; e
 
 /** Gas each read may use: enough for any honest view function, bounded so a hostile token cannot eat the block. */
 const READ_GAS = numberToHex(1_000_000)
+
+/**
+ * How long a scan waits for its sell probe beyond the rest of its calls: the probe only adds a warning, so a node slow
+ * to answer it costs the warning, never the scan (a scan API answers 504 after 20 s).
+ */
+export const SELL_PROBE_TIMEOUT_MS = 5_000
 
 /** Runs the transactions with the reads they need and returns the internal model (1 round trip, at most 2). */
 export async function runSimulation(input: SimulationInput, options: RunOptions): Promise<RunOutcome> {
@@ -162,9 +174,17 @@ export async function runSimulation(input: SimulationInput, options: RunOptions)
       chainId = answer.id
     }
     if (chainId === null) throw new RpcFailure('BAD_ANSWER', 'The node did not say which chain it serves.', null)
+    let probing: Promise<SellProbe[]> = Promise.resolve([])
     if (phase.ok) {
       const logs = phase.outcomes.flatMap((outcome) => outcome.logs)
       const events = assetEventsFromLogs(logs)
+      const targets = input.sellProbe ? sellTargets(events.movements, input.userAccount, input.sellProbe(chainId)) : []
+      // Asked before the second call, in the same tick: when there is one, both travel in one batch.
+      if (targets.length > 0) {
+        const tag = blockTag(input.blockNumber)
+        // Its failure is handled at once: the second call may throw first, and then nothing awaits the probe.
+        probing = probeSells(client, probeBase(input, txs), targets, input.userAccount, tag).catch(noProbeOnNodeFailure)
+      }
       const needed = readsForEvents(events.movements, events.approvals, metadataNeeded)
       for (const read of controlReads(controlEvents(logs), input.userAccount)) needed.set(read.key, read)
       for (const read of lendingReads(creditDelegations(logs), events.approvals, metadataNeeded)) {
@@ -181,6 +201,7 @@ export async function runSimulation(input: SimulationInput, options: RunOptions)
         phase = await simulate(client, input, txs, plan, input.blockNumber)
       }
     }
+    const sellProbes = await withinProbeTime(probing)
     const result = phase.ok ? phase : { ...phase, outcomes: [], reads: emptyReads() }
     const logs = result.outcomes.flatMap((outcome) => outcome.logs)
     const events = assetEventsFromLogs(logs)
@@ -213,6 +234,8 @@ export async function runSimulation(input: SimulationInput, options: RunOptions)
         controls: controlEvents(logs),
         delegations: creditDelegations(logs),
         baseFeePerGas,
+        // A probe of a simulation the node then refused would judge transactions the scan cannot show.
+        sellProbes: phase.ok ? sellProbes : [],
         stats: { ...client.stats },
       },
     }
@@ -235,7 +258,7 @@ function priceable(plan: AssetPlan, chainId: number): AssetPlan {
 
 /** The base fee of block `blockNumber` (the latest when null); null on a chain without EIP-1559. */
 async function baseFeeOf(client: RpcClient, blockNumber: bigint | null): Promise<bigint | null> {
-  const tag = blockNumber === null ? 'latest' : numberToHex(blockNumber)
+  const tag = blockTag(blockNumber)
   const block = (await client.request('eth_getBlockByNumber', [tag, false])) as { baseFeePerGas?: unknown } | null
   const fee = block?.baseFeePerGas
   return typeof fee === 'string' && /^0x[0-9a-f]+$/i.test(fee) ? BigInt(fee) : null
@@ -262,8 +285,7 @@ async function simulate(
   }
   let answer: unknown
   try {
-    const tag = blockNumber === null ? 'latest' : numberToHex(blockNumber)
-    answer = await client.request('eth_simulateV1', [payload, tag])
+    answer = await client.request('eth_simulateV1', [payload, blockTag(blockNumber)])
   } catch (error) {
     // The node answered but refused the whole simulation (e.g. a gas limit below the intrinsic cost): report it.
     if (error instanceof RpcFailure && error.code !== null && error.code !== -32601) {
@@ -287,6 +309,40 @@ async function simulate(
     reads: { before: decodeReads(reads, before.calls), after: decodeReads(stateReads, after.calls) },
     blockTime: blockTimestamp(before),
   }
+}
+
+/** No sell probe results when the node fails the probe: it only adds a warning, so the scan goes on without it. */
+function noProbeOnNodeFailure(error: unknown): SellProbe[] {
+  if (error instanceof RpcFailure) return []
+  throw error
+}
+
+/** A sell probe's results, or none when the node has not answered them SELL_PROBE_TIMEOUT_MS after the rest of the scan. */
+async function withinProbeTime(probing: Promise<SellProbe[]>): Promise<SellProbe[]> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const late = new Promise<SellProbe[]>((resolve) => {
+    timer = setTimeout(() => resolve([]), SELL_PROBE_TIMEOUT_MS)
+  })
+  try {
+    return await Promise.race([probing, late])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+/** The block tag of `blockNumber`, the latest when null. */
+function blockTag(blockNumber: bigint | null): string {
+  return blockNumber === null ? 'latest' : numberToHex(blockNumber)
+}
+
+/**
+ * The sell probe's first block: the transactions on the scan's state, every override in force at once (there are no
+ * before-reads to keep from the transactions' own overrides).
+ */
+function probeBase(input: SimulationInput, txs: SimulationTx[]): ProbeBase {
+  const stateOverrides = beforeOverrides(input)
+  addStorage(stateOverrides, transactionStorage(input))
+  return { stateOverrides, calls: txs.map(txCall) }
 }
 
 function txCall(tx: SimulationTx) {
@@ -316,8 +372,13 @@ function beforeOverrides(input: SimulationInput): Record<string, AccountOverride
 
 function transactionOverrides(input: SimulationInput): Record<string, AccountOverride> {
   const overrides: Record<string, AccountOverride> = {}
-  addStorage(overrides, [...presetStorage(input.multisigWallets), ...(input.transactionStorage ?? [])])
+  addStorage(overrides, transactionStorage(input))
   return overrides
+}
+
+/** The storage overrides that start with the transactions: the multisig preset's and the input's own. */
+function transactionStorage(input: SimulationInput): StorageOverride[] {
+  return [...presetStorage(input.multisigWallets), ...(input.transactionStorage ?? [])]
 }
 
 /** What the simulation's own overrides did to a Safe: the preset's threshold, a message's nonce. */

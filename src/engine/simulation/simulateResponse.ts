@@ -1,5 +1,5 @@
 /**
- * Checks a node's eth_simulateV1 answer has the shape the engine reads — three blocks, one result per call, hex
+ * Checks a node's eth_simulateV1 answer has the shape the engine reads — the blocks sent, one result per call, hex
  * fields, well-formed logs — so a broken or impostor node becomes an RPC error that says so, never a TypeError or a
  * result that silently lacks transactions.
  */
@@ -17,11 +17,14 @@ export type RpcCallResult = {
 
 type RpcBlockResult = { calls: RpcCallResult[]; timestamp?: unknown }
 
-/** The three blocks of a scan (before-reads, transactions, after-reads), or a sentence saying what is malformed. */
-export function checkSimulateResult(
+/**
+ * The blocks of a simulation, one per entry of `callCounts` (a scan's before-reads, transactions and after-reads; a
+ * sell probe's two), or a sentence saying what is malformed.
+ */
+export function checkSimulateResult<Counts extends number[]>(
   value: unknown,
-  callCounts: [number, number, number],
-): { ok: true; blocks: [RpcBlockResult, RpcBlockResult, RpcBlockResult] } | { ok: false; problem: string } {
+  callCounts: [...Counts],
+): { ok: true; blocks: { [Block in keyof Counts]: RpcBlockResult } } | { ok: false; problem: string } {
   if (!Array.isArray(value)) return { ok: false, problem: 'the result is not a list of blocks' }
   if (value.length !== callCounts.length) {
     return { ok: false, problem: `it returned ${value.length} blocks for the ${callCounts.length} sent` }
@@ -39,7 +42,7 @@ export function checkSimulateResult(
     const bad = calls.findIndex((call) => !isCallResult(call))
     if (bad !== -1) return { ok: false, problem: `call ${bad + 1} of block ${index + 1} is malformed` }
   }
-  return { ok: true, blocks: value as [RpcBlockResult, RpcBlockResult, RpcBlockResult] }
+  return { ok: true, blocks: value as { [Block in keyof Counts]: RpcBlockResult } }
 }
 
 /** A simulated block's timestamp in Unix seconds, or null when the node did not say (it is optional to the engine). */

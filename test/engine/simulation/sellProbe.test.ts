@@ -1,0 +1,58 @@
+/**
+ * The probe the sell check places to sell a bought token back to its pool: its committed runtime code is its source
+ * compiled, and the buys it is asked about are found from the movements alone (a pool's net outflow to a user who
+ * gives something back).
+ */
+import { readFileSync } from 'node:fs'
+import { type Address, getAddress, zeroAddress } from 'viem'
+import { describe, expect, it } from 'vitest'
+import type { Movement } from '../../../src/engine/simulation/index.ts'
+import { SELL_PROBE_CODE, sellTargets } from '../../../src/engine/simulation/sellProbe.ts'
+import { INJECTED_SETTINGS, runtimeCode } from '../../support/solc.ts'
+
+const SOURCE = new URL('../../../src/engine/simulation/SellProbe.sol', import.meta.url)
+const USER: Address = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+const ROUTER: Address = '0x0000000000000000000000000000000000000a00'
+const PAIR: Address = getAddress('0x0000000000000000000000000000000000000a1e')
+const MEME: Address = '0x000000000000000000000000000000000000e3e3'
+const OTHER: Address = '0x000000000000000000000000000000000000f00d'
+
+const eth = (from: Address, to: Address, amount: bigint): Movement => ({
+  asset: { standard: 'NATIVE' },
+  from,
+  to,
+  amount,
+})
+const token = (address: Address, from: Address, to: Address, amount: bigint): Movement => ({
+  asset: { standard: 'ERC20', token: address },
+  from,
+  to,
+  amount,
+})
+const anyToken = () => true
+
+describe('SellProbe', () => {
+  it('is SellProbe.sol compiled (solc 0.8.28, optimizer 200, evm paris, no metadata)', () => {
+    const source = readFileSync(SOURCE, 'utf8')
+    expect(runtimeCode('SellProbe.sol', source, 'SellProbe', INJECTED_SETTINGS)).toBe(SELL_PROBE_CODE)
+  }, 60_000)
+})
+
+describe('sellTargets', () => {
+  it('a buy: the pair that sent the token, what it sent and what the user kept (a 2% buy tax kept by the token)', () => {
+    const movements = [eth(USER, ROUTER, 10n), token(MEME, PAIR, USER, 98n), token(MEME, PAIR, MEME, 2n)]
+    expect(sellTargets(movements, USER, anyToken)).toEqual([{ token: MEME, pool: PAIR, poolSent: 100n, amount: 98n }])
+  })
+
+  it('a token passed on by a router: the pool is the net sender, not the router', () => {
+    const movements = [token(OTHER, USER, PAIR, 5n), token(MEME, PAIR, ROUTER, 100n), token(MEME, ROUTER, USER, 100n)]
+    expect(sellTargets(movements, USER, anyToken)).toEqual([{ token: MEME, pool: PAIR, poolSent: 100n, amount: 100n }])
+  })
+
+  it('nothing for a gift (the user gives nothing), a mint, a token not worth probing, or a sale', () => {
+    expect(sellTargets([token(MEME, PAIR, USER, 100n)], USER, anyToken)).toEqual([])
+    expect(sellTargets([eth(USER, MEME, 1n), token(MEME, zeroAddress, USER, 100n)], USER, anyToken)).toEqual([])
+    expect(sellTargets([eth(USER, ROUTER, 1n), token(MEME, PAIR, USER, 100n)], USER, () => false)).toEqual([])
+    expect(sellTargets([token(MEME, USER, PAIR, 100n), eth(PAIR, USER, 1n)], USER, anyToken)).toEqual([])
+  })
+})
