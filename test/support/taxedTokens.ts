@@ -22,9 +22,9 @@ import { devnetClient } from '../engine/protocolSupport.ts'
 import { deployable } from './solc.ts'
 
 /**
- * An 18-decimal token with one pair: buys from the pair and sells to it pay the owner a tax (basis points), or sells
- * are refused outright, or every buyer is blacklisted as it buys (two kinds of honeypot). The owner, who adds the
- * liquidity, is exempt.
+ * An 18-decimal token with one pair: buys from the pair and sells to it pay a tax (basis points) to the owner, or to
+ * the token's own contract as many memecoins keep it, or sells are refused outright, or every buyer is blacklisted as
+ * it buys (two kinds of honeypot). The owner, who adds the liquidity, is exempt.
  */
 const TAXED_TOKEN = `// SPDX-License-Identifier: MIT
 pragma solidity 0.8.28;
@@ -42,12 +42,13 @@ contract TaxedToken {
     uint256 public immutable sellTax;
     bool public immutable sellsRefused;
     bool public immutable blacklistsBuyers;
+    address public immutable taxHolder;
     mapping(address => bool) public blacklisted;
 
     event Transfer(address indexed from, address indexed to, uint256 value);
     event Approval(address indexed owner, address indexed spender, uint256 value);
 
-    constructor(string memory name_, string memory symbol_, uint256 supply, uint256 buyTax_, uint256 sellTax_, bool sellsRefused_, bool blacklistsBuyers_) {
+    constructor(string memory name_, string memory symbol_, uint256 supply, uint256 buyTax_, uint256 sellTax_, bool sellsRefused_, bool blacklistsBuyers_, bool taxToSelf_) {
         name = name_;
         symbol = symbol_;
         owner = msg.sender;
@@ -55,6 +56,7 @@ contract TaxedToken {
         sellTax = sellTax_;
         sellsRefused = sellsRefused_;
         blacklistsBuyers = blacklistsBuyers_;
+        taxHolder = taxToSelf_ ? address(this) : msg.sender;
         totalSupply = supply;
         balanceOf[msg.sender] = supply;
         emit Transfer(address(0), msg.sender, supply);
@@ -94,8 +96,8 @@ contract TaxedToken {
         balanceOf[to] += value - tax;
         emit Transfer(from, to, value - tax);
         if (tax > 0) {
-            balanceOf[owner] += tax;
-            emit Transfer(from, owner, tax);
+            balanceOf[taxHolder] += tax;
+            emit Transfer(from, taxHolder, tax);
         }
     }
 }
@@ -121,10 +123,16 @@ const POOL_ETH = parseEther('20')
 export type TaxedToken = { address: Address; pair: Address }
 
 /**
- * How a TaxedToken taxes: basis points on buys from its pair and on sells to it (none unless given), or sells refused
- * outright, or buyers blacklisted.
+ * How a TaxedToken taxes: basis points on buys from its pair and on sells to it (none unless given), kept by the
+ * token's own contract instead of the owner, or sells refused outright, or buyers blacklisted.
  */
-export type Taxes = { buyTax?: bigint; sellTax?: bigint; sellsRefused?: boolean; blacklistsBuyers?: boolean }
+export type Taxes = {
+  buyTax?: bigint
+  sellTax?: bigint
+  taxToSelf?: boolean
+  sellsRefused?: boolean
+  blacklistsBuyers?: boolean
+}
 
 /** Deploys a TaxedToken from `maker` and gives it a V2 pair with liquidity through the real router. */
 export async function launchTaxedToken(
@@ -140,13 +148,13 @@ export async function launchTaxedToken(
     if (receipt.status !== 'success') throw new Error(`${symbol}: a launch step reverted`)
     return receipt
   }
-  const { buyTax = 0n, sellTax = 0n, sellsRefused = false, blacklistsBuyers = false } = taxes
+  const { buyTax = 0n, sellTax = 0n, taxToSelf = false, sellsRefused = false, blacklistsBuyers = false } = taxes
   const deployed = await send(
     client.deployContract({
       account: maker,
       abi,
       bytecode,
-      args: [`${symbol} Token`, symbol, POOL_TOKENS * 2n, buyTax, sellTax, sellsRefused, blacklistsBuyers],
+      args: [`${symbol} Token`, symbol, POOL_TOKENS * 2n, buyTax, sellTax, sellsRefused, blacklistsBuyers, taxToSelf],
       chain: null,
     }),
   )

@@ -76,7 +76,7 @@ export function simulationWarnings(
     ...contractControlWarnings(result, calls, userAccount),
     ...hashSignatureWarnings(calls, logs, result.chainId),
     ...preSignatureWarnings(calls, logs, (owner) => Boolean(result.safes.get(owner.toLowerCase()))),
-    ...ownContractWarnings(result, metadataOf),
+    ...ownContractWarnings(result, userAccount, metadataOf),
     ...gasWarnings(result),
     ...feeWarnings(result, txs),
     ...(txs.length > MAX_USUAL_TRANSACTIONS
@@ -221,25 +221,33 @@ function approvalWarnings(
 }
 
 /**
- * Tokens sent to the token's own contract that stay there. A contract that burns or forwards what it receives in the
- * same transaction (a Uniswap V2 pair taking back its LP tokens to burn them) has lost the user nothing: only what
- * the token contract ends up holding of itself is a loss.
+ * Tokens the user sends to the token's own contract that stay there. A contract that burns or forwards what it
+ * receives in the same transaction (a Uniswap V2 pair taking back its LP tokens to burn them) has lost the user
+ * nothing: only what the token contract ends up holding of itself is a loss. And only the user's own sending: a
+ * fee-on-transfer token that keeps its tax in its own contract takes a share of every buy and sell, which is the
+ * token's rule, not the user's mistake; the mistake sends the contract most of what the user (or a Safe the request
+ * runs) sends.
  */
-function ownContractWarnings(result: SimulationResult, metadataOf: (token: Address) => TokenMetadata): Warning[] {
-  const kept = new Map<string, { token: Address; amount: bigint; received: boolean }>()
+function ownContractWarnings(
+  result: SimulationResult,
+  userAccount: Address,
+  metadataOf: (token: Address) => TokenMetadata,
+): Warning[] {
+  const flows = new Map<string, { token: Address; kept: bigint; sentByUser: bigint; toContractByUser: bigint }>()
   for (const { asset, from, to, amount } of result.movements) {
     if (asset.standard !== 'ERC20') continue
     const key = asset.token.toLowerCase()
-    const entry = kept.get(key) ?? { token: asset.token, amount: 0n, received: false }
-    if (isAddressEqual(to, asset.token)) {
-      entry.amount += amount
-      entry.received = true
+    const flow = flows.get(key) ?? { token: asset.token, kept: 0n, sentByUser: 0n, toContractByUser: 0n }
+    if (isAddressEqual(to, asset.token)) flow.kept += amount
+    if (isAddressEqual(from, asset.token)) flow.kept -= amount
+    if (isAddressEqual(from, userAccount) || result.safes.get(from.toLowerCase())) {
+      flow.sentByUser += amount
+      if (isAddressEqual(to, asset.token)) flow.toContractByUser += amount
     }
-    if (isAddressEqual(from, asset.token)) entry.amount -= amount
-    kept.set(key, entry)
+    flows.set(key, flow)
   }
-  return [...kept.values()]
-    .filter((entry) => entry.received && entry.amount > 0n)
+  return [...flows.values()]
+    .filter((flow) => flow.kept > 0n && flow.toContractByUser * 2n > flow.sentByUser)
     .map(({ token }) =>
       makeWarning(
         'TRANSFERRING_ERC20_TO_OWN_CONTRACT',

@@ -31,7 +31,8 @@ const maker = () => account(5)
 const buyer = () => account(1)
 const client = () => devnetClient(fx().rpcUrl)
 
-const tokens: Record<'honeypot' | 'blacklist' | 'heavySellTax' | 'heavyBuyTax' | 'smallTax', TaxedToken> = {} as never
+const tokens: Record<'honeypot' | 'blacklist' | 'heavySellTax' | 'heavyBuyTax' | 'smallTax' | 'selfTax', TaxedToken> =
+  {} as never
 const launch = (symbol: string, taxes: Taxes) => launchTaxedToken(fx(), maker(), symbol, taxes)
 
 beforeAll(async () => {
@@ -40,6 +41,7 @@ beforeAll(async () => {
   tokens.heavySellTax = await launch('TAX40', { sellTax: 4_000n })
   tokens.heavyBuyTax = await launch('BUY25', { buyTax: 2_500n })
   tokens.smallTax = await launch('FEE2', { buyTax: 200n, sellTax: 200n })
+  tokens.selfTax = await launch('KEEP2', { buyTax: 200n, sellTax: 200n, taxToSelf: true })
 }, 120_000)
 
 /** The buyer's purchase of `token` for `value` wei. */
@@ -277,4 +279,59 @@ describe('buying a token that cannot be sold back, on the devnet', () => {
     // Well inside a scan API's 20 s scan timeout, which the RPC client's own 30 s would have passed.
     expect(elapsed).toBeLessThan(15_000)
   }, 30_000)
+})
+
+describe("tokens sent to the token's own contract", () => {
+  const sellTx = (token: Address, amount: bigint): TxRequest => ({
+    from: buyer(),
+    to: fx().uniswapV2.router,
+    data: encodeFunctionData({
+      abi: feeRouterAbi,
+      functionName: 'swapExactTokensForETHSupportingFeeOnTransferTokens',
+      args: [amount, 0n, [token, fx().weth.address], buyer(), DEADLINE],
+    }),
+    value: '0x0',
+  })
+  const ownContract = (response: ScanTransactionsResponse) =>
+    response.warnings.filter((warning) => warning.kind === 'TRANSFERRING_ERC20_TO_OWN_CONTRACT')
+
+  it('USDC sent to the USDC contract (account 0 holds USDC): WARN; executed, the contract holds it', async () => {
+    const usdc = fx().erc20.address
+    const tx: TxRequest = {
+      from: account(0),
+      to: usdc,
+      data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [usdc, 5_000_000n] }),
+      value: '0x0',
+    }
+    const held = await balanceOf(usdc, usdc)
+    const { response } = await scan(tx)
+    expect(ownContract(response)).toHaveLength(1)
+    expect(response.action).toBe('WARN')
+    await expectRealityMatches(fx().rpcUrl, response, tx)
+    expect(await balanceOf(usdc, usdc)).toBe(held + 5_000_000n)
+  })
+
+  it('a 2% tax the token keeps in its own contract: no warning on the buy or the sale, though the contract keeps it', async () => {
+    const { address } = tokens.selfTax
+    const bought = await scan(buy(address, parseEther('1')))
+    expect(bought.response.warnings).toEqual([])
+    await expectRealityMatches(fx().rpcUrl, bought.response, buy(address, parseEther('1')))
+    const amount = await balanceOf(address, buyer())
+    const taxedOnBuy = await balanceOf(address, address)
+    expect(taxedOnBuy).toBeGreaterThan(0n)
+    const approval = encodeFunctionData({
+      abi: erc20Abi,
+      functionName: 'approve',
+      args: [fx().uniswapV2.router, maxUint256],
+    })
+    await waitForReceipt(
+      client(),
+      await client().sendTransaction({ account: buyer(), to: address, data: approval, chain: null }),
+    )
+    const { response } = await scan(sellTx(address, amount))
+    expect(ownContract(response)).toEqual([])
+    expect(response.action).toBe('NONE')
+    await expectRealityMatches(fx().rpcUrl, response, sellTx(address, amount))
+    expect(await balanceOf(address, address)).toBe(taxedOnBuy + (amount * 200n) / 10_000n)
+  })
 })
