@@ -18,7 +18,7 @@ import {
 } from 'viem'
 import { acrossSpokePoolAbi } from '../abi/index.ts'
 import type { Warning } from '../api/index.ts'
-import { formatAmount, shortAddress } from '../assets/index.ts'
+import { formatAmount, listedToken, shortAddress } from '../assets/index.ts'
 import { chainInWords, type Movement, type SimulatedLog, type TokenMetadata } from '../simulation/index.ts'
 import { makeWarning } from './warnings.ts'
 
@@ -27,6 +27,9 @@ export type BridgeDeposit = {
   pool: Address
   inputToken: Hex
   inputAmount: bigint
+  /** The token paid out, as its address on the destination chain, and how much of it. */
+  outputToken: Hex
+  outputAmount: bigint
   destinationChainId: bigint
   depositor: Hex
   recipient: Hex
@@ -57,6 +60,8 @@ export function bridgeDeposits(logs: SimulatedLog[]): BridgeDeposit[] {
           pool: getAddress(log.address),
           inputToken: word(args.inputToken),
           inputAmount: args.inputAmount,
+          outputToken: word(args.outputToken),
+          outputAmount: args.outputAmount,
           destinationChainId: args.destinationChainId,
           depositor: word(args.depositor),
           recipient: word(args.recipient),
@@ -90,6 +95,7 @@ export function bridgeDepositWarnings(
   deposits: BridgeDeposit[],
   movements: Movement[],
   userAccount: Address,
+  chainId: number,
   metadataOf: (token: Address) => TokenMetadata,
 ): Warning[] {
   const user = pad(userAccount).toLowerCase()
@@ -108,7 +114,7 @@ export function bridgeDepositWarnings(
       depositor: deposit.depositor,
       recipient: deposit.recipient,
     }
-    const warnings: Warning[] = []
+    const warnings: Warning[] = [...shortfallWarnings(deposit, chainId, metadataOf)]
     if (deposit.recipient !== user) {
       const who = accountInWords(deposit.recipient)
       const instructions =
@@ -140,4 +146,52 @@ export function bridgeDepositWarnings(
     }
     return warnings
   })
+}
+
+/** A deposit's token as its chain knows it: the bundled list for another chain, its own metadata for this one. */
+function depositToken(
+  word: Hex,
+  onChain: number,
+  chainId: number,
+  metadataOf: (token: Address) => TokenMetadata,
+): { symbol: string; decimals: number } | null {
+  const address = addressIn(word)
+  if (!address) return null
+  const known = onChain === chainId ? metadataOf(address) : listedToken(onChain, address)
+  return known?.symbol && typeof known.decimals === 'number' ? { symbol: known.symbol, decimals: known.decimals } : null
+}
+
+/**
+ * TRADE_FOR_NOTHING when a deposit pays out less than half of what it takes, in the same token (by symbol, with each
+ * chain's decimals: USDC has 18 on BNB Chain): the relayer that fills it is repaid the whole input and keeps the
+ * difference. Across's fees are a fraction of that; under a twentieth paid out is CRITICAL. Tokens that differ, or
+ * that neither chain's list knows, are not judged.
+ */
+function shortfallWarnings(
+  deposit: BridgeDeposit,
+  chainId: number,
+  metadataOf: (token: Address) => TokenMetadata,
+): Warning[] {
+  const input = depositToken(deposit.inputToken, chainId, chainId, metadataOf)
+  const output = depositToken(deposit.outputToken, Number(deposit.destinationChainId), chainId, metadataOf)
+  if (!input || !output || input.symbol.toUpperCase() !== output.symbol.toUpperCase()) return []
+  const taken = deposit.inputAmount * 10n ** BigInt(output.decimals)
+  const paid = deposit.outputAmount * 10n ** BigInt(input.decimals)
+  if (paid * 2n >= taken) return []
+  const chain = chainInWords(Number(deposit.destinationChainId))
+  return [
+    makeWarning(
+      'TRADE_FOR_NOTHING',
+      paid * 20n < taken ? 'CRITICAL' : 'WARNING',
+      `This Across deposit takes ${formatAmount(deposit.inputAmount, input.decimals)} ${input.symbol} but pays out ` +
+        `only ${formatAmount(deposit.outputAmount, output.decimals)} ${output.symbol} on ${chain}: the relayer that ` +
+        'fills it is repaid what you put in and keeps the difference.',
+      {
+        bridge: 'Across',
+        pool: deposit.pool,
+        inputAmount: deposit.inputAmount.toString(),
+        outputAmount: deposit.outputAmount.toString(),
+      },
+    ),
+  ]
 }

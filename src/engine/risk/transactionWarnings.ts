@@ -70,7 +70,7 @@ export function simulationWarnings(
     ...unsellableTokenWarnings(result.sellProbes, metadataOf, priceOf),
     ...approvalWarnings(result, changes, metadataOf),
     ...lendingDelegationWarnings(result, changes, userAccount, metadataOf),
-    ...bridgeDepositWarnings(bridgeDeposits(logs), result.movements, userAccount, metadataOf),
+    ...bridgeDepositWarnings(bridgeDeposits(logs), result.movements, userAccount, result.chainId, metadataOf),
     ...safeControlWarnings(calls, result.safeChanges, result.safes),
     ...safeRefundWarnings(result.chainId, calls, metadataOf),
     ...contractControlWarnings(result, calls, userAccount),

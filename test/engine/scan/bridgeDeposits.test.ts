@@ -89,14 +89,14 @@ beforeEach(async () => {
 })
 
 /** 1 ETH bridged to the devnet's own chain id (where `destination` stands), paying out 0.99 WETH's worth. */
-function deposit(fields: { depositor?: Address; recipient?: Address; message?: Hex } = {}) {
+function deposit(fields: { depositor?: Address; recipient?: Address; message?: Hex; outputAmount?: bigint } = {}) {
   return {
     depositor: word(fields.depositor ?? user()),
     recipient: word(fields.recipient ?? user()),
     inputToken: word(fx().weth.address),
     outputToken: word(fx().weth.address),
     inputAmount: parseEther('1'),
-    outputAmount: parseEther('0.99'),
+    outputAmount: fields.outputAmount ?? parseEther('0.99'),
     destinationChainId: 31337n,
     exclusiveRelayer: zeroHash,
     quoteTimestamp: now,
@@ -163,9 +163,9 @@ async function depositAndFill(
     recipient: made.recipient,
     exclusiveRelayer: zeroHash,
     inputToken: made.inputToken,
-    outputToken: made.inputToken,
+    outputToken: made.outputToken,
     inputAmount: made.inputAmount,
-    outputAmount: parseEther('0.99'),
+    outputAmount: made.outputAmount,
     originChainId: 31337n,
     depositId: 0n,
     fillDeadline: now + 3600,
@@ -348,6 +348,39 @@ describe('Across deposits', () => {
     expect(amount).toBe(parseEther('0.99'))
   })
 
+  it('a deposit that pays out 1 wei for 1 ETH: TRADE_FOR_NOTHING, BLOCK; filled, the user gets 1 wei', async () => {
+    const data = depositCall(deposit({ outputAmount: 1n }))
+    const response = await scan(data, parseEther('1'))
+    expect(response.action).toBe('BLOCK')
+    expect(warningsOf(response)).toEqual([
+      [
+        'TRADE_FOR_NOTHING',
+        'CRITICAL',
+        'This Across deposit takes 1 WETH but pays out only <0.000001 WETH on Foundry (chain 31337): the ' +
+          'relayer that fills it is repaid what you put in and keeps the difference.',
+      ],
+    ])
+    const { paid, amount } = await depositAndFill(data, parseEther('1'))
+    expect(paid).toBe(user())
+    expect(amount).toBe(1n)
+    // The whole ether stays in the origin pool, to repay the relayer.
+    expect(
+      await chain().readContract({
+        address: fx().weth.address,
+        abi: erc20Abi,
+        functionName: 'balanceOf',
+        args: [origin],
+      }),
+    ).toBe(parseEther('1'))
+  })
+
+  it('a deposit that pays out 0.4 of what it takes: a WARNING; 0.99, an honest fee, nothing', async () => {
+    const response = await scan(depositCall(deposit({ outputAmount: parseEther('0.4') })), parseEther('1'))
+    expect(warningsOf(response)).toEqual([
+      ['TRADE_FOR_NOTHING', 'WARNING', expect.stringContaining('pays out only 0.4 WETH')],
+    ])
+  })
+
   it('a deposit with instructions for its recipient says they cannot be checked', async () => {
     const response = await scan(depositCall(deposit({ recipient: attacker(), message: '0x1234' })), parseEther('1'))
     expect(response.warnings[0]?.message).toContain('instructions that address follows on arrival')
@@ -515,6 +548,8 @@ describe('bridgeDeposits', () => {
         pool: log.address,
         inputToken: word(weth),
         inputAmount: 5n,
+        outputToken: word(weth),
+        outputAmount: 4n,
         destinationChainId: 10n,
         depositor: word(depositor),
         recipient: word(recipient),
