@@ -678,14 +678,13 @@ describe('a hostile page cannot get the wallet to sign what the window did not s
       expect(outcome.received).toHaveLength(2)
     })
 
-    it('eth_sendRawTransaction that cannot be decoded is refused', async () => {
-      const outcome = await run(
-        '',
-        `ethereum.request({ method: 'eth_sendRawTransaction', params: ['0x02deadbeef'] })`,
-        'continue',
-      )
-      expect(outcome.settled.code).toBe(-32602)
-      expect(outcome.received).toEqual([])
+    it('eth_sendRawTransaction and eth_sendRawTransactionSync that cannot be decoded are refused', async () => {
+      for (const method of ['eth_sendRawTransaction', 'eth_sendRawTransactionSync']) {
+        const outcome = await run('', `ethereum.request({ method: '${method}', params: ['0x02deadbeef'] })`, 'continue')
+        expect(outcome.settled.code, method).toBe(-32602)
+        expect(outcome.settled.message, method).toMatch(/^Preflight could not decode/)
+        expect(outcome.received, method).toEqual([])
+      }
     })
 
     it('eth_signTypedData with an EIP-712 object and eth_signTypedData_v1 with a legacy list are both shown', async () => {

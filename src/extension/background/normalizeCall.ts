@@ -225,7 +225,8 @@ export async function normalizeCall(call: HookCall, decodeSigned: DecodeSigned):
         const tx = normalizeTx(list[0], 'params[0]', account, chainId)
         return done({ account: tx.from, params: [tx] })
       }
-      case 'eth_sendRawTransaction': {
+      case 'eth_sendRawTransaction':
+      case 'eth_sendRawTransactionSync': {
         const signed = await decodeSigned(list[0])
         return done({ account: signed.tx.from, params: [signed.raw], chainId: signed.chainId ?? chainId })
       }

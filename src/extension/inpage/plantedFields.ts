@@ -400,6 +400,7 @@ function paramsRead(method: InterceptedMethod): number {
     case 'wallet_sendTransaction':
     case 'eth_signTransaction':
     case 'eth_sendRawTransaction':
+    case 'eth_sendRawTransactionSync':
     case 'wallet_sendCalls':
     case 'wallet_grantPermissions':
     case 'wallet_requestExecutionPermissions':

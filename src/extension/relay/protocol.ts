@@ -14,6 +14,7 @@ export const INTERCEPTED_METHODS: readonly InterceptedMethod[] = [
   'wallet_sendTransaction',
   'eth_signTransaction',
   'eth_sendRawTransaction',
+  'eth_sendRawTransactionSync',
   'wallet_sendCalls',
   'eth_signTypedData_v4',
   'eth_signTypedData_v3',

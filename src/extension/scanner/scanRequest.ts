@@ -66,6 +66,7 @@ export async function buildScanRequest(
     case 'eth_signTransaction':
       return transactions([txObject(params[0] as TxFields)])
     case 'eth_sendRawTransaction':
+    case 'eth_sendRawTransactionSync':
       return transactions([txObject((await decodeSignedTx(params[0])).tx)])
     case 'wallet_sendCalls': {
       const batch = params[0] as { from: string; calls: { to?: string; data?: string; value?: string }[] }

@@ -10,12 +10,15 @@ import type { WalletInfo } from '../relay/protocol.ts'
  * The wallet methods Preflight intercepts: every method that makes a wallet sign or send something.
  * `wallet_sendTransaction` is eth_sendTransaction in the wallet namespace, which viem (so wagmi) resends a transaction
  * as when eth_sendTransaction fails with invalid params or an unknown method: a refusal of Preflight's among them.
+ * `eth_sendRawTransactionSync` (EIP-7966, in viem) sends signed bytes as eth_sendRawTransaction does and waits for
+ * the receipt: a wallet passes it to its node, so it is checked as the same route.
  */
 export type InterceptedMethod =
   | 'eth_sendTransaction'
   | 'wallet_sendTransaction'
   | 'eth_signTransaction'
   | 'eth_sendRawTransaction'
+  | 'eth_sendRawTransactionSync'
   | 'wallet_sendCalls'
   | 'eth_signTypedData_v4'
   | 'eth_signTypedData_v3'

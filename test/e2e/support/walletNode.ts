@@ -22,6 +22,7 @@ const SIGNING = new Set([
   'wallet_sendTransaction',
   'eth_signTransaction',
   'eth_sendRawTransaction',
+  'eth_sendRawTransactionSync',
   'wallet_sendCalls',
   'eth_sign',
   'personal_sign',

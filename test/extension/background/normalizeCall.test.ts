@@ -193,6 +193,14 @@ describe('normalizeCall: transactions', () => {
       nonce: 0,
     })
     expect((await normal(call('eth_sendRawTransaction', [legacy]))).account).toBe(ACCOUNT)
+    // EIP-7966's variant, which waits for the receipt, is the same route for the same bytes.
+    expect(await normal(call('eth_sendRawTransactionSync', [raw]))).toEqual({
+      method: 'eth_sendRawTransactionSync',
+      account: ACCOUNT,
+      chainId: 31337,
+      params: [raw],
+    })
+    expect(await refusal(call('eth_sendRawTransactionSync', ['0x02deadbeef']))).toMatchObject({ code: -32602 })
     expect(await refusal(call('eth_sendRawTransaction', ['0x02deadbeef']))).toMatchObject({ code: -32602 })
     expect(await refusal(call('eth_sendRawTransaction', [{ raw }]))).toMatchObject({ code: -32602 })
     // The scanner page's answer to the worker carries the same: the transaction, or the refusal as data.

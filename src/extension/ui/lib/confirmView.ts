@@ -69,6 +69,7 @@ const METHOD_WORDS: Record<InterceptedMethod, string> = {
   wallet_sendTransaction: 'Send a transaction',
   eth_signTransaction: 'Sign a transaction (to be sent later)',
   eth_sendRawTransaction: 'Send a signed transaction',
+  eth_sendRawTransactionSync: 'Send a signed transaction',
   wallet_sendCalls: 'Send a batch of calls',
   eth_signTypedData_v4: 'Sign typed data',
   eth_signTypedData_v3: 'Sign typed data (v3)',

@@ -36,7 +36,7 @@ function feesOf(request: PendingRequest): TxFees | undefined {
       maxPriorityFeePerGas: quantity(tx.maxPriorityFeePerGas),
     }
   }
-  if (request.method === 'eth_sendRawTransaction') {
+  if (request.method === 'eth_sendRawTransaction' || request.method === 'eth_sendRawTransactionSync') {
     try {
       const tx = parseTransaction(request.params[0] as Hex)
       return {
