@@ -174,7 +174,7 @@ export async function runSimulation(input: SimulationInput, options: RunOptions)
       chainId = answer.id
     }
     if (chainId === null) throw new RpcFailure('BAD_ANSWER', 'The node did not say which chain it serves.', null)
-    let probing: Promise<SellProbe[]> = Promise.resolve([])
+    let probing: Promise<SellProbe[]> | null = null
     if (phase.ok) {
       const logs = phase.outcomes.flatMap((outcome) => outcome.logs)
       const events = assetEventsFromLogs(logs)
@@ -201,7 +201,8 @@ export async function runSimulation(input: SimulationInput, options: RunOptions)
         phase = await simulate(client, input, txs, plan, input.blockNumber)
       }
     }
-    const sellProbes = await withinProbeTime(probing)
+    // Most scans probe nothing: no timer, no race.
+    const sellProbes = probing ? await withinProbeTime(probing) : []
     const result = phase.ok ? phase : { ...phase, outcomes: [], reads: emptyReads() }
     const logs = result.outcomes.flatMap((outcome) => outcome.logs)
     const events = assetEventsFromLogs(logs)
