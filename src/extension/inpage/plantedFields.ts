@@ -53,6 +53,7 @@ const MAX_STRUCT_DEPTH = 32
 /** How deep and how many objects the check walks in a batch's capabilities, for the same reason. */
 const MAX_CAPABILITY_DEPTH = 8
 const MAX_CAPABILITY_OBJECTS = 256
+const NO_NAMES: string[] = []
 /**
  * The prototypes a capability value reads a missing name through, with their own names at document_start, before any
  * page script. Capabilities (EIP-5792) are an open set a wallet looks up by name (`paymasterService`, its `url`, …),
@@ -194,8 +195,10 @@ function kindOf(value: unknown): number {
 /**
  * The first value in a capabilities value (itself, or one nested in it, lists' items included) that lacks a name the
  * page added where a read of it looks: a wallet looking that capability or field up reads the page's value. Lists and
- * plain values count as objects do, for reading a field of them finds the page's too. Walked with a bound on depth and
- * count; past it the value is suspect as soon as the page added any name.
+ * plain values count as objects do where a wallet looks a capability up (the capabilities themselves, and each
+ * capability's value), for reading a field of them finds the page's too; deeper, a wallet reads a list's items and
+ * takes text as it is, so a name a polyfill added to Array.prototype or String.prototype does not refuse a paymaster's
+ * URL. Walked with a bound on depth and count; past it the value is suspect as soon as the page added any name.
  */
 function plantedInCapabilities(capabilities: unknown, where: string, readable: string[][]): PlantedField | undefined {
   let anyAdded: string | undefined
@@ -209,7 +212,7 @@ function plantedInCapabilities(capabilities: unknown, where: string, readable: s
     const kind = kindOf(value)
     if (kind < 0) continue
     if (visited >= MAX_CAPABILITY_OBJECTS || depth > MAX_CAPABILITY_DEPTH) return { where, name: anyAdded }
-    const names = readable[kind] as string[]
+    const names = kind === 0 || depth <= 1 ? (readable[kind] as string[]) : NO_NAMES
     for (let index = 0; index < names.length; index++) {
       const name = names[index] as string
       if (!hasOwn(value as object, name)) return { where, name }

@@ -118,6 +118,17 @@ describe('plantedField', () => {
       String.prototype,
     )
     expect(onText).toEqual({ where: "the batch's capabilities", name: 'url' })
+    // A polyfill's method on String.prototype or Array.prototype does not refuse a paymaster's URL or a list deeper
+    // down, whose named fields no wallet reads.
+    const sponsored = { paymasterService: { url: 'https://pay.example', chains: ['0x1'] } }
+    for (const prototype of [String.prototype, Array.prototype]) {
+      const polyfilled = await withPlanted(
+        { polyfilled: () => 0 },
+        () => plantedField('wallet_sendCalls', [{ ...batch, capabilities: sponsored, calls: [call] }]),
+        prototype,
+      )
+      expect(polyfilled).toBeUndefined()
+    }
     expect(
       plantedField('wallet_sendCalls', [
         { ...batch, capabilities: { paymasterService: ['x', 1, true] }, calls: [call] },
