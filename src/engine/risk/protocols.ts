@@ -52,9 +52,10 @@ export function knownProtocol(chainId: number, address: Address): Protocol {
  * them on that chain: there nothing can be said either way.
  */
 export function isListedContract(id: string, chainId: number, address: Address): boolean | null {
-  const entries = Object.entries((bundled.contracts as Record<string, Record<string, string>>)[String(chainId)] ?? {})
-  const listed = entries.filter(([, protocol]) => protocol === id).map(([contract]) => contract.toLowerCase())
-  return listed.length === 0 ? null : listed.includes(address.toLowerCase())
+  const protocol = protocols[id]
+  const onChain = contractsByChain.get(String(chainId))
+  if (!protocol || !onChain || ![...onChain.values()].includes(protocol)) return null
+  return onChain.get(address.toLowerCase()) === protocol
 }
 
 /**
