@@ -203,21 +203,28 @@ describe('versions', () => {
     }
   })
 
-  it('a contract handed over: SET_OWNER_AUTHORITY in every version, each response in the reference shape', async () => {
-    const handover = handOverVault(fixtures, fixtures.controlled.vaultOwner)
-    const request = { txObjects: [handover], userAccount: handover.from, metadata: { origin: 'https://example.org' } }
+  /**
+   * `tx` scanned in every version (2022-06-01 as its singular `txObject`), each answer valid against that version's
+   * reference file: the action and warnings of each.
+   */
+  async function warningsInEveryVersion(tx: { from: string; [field: string]: unknown }) {
+    const request = { txObjects: [tx], userAccount: tx.from, metadata: { origin: 'https://example.org' } }
+    const answers: { version: string; action: string; warnings: { kind: string; message: string }[] }[] = []
     for (const version of API_VERSIONS) {
       const legacy = version === '2022-06-01'
-      const body = legacy ? { ...request, txObjects: undefined, txObject: handover } : request
+      const body = legacy ? { ...request, txObjects: undefined, txObject: tx } : request
       const answer = await scanTx(body, { 'X-Api-Version': version })
-      const validateTx = responseValidator(
-        version,
-        legacy ? '/ethereum/v0/mainnet/scan/transaction' : REFERENCE_TX_PATH,
-        'post',
-        200,
-      )
+      const path = legacy ? '/ethereum/v0/mainnet/scan/transaction' : REFERENCE_TX_PATH
+      const validateTx = responseValidator(version, path, 'post', 200)
       expect(validateTx(answer.body), `${version}: ${validateTx.errors.join('\n')}`).toBe(true)
-      const { action, warnings } = answer.body as { action: string; warnings: { kind: string; message: string }[] }
+      answers.push({ version, ...(answer.body as Omit<(typeof answers)[number], 'version'>) })
+    }
+    return answers
+  }
+
+  it('a contract handed over: SET_OWNER_AUTHORITY in every version, each response in the reference shape', async () => {
+    const handover = handOverVault(fixtures, fixtures.controlled.vaultOwner)
+    for (const { version, action, warnings } of await warningsInEveryVersion(handover)) {
       expect(action, version).toBe('WARN')
       expect(
         warnings.map((warning) => warning.kind),
@@ -231,16 +238,10 @@ describe('versions', () => {
     const [user, maker] = [fixtures.accounts[0]?.address, fixtures.accounts[5]?.address] as [Address, Address]
     const honeypot = await launchTaxedToken(fixtures, maker, 'HONEY', { sellsRefused: true })
     const buy = buyWithFeeRouter(fixtures, user, honeypot.address, parseEther('1'))
-    const tx = { ...buy, value: BigInt(buy.value ?? 0).toString() }
-    const request = { txObjects: [tx], userAccount: user, metadata: { origin: 'https://example.org' } }
-    for (const version of API_VERSIONS) {
-      const legacy = version === '2022-06-01'
-      const body = legacy ? { ...request, txObjects: undefined, txObject: tx } : request
-      const answer = await scanTx(body, { 'X-Api-Version': version })
-      const path = legacy ? '/ethereum/v0/mainnet/scan/transaction' : REFERENCE_TX_PATH
-      const validateTx = responseValidator(version, path, 'post', 200)
-      expect(validateTx(answer.body), `${version}: ${validateTx.errors.join('\n')}`).toBe(true)
-      const { action, warnings } = answer.body as { action: string; warnings: { kind: string; message: string }[] }
+    for (const { version, action, warnings } of await warningsInEveryVersion({
+      ...buy,
+      value: BigInt(buy.value ?? 0).toString(),
+    })) {
       expect(action, version).toBe('WARN')
       expect(
         warnings.map((warning) => warning.kind),

@@ -9,6 +9,7 @@ import {
   createTestClient,
   encodeFunctionData,
   getAddress,
+  type Hex,
   http,
   numberToHex,
   pad,
@@ -55,20 +56,25 @@ describe('a drain behind execute calldata', () => {
   }, 60_000)
   afterAll(() => devnet?.stop())
 
-  it("a contract's execute(hidden, 0, 0x) that takes 5 ETH to a wallet of its own: SUSPECTED_MALICIOUS, as executed", async () => {
+  /**
+   * Places `source`'s `contract` at FORWARDER (it sends what it is paid to the drainer's hidden wallet), has the user
+   * call it with `data` and 5 ETH, and checks the scan says SUSPECTED_MALICIOUS and the hidden wallet, executed, gets
+   * the 5 ETH.
+   */
+  async function expectDrainWarned(
+    file: string,
+    source: (hidden: Address) => string,
+    contract: string,
+    data: (user: Address, hidden: Address) => Hex,
+  ) {
     const { fixtures } = devnet
     const hidden = getAddress(fixtures.drainer.attacker)
     await createTestClient({ mode: 'anvil', transport: http(fixtures.rpcUrl) }).setCode({
       address: FORWARDER,
-      bytecode: runtimeCode('Forwarder.sol', forwarderSource(hidden), 'Forwarder'),
+      bytecode: runtimeCode(file, source(hidden), contract),
     })
     const user = fixtures.accounts[1]?.address as Address
-    const data = encodeFunctionData({
-      abi: parseAbi(['function execute(address dest, uint256 value, bytes func) payable']),
-      functionName: 'execute',
-      args: [hidden, 0n, '0x'],
-    })
-    const tx: TxRequest = { from: user, to: FORWARDER, data, value: numberToHex(parseEther('5')) }
+    const tx: TxRequest = { from: user, to: FORWARDER, data: data(user, hidden), value: numberToHex(parseEther('5')) }
     const { outcome } = await scanTransactionsWithStats(scanRequest(tx), { rpcUrl: fixtures.rpcUrl, chainId: 31337 })
     if (!outcome.ok) throw new Error(JSON.stringify(outcome.error))
     validateTransactionsResponse(outcome.response)
@@ -76,28 +82,23 @@ describe('a drain behind execute calldata', () => {
     expect(outcome.response.warnings.map((warning) => warning.kind)).toContain('SUSPECTED_MALICIOUS')
     const executed = await expectRealityMatches(fixtures.rpcUrl, outcome.response, tx)
     expect(executed.get(`${hidden.toLowerCase()}|native`)).toBe(parseEther('5'))
-  })
+  }
 
-  it('a permit whose signature word holds the hidden wallet does not name it: SUSPECTED_MALICIOUS, as executed', async () => {
-    const { fixtures } = devnet
-    const hidden = getAddress(fixtures.drainer.attacker)
-    await createTestClient({ mode: 'anvil', transport: http(fixtures.rpcUrl) }).setCode({
-      address: FORWARDER,
-      bytecode: runtimeCode('PermitDrainer.sol', permitDrainerSource(hidden), 'PermitDrainer'),
-    })
-    const user = fixtures.accounts[1]?.address as Address
-    const data = encodeFunctionData({
-      abi: parseAbi(['function permit(address, address, uint256, uint256, uint8, bytes32 r, bytes32 s)']),
-      functionName: 'permit',
-      args: [user, FORWARDER, 0n, 0n, 27, pad(hidden), pad('0x01')],
-    })
-    const tx: TxRequest = { from: user, to: FORWARDER, data, value: numberToHex(parseEther('5')) }
-    const { outcome } = await scanTransactionsWithStats(scanRequest(tx), { rpcUrl: fixtures.rpcUrl, chainId: 31337 })
-    if (!outcome.ok) throw new Error(JSON.stringify(outcome.error))
-    validateTransactionsResponse(outcome.response)
-    expect(outcome.response.action).toBe('WARN')
-    expect(outcome.response.warnings.map((warning) => warning.kind)).toContain('SUSPECTED_MALICIOUS')
-    const executed = await expectRealityMatches(fixtures.rpcUrl, outcome.response, tx)
-    expect(executed.get(`${hidden.toLowerCase()}|native`)).toBe(parseEther('5'))
-  })
+  it("a contract's execute(hidden, 0, 0x) that takes 5 ETH to a wallet of its own: SUSPECTED_MALICIOUS, as executed", () =>
+    expectDrainWarned('Forwarder.sol', forwarderSource, 'Forwarder', (_, hidden) =>
+      encodeFunctionData({
+        abi: parseAbi(['function execute(address dest, uint256 value, bytes func) payable']),
+        functionName: 'execute',
+        args: [hidden, 0n, '0x'],
+      }),
+    ))
+
+  it('a permit whose signature word holds the hidden wallet does not name it: SUSPECTED_MALICIOUS, as executed', () =>
+    expectDrainWarned('PermitDrainer.sol', permitDrainerSource, 'PermitDrainer', (user, hidden) =>
+      encodeFunctionData({
+        abi: parseAbi(['function permit(address, address, uint256, uint256, uint8, bytes32 r, bytes32 s)']),
+        functionName: 'permit',
+        args: [user, FORWARDER, 0n, 0n, 27, pad(hidden), pad('0x01')],
+      }),
+    ))
 })
