@@ -2,7 +2,8 @@
  * The life of an intercepted request in the worker: accept it from a relay, normalise it into exactly what the wallet
  * will receive, store it, queue it in the confirmation window, scan it, and settle it exactly once on the user's
  * decision, the window closing, or the page going away. On Continue the frame is sent the stored params, which the
- * hook forwards: what the window showed is what the wallet gets.
+ * hook forwards: what the window showed is what the wallet gets. A transaction is scanned again first: when its outcome
+ * got worse since the window showed it, nothing is forwarded and the window shows the fresh scan (outcomeDrift.ts).
  */
 import type { Browser, Runtime } from 'webextension-polyfill'
 import {
@@ -15,7 +16,7 @@ import {
   type WorkerToRelay,
 } from '../relay/protocol.ts'
 import { scanFailed } from '../scanner/protocol.ts'
-import type { Decision, DecisionReply, PendingRequest } from '../shared/pending.ts'
+import type { Decision, DecisionReply, PendingRequest, ScanState } from '../shared/pending.ts'
 import { isPermissionRequest, PERMISSIONS_NOT_CHECKED } from '../shared/permissions.ts'
 import { canCheckMessagesOn, SETTINGS_KEY, type Settings, withDefaults } from '../shared/settings.ts'
 import { createConfirmQueue } from './confirmQueue.ts'
@@ -23,6 +24,7 @@ import { createCounterparties, scanRecipients, withPoisonedAddressWarnings } fro
 import { createHistory, historyEntry } from './history.ts'
 import { createLateWallets } from './lateWallets.ts'
 import { type NormalCall, normalizeCall, TYPED_DATA_METHODS, walletChain } from './normalizeCall.ts'
+import { outcomeDrift } from './outcomeDrift.ts'
 import type { PendingStore } from './pendingStore.ts'
 import type { Scanner } from './scannerPage.ts'
 import { type RequestSender, requestSender } from './sender.ts'
@@ -50,6 +52,25 @@ function isChecking(settings: Settings, sender: RequestSender): boolean {
   if (!settings.enabled) return false
   const paused = new Set(settings.pausedOrigins)
   return !paused.has(sender.origin) && !(sender.topOrigin && paused.has(sender.topOrigin))
+}
+
+/**
+ * How long a Continue waits for the scan that checks the outcome still holds. Past it the request goes on: the user
+ * decided on a finished scan, and a slow node must not hold every signature hostage.
+ */
+export const RECHECK_TIMEOUT_MS = 5_000
+
+/** The scan, or undefined when it takes longer than RECHECK_TIMEOUT_MS. */
+async function withinRecheckTime(scanning: Promise<ScanState>): Promise<ScanState | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), RECHECK_TIMEOUT_MS)
+  })
+  try {
+    return await Promise.race([scanning, late])
+  } finally {
+    clearTimeout(timer)
+  }
 }
 
 const reason = (error: unknown) => (error instanceof Error ? error.message : String(error))
@@ -112,6 +133,44 @@ export function createRequests(browser: Browser, store: PendingStore, scanner: S
   }
 
   const queue = createConfirmQueue(browser, store, (id, outcome) => settle(id, 'closed', outcome))
+
+  /** Re-checks in flight by request: a second Continue waits for the first one's answer instead of forwarding. */
+  const rechecks = new Map<string, Promise<boolean>>()
+
+  /**
+   * Scans a transaction request again as the user continues it. When the outcome is worse than the window showed,
+   * stores the fresh scan with what changed and returns true: nothing is forwarded until the user decides again on
+   * what is now shown. A re-check that cannot finish returns false, and the request goes on.
+   */
+  function changedSinceShown(id: string): Promise<boolean> {
+    const running = rechecks.get(id)
+    if (running) return running
+    const check = (async () => {
+      const record = await store.get(id)
+      if (record?.scan.status !== 'DONE' || record.scan.kind !== 'transactions') return false
+      const { method, params, account, origin, chainId } = record
+      const settings = await loadSettings()
+      const scanned = await withinRecheckTime(
+        scanner.scan({ call: { method, params, account, origin, chainId }, settings }),
+      )
+      if (scanned?.status !== 'DONE' || scanned.kind !== 'transactions') return false
+      // Judged as the shown scan was, so a warning only the worker adds is not news.
+      const fresh = withPoisonedAddressWarnings(scanned, account, await counterparties.known().catch(() => new Set()))
+      if (fresh.status !== 'DONE' || fresh.kind !== 'transactions') return false
+      const lines = outcomeDrift(record.scan.response, fresh.response)
+      if (lines.length === 0) return false
+      let stillPending = false
+      await store.update(id, (current) => {
+        stillPending = true
+        return { ...current, scan: fresh, changedWhileShown: { at: Date.now(), lines } }
+      })
+      return stillPending
+    })()
+      .catch(() => false)
+      .finally(() => rechecks.delete(id))
+    rechecks.set(id, check)
+    return check
+  }
 
   async function scan(record: PendingRequest, settings: Settings) {
     if (!queue.has(record.id)) return
@@ -308,6 +367,7 @@ export function createRequests(browser: Browser, store: PendingStore, scanner: S
     },
     /** The user's decision from the confirmation window, and the request that window shows next. */
     async decide(id: string, decision: Decision): Promise<DecisionReply> {
+      if (decision === 'continue' && (await changedSinceShown(id))) return { ok: false, next: id }
       const record = await settle(id, decision)
       const next = queue.settled(id)
       if (next === null) queue.windowClosing()

@@ -72,6 +72,11 @@ export type PendingRequest = {
   scan: ScanState
   /** The one confirmation window this request waits in (shown or queued), so closing it can reject. */
   windowId?: number
+  /**
+   * Set when the user continued and a fresh scan came out worse than the one shown (outcomeDrift.ts): nothing was
+   * forwarded, `scan` is the fresh one, and `lines` say what changed. The window asks for a new decision.
+   */
+  changedWhileShown?: { at: number; lines: string[] }
 }
 
 export const pendingKey = (id: string) => `pending:${id}`
@@ -99,7 +104,8 @@ export type DecisionMessage =
 
 /**
  * Worker → page, the answer to a DecisionMessage: `ok` is false when the decision changed nothing (the request had
- * already settled or never existed); `next` is the request the same window shows now, or null when it can close.
+ * already settled or never existed, or a Continue found its outcome changed: then `next` is the same request, to
+ * decide again); `next` is the request the same window shows now, or null when it can close.
  */
 export type DecisionReply = { ok: boolean; next: string | null }
 

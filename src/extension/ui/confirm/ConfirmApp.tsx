@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react'
 import type { Decision, PendingRequest } from '../../shared/pending.ts'
 import { ActionBanner } from '../components/ActionBanner.tsx'
 import { AddressText } from '../components/AddressText.tsx'
+import { ChangedWhileShown } from '../components/ChangedWhileShown.tsx'
 import { DecisionBar } from '../components/DecisionBar.tsx'
 import { Details } from '../components/Details.tsx'
 import { Fees } from '../components/Fees.tsx'
@@ -185,7 +186,8 @@ export function ConfirmApp({ initialId, announced = false, queue }: Props) {
       if (useDecision.getState().sending) return
       setDecidedId(shownId)
       const next = await decide(shownId, decision)
-      if (next === undefined) setDecidedId(null)
+      // The same request back: its outcome changed as it was continued, and it waits for a new decision.
+      if (next === undefined || next === shownId) setDecidedId(null)
       else if (next === null) window.close()
       else show(next)
     },
@@ -240,12 +242,16 @@ export function ConfirmApp({ initialId, announced = false, queue }: Props) {
     return <Settled gone={ended[shownId]} waiting={inWindow.length} onNext={next && (() => show(next.id))} />
   }
   const fees = feeView(request)
+  const changed = request.changedWhileShown
   const needsAcknowledgement =
-    view.action === 'BLOCK' || (view.action === 'ERROR' && onScanFailure === 'ask-default-reject')
+    changed !== undefined ||
+    view.action === 'BLOCK' ||
+    (view.action === 'ERROR' && onScanFailure === 'ask-default-reject')
   return (
     <main className="page" data-action={view.action} aria-busy={view.action === 'PENDING'}>
       <QueueBar queue={inWindow} shownId={shownId} onRejectAll={rejectAll} />
       <Header request={request} />
+      {changed && <ChangedWhileShown change={changed} />}
       <ActionBanner
         action={view.action}
         failure={view.failure}
@@ -270,17 +276,23 @@ export function ConfirmApp({ initialId, announced = false, queue }: Props) {
       )}
       {fees && <Fees fees={fees} />}
       <Details view={view} params={request.params} />
+      {sending === 'continue' && request.scan.status === 'DONE' && request.scan.kind === 'transactions' && (
+        <p className="muted" role="status" data-testid="rechecking">
+          Checking the outcome again before it goes to your wallet…
+        </p>
+      )}
       {sendError && (
         <p className="error-text" role="alert">
           {sendError}
         </p>
       )}
       <DecisionBar
-        key={request.id}
+        // A changed outcome is a new decision: the bar starts over, unticked and disarmed for a moment.
+        key={`${request.id}:${changed?.at ?? 0}`}
         action={view.action}
         needsAcknowledgement={needsAcknowledgement}
         busy={!!sending || decidedHere}
-        armAfterMs={shownId === initialId && !waitEnded ? 0 : NEXT_REQUEST_ARM_MS}
+        armAfterMs={changed === undefined && shownId === initialId && !waitEnded ? 0 : NEXT_REQUEST_ARM_MS}
         onDecide={onDecide}
       />
     </main>

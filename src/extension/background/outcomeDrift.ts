@@ -1,0 +1,129 @@
+/**
+ * What got worse between the scan a window showed and a fresh one made as the user continued. A contract can read
+ * state its owner changes at will, so it can pay the user back while the window is open and take everything once the
+ * owner flips a switch (simulation spoofing, seen draining real wallets): the window's result is only as old as its
+ * scan. Only what is worse for the user counts: a swap that pays a little less a block later is not news.
+ */
+import type { Action, ScanTransactionsResponse, StateChange } from '../../engine/index.ts'
+
+/**
+ * How far a fungible amount may move against the user before it counts: an AMM's output moves by a fraction of a
+ * percent between blocks, and a dapp's own slippage bound (0.5–1 % as a rule) caps what an honest swap gives up to it.
+ * A switched contract moves the whole amount.
+ */
+export const DRIFT_TOLERANCE_PERCENT = 2n
+
+const SEVERITY: Record<Action, number> = { NONE: 0, WARN: 1, BLOCK: 2 }
+
+type Entry = { change: StateChange; value: bigint | string; fungible: boolean; approval: boolean }
+
+/** Lines saying what is worse now, in words a person can check against the window; empty when nothing is. */
+export function outcomeDrift(shown: ScanTransactionsResponse, now: ScanTransactionsResponse): string[] {
+  const lines: string[] = []
+  const failure = now.simulationResults.aggregated.error
+  if (failure && !shown.simulationResults.aggregated.error) {
+    lines.push(`It would now fail: ${failure.humanReadableError}`)
+  }
+  const shownKinds = new Set(shown.warnings.map((warning) => warning.kind))
+  for (const warning of now.warnings) {
+    if (!shownKinds.has(warning.kind)) lines.push(`New warning: ${warning.message}`)
+  }
+  if (SEVERITY[now.action] > SEVERITY[shown.action] && !lines.some((line) => line.startsWith('New warning'))) {
+    lines.push(`Preflight's advice is now ${now.action}, where it was ${shown.action}.`)
+  }
+  const before = entriesOf(shown)
+  const after = entriesOf(now)
+  for (const [key, current] of after) {
+    const previous = before.get(key)
+    if (isWorse(previous, current)) {
+      lines.push(
+        previous
+          ? `Now: ${current.change.humanReadableDiff} (it showed: ${previous.change.humanReadableDiff})`
+          : `Now: ${current.change.humanReadableDiff} (it showed nothing of this)`,
+      )
+    }
+  }
+  for (const [key, previous] of before) {
+    if (after.has(key) || previous.approval || typeof previous.value !== 'bigint' || previous.value <= 0n) continue
+    lines.push(`No longer: ${previous.change.humanReadableDiff}`)
+  }
+  return lines
+}
+
+/** Whether `current` leaves the user worse off than `previous` did (none: nothing of it was shown). */
+function isWorse(previous: Entry | undefined, current: Entry): boolean {
+  if (typeof current.value === 'string' || typeof previous?.value === 'string') {
+    return previous?.value !== current.value
+  }
+  const was = previous ? (previous.value as bigint) : 0n
+  // An approval grants more; a transfer leaves less with the account.
+  const loss = current.approval ? current.value - was : was - current.value
+  if (loss <= 0n) return false
+  if (!current.fungible) return true
+  // Past the tolerance of the larger of the two amounts.
+  const past = (amount: bigint) => loss * 100n > abs(amount) * DRIFT_TOLERANCE_PERCENT
+  return past(was) && past(current.value)
+}
+
+const abs = (value: bigint) => (value < 0n ? -value : value)
+
+/** Every account's state changes by what they are about: an asset (and spender) of an account, or a Safe's field. */
+function entriesOf(response: ScanTransactionsResponse): Map<string, Entry> {
+  const entries = new Map<string, Entry>()
+  for (const [account, changes] of Object.entries(response.simulationResults.aggregated.expectedStateChanges)) {
+    for (const change of changes) {
+      const { key, entry } = entryOf(change)
+      entries.set(`${account.toLowerCase()}|${key}`, entry)
+    }
+  }
+  return entries
+}
+
+function entryOf(change: StateChange): { key: string; entry: Entry } {
+  const raw = change.rawInfo
+  const of = (key: string, value: bigint | string, fungible: boolean, approval: boolean) => ({
+    key: `${raw.kind}:${key.toLowerCase()}`,
+    entry: { change, value, fungible, approval },
+  })
+  switch (raw.kind) {
+    case 'NATIVE_ASSET_TRANSFER':
+    case 'ERC20_TRANSFER':
+      return of(raw.data.asset.address, delta(raw.data.amount), true, false)
+    case 'ERC1155_TRANSFER':
+      return of(`${raw.data.asset.address}:${raw.data.tokenId}`, delta(raw.data.amount), true, false)
+    case 'ERC721_TRANSFER':
+      return of(`${raw.data.asset.address}:${raw.data.tokenId}`, delta(raw.data.amount), false, false)
+    case 'ERC20_APPROVAL':
+      return of(`${raw.data.asset.address}:${raw.data.spender.address}`, amount(raw.data.amount.after), true, true)
+    case 'ERC20_PERMIT':
+      return of(`${raw.data.asset.address}:${raw.data.spender.address}`, amount(raw.data.amount), true, true)
+    case 'ERC721_APPROVAL':
+      return of(
+        `${raw.data.asset.address}:${raw.data.tokenId}:${raw.data.spender.address}`,
+        amount(raw.data.amount.after),
+        false,
+        true,
+      )
+    case 'ERC721_APPROVAL_FOR_ALL':
+    case 'ERC1155_APPROVAL_FOR_ALL':
+      return of(`${raw.data.asset.address}:${raw.data.spender.address}`, amount(raw.data.amount.after), false, true)
+    case 'SAFE_CONFIGURATION_CHANGE':
+      return of(`${raw.data.contract.address}:${raw.data.field}`, JSON.stringify(raw.data.after), false, false)
+  }
+}
+
+const INTEGER = /^-?\d+$/
+
+/**
+ * A whole number of base units; anything else (a scan API's answer is not Preflight's own) stays text, compared by
+ * equality, so an amount that cannot be read cannot hide a change either.
+ */
+function amount(text: string): bigint | string {
+  return INTEGER.test(text) ? BigInt(text) : text
+}
+
+function delta(value: { before: string; after: string }): bigint | string {
+  const before = amount(value.before)
+  const after = amount(value.after)
+  return typeof before === 'bigint' && typeof after === 'bigint' ? after - before : `${before} → ${after}`
+}

@@ -1,0 +1,128 @@
+/**
+ * Simulation spoofing: a contract pays the user back while the window is open, and its owner switches it to keep
+ * everything before the user signs. On Continue the worker scans the transaction again; when the outcome got worse,
+ * nothing reaches the wallet and the window shows what changed. Proven on the devnet with a real switched contract,
+ * and in Chromium with the built extension: the wallet counts what reaches it, the chain says what the signature did.
+ */
+import type { Page } from 'playwright-core'
+import { type Address, encodeFunctionData, type Hex, parseEther } from 'viem'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { waitForReceipt } from '../../src/devnet/receipt.ts'
+import { devnetClient } from '../engine/protocolSupport.ts'
+import { deployable } from '../support/solc.ts'
+import { countingWalletPage, forwardedCount } from './support/dapp.ts'
+import { callThroughConfirmWindow, clickDecision, shownAction } from './support/extension.ts'
+import { type E2eSession, startE2eSession } from './support/session.ts'
+
+/** Pays a claimer back twice what they send until its owner switches it; from then on it keeps what it is sent. */
+const SWITCHED_GIVEAWAY = `// SPDX-License-Identifier: MIT
+pragma solidity 0.8.28;
+
+contract SwitchedGiveaway {
+    address payable public immutable owner;
+    bool public switched;
+
+    constructor() payable {
+        owner = payable(msg.sender);
+    }
+
+    function flip() external {
+        require(msg.sender == owner, "owner only");
+        switched = true;
+    }
+
+    function claim() external payable {
+        if (switched) owner.transfer(msg.value);
+        else payable(msg.sender).transfer(msg.value * 2);
+    }
+}`
+
+describe('a transaction whose outcome changes while its window is open', () => {
+  let session: E2eSession
+  let user: Address
+  let owner: Address
+  let giveaway: Address
+  let abi: ReturnType<typeof deployable>['abi']
+  let client: ReturnType<typeof devnetClient>
+
+  const claim = (value: bigint) =>
+    `ethereum.request({ method: 'eth_sendTransaction', params: [{ from: '${user}', to: '${giveaway}', data: '${encodeFunctionData(
+      { abi, functionName: 'claim' },
+    )}', value: '0x${value.toString(16)}' }] })`
+
+  const openDapp = (): Promise<Page> =>
+    session.open('/counted', countingWalletPage(session.devnet.fixtures.rpcUrl, user))
+
+  beforeAll(async () => {
+    session = await startE2eSession()
+    const { fixtures } = session.devnet
+    user = fixtures.accounts[0]?.address as Address
+    owner = fixtures.accounts[8]?.address as Address
+    client = devnetClient(fixtures.rpcUrl)
+    const compiled = deployable('SwitchedGiveaway.sol', SWITCHED_GIVEAWAY, 'SwitchedGiveaway')
+    abi = compiled.abi
+    const hash = await client.deployContract({ ...compiled, account: owner, value: parseEther('5'), chain: null })
+    giveaway = (await waitForReceipt(client, hash)).contractAddress as Address
+  })
+  afterAll(async () => {
+    await session?.close()
+  })
+
+  it('holds a Continue whose outcome turned against the user, shows what changed, and forwards only a new decision', async () => {
+    const page = await openDapp()
+    const { confirm, result } = await callThroughConfirmWindow(session.context, page, claim(parseEther('0.1')))
+    expect(await shownAction(confirm)).toBe('NONE')
+    await expect.poll(() => confirm.locator('main').textContent()).toMatch(/You0x\w{4}…\w{4}CopyETH\+0\.1 ETH/)
+
+    // The owner switches the contract while the user reads the window.
+    const flipped = await client.writeContract({
+      abi,
+      address: giveaway,
+      functionName: 'flip',
+      account: owner,
+      chain: null,
+    })
+    await waitForReceipt(client, flipped)
+    await clickDecision(confirm, 'Continue')
+
+    const changed = confirm.getByTestId('changed-while-shown')
+    await changed.waitFor({ timeout: 20_000 })
+    expect(await changed.textContent()).toMatch(/nothing was sent to your wallet/)
+    const lines = await changed.locator('li').allTextContents()
+    expect(lines).toContainEqual(expect.stringMatching(/^Now: Send 0\.1 ETH.*\(it showed: Receive 0\.1 ETH\)$/))
+    expect(lines).toContainEqual(expect.stringMatching(/^New warning: .*never names/))
+    // The window shows the fresh scan, and the wallet got nothing.
+    expect(await shownAction(confirm)).toBe('WARN')
+    expect(await forwardedCount(page)).toBe(0)
+    expect(confirm.isClosed()).toBe(false)
+
+    // Continuing what is shown now needs the risk acknowledged, and then forwards the same params once.
+    await confirm.waitForTimeout(1_000)
+    expect(await confirm.getByRole('button', { name: 'Continue' }).isDisabled()).toBe(true)
+    const ownerBefore = await client.getBalance({ address: owner })
+    await clickDecision(confirm, 'Continue', { acknowledge: true })
+    const { ok: hash } = await result()
+    expect(hash).toMatch(/^0x[0-9a-f]{64}$/)
+    await waitForReceipt(client, hash as Hex)
+    expect(await forwardedCount(page)).toBe(1)
+    // The fresh scan was right: the owner kept the 0.1 ETH.
+    expect((await client.getBalance({ address: owner })) - ownerBefore).toBe(parseEther('0.1'))
+  })
+
+  it('forwards at once when a second scan finds the same outcome', async () => {
+    const page = await openDapp()
+    const recipient = session.devnet.fixtures.accounts[5]?.address as Address
+    const before = await client.getBalance({ address: recipient })
+    const { confirm, result } = await callThroughConfirmWindow(
+      session.context,
+      page,
+      `ethereum.request({ method: 'eth_sendTransaction', params: [{ from: '${user}', to: '${recipient}', value: '0x2386f26fc10000' }] })`,
+    )
+    expect(await shownAction(confirm)).toBe('NONE')
+    await clickDecision(confirm, 'Continue')
+    const { ok } = await result()
+    await waitForReceipt(client, ok as Hex)
+    expect(await forwardedCount(page)).toBe(1)
+    expect((await client.getBalance({ address: recipient })) - before).toBe(parseEther('0.01'))
+  })
+})
