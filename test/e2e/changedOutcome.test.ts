@@ -5,50 +5,23 @@
  * and in Chromium with the built extension: the wallet counts what reaches it, the chain says what the signature did.
  */
 import type { Page } from 'playwright-core'
-import { type Address, encodeFunctionData, type Hex, parseEther } from 'viem'
+import { type Address, type Hex, parseEther } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { waitForReceipt } from '../../src/devnet/receipt.ts'
 import { devnetClient } from '../engine/protocolSupport.ts'
-import { deployable } from '../support/solc.ts'
+import { CLAIM, deploySwitchedGiveaway, type SwitchedGiveaway } from '../support/switchedGiveaway.ts'
 import { countingWalletPage, forwardedCount } from './support/dapp.ts'
 import { callThroughConfirmWindow, clickDecision, shownAction } from './support/extension.ts'
 import { type E2eSession, startE2eSession } from './support/session.ts'
 
-/** Pays a claimer back twice what they send until its owner switches it; from then on it keeps what it is sent. */
-const SWITCHED_GIVEAWAY = `// SPDX-License-Identifier: MIT
-pragma solidity 0.8.28;
-
-contract SwitchedGiveaway {
-    address payable public immutable owner;
-    bool public switched;
-
-    constructor() payable {
-        owner = payable(msg.sender);
-    }
-
-    function flip() external {
-        require(msg.sender == owner, "owner only");
-        switched = true;
-    }
-
-    function claim() external payable {
-        if (switched) owner.transfer(msg.value);
-        else payable(msg.sender).transfer(msg.value * 2);
-    }
-}`
-
 describe('a transaction whose outcome changes while its window is open', () => {
   let session: E2eSession
   let user: Address
-  let owner: Address
-  let giveaway: Address
-  let abi: ReturnType<typeof deployable>['abi']
+  let giveaway: SwitchedGiveaway
   let client: ReturnType<typeof devnetClient>
 
   const claim = (value: bigint) =>
-    `ethereum.request({ method: 'eth_sendTransaction', params: [{ from: '${user}', to: '${giveaway}', data: '${encodeFunctionData(
-      { abi, functionName: 'claim' },
-    )}', value: '0x${value.toString(16)}' }] })`
+    `ethereum.request({ method: 'eth_sendTransaction', params: [{ from: '${user}', to: '${giveaway.address}', data: '${CLAIM}', value: '0x${value.toString(16)}' }] })`
 
   const openDapp = (): Promise<Page> =>
     session.open('/counted', countingWalletPage(session.devnet.fixtures.rpcUrl, user))
@@ -57,12 +30,8 @@ describe('a transaction whose outcome changes while its window is open', () => {
     session = await startE2eSession()
     const { fixtures } = session.devnet
     user = fixtures.accounts[0]?.address as Address
-    owner = fixtures.accounts[8]?.address as Address
     client = devnetClient(fixtures.rpcUrl)
-    const compiled = deployable('SwitchedGiveaway.sol', SWITCHED_GIVEAWAY, 'SwitchedGiveaway')
-    abi = compiled.abi
-    const hash = await client.deployContract({ ...compiled, account: owner, value: parseEther('5'), chain: null })
-    giveaway = (await waitForReceipt(client, hash)).contractAddress as Address
+    giveaway = await deploySwitchedGiveaway(fixtures.rpcUrl, fixtures.accounts[8]?.address as Address)
   })
   afterAll(async () => {
     await session?.close()
@@ -75,14 +44,7 @@ describe('a transaction whose outcome changes while its window is open', () => {
     await expect.poll(() => confirm.locator('main').textContent()).toMatch(/You0x\w{4}…\w{4}CopyETH\+0\.1 ETH/)
 
     // The owner switches the contract while the user reads the window.
-    const flipped = await client.writeContract({
-      abi,
-      address: giveaway,
-      functionName: 'flip',
-      account: owner,
-      chain: null,
-    })
-    await waitForReceipt(client, flipped)
+    await giveaway.flip()
     await clickDecision(confirm, 'Continue')
 
     const changed = confirm.getByTestId('changed-while-shown')
@@ -99,14 +61,14 @@ describe('a transaction whose outcome changes while its window is open', () => {
     // Continuing what is shown now needs the risk acknowledged, and then forwards the same params once.
     await confirm.waitForTimeout(1_000)
     expect(await confirm.getByRole('button', { name: 'Continue' }).isDisabled()).toBe(true)
-    const ownerBefore = await client.getBalance({ address: owner })
+    const ownerBefore = await client.getBalance({ address: giveaway.owner })
     await clickDecision(confirm, 'Continue', { acknowledge: true })
     const { ok: hash } = await result()
     expect(hash).toMatch(/^0x[0-9a-f]{64}$/)
     await waitForReceipt(client, hash as Hex)
     expect(await forwardedCount(page)).toBe(1)
     // The fresh scan was right: the owner kept the 0.1 ETH.
-    expect((await client.getBalance({ address: owner })) - ownerBefore).toBe(parseEther('0.1'))
+    expect((await client.getBalance({ address: giveaway.owner })) - ownerBefore).toBe(parseEther('0.1'))
   })
 
   it('forwards at once when a second scan finds the same outcome', async () => {

@@ -24,13 +24,6 @@ export function outcomeDrift(shown: ScanTransactionsResponse, now: ScanTransacti
   if (failure && !shown.simulationResults.aggregated.error) {
     lines.push(`It would now fail: ${failure.humanReadableError}`)
   }
-  const shownKinds = new Set(shown.warnings.map((warning) => warning.kind))
-  for (const warning of now.warnings) {
-    if (!shownKinds.has(warning.kind)) lines.push(`New warning: ${warning.message}`)
-  }
-  if (SEVERITY[now.action] > SEVERITY[shown.action] && !lines.some((line) => line.startsWith('New warning'))) {
-    lines.push(`Preflight's advice is now ${now.action}, where it was ${shown.action}.`)
-  }
   const before = entriesOf(shown)
   const after = entriesOf(now)
   for (const [key, current] of after) {
@@ -46,6 +39,12 @@ export function outcomeDrift(shown: ScanTransactionsResponse, now: ScanTransacti
   for (const [key, previous] of before) {
     if (after.has(key) || previous.approval || typeof previous.value !== 'bigint' || previous.value <= 0n) continue
     lines.push(`No longer: ${previous.change.humanReadableDiff}`)
+  }
+  const shownKinds = new Set(shown.warnings.map((warning) => warning.kind))
+  const fresh = now.warnings.filter((warning) => !shownKinds.has(warning.kind))
+  for (const warning of fresh) lines.push(`New warning: ${warning.message}`)
+  if (fresh.length === 0 && SEVERITY[now.action] > SEVERITY[shown.action]) {
+    lines.push(`Preflight's advice is now ${now.action}, where it was ${shown.action}.`)
   }
   return lines
 }
