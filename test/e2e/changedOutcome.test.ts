@@ -11,7 +11,8 @@ import { waitForReceipt } from '../../src/devnet/receipt.ts'
 import { devnetClient } from '../engine/protocolSupport.ts'
 import { CLAIM, deploySwitchedGiveaway, type SwitchedGiveaway } from '../support/switchedGiveaway.ts'
 import { countingWalletPage, forwardedCount } from './support/dapp.ts'
-import { callThroughConfirmWindow, clickDecision, shownAction } from './support/extension.ts'
+import { callThroughConfirmWindow, clickDecision, shownAction, writeSettings } from './support/extension.ts'
+import { startHeldRpc } from './support/heldRpc.ts'
 import { type E2eSession, startE2eSession } from './support/session.ts'
 
 describe('a transaction whose outcome changes while its window is open', () => {
@@ -86,5 +87,39 @@ describe('a transaction whose outcome changes while its window is open', () => {
     await waitForReceipt(client, ok as Hex)
     expect(await forwardedCount(page)).toBe(1)
     expect((await client.getBalance({ address: recipient })) - before).toBe(parseEther('0.01'))
+  })
+
+  it('holds a Continue it cannot check again once, and lets the next one go on', async () => {
+    const { fixtures } = session.devnet
+    const rpc = await startHeldRpc(fixtures.rpcUrl)
+    await writeSettings(session.context, { rpcUrls: { '31337': rpc.url } })
+    try {
+      const page = await openDapp()
+      const recipient = fixtures.accounts[5]?.address as Address
+      const { confirm, result } = await callThroughConfirmWindow(
+        session.context,
+        page,
+        `ethereum.request({ method: 'eth_sendTransaction', params: [{ from: '${user}', to: '${recipient}', value: '0x1' }] })`,
+      )
+      expect(await shownAction(confirm)).toBe('NONE')
+      // The node stops answering: the scan the Continue makes cannot finish.
+      rpc.hold()
+      await clickDecision(confirm, 'Continue')
+      const unchecked = confirm.getByTestId('changed-while-shown')
+      await unchecked.waitFor({ timeout: 20_000 })
+      expect(await unchecked.textContent()).toMatch(/could not check this transaction again/)
+      expect(await unchecked.locator('li').allTextContents()).toEqual(['It did not finish within 5 seconds.'])
+      expect(await forwardedCount(page)).toBe(0)
+
+      // Continued again knowing that, it goes on even though the check fails again.
+      await clickDecision(confirm, 'Continue', { acknowledge: true })
+      const { ok: hash } = await result()
+      expect(hash).toMatch(/^0x[0-9a-f]{64}$/)
+      expect(await forwardedCount(page)).toBe(1)
+    } finally {
+      rpc.release()
+      await writeSettings(session.context, { rpcUrls: { '31337': fixtures.rpcUrl } })
+      await rpc.close()
+    }
   })
 })

@@ -140,7 +140,9 @@ export function createRequests(browser: Browser, store: PendingStore, scanner: S
   /**
    * Scans a transaction request again as the user continues it. When the outcome is worse than the window showed,
    * stores the fresh scan with what changed and returns true: nothing is forwarded until the user decides again on
-   * what is now shown. A re-check that cannot finish returns false, and the request goes on.
+   * what is now shown. A re-check that cannot finish holds the request the same way, once: a contract can make its own
+   * simulation slow or failing after it switched, so "could not check" must not mean "go on". Continued again after
+   * that, it goes on if the check fails again, as the user then knows it could not be checked.
    */
   function changedSinceShown(id: string): Promise<boolean> {
     const running = rechecks.get(id)
@@ -153,16 +155,26 @@ export function createRequests(browser: Browser, store: PendingStore, scanner: S
       const scanned = await withinRecheckTime(
         scanner.scan({ call: { method, params, account, origin, chainId }, settings }),
       )
-      if (scanned?.status !== 'DONE' || scanned.kind !== 'transactions') return false
-      // Judged as the shown scan was, so a warning only the worker adds is not news.
-      const fresh = withPoisonedAddressWarnings(scanned, account, await counterparties.known().catch(() => new Set()))
-      if (fresh.status !== 'DONE' || fresh.kind !== 'transactions') return false
-      const lines = outcomeDrift(record.scan.response, fresh.response)
-      if (lines.length === 0) return false
+      let change: Pick<PendingRequest, 'scan' | 'changedWhileShown'>
+      if (scanned?.status === 'DONE' && scanned.kind === 'transactions') {
+        // Judged as the shown scan was, so a warning only the worker adds is not news.
+        const fresh = withPoisonedAddressWarnings(scanned, account, await counterparties.known().catch(() => new Set()))
+        if (fresh.status !== 'DONE' || fresh.kind !== 'transactions') return false
+        const lines = outcomeDrift(record.scan.response, fresh.response)
+        if (lines.length === 0) return false
+        change = { scan: fresh, changedWhileShown: { at: Date.now(), lines } }
+      } else {
+        if (record.changedWhileShown?.unchecked) return false
+        const why =
+          scanned?.status === 'ERROR'
+            ? scanned.error.message
+            : `It did not finish within ${RECHECK_TIMEOUT_MS / 1000} seconds.`
+        change = { scan: record.scan, changedWhileShown: { at: Date.now(), lines: [why], unchecked: true } }
+      }
       let stillPending = false
       await store.update(id, (current) => {
         stillPending = true
-        return { ...current, scan: fresh, changedWhileShown: { at: Date.now(), lines } }
+        return { ...current, ...change }
       })
       return stillPending
     })()

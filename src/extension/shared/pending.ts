@@ -74,9 +74,10 @@ export type PendingRequest = {
   windowId?: number
   /**
    * Set when the user continued and a fresh scan came out worse than the one shown (outcomeDrift.ts): nothing was
-   * forwarded, `scan` is the fresh one, and `lines` say what changed. The window asks for a new decision.
+   * forwarded, `scan` is the fresh one, and `lines` say what changed. Or, `unchecked`, the fresh scan could not be
+   * made: `scan` is still the one shown, and `lines` say why. Either way the window asks for a new decision.
    */
-  changedWhileShown?: { at: number; lines: string[] }
+  changedWhileShown?: { at: number; lines: string[]; unchecked?: boolean }
 }
 
 export const pendingKey = (id: string) => `pending:${id}`
