@@ -33,10 +33,11 @@ import { feeWarnings } from './fees.ts'
 import { lendingDelegationWarnings } from './lendingDelegation.ts'
 import { isMintedPayback, type PaybackContext } from './mintedPaybacks.ts'
 import { preSignatureWarnings } from './orderPreSignatures.ts'
-import { isKnownSpender } from './protocols.ts'
+import { isKnownSpender, isWrappedNative } from './protocols.ts'
 import { safeControlWarnings } from './safeControl.ts'
 import { safeRefundWarnings } from './safeRefund.ts'
 import { hashSignatureWarnings } from './safeSignatures.ts'
+import { misdirectedPayouts, swapProceedsWarnings } from './swapProceeds.ts'
 import { unsellableTokenWarnings } from './unsellableTokens.ts'
 import { valueWarnings } from './valueWarnings.ts'
 import { makeWarning } from './warnings.ts'
@@ -71,6 +72,13 @@ export function simulationWarnings(
     ...approvalWarnings(result, changes, metadataOf),
     ...lendingDelegationWarnings(result, changes, userAccount, metadataOf),
     ...bridgeDepositWarnings(bridgeDeposits(logs), result.movements, userAccount, result.chainId, metadataOf),
+    ...swapProceedsWarnings(
+      misdirectedPayouts(result.movements, usersSide(result, txs, userAccount), (token) =>
+        isWrappedNative(result.chainId, token),
+      ),
+      result.chainId,
+      metadataOf,
+    ),
     ...safeControlWarnings(calls, result.safeChanges, result.safes),
     ...safeRefundWarnings(result.chainId, calls, metadataOf),
     ...contractControlWarnings(result, calls, userAccount),
@@ -89,6 +97,17 @@ export function simulationWarnings(
         ]
       : []),
   ]
+}
+
+/**
+ * Whether an address is the user's: the user, an account the request sends from, or a Safe one of those executes (the
+ * user swaps on its behalf). A Safe some contract executes along the way is not: anyone can make one run.
+ */
+function usersSide(result: SimulationResult, txs: SimulationTx[], userAccount: Address): (address: Address) => boolean {
+  const senders = [userAccount, ...txs.map((tx) => tx.from)]
+  const safes = txs.flatMap((tx) => (tx.to && result.safes.get(tx.to.toLowerCase()) ? [tx.to] : []))
+  const mine = new Set([...senders, ...safes].map((address) => address.toLowerCase()))
+  return (address) => mine.has(address.toLowerCase())
 }
 
 function knownMaliciousWarnings(chainId: number, calls: Call[], changes: AssetChange[]): Warning[] {

@@ -1,0 +1,145 @@
+/**
+ * Swaps that pay someone else. A phishing page calls an honest router (Uniswap's, an aggregator's) with the attacker
+ * as the swap's recipient: the user pays, the router and the pools are contracts the transaction names, and nothing
+ * else looks amiss. Judged from what moved, not from calldata, so any router and any route is covered: the user's side
+ * pays some assets in; the counterparties (pools, routers, wrappers: whoever pays anything out) pay other assets out;
+ * where those end up is the question.
+ */
+import { type Address, getAddress, isAddressEqual, zeroAddress } from 'viem'
+import type { Warning } from '../api/index.ts'
+import { formatAmount, shortAddress } from '../assets/index.ts'
+import { type Movement, nativeCurrency, type TokenMetadata } from '../simulation/index.ts'
+import { makeWarning } from './warnings.ts'
+
+/** What a swap pays out of one asset ('native' for the native currency and its wrapped token), and who gets most. */
+export type MisdirectedPayout = {
+  asset: Address | 'native'
+  /** The address that gets the most of it, not the user's, and how much. */
+  recipient: Address
+  amount: bigint
+  /** All the swap pays out of it, the user's share included. */
+  total: bigint
+  /** How many addresses that are not the user's get some of it. */
+  takers: number
+}
+
+const NATIVE = 'native'
+const ZERO = zeroAddress as string
+
+/**
+ * Per asset the user's side pays nothing of, what the counterparties pay out, when more than half of it goes to
+ * addresses outside the user's side. Nothing when the user's side pays nothing. A wrapped native token counts as the
+ * native currency, so a router that unwraps WETH to pay ether (or wraps what it is sent) moves one asset, not two:
+ * `isWrapper` names such tokens, and any token that mints for ether sent to it, or pays ether for its own burn, in
+ * these movements is one too.
+ */
+export function misdirectedPayouts(
+  movements: Movement[],
+  isUsers: (address: Address) => boolean,
+  isWrapper: (token: Address) => boolean,
+): MisdirectedPayout[] {
+  const wrappers = wrappersIn(movements, isWrapper)
+  const net = new Map<string, Map<string, bigint>>()
+  const counterparties = new Set<string>()
+  const add = (asset: string, account: string, amount: bigint) => {
+    const accounts = net.get(asset) ?? new Map<string, bigint>()
+    accounts.set(account, (accounts.get(account) ?? 0n) + amount)
+    net.set(asset, accounts)
+  }
+  for (const { asset, from, to, amount } of movements) {
+    const token = asset.standard === 'NATIVE' ? null : asset.token.toLowerCase()
+    const key = token === null || wrappers.has(token) ? NATIVE : asset.standard === 'ERC20' ? token : `${token}#nft`
+    // Ether into or out of its wrapper is the wrapper's mint or burn, already moved as the wrapped token.
+    const wrapping = (account: string) => (token === null && wrappers.has(account) ? ZERO : account)
+    const source = wrapping(from.toLowerCase())
+    if (source === ZERO && token) counterparties.add(token)
+    add(key, source, -amount)
+    add(key, wrapping(to.toLowerCase()), amount)
+  }
+  const mine = (account: string) => isUsers(account as Address)
+  for (const accounts of net.values()) {
+    for (const [account, amount] of accounts) if (amount < 0n && account !== ZERO) counterparties.add(account)
+  }
+  const paid = [...net].filter(([, accounts]) => {
+    let total = 0n
+    for (const [account, amount] of accounts) if (mine(account)) total += amount
+    return total < 0n
+  })
+  if (paid.length === 0) return []
+  const payouts: MisdirectedPayout[] = []
+  for (const [asset, accounts] of net) {
+    if (asset.includes('#') || paid.some(([key]) => key === asset)) continue
+    // A token's own contract keeping some of it is the token's rule (a tax), judged by ownContractWarnings.
+    const gains = [...accounts].filter(
+      ([account, amount]) =>
+        amount > 0n && account !== ZERO && account !== asset && (mine(account) || !counterparties.has(account)),
+    )
+    const total = gains.reduce((sum, [, amount]) => sum + amount, 0n)
+    const others = gains.filter(([account]) => !mine(account)).sort(([, a], [, b]) => (a > b ? -1 : a < b ? 1 : 0))
+    const elsewhere = others.reduce((sum, [, amount]) => sum + amount, 0n)
+    const [main] = others
+    if (!main || elsewhere * 2n <= total) continue
+    payouts.push({
+      asset: asset === NATIVE ? NATIVE : getAddress(asset),
+      recipient: getAddress(main[0]),
+      amount: main[1],
+      total,
+      takers: others.length,
+    })
+  }
+  return payouts
+}
+
+/** Tokens that wrap the native currency in these movements: listed, or minting for ether sent them or the reverse. */
+function wrappersIn(movements: Movement[], isWrapper: (token: Address) => boolean): Set<string> {
+  const wrappers = new Set<string>()
+  const etherTo = new Set<string>()
+  const etherFrom = new Set<string>()
+  for (const { asset, from, to } of movements) {
+    if (asset.standard === 'NATIVE') {
+      etherTo.add(to.toLowerCase())
+      etherFrom.add(from.toLowerCase())
+    } else if (asset.standard === 'ERC20' && isWrapper(asset.token)) {
+      wrappers.add(asset.token.toLowerCase())
+    }
+  }
+  for (const { asset, from, to } of movements) {
+    if (asset.standard !== 'ERC20') continue
+    const token = asset.token.toLowerCase()
+    const minted = isAddressEqual(from, zeroAddress) && etherTo.has(token)
+    const burned = isAddressEqual(to, zeroAddress) && etherFrom.has(token)
+    if (minted || burned) wrappers.add(token)
+  }
+  return wrappers
+}
+
+/** TRADE_PROCEEDS_TO_OTHER_ADDRESS (WARNING) for each payout that goes mostly to an address not the user's. */
+export function swapProceedsWarnings(
+  payouts: MisdirectedPayout[],
+  chainId: number,
+  metadataOf: (token: Address) => TokenMetadata,
+): Warning[] {
+  return payouts.map((payout) => {
+    const metadata = payout.asset === NATIVE ? nativeCurrency(chainId) : metadataOf(payout.asset)
+    const symbol = metadata.symbol ?? (payout.asset === NATIVE ? 'ETH' : shortAddress(payout.asset))
+    const amount = (value: bigint) => `${formatAmount(value, metadata.decimals ?? 0)} ${symbol}`
+    const who = shortAddress(payout.recipient)
+    const paid =
+      payout.amount === payout.total
+        ? `all its ${amount(payout.amount)}`
+        : `${amount(payout.amount)} of the ${amount(payout.total)} it pays out`
+    const rest = payout.takers > 1 ? ` and ${payout.takers - 1} other address${payout.takers > 2 ? 'es' : ''}` : ''
+    return makeWarning(
+      'TRADE_PROCEEDS_TO_OTHER_ADDRESS',
+      'WARNING',
+      `You pay for a swap that pays ${paid} to ${who}${rest}, not to you. Phishing pages make an honest exchange ` +
+        `pay them: continue only if ${who} is yours.`,
+      {
+        recipient: payout.recipient.toLowerCase(),
+        asset: payout.asset === NATIVE ? NATIVE : payout.asset.toLowerCase(),
+        amount: payout.amount.toString(),
+        total: payout.total.toString(),
+      },
+    )
+  })
+}
