@@ -21,6 +21,8 @@ export type MisdirectedPayout = {
   total: bigint
   /** How many addresses that are not the user's get some of it. */
   takers: number
+  /** Who pays out along the route: the pools, routers and wrappers that end up with less of something. */
+  payers: Address[]
 }
 
 const NATIVE = 'native'
@@ -85,6 +87,7 @@ export function misdirectedPayouts(
       amount: main[1],
       total,
       takers: others.length,
+      payers: [...counterparties].filter((account) => !mine(account)).map((account) => getAddress(account)),
     })
   }
   return payouts

@@ -58,9 +58,13 @@ export function simulationWarnings(
   const metadataOf = (token: Address) => tokenMetadata(result.chainId, token, result.reads)
   const calls = txs.flatMap((tx) => expandCalls({ ...tx, depth: 0 }))
   const logs = result.outcomes.flatMap((outcome) => outcome.logs)
+  const isUsers = usersSide(result, txs, userAccount)
+  const payouts = misdirectedPayouts(result.movements, isUsers, (token) => isWrappedNative(result.chainId, token))
+  // Pools that pay a swap's output elsewhere are explained by the swap's own warning.
+  const accounted = payouts.flatMap((payout) => payout.payers)
   return [
     ...knownMaliciousWarnings(result.chainId, calls, changes),
-    ...drainWarnings(changes, userAccount, metadataOf, {
+    ...drainWarnings(changes, userAccount, metadataOf, accounted, {
       chainId: result.chainId,
       calls,
       movements: result.movements,
@@ -72,13 +76,7 @@ export function simulationWarnings(
     ...approvalWarnings(result, changes, metadataOf),
     ...lendingDelegationWarnings(result, changes, userAccount, metadataOf),
     ...bridgeDepositWarnings(bridgeDeposits(logs), result.movements, userAccount, result.chainId, metadataOf),
-    ...swapProceedsWarnings(
-      misdirectedPayouts(result.movements, usersSide(result, txs, userAccount), (token) =>
-        isWrappedNative(result.chainId, token),
-      ),
-      result.chainId,
-      metadataOf,
-    ),
+    ...swapProceedsWarnings(payouts, result.chainId, metadataOf),
     ...safeControlWarnings(calls, result.safeChanges, result.safes),
     ...safeRefundWarnings(result.chainId, calls, metadataOf),
     ...contractControlWarnings(result, calls, userAccount),
@@ -126,12 +124,14 @@ function knownMaliciousWarnings(chainId: number, calls: Call[], changes: AssetCh
  * that Preflight cannot value: mintedPaybacks.ts), and what they lose ends up with an address that none of the
  * transactions names — not a called contract, not a sender, not an argument. Honest payments name their recipient
  * (transfer(to), a Safe transaction's `to`, a router's `recipient`); swaps return something; a drainer forwards to a
- * hidden wallet. WARNING, not CRITICAL: fee splitters can look the same.
+ * hidden wallet. WARNING, not CRITICAL: fee splitters can look the same. `accounted` are addresses another rule
+ * explains (a pool paying a swap's output elsewhere): not hidden wallets.
  */
 function drainWarnings(
   changes: AssetChange[],
   userAccount: Address,
   metadataOf: (token: Address) => TokenMetadata,
+  accounted: Address[],
   payback: PaybackContext,
 ): Warning[] {
   const { chainId, calls } = payback
@@ -140,7 +140,7 @@ function drainWarnings(
   const losses = mine.filter((change) => change.after < change.before)
   const gains = mine.filter((change) => change.after > change.before)
   if (losses.length === 0 || (gains.length > 0 && !isMintedPayback(transfers, userAccount, payback))) return []
-  const named = new Set<string>([userAccount.toLowerCase(), zeroAddress])
+  const named = new Set<string>([userAccount.toLowerCase(), zeroAddress, ...accounted.map((a) => a.toLowerCase())])
   for (const call of calls) {
     // A contract's execute(hidden, …) names nothing: only the user's own account's calls are the user's.
     if (call.byAccount && !isAddressEqual(call.from, userAccount)) continue
