@@ -32,6 +32,7 @@ import { counterfeitWarnings } from './counterfeits.ts'
 import { feeWarnings } from './fees.ts'
 import { lendingDelegationWarnings } from './lendingDelegation.ts'
 import { isMintedPayback, type PaybackContext } from './mintedPaybacks.ts'
+import { opStackDeposits, opStackDepositWarnings, opStackEscrows } from './opStackDeposits.ts'
 import { preSignatureWarnings } from './orderPreSignatures.ts'
 import { isKnownSpender, isWrappedNative } from './protocols.ts'
 import { safeControlWarnings } from './safeControl.ts'
@@ -60,8 +61,9 @@ export function simulationWarnings(
   const logs = result.outcomes.flatMap((outcome) => outcome.logs)
   const isUsers = usersSide(result, txs, userAccount)
   const payouts = misdirectedPayouts(result.movements, isUsers, (token) => isWrappedNative(result.chainId, token))
-  // Pools that pay a swap's output elsewhere are explained by the swap's own warning.
-  const accounted = payouts.flatMap((payout) => payout.payers)
+  const deposits = opStackDeposits(logs)
+  // Pools that pay a swap's output elsewhere, and bridges that keep a deposit, are explained by their own warnings.
+  const accounted = [...payouts.flatMap((payout) => payout.payers), ...opStackEscrows(deposits, isUsers)]
   return [
     ...knownMaliciousWarnings(result.chainId, calls, changes),
     ...drainWarnings(changes, userAccount, metadataOf, accounted, {
@@ -77,6 +79,7 @@ export function simulationWarnings(
     ...lendingDelegationWarnings(result, changes, userAccount, metadataOf),
     ...bridgeDepositWarnings(bridgeDeposits(logs), result.movements, userAccount, result.chainId, metadataOf),
     ...swapProceedsWarnings(payouts, result.chainId, metadataOf),
+    ...opStackDepositWarnings(deposits, result.movements, isUsers, result.chainId, metadataOf),
     ...safeControlWarnings(calls, result.safeChanges, result.safes),
     ...safeRefundWarnings(result.chainId, calls, metadataOf),
     ...contractControlWarnings(result, calls, userAccount),
@@ -125,7 +128,7 @@ function knownMaliciousWarnings(chainId: number, calls: Call[], changes: AssetCh
  * transactions names — not a called contract, not a sender, not an argument. Honest payments name their recipient
  * (transfer(to), a Safe transaction's `to`, a router's `recipient`); swaps return something; a drainer forwards to a
  * hidden wallet. WARNING, not CRITICAL: fee splitters can look the same. `accounted` are addresses another rule
- * explains (a pool paying a swap's output elsewhere): not hidden wallets.
+ * explains (a pool paying a swap's output elsewhere, a bridge keeping a deposit): not hidden wallets.
  */
 function drainWarnings(
   changes: AssetChange[],
