@@ -5,7 +5,19 @@
  * transaction that sends its value to `_to`. A bridge page that sets that address to its own takes the funds with an
  * honest protocol's help. Read from the events the bridge and the portal emit, whatever route the call took.
  */
-import { type Address, decodeEventLog, getAddress, type Hex, hexToBigInt, isAddressEqual, size, slice } from 'viem'
+import {
+  type AbiEvent,
+  type Address,
+  type DecodeEventLogReturnType,
+  decodeEventLog,
+  getAddress,
+  type Hex,
+  hexToBigInt,
+  isAddressEqual,
+  size,
+  slice,
+  toEventSelector,
+} from 'viem'
 import { opStackBridgeAbi } from '../abi/index.ts'
 import type { Warning } from '../api/index.ts'
 import { formatAmount, shortAddress } from '../assets/index.ts'
@@ -24,6 +36,17 @@ export type OpStackDeposit = {
   amount: bigint
 }
 
+type DepositEvent = DecodeEventLogReturnType<typeof opStackBridgeAbi>
+
+let topics: Map<Hex, AbiEvent> | undefined
+/** The deposit events by topic, hashed on first use (a starting service worker should not spend its time on keccak). */
+function depositTopics(): Map<Hex, AbiEvent> {
+  topics ??= new Map(
+    opStackBridgeAbi.flatMap((item) => (item.type === 'event' ? [[toEventSelector(item), item] as const] : [])),
+  )
+  return topics
+}
+
 /** What L1 senders that are contracts become on L2 (AddressAliasHelper): their address plus this offset. */
 const ALIAS_OFFSET = 0x1111000000000000000000000000000000001111n
 
@@ -34,9 +57,12 @@ const ALIAS_OFFSET = 0x1111000000000000000000000000000000001111n
  */
 export function opStackDeposits(logs: SimulatedLog[]): OpStackDeposit[] {
   const decoded = logs.flatMap((log) => {
+    const event = log.topics[0] && depositTopics().get(log.topics[0])
+    if (!event) return []
     try {
-      const event = decodeEventLog({ abi: opStackBridgeAbi, data: log.data, topics: log.topics as [Hex, ...Hex[]] })
-      return [{ contract: getAddress(log.address), event }]
+      const decoded = decodeEventLog({ abi: [event], data: log.data, topics: log.topics as [Hex, ...Hex[]] })
+      // One event of opStackBridgeAbi decodes as that ABI would: the cast only restores its type.
+      return [{ contract: getAddress(log.address), event: decoded as DepositEvent }]
     } catch {
       return []
     }
