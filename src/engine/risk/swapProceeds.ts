@@ -26,6 +26,8 @@ export type MisdirectedPayout = {
 }
 
 const NATIVE = 'native'
+/** The key suffix of a collection's NFTs: they mark who trades, but are no swap output. */
+const NFT = '#nft'
 const ZERO = zeroAddress as string
 
 /**
@@ -40,7 +42,45 @@ export function misdirectedPayouts(
   isUsers: (address: Address) => boolean,
   isWrapper: (token: Address) => boolean,
 ): MisdirectedPayout[] {
-  const wrappers = wrappersIn(movements, isWrapper)
+  const { net, counterparties } = netFlows(movements, wrappersIn(movements, isWrapper))
+  const mine = (account: string) => isUsers(account as Address)
+  const sum = (entries: [string, bigint][]) => entries.reduce((total, [, amount]) => total + amount, 0n)
+  const paid = new Set(
+    [...net].filter(([, accounts]) => sum([...accounts].filter(([a]) => mine(a))) < 0n).map(([k]) => k),
+  )
+  if (paid.size === 0) return []
+  const payers = [...counterparties].filter((account) => !mine(account)).map((account) => getAddress(account))
+  const payouts: MisdirectedPayout[] = []
+  for (const [asset, accounts] of net) {
+    if (asset.endsWith(NFT) || paid.has(asset)) continue
+    // A token's own contract keeping some of it is the token's rule (a tax), judged by ownContractWarnings.
+    const gains = [...accounts].filter(
+      ([account, amount]) =>
+        amount > 0n && account !== ZERO && account !== asset && (mine(account) || !counterparties.has(account)),
+    )
+    const others = gains.filter(([account]) => !mine(account)).sort(([, a], [, b]) => (a > b ? -1 : a < b ? 1 : 0))
+    const [main] = others
+    if (!main || sum(others) * 2n <= sum(gains)) continue
+    payouts.push({
+      asset: asset === NATIVE ? NATIVE : getAddress(asset),
+      recipient: getAddress(main[0]),
+      amount: main[1],
+      total: sum(gains),
+      takers: others.length,
+      payers,
+    })
+  }
+  return payouts
+}
+
+/**
+ * Each account's net change per asset (lowercase keys; a wrapper's token and ether are one asset, NFTs one per
+ * collection), and the counterparties: accounts that end up with less of something, and tokens that mint.
+ */
+function netFlows(
+  movements: Movement[],
+  wrappers: Set<string>,
+): { net: Map<string, Map<string, bigint>>; counterparties: Set<string> } {
   const net = new Map<string, Map<string, bigint>>()
   const counterparties = new Set<string>()
   const add = (asset: string, account: string, amount: bigint) => {
@@ -50,7 +90,7 @@ export function misdirectedPayouts(
   }
   for (const { asset, from, to, amount } of movements) {
     const token = asset.standard === 'NATIVE' ? null : asset.token.toLowerCase()
-    const key = token === null || wrappers.has(token) ? NATIVE : asset.standard === 'ERC20' ? token : `${token}#nft`
+    const key = token === null || wrappers.has(token) ? NATIVE : asset.standard === 'ERC20' ? token : `${token}${NFT}`
     // Ether into or out of its wrapper is the wrapper's mint or burn, already moved as the wrapped token.
     const wrapping = (account: string) => (token === null && wrappers.has(account) ? ZERO : account)
     const source = wrapping(from.toLowerCase())
@@ -58,39 +98,10 @@ export function misdirectedPayouts(
     add(key, source, -amount)
     add(key, wrapping(to.toLowerCase()), amount)
   }
-  const mine = (account: string) => isUsers(account as Address)
   for (const accounts of net.values()) {
     for (const [account, amount] of accounts) if (amount < 0n && account !== ZERO) counterparties.add(account)
   }
-  const paid = [...net].filter(([, accounts]) => {
-    let total = 0n
-    for (const [account, amount] of accounts) if (mine(account)) total += amount
-    return total < 0n
-  })
-  if (paid.length === 0) return []
-  const payouts: MisdirectedPayout[] = []
-  for (const [asset, accounts] of net) {
-    if (asset.includes('#') || paid.some(([key]) => key === asset)) continue
-    // A token's own contract keeping some of it is the token's rule (a tax), judged by ownContractWarnings.
-    const gains = [...accounts].filter(
-      ([account, amount]) =>
-        amount > 0n && account !== ZERO && account !== asset && (mine(account) || !counterparties.has(account)),
-    )
-    const total = gains.reduce((sum, [, amount]) => sum + amount, 0n)
-    const others = gains.filter(([account]) => !mine(account)).sort(([, a], [, b]) => (a > b ? -1 : a < b ? 1 : 0))
-    const elsewhere = others.reduce((sum, [, amount]) => sum + amount, 0n)
-    const [main] = others
-    if (!main || elsewhere * 2n <= total) continue
-    payouts.push({
-      asset: asset === NATIVE ? NATIVE : getAddress(asset),
-      recipient: getAddress(main[0]),
-      amount: main[1],
-      total,
-      takers: others.length,
-      payers: [...counterparties].filter((account) => !mine(account)).map((account) => getAddress(account)),
-    })
-  }
-  return payouts
+  return { net, counterparties }
 }
 
 /** Tokens that wrap the native currency in these movements: listed, or minting for ether sent them or the reverse. */
