@@ -135,7 +135,7 @@ export function opStackDepositWarnings(
     const metadata = deposit.token ? metadataOf(deposit.token) : nativeCurrency(chainId)
     const symbol = metadata.symbol ?? (deposit.token ? shortAddress(deposit.token) : 'ETH')
     const amount = `${formatAmount(deposit.amount, metadata.decimals ?? 0)} ${symbol}`
-    const destination = knownProtocol(chainId, deposit.contract)?.name ?? 'its other chain'
+    const destination = knownProtocol(chainId, deposit.contract)?.name ?? 'the chain it bridges to'
     const via = deposit.via === 'portal' ? 'the OP Stack portal' : 'the OP Stack standard bridge'
     const who = shortAddress(deposit.to)
     return [

@@ -188,12 +188,6 @@ const portalDeposit = (to: Address): Tx => ({
 
 /** The scan's one warning: TRADE_PROCEEDS_TO_OTHER_ADDRESS naming `amount` and the attacker. */
 function expectWarnsOfAttacker(response: ScanTransactionsResponse, amount: string): void {
-  console.log(
-    'BEFORE',
-    expect.getState().currentTestName,
-    response.action,
-    JSON.stringify(response.warnings.map((w) => [w.kind, w.severity, w.message])),
-  )
   expect(response.action).toBe('WARN')
   expect(response.warnings.map((warning) => [warning.kind, warning.severity, warning.message])).toEqual([
     [
