@@ -135,6 +135,16 @@ describe('swaps through Uniswap’s routers', () => {
     await expectPaidTo(response, [tx], attacker(), fx().erc20.address, 'USDC')
   })
 
+  it('V2 swapExactETHForTokens paying another account the request also sends from: no proceeds warning', async () => {
+    const mine = account(1)
+    const txs = [
+      { from: mine, to: user(), value: numberToHex(parseEther('0.1')) },
+      paying(v2SwapEthForTokens(fx(), user(), fx().erc20.address, parseEther('1')), mine),
+    ]
+    expect(proceedsWarnings(await scan(txs))).toEqual([])
+    expect(proceedsWarnings(await scan(txs.slice(1)))).toHaveLength(1)
+  })
+
   it('V3 exactInputSingle paying the user: NONE; paying another address: WARN, and it receives the USDC', async () => {
     const honest = v3SwapEthForUsdc(fx(), user(), parseEther('1'))
     expect((await scan([honest])).warnings).toEqual([])
