@@ -135,15 +135,15 @@ export function opStackDepositWarnings(
     const metadata = deposit.token ? metadataOf(deposit.token) : nativeCurrency(chainId)
     const symbol = metadata.symbol ?? (deposit.token ? shortAddress(deposit.token) : 'ETH')
     const amount = `${formatAmount(deposit.amount, metadata.decimals ?? 0)} ${symbol}`
-    const destination = knownProtocol(chainId, deposit.contract)?.name ?? 'the chain it bridges to'
+    const destination = knownProtocol(chainId, deposit.contract)?.name ?? 'the other chain'
     const via = deposit.via === 'portal' ? 'the OP Stack portal' : 'the OP Stack standard bridge'
     const who = shortAddress(deposit.to)
     return [
       makeWarning(
         'TRADE_PROCEEDS_TO_OTHER_ADDRESS',
         'WARNING',
-        `This bridges ${amount} through ${via} ${shortAddress(deposit.contract)} and pays it out on ${destination} ` +
-          `to ${who}, not to you. Continue only if ${who} is yours.`,
+        `This bridges ${amount} through ${via} ${shortAddress(deposit.contract)} to ${destination}, where it is paid ` +
+          `out to ${who}, not to you. Continue only if ${who} is yours.`,
         {
           bridge: 'OP Stack',
           contract: deposit.contract.toLowerCase(),

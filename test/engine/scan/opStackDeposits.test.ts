@@ -303,7 +303,7 @@ describe('opStackDeposits', () => {
     expect(opStackDeposits([legacy])).toEqual([deposit])
     expect(opStackDeposits(both)).toEqual([deposit])
     const [warning] = opStackDepositWarnings([deposit], [], isFrom, 1, unknownToken)
-    expect(warning?.message).toContain('and pays it out on OP Mainnet to 0x0000…00e2, not to you')
+    expect(warning?.message).toContain('to OP Mainnet, where it is paid out to 0x0000…00e2, not to you')
   })
 
   it('judges a portal deposit by its sender, a contract’s alias undone; one that sends no value pays no one', () => {
