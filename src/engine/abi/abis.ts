@@ -241,6 +241,26 @@ export const knownErrorsAbi = parseAbi([
   'error SafeERC20FailedOperation(address token)',
 ])
 
+/**
+ * The OP Stack's canonical bridge: the standard bridge (deposits from L1, withdrawals from L2) pays out on the other
+ * chain to `to`; the portal's deposit transactions mint `msg.value` to their sender there and send `_value` of it to
+ * `_to`. Bedrock bridges emit both a legacy Deposit event and a Bridge event for each deposit.
+ */
+export const opStackBridgeAbi = parseAbi([
+  'function depositETH(uint32 _minGasLimit, bytes _extraData) payable',
+  'function depositETHTo(address _to, uint32 _minGasLimit, bytes _extraData) payable',
+  'function depositERC20(address _l1Token, address _l2Token, uint256 _amount, uint32 _minGasLimit, bytes _extraData)',
+  'function depositERC20To(address _l1Token, address _l2Token, address _to, uint256 _amount, uint32 _minGasLimit, bytes _extraData)',
+  'function bridgeETHTo(address _to, uint32 _minGasLimit, bytes _extraData) payable',
+  'function bridgeERC20To(address _localToken, address _remoteToken, address _to, uint256 _amount, uint32 _minGasLimit, bytes _extraData)',
+  'function depositTransaction(address _to, uint256 _value, uint64 _gasLimit, bool _isCreation, bytes _data) payable',
+  'event ETHDepositInitiated(address indexed from, address indexed to, uint256 amount, bytes extraData)',
+  'event ERC20DepositInitiated(address indexed l1Token, address indexed l2Token, address indexed from, address to, uint256 amount, bytes extraData)',
+  'event ETHBridgeInitiated(address indexed from, address indexed to, uint256 amount, bytes extraData)',
+  'event ERC20BridgeInitiated(address indexed localToken, address indexed remoteToken, address indexed from, address to, uint256 amount, bytes extraData)',
+  'event TransactionDeposited(address indexed from, address indexed to, uint256 indexed version, bytes opaqueData)',
+])
+
 /** Every function and event ABI used to decode calldata and logs, most specific first. */
 export const decodingAbis = [
   erc20Abi,
@@ -256,4 +276,5 @@ export const decodingAbis = [
   contractControlAbi,
   lendingDelegationAbi,
   acrossSpokePoolAbi,
+  opStackBridgeAbi,
 ] as const

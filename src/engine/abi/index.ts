@@ -2,7 +2,8 @@
  * # abi — the ABIs the engine knows, and decoding with them
  *
  * Token standards (ERC-20, ERC-721, ERC-1155), WETH, Safe, MultiSend, SignMessageLib, CoW's settlement, Permit2 and
- * the delegation of lending positions (Aave's credit delegation, Compound III's managers), Across's bridge deposits.
+ * the delegation of lending positions (Aave's credit delegation, Compound III's managers), Across's bridge deposits,
+ * the OP Stack's standard bridge and portal.
  *
  * - `abis.ts`: the ABIs themselves, for decoding and for the simulation's reads.
  * - `abiIndex.ts`: their functions and events indexed by selector once, which keeps decoding cheap.
@@ -24,6 +25,7 @@ export {
   erc1155Abi,
   lendingDelegationAbi,
   multiSendAbi,
+  opStackBridgeAbi,
   safeAbi,
   signMessageLibAbi,
   wethAbi,

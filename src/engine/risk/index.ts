@@ -21,7 +21,11 @@
  * - `orderPreSignatures.ts`: CoW orders signed on chain by their ID alone (setPreSignature), how Safes swap.
  * - `lendingDelegation.ts`: lending positions handed to another address (Aave credit delegation, Compound III
  *   managers), which move nothing when given.
+ * - `swapProceeds.ts`: swaps the user pays for whose output goes mostly to someone else (a router's recipient set to
+ *   the attacker), read from what moved, so any router and route is covered.
  * - `bridgeDeposits.ts`: Across bridge deposits paid out on another chain to, or refundable to, someone else.
+ * - `opStackDeposits.ts`: deposits through the OP Stack's standard bridge or portal paid out on the other chain to
+ *   someone else, from the events they emit.
  * - `contractControl.ts`: control of a contract given away (ownership, roles, a proxy's code or admin), from its events.
  * - `value.ts`: a trade that gives far more in dollars than it brings back, once assets carry prices.
  * - `phishing.ts`: the requesting site against the bundled eth-phishing-detect lists.

@@ -32,11 +32,13 @@ import { counterfeitWarnings } from './counterfeits.ts'
 import { feeWarnings } from './fees.ts'
 import { lendingDelegationWarnings } from './lendingDelegation.ts'
 import { isMintedPayback, type PaybackContext } from './mintedPaybacks.ts'
+import { opStackDeposits, opStackDepositWarnings, opStackEscrows } from './opStackDeposits.ts'
 import { preSignatureWarnings } from './orderPreSignatures.ts'
-import { isKnownSpender } from './protocols.ts'
+import { isKnownSpender, isWrappedNative } from './protocols.ts'
 import { safeControlWarnings } from './safeControl.ts'
 import { safeRefundWarnings } from './safeRefund.ts'
 import { hashSignatureWarnings } from './safeSignatures.ts'
+import { misdirectedPayouts, swapProceedsWarnings } from './swapProceeds.ts'
 import { unsellableTokenWarnings } from './unsellableTokens.ts'
 import { valueWarnings } from './valueWarnings.ts'
 import { makeWarning } from './warnings.ts'
@@ -57,9 +59,14 @@ export function simulationWarnings(
   const metadataOf = (token: Address) => tokenMetadata(result.chainId, token, result.reads)
   const calls = txs.flatMap((tx) => expandCalls({ ...tx, depth: 0 }))
   const logs = result.outcomes.flatMap((outcome) => outcome.logs)
+  const isUsers = usersSide(result, txs, userAccount)
+  const payouts = misdirectedPayouts(result.movements, isUsers, (token) => isWrappedNative(result.chainId, token))
+  const deposits = opStackDeposits(logs)
+  // Pools that pay a swap's output elsewhere, and bridges that keep a deposit, are explained by their own warnings.
+  const accounted = [...payouts.flatMap((payout) => payout.payers), ...opStackEscrows(deposits, isUsers)]
   return [
     ...knownMaliciousWarnings(result.chainId, calls, changes),
-    ...drainWarnings(changes, userAccount, metadataOf, {
+    ...drainWarnings(changes, userAccount, metadataOf, accounted, {
       chainId: result.chainId,
       calls,
       movements: result.movements,
@@ -71,6 +78,8 @@ export function simulationWarnings(
     ...approvalWarnings(result, changes, metadataOf),
     ...lendingDelegationWarnings(result, changes, userAccount, metadataOf),
     ...bridgeDepositWarnings(bridgeDeposits(logs), result.movements, userAccount, result.chainId, metadataOf),
+    ...swapProceedsWarnings(payouts, result.chainId, metadataOf),
+    ...opStackDepositWarnings(deposits, result.movements, isUsers, result.chainId, metadataOf),
     ...safeControlWarnings(calls, result.safeChanges, result.safes),
     ...safeRefundWarnings(result.chainId, calls, metadataOf),
     ...contractControlWarnings(result, calls, userAccount),
@@ -91,6 +100,17 @@ export function simulationWarnings(
   ]
 }
 
+/**
+ * Whether an address is the user's: the user, an account the request sends from, or a Safe one of those executes (the
+ * user swaps on its behalf). A Safe some contract executes along the way is not: anyone can make one run.
+ */
+function usersSide(result: SimulationResult, txs: SimulationTx[], userAccount: Address): (address: Address) => boolean {
+  const senders = [userAccount, ...txs.map((tx) => tx.from)]
+  const safes = txs.flatMap((tx) => (tx.to && result.safes.get(tx.to.toLowerCase()) ? [tx.to] : []))
+  const mine = new Set([...senders, ...safes].map((address) => address.toLowerCase()))
+  return (address) => mine.has(address.toLowerCase())
+}
+
 function knownMaliciousWarnings(chainId: number, calls: Call[], changes: AssetChange[]): Warning[] {
   const parties = new Set<Address>()
   for (const call of calls) if (call.to) parties.add(getAddress(call.to))
@@ -107,12 +127,14 @@ function knownMaliciousWarnings(chainId: number, calls: Call[], changes: AssetCh
  * that Preflight cannot value: mintedPaybacks.ts), and what they lose ends up with an address that none of the
  * transactions names — not a called contract, not a sender, not an argument. Honest payments name their recipient
  * (transfer(to), a Safe transaction's `to`, a router's `recipient`); swaps return something; a drainer forwards to a
- * hidden wallet. WARNING, not CRITICAL: fee splitters can look the same.
+ * hidden wallet. WARNING, not CRITICAL: fee splitters can look the same. `accounted` are addresses another rule
+ * explains (a pool paying a swap's output elsewhere, a bridge keeping a deposit): not hidden wallets.
  */
 function drainWarnings(
   changes: AssetChange[],
   userAccount: Address,
   metadataOf: (token: Address) => TokenMetadata,
+  accounted: Address[],
   payback: PaybackContext,
 ): Warning[] {
   const { chainId, calls } = payback
@@ -121,7 +143,7 @@ function drainWarnings(
   const losses = mine.filter((change) => change.after < change.before)
   const gains = mine.filter((change) => change.after > change.before)
   if (losses.length === 0 || (gains.length > 0 && !isMintedPayback(transfers, userAccount, payback))) return []
-  const named = new Set<string>([userAccount.toLowerCase(), zeroAddress])
+  const named = new Set<string>([userAccount.toLowerCase(), zeroAddress, ...accounted.map((a) => a.toLowerCase())])
   for (const call of calls) {
     // A contract's execute(hidden, …) names nothing: only the user's own account's calls are the user's.
     if (call.byAccount && !isAddressEqual(call.from, userAccount)) continue

@@ -42,6 +42,9 @@ describe('the bundled protocol list', () => {
     expect(knownProtocol(1, '0x5c7BCd6E7De5423a257D81B442095A1a6ced35C5')?.name).toBe('Across')
     expect(knownProtocol(8453, '0x09aea4b2242abC8bb4BB78D537A67a245A7bEC64')?.name).toBe('Across')
     expect(knownProtocol(8453, '0x5c7BCd6E7De5423a257D81B442095A1a6ced35C5')).toBeNull()
+    // OP Mainnet's standard bridge and portal on Ethereum, as @eth-optimism/contracts-ts publishes them.
+    expect(knownProtocol(1, '0x99C9fc46f92E8a1c0deC1b1747d010903E884bE1')?.name).toBe('OP Mainnet')
+    expect(knownProtocol(1, '0xbEb5Fc579115071764c7423A4f12eDde41f106Ed')?.name).toBe('OP Mainnet')
   })
 
   it('is chain-specific: a mainnet router is unknown elsewhere, the OP-stack WETH only on OP-stack chains', () => {

@@ -1,0 +1,159 @@
+/**
+ * Swaps that pay someone else. A phishing page calls an honest router (Uniswap's, an aggregator's) with the attacker
+ * as the swap's recipient: the user pays, the router and the pools are contracts the transaction names, and nothing
+ * else looks amiss. Judged from what moved, not from calldata, so any router and any route is covered: the user's side
+ * pays some assets in; the counterparties (pools, routers, wrappers: whoever pays anything out) pay other assets out;
+ * where those end up is the question.
+ */
+import { type Address, getAddress, isAddressEqual, zeroAddress } from 'viem'
+import type { Warning } from '../api/index.ts'
+import { formatAmount, shortAddress } from '../assets/index.ts'
+import { type Movement, nativeCurrency, type TokenMetadata } from '../simulation/index.ts'
+import { makeWarning } from './warnings.ts'
+
+/** What a swap pays out of one asset ('native' for the native currency and its wrapped token), and who gets most. */
+export type MisdirectedPayout = {
+  asset: Address | 'native'
+  /** The address that gets the most of it, not the user's, and how much. */
+  recipient: Address
+  amount: bigint
+  /** All the swap pays out of it, the user's share included. */
+  total: bigint
+  /** How many addresses that are not the user's get some of it. */
+  takers: number
+  /** Who pays out along the route: the pools, routers and wrappers that end up with less of something. */
+  payers: Address[]
+}
+
+const NATIVE = 'native'
+/** The key suffix of a collection's NFTs: they mark who trades, but are no swap output. */
+const NFT = '#nft'
+const ZERO = zeroAddress as string
+
+/**
+ * Per asset the user's side pays nothing of, what the counterparties pay out, when more than half of it goes to
+ * addresses outside the user's side. Nothing when the user's side pays nothing. A wrapped native token counts as the
+ * native currency, so a router that unwraps WETH to pay ether (or wraps what it is sent) moves one asset, not two:
+ * `isWrapper` names such tokens, and any token that mints for ether sent to it, or pays ether for its own burn, in
+ * these movements is one too.
+ */
+export function misdirectedPayouts(
+  movements: Movement[],
+  isUsers: (address: Address) => boolean,
+  isWrapper: (token: Address) => boolean,
+): MisdirectedPayout[] {
+  const { net, counterparties } = netFlows(movements, wrappersIn(movements, isWrapper))
+  const mine = (account: string) => isUsers(account as Address)
+  const sum = (entries: [string, bigint][]) => entries.reduce((total, [, amount]) => total + amount, 0n)
+  const paid = new Set(
+    [...net].filter(([, accounts]) => sum([...accounts].filter(([a]) => mine(a))) < 0n).map(([k]) => k),
+  )
+  if (paid.size === 0) return []
+  const payers = [...counterparties].filter((account) => !mine(account)).map((account) => getAddress(account))
+  const payouts: MisdirectedPayout[] = []
+  for (const [asset, accounts] of net) {
+    if (asset.endsWith(NFT) || paid.has(asset)) continue
+    // A token's own contract keeping some of it is the token's rule (a tax), judged by ownContractWarnings.
+    const gains = [...accounts].filter(
+      ([account, amount]) =>
+        amount > 0n && account !== ZERO && account !== asset && (mine(account) || !counterparties.has(account)),
+    )
+    const others = gains.filter(([account]) => !mine(account)).sort(([, a], [, b]) => (a > b ? -1 : a < b ? 1 : 0))
+    const [main] = others
+    if (!main || sum(others) * 2n <= sum(gains)) continue
+    payouts.push({
+      asset: asset === NATIVE ? NATIVE : getAddress(asset),
+      recipient: getAddress(main[0]),
+      amount: main[1],
+      total: sum(gains),
+      takers: others.length,
+      payers,
+    })
+  }
+  return payouts
+}
+
+/**
+ * Each account's net change per asset (lowercase keys; a wrapper's token and ether are one asset, NFTs one per
+ * collection), and the counterparties: accounts that end up with less of something, and tokens that mint.
+ */
+function netFlows(
+  movements: Movement[],
+  wrappers: Set<string>,
+): { net: Map<string, Map<string, bigint>>; counterparties: Set<string> } {
+  const net = new Map<string, Map<string, bigint>>()
+  const counterparties = new Set<string>()
+  const add = (asset: string, account: string, amount: bigint) => {
+    const accounts = net.get(asset) ?? new Map<string, bigint>()
+    accounts.set(account, (accounts.get(account) ?? 0n) + amount)
+    net.set(asset, accounts)
+  }
+  for (const { asset, from, to, amount } of movements) {
+    const token = asset.standard === 'NATIVE' ? null : asset.token.toLowerCase()
+    const key = token === null || wrappers.has(token) ? NATIVE : asset.standard === 'ERC20' ? token : `${token}${NFT}`
+    // Ether into or out of its wrapper is the wrapper's mint or burn, already moved as the wrapped token.
+    const wrapping = (account: string) => (token === null && wrappers.has(account) ? ZERO : account)
+    const source = wrapping(from.toLowerCase())
+    if (source === ZERO && token) counterparties.add(token)
+    add(key, source, -amount)
+    add(key, wrapping(to.toLowerCase()), amount)
+  }
+  for (const accounts of net.values()) {
+    for (const [account, amount] of accounts) if (amount < 0n && account !== ZERO) counterparties.add(account)
+  }
+  return { net, counterparties }
+}
+
+/** Tokens that wrap the native currency in these movements: listed, or minting for ether sent them or the reverse. */
+function wrappersIn(movements: Movement[], isWrapper: (token: Address) => boolean): Set<string> {
+  const wrappers = new Set<string>()
+  const etherTo = new Set<string>()
+  const etherFrom = new Set<string>()
+  for (const { asset, from, to } of movements) {
+    if (asset.standard === 'NATIVE') {
+      etherTo.add(to.toLowerCase())
+      etherFrom.add(from.toLowerCase())
+    } else if (asset.standard === 'ERC20' && isWrapper(asset.token)) {
+      wrappers.add(asset.token.toLowerCase())
+    }
+  }
+  for (const { asset, from, to } of movements) {
+    if (asset.standard !== 'ERC20') continue
+    const token = asset.token.toLowerCase()
+    const minted = isAddressEqual(from, zeroAddress) && etherTo.has(token)
+    const burned = isAddressEqual(to, zeroAddress) && etherFrom.has(token)
+    if (minted || burned) wrappers.add(token)
+  }
+  return wrappers
+}
+
+/** TRADE_PROCEEDS_TO_OTHER_ADDRESS (WARNING) for each payout that goes mostly to an address not the user's. */
+export function swapProceedsWarnings(
+  payouts: MisdirectedPayout[],
+  chainId: number,
+  metadataOf: (token: Address) => TokenMetadata,
+): Warning[] {
+  return payouts.map((payout) => {
+    const metadata = payout.asset === NATIVE ? nativeCurrency(chainId) : metadataOf(payout.asset)
+    const symbol = metadata.symbol ?? (payout.asset === NATIVE ? 'ETH' : shortAddress(payout.asset))
+    const amount = (value: bigint) => `${formatAmount(value, metadata.decimals ?? 0)} ${symbol}`
+    const who = shortAddress(payout.recipient)
+    const paid =
+      payout.amount === payout.total
+        ? `all its ${amount(payout.amount)}`
+        : `${amount(payout.amount)} of the ${amount(payout.total)} it pays out`
+    const rest = payout.takers > 1 ? ` and ${payout.takers - 1} other address${payout.takers > 2 ? 'es' : ''}` : ''
+    return makeWarning(
+      'TRADE_PROCEEDS_TO_OTHER_ADDRESS',
+      'WARNING',
+      `You pay for a swap that pays ${paid} to ${who}${rest}, not to you. Phishing pages make an honest exchange ` +
+        `pay them: continue only if ${who} is yours.`,
+      {
+        recipient: payout.recipient.toLowerCase(),
+        asset: payout.asset === NATIVE ? NATIVE : payout.asset.toLowerCase(),
+        amount: payout.amount.toString(),
+        total: payout.total.toString(),
+      },
+    )
+  })
+}

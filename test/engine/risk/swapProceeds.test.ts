@@ -1,0 +1,73 @@
+/** misdirectedPayouts on movements as a simulation reports them: who pays in, who pays out, who ends up with it. */
+import { type Address, getAddress, zeroAddress } from 'viem'
+import { describe, expect, it } from 'vitest'
+import { misdirectedPayouts } from '../../../src/engine/risk/swapProceeds.ts'
+import type { Movement } from '../../../src/engine/simulation/index.ts'
+
+const [user, router, pool, weth, usdc, other, fee] = [
+  '0x00000000000000000000000000000000000000A1',
+  '0x00000000000000000000000000000000000000B2',
+  '0x00000000000000000000000000000000000000C3',
+  '0x00000000000000000000000000000000000000D4',
+  '0x00000000000000000000000000000000000000E5',
+  '0x00000000000000000000000000000000000000F6',
+  '0x0000000000000000000000000000000000000017',
+].map((address) => getAddress(address)) as [Address, Address, Address, Address, Address, Address, Address]
+
+const ether = (from: Address, to: Address, amount: bigint): Movement => ({
+  asset: { standard: 'NATIVE' },
+  from,
+  to,
+  amount,
+})
+const token = (address: Address, from: Address, to: Address, amount: bigint): Movement => ({
+  asset: { standard: 'ERC20', token: address },
+  from,
+  to,
+  amount,
+})
+const isUser = (address: Address) => address.toLowerCase() === user.toLowerCase()
+const unlisted = () => false
+
+/** The user sells 1,000 USDC to the pool for WETH, which the router unwraps and pays as ether to `to`. */
+const sellForEther = (to: Address): Movement[] => [
+  token(usdc, user, pool, 1000n),
+  token(weth, pool, router, 3n),
+  token(weth, router, zeroAddress, 3n),
+  ether(weth, router, 3n),
+  ether(router, to, 3n),
+]
+
+describe('misdirectedPayouts', () => {
+  it('an unlisted WETH that pays ether for its own burn is the native currency: paid to the user, nothing', () => {
+    expect(misdirectedPayouts(sellForEther(user), isUser, unlisted)).toEqual([])
+  })
+
+  it('paid to another address: that address, the ether, and the pool as its payer (the router passes it on)', () => {
+    expect(misdirectedPayouts(sellForEther(other), isUser, unlisted)).toEqual([
+      { asset: 'native', recipient: other, amount: 3n, total: 3n, takers: 1, payers: [pool] },
+    ])
+  })
+
+  it('a small fee to an interface is no misdirection; most of the output to others is, naming the largest', () => {
+    const split = (toUser: bigint, toFee: bigint, toOther: bigint) => [
+      ether(user, router, 10n),
+      ether(router, weth, 10n),
+      token(weth, zeroAddress, pool, 10n),
+      token(usdc, pool, router, 1000n),
+      token(usdc, router, user, toUser),
+      token(usdc, router, fee, toFee),
+      token(usdc, router, other, toOther),
+    ]
+    expect(misdirectedPayouts(split(975n, 25n, 0n), isUser, unlisted)).toEqual([])
+    expect(misdirectedPayouts(split(100n, 300n, 600n), isUser, unlisted)).toMatchObject([
+      { asset: usdc, recipient: other, amount: 600n, total: 1000n, takers: 2 },
+    ])
+  })
+
+  it('nothing when the user pays nothing, and a token’s own contract keeping a tax is not a recipient', () => {
+    expect(misdirectedPayouts([token(usdc, pool, other, 5n)], isUser, unlisted)).toEqual([])
+    const taxed = [ether(user, pool, 1n), token(usdc, pool, user, 40n), token(usdc, pool, usdc, 60n)]
+    expect(misdirectedPayouts(taxed, isUser, unlisted)).toEqual([])
+  })
+})
