@@ -5,10 +5,10 @@
  * pays some assets in; the counterparties (pools, routers, wrappers: whoever pays anything out) pay other assets out;
  * where those end up is the question.
  */
-import { type Address, getAddress, isAddressEqual, zeroAddress } from 'viem'
+import { type Address, getAddress, type Hex, isAddressEqual, zeroAddress } from 'viem'
 import type { Warning } from '../api/index.ts'
 import { formatAmount, shortAddress } from '../assets/index.ts'
-import { type Movement, nativeCurrency, type TokenMetadata } from '../simulation/index.ts'
+import { type Movement, nativeCurrency, type SimulatedLog, type TokenMetadata } from '../simulation/index.ts'
 import { makeWarning } from './warnings.ts'
 
 /** What a swap pays out of one asset ('native' for the native currency and its wrapped token), and who gets most. */
@@ -74,6 +74,44 @@ export function misdirectedPayouts(
 }
 
 /**
+ * The accounts that paid the user's side some asset, in the net of these movements: the pools of a swap whose output
+ * reached the user, or a contract that holds it in their name. A trade's counterparties, never a drainer's hidden
+ * wallet, which only gains. A wrapped native token counts too when what it wrapped in these movements went only to
+ * such accounts (the router wrapped the user's ether to pay a pool); wrapped and handed to anyone else, it does not.
+ */
+export function tradeCounterparties(
+  movements: Movement[],
+  isUsers: (address: Address) => boolean,
+  isWrapper: (token: Address) => boolean,
+): Address[] {
+  const wrappers = wrappersIn(movements, isWrapper)
+  const { net } = netFlows(movements, wrappers)
+  const payers = new Set<string>()
+  for (const accounts of net.values()) {
+    const entries = [...accounts]
+    const received = entries.reduce(
+      (total, [account, amount]) => (isUsers(account as Address) ? total + amount : total),
+      0n,
+    )
+    if (received <= 0n) continue
+    for (const [account, amount] of entries) {
+      if (amount < 0n && account !== ZERO && !isUsers(account as Address)) payers.add(account)
+    }
+  }
+  for (const wrapper of wrappers) {
+    const holders = new Map<string, bigint>()
+    for (const { asset, from, to, amount } of movements) {
+      if (asset.standard !== 'ERC20' || asset.token.toLowerCase() !== wrapper) continue
+      holders.set(from.toLowerCase(), (holders.get(from.toLowerCase()) ?? 0n) - amount)
+      holders.set(to.toLowerCase(), (holders.get(to.toLowerCase()) ?? 0n) + amount)
+    }
+    const gainers = [...holders].filter(([account, amount]) => amount > 0n && account !== ZERO && account !== wrapper)
+    if (gainers.every(([account]) => payers.has(account) || isUsers(account as Address))) payers.add(wrapper)
+  }
+  return [...payers].map((account) => getAddress(account))
+}
+
+/**
  * Each account's net change per asset (lowercase keys; a wrapper's token and ether are one asset, NFTs one per
  * collection), and the counterparties: accounts that end up with less of something, and tokens that mint.
  */
@@ -126,6 +164,33 @@ function wrappersIn(movements: Movement[], isWrapper: (token: Address) => boolea
   }
   return wrappers
 }
+
+/**
+ * Contracts that record something for the user's side in these logs: each emitted an event with one of its accounts in
+ * an indexed topic or a word of its data. A swap's output deposited into a farm, a vault or a bridge in the user's
+ * name lands with such a contract (Deposit(user, amount), FundsDeposited(…, depositor = user, …)); a phishing page's
+ * recipient runs no code in an honest router's swap, so it records nothing.
+ */
+export function recordersFor(logs: SimulatedLog[], isUsers: (address: Address) => boolean): Set<string> {
+  const recorders = new Set<string>()
+  for (const log of logs) {
+    const words = [...log.topics.slice(1), ...dataWords(log.data)]
+    if (words.some((word) => isAccountWord(word) && isUsers(`0x${word.slice(26)}` as Address))) {
+      recorders.add(log.address.toLowerCase())
+    }
+  }
+  return recorders
+}
+
+/** An event's data as 32-byte words (hex, with 0x). */
+function dataWords(data: Hex): Hex[] {
+  const words: Hex[] = []
+  for (let at = 2; at + 64 <= data.length; at += 64) words.push(`0x${data.slice(at, at + 64)}`)
+  return words
+}
+
+/** A word holding an address: twelve zero bytes, then twenty not all zero. */
+const isAccountWord = (word: Hex) => /^0x0{24}(?!0{40})[0-9a-f]{40}$/i.test(word)
 
 /** TRADE_PROCEEDS_TO_OTHER_ADDRESS (WARNING) for each payout that goes mostly to an address not the user's. */
 export function swapProceedsWarnings(

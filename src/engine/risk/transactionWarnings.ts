@@ -38,7 +38,7 @@ import { isKnownSpender, isWrappedNative } from './protocols.ts'
 import { safeControlWarnings } from './safeControl.ts'
 import { safeRefundWarnings } from './safeRefund.ts'
 import { hashSignatureWarnings } from './safeSignatures.ts'
-import { misdirectedPayouts, swapProceedsWarnings } from './swapProceeds.ts'
+import { misdirectedPayouts, recordersFor, swapProceedsWarnings, tradeCounterparties } from './swapProceeds.ts'
 import { unsellableTokenWarnings } from './unsellableTokens.ts'
 import { valueWarnings } from './valueWarnings.ts'
 import { makeWarning } from './warnings.ts'
@@ -60,10 +60,19 @@ export function simulationWarnings(
   const calls = txs.flatMap((tx) => expandCalls({ ...tx, depth: 0 }))
   const logs = result.outcomes.flatMap((outcome) => outcome.logs)
   const isUsers = usersSide(result, txs, userAccount)
-  const payouts = misdirectedPayouts(result.movements, isUsers, (token) => isWrappedNative(result.chainId, token))
+  // A contract that records what it received in the user's name (a farm, a vault, a bridge) holds it for them.
+  const recorders = recordersFor(logs, isUsers)
+  const holdsForUser = (address: Address) => isUsers(address) || recorders.has(address.toLowerCase())
+  const isWrapper = (token: Address) => isWrappedNative(result.chainId, token)
+  const payouts = misdirectedPayouts(result.movements, holdsForUser, isWrapper)
   const deposits = opStackDeposits(logs)
-  // Pools that pay a swap's output elsewhere, and bridges that keep a deposit, are explained by their own warnings.
-  const accounted = [...payouts.flatMap((payout) => payout.payers), ...opStackEscrows(deposits, isUsers)]
+  // Pools that pay a swap's output (to the user, or elsewhere, which its own warning says), and bridges that keep a
+  // deposit, are no hidden wallets.
+  const accounted = [
+    ...payouts.flatMap((payout) => payout.payers),
+    ...tradeCounterparties(result.movements, holdsForUser, isWrapper),
+    ...opStackEscrows(deposits, isUsers),
+  ]
   return [
     ...knownMaliciousWarnings(result.chainId, calls, changes),
     ...drainWarnings(changes, userAccount, metadataOf, accounted, {

@@ -1,7 +1,10 @@
-/** misdirectedPayouts on movements as a simulation reports them: who pays in, who pays out, who ends up with it. */
-import { type Address, getAddress, zeroAddress } from 'viem'
+/**
+ * misdirectedPayouts, tradeCounterparties and recordersFor on movements and logs as a simulation reports them: who pays
+ * in, who pays out, who ends up with it, who records it for whom.
+ */
+import { type Address, getAddress, type Hex, pad, zeroAddress } from 'viem'
 import { describe, expect, it } from 'vitest'
-import { misdirectedPayouts } from '../../../src/engine/risk/swapProceeds.ts'
+import { misdirectedPayouts, recordersFor, tradeCounterparties } from '../../../src/engine/risk/swapProceeds.ts'
 import type { Movement } from '../../../src/engine/simulation/index.ts'
 
 const [user, router, pool, weth, usdc, other, fee] = [
@@ -69,5 +72,50 @@ describe('misdirectedPayouts', () => {
     expect(misdirectedPayouts([token(usdc, pool, other, 5n)], isUser, unlisted)).toEqual([])
     const taxed = [ether(user, pool, 1n), token(usdc, pool, user, 40n), token(usdc, pool, usdc, 60n)]
     expect(misdirectedPayouts(taxed, isUser, unlisted)).toEqual([])
+  })
+})
+
+describe('tradeCounterparties', () => {
+  /** The user's ether, wrapped by the router, buys USDC from the pool; the USDC goes to `to`. */
+  const buyWith = (to: Address): Movement[] => [
+    ether(user, router, 10n),
+    ether(router, weth, 10n),
+    token(weth, zeroAddress, router, 10n),
+    token(weth, router, pool, 10n),
+    token(usdc, pool, to, 1000n),
+  ]
+  const isUserOr = (holder: Address) => (address: Address) => isUser(address) || address === holder
+
+  it('the pool that paid the user, and the wrapper whose tokens went only to it', () => {
+    expect(tradeCounterparties(buyWith(user), isUser, unlisted)).toEqual([pool, weth])
+    // A farm that holds the USDC in the user's name counts as the user's side.
+    expect(tradeCounterparties(buyWith(fee), isUserOr(fee), unlisted)).toEqual([pool, weth])
+  })
+
+  it('no one when the output goes to someone else, nor a wrapper that hands the wrapped ether to a hidden wallet', () => {
+    expect(tradeCounterparties(buyWith(other), isUser, unlisted)).toEqual([])
+    const wrappedAway = [
+      ether(user, router, 10n),
+      ether(router, weth, 10n),
+      token(weth, zeroAddress, other, 10n),
+      token(usdc, pool, user, 1n),
+    ]
+    expect(tradeCounterparties(wrappedAway, isUser, unlisted)).toEqual([pool])
+  })
+})
+
+describe('recordersFor', () => {
+  const word = (address: Address): Hex => pad(address.toLowerCase() as Hex)
+  const log = (address: Address, topics: Hex[], data: Hex = '0x') => ({ address, topics, data })
+  const EVENT = `0x${'ab'.repeat(32)}` as Hex
+
+  it('a contract whose event names the user in a topic or a data word; not one naming others, nor the event id', () => {
+    const logs = [
+      log(fee, [EVENT, word(user)]),
+      log(pool, [EVENT], `0x${'00'.repeat(32)}${word(user).slice(2)}`),
+      log(other, [EVENT, word(other)], word(router)),
+      log(router, [word(user)]),
+    ]
+    expect([...recordersFor(logs, isUser)]).toEqual([fee.toLowerCase(), pool.toLowerCase()])
   })
 })

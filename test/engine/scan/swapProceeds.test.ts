@@ -257,3 +257,83 @@ describe('swaps a Safe makes, executed by its owner', () => {
     await expectPaidTo(await scan([tx]), [tx], attacker(), fx().erc20.address, 'USDC')
   })
 })
+
+describe('a swap whose output is deposited for the user', () => {
+  /**
+   * A zap as yield and bridge interfaces make them: swaps the ether sent through the V2 router to itself and deposits
+   * the output into a farm in the sender's name. The farm keeps the tokens and records them for the user (its event
+   * names the user); or, `forNobody`, for nobody (its event names no one: what an attacker's contract could emit).
+   */
+  const ZAP: Address = '0x0000000000000000000000000000000000002a90'
+  const FARM: Address = '0x000000000000000000000000000000000000fa53'
+  const zapSource = `
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.24;
+interface IRouter {
+    function swapExactETHForTokens(uint256, address[] calldata, address, uint256) external payable returns (uint256[] memory);
+}
+interface IToken {
+    function approve(address, uint256) external returns (bool);
+    function transferFrom(address, address, uint256) external returns (bool);
+}
+contract Farm {
+    mapping(address => uint256) public deposited;
+    event Deposited(address indexed owner, uint256 amount);
+    event Stored(uint256 amount);
+    function deposit(address token, uint256 amount, address owner, bool forNobody) external {
+        IToken(token).transferFrom(msg.sender, address(this), amount);
+        if (forNobody) {
+            emit Stored(amount);
+        } else {
+            deposited[owner] += amount;
+            emit Deposited(owner, amount);
+        }
+    }
+}
+contract Zap {
+    function zap(address router, address[] calldata path, address farm, bool forNobody) external payable {
+        uint256[] memory amounts = IRouter(router).swapExactETHForTokens{value: msg.value}(0, path, address(this), type(uint256).max);
+        uint256 out = amounts[amounts.length - 1];
+        IToken(path[path.length - 1]).approve(farm, out);
+        Farm(farm).deposit(path[path.length - 1], out, msg.sender, forNobody);
+    }
+}`
+  const zapAbi = parseAbi(['function zap(address router, address[] path, address farm, bool forNobody) payable'])
+
+  async function zap(forNobody: boolean): Promise<TxRequest> {
+    const test = createTestClient({ mode: 'anvil', transport: http(fx().rpcUrl) })
+    await test.setCode({ address: ZAP, bytecode: runtimeCode('Zap.sol', zapSource, 'Zap') })
+    await test.setCode({ address: FARM, bytecode: runtimeCode('Zap.sol', zapSource, 'Farm') })
+    const data = encodeFunctionData({
+      abi: zapAbi,
+      functionName: 'zap',
+      args: [fx().uniswapV2.router, [fx().weth.address, fx().erc20.address], FARM, forNobody],
+    })
+    return { from: user(), to: ZAP, data, value: numberToHex(parseEther('1')) }
+  }
+
+  it('into a farm that records it in the user’s name: no proceeds warning, and the farm holds it for the user', async () => {
+    const tx = await zap(false)
+    const response = await scan([tx])
+    expect(proceedsWarnings(response)).toEqual([])
+    expect(response.action).toBe('NONE')
+    const held = await executeAndMeasure([tx], FARM, fx().erc20.address)
+    expect(held).toBeGreaterThan(0n)
+    const recorded = await client().readContract({
+      address: FARM,
+      abi: parseAbi(['function deposited(address) view returns (uint256)']),
+      functionName: 'deposited',
+      args: [user()],
+    })
+    expect(recorded).toBe(held)
+  })
+
+  it('into a contract that records it for nobody: WARN naming that contract, and it receives the USDC', async () => {
+    const tx = await zap(true)
+    const response = await scan([tx])
+    const [warning] = proceedsWarnings(response)
+    expect(warning?.data).toMatchObject({ recipient: FARM.toLowerCase() })
+    const amount = BigInt((warning?.data as { amount: string }).amount)
+    expect(await executeAndMeasure([tx], FARM, fx().erc20.address)).toBe(amount)
+  })
+})
