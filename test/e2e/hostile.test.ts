@@ -547,6 +547,28 @@ describe('a hostile page cannot get the wallet to sign what the window did not s
       expect(outcome.received).toEqual([])
     })
 
+    it('a request given as a number or a string, whose fields the wallet reads from their prototype, is refused', async () => {
+      // The wallet's _rpcRequest and engine read payload.jsonrpc and payload.method of whatever they are given: of a
+      // number or a string, what the page put on Number.prototype or String.prototype.
+      for (const [prototype, payload] of [
+        ['Number.prototype', '7'],
+        ['String.prototype', `'eth_chainId'`],
+      ]) {
+        const outcome = await run(
+          `Object.defineProperties(${prototype}, {
+             method: { value: 'eth_sendTransaction', configurable: true },
+             params: { value: [${tx()}], configurable: true },
+             jsonrpc: { value: '2.0', configurable: true },
+           })`,
+          `new Promise((ok) => ethereum.sendAsync(${payload}, (error, response) => ok(error ? { code: error.code } : response)))`,
+          'continue',
+        )
+        expect(outcome.settled.ok, prototype).toEqual({ code: -32600 })
+        expect(outcome.shown, prototype).toEqual([])
+        expect(outcome.received, prototype).toEqual([])
+      }
+    })
+
     it('the wallet class method on the prototype, called on the wallet, is checked', async () => {
       const outcome = await run(
         `const proto = Object.getPrototypeOf(ethereum)

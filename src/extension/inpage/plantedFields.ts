@@ -16,6 +16,7 @@ import { TX_QUANTITIES, TX_UNSUPPORTED } from '../shared/txFields.ts'
 import {
   ArrayPrototype,
   append,
+  BigIntPrototype,
   BooleanPrototype,
   getPrototypeOf,
   hasOwn,
@@ -26,6 +27,7 @@ import {
   ownKeys,
   ownValue,
   StringPrototype,
+  SymbolPrototype,
   stringCharCodeAt,
   stringSlice,
 } from './intrinsics.ts'
@@ -411,6 +413,38 @@ function paramsRead(method: InterceptedMethod): number {
     default:
       return 2
   }
+}
+
+/** The prototype a wallet reads a primitive's fields through, or undefined for objects, null and undefined. */
+function primitivePrototype(value: unknown): object | undefined {
+  switch (typeof value) {
+    case 'string':
+      return StringPrototype
+    case 'number':
+      return NumberPrototype
+    case 'boolean':
+      return BooleanPrototype
+    case 'bigint':
+      return BigIntPrototype
+    case 'symbol':
+      return SymbolPrototype
+    default:
+      return undefined
+  }
+}
+
+/**
+ * Whether a wallet reading `payload.method` of `value`, a primitive given where a request belongs, would get one the
+ * page defined. A number or a text has no fields of its own: a wallet that reads the method of whatever it is given
+ * (MetaMask-style `_rpcRequest` and engines do) reads it from the primitive's prototype, from an object the page put
+ * beneath that, or from Object.prototype, and sends what the page put there without anything to review.
+ */
+export function plantedMethod(value: unknown): boolean {
+  const prototype = primitivePrototype(value)
+  if (prototype === undefined) return false
+  return (
+    getPrototypeOf(prototype) !== ObjectPrototype || hasOwn(prototype, 'method') || hasOwn(ObjectPrototype, 'method')
+  )
 }
 
 /** Why the hook sent nothing: the wallet could have read a field the page planted instead of the one checked. */

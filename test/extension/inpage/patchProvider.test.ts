@@ -308,6 +308,26 @@ describe('patching a wallet where its methods live', () => {
     expect(calls).toEqual([])
   })
 
+  it('refuses a number or a text given as a request while the page defines the method a wallet would read from it', async () => {
+    const { wallet, calls } = makeWallet()
+    const { gate, reviewed } = gateThat(forward)
+    createPatcher(gate, () => false).register(wallet)
+    const engine = wallet._rpcEngine as unknown as { handle: (payload: unknown, callback: Callback) => void }
+    const answers = await withPlanted({ method: SIGN.method, params: SIGN.params }, () =>
+      Promise.all([
+        new Promise((resolve) => wallet.sendAsync(7 as unknown as Payload, resolve)),
+        new Promise((resolve) => engine.handle('eth_chainId', resolve)),
+        wallet.request(true as unknown as Payload).catch((error) => error),
+      ]),
+    )
+    expect(answers.map((answer) => (answer as { code: number }).code)).toEqual([-32600, -32600, -32600])
+    expect(reviewed).toEqual([])
+    expect(calls).toEqual([])
+    // Without a planted method nothing is refused: the wallet answers whatever it answers to a number.
+    await new Promise((resolve) => wallet.sendAsync(7 as unknown as Payload, resolve))
+    expect(calls.map((call) => call.payload)).toEqual([7, 7])
+  })
+
   it('asks the wallet its chain through the request it had when held, not one the page assigned later', async () => {
     const { wallet } = makeWallet()
     createPatcher(gateThat(reject).gate, () => false).register(wallet)

@@ -1,7 +1,7 @@
 import './support/pageGlobals.ts'
 import { describe, expect, it } from 'vitest'
 import { ETHER_MAIL } from '../../../src/devnet/eip712.ts'
-import { plantedError, plantedField } from '../../../src/extension/inpage/plantedFields.ts'
+import { plantedError, plantedField, plantedMethod } from '../../../src/extension/inpage/plantedFields.ts'
 import { withPlanted } from './support/planted.ts'
 
 const FRIEND = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8'
@@ -283,5 +283,39 @@ describe('plantedField', () => {
     }
     expect(found).toEqual({ where: 'the list of params', index: 1 })
     expect(full).toBeUndefined()
+  })
+})
+
+describe('plantedMethod', () => {
+  it('finds a method a wallet would read from the prototype of a primitive given as a request', async () => {
+    const values = ['eth_chainId', 7, true, 7n, Symbol.iterator]
+    expect(values.map(plantedMethod)).toEqual([false, false, false, false, false])
+    expect([{}, null, undefined, () => {}].map(plantedMethod)).toEqual([false, false, false, false])
+    for (const prototype of [
+      String.prototype,
+      Number.prototype,
+      Boolean.prototype,
+      BigInt.prototype,
+      Symbol.prototype,
+    ]) {
+      const found = await withPlanted(
+        { 'get:method': 'eth_sendTransaction' },
+        () => values.map(plantedMethod),
+        prototype,
+      )
+      expect(found.filter(Boolean), prototype.constructor.name).toHaveLength(1)
+    }
+    expect(await withPlanted({ method: 'eth_sendTransaction' }, () => values.map(plantedMethod))).toEqual(
+      values.map(() => true),
+    )
+    // A Proxy the page puts beneath a primitive's prototype could answer any name.
+    Object.setPrototypeOf(Number.prototype, new Proxy({}, {}))
+    let beneath: unknown
+    try {
+      beneath = [7, 'eth_chainId'].map(plantedMethod)
+    } finally {
+      Object.setPrototypeOf(Number.prototype, Object.prototype)
+    }
+    expect(beneath).toEqual([true, false])
   })
 })
