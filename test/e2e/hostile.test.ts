@@ -681,6 +681,22 @@ describe('a hostile page cannot get the wallet to sign what the window did not s
       await expect.poll(() => options.getByTestId('late-wallets').textContent()).toContain(`${label} on ${dapp.url}`)
       await options.close()
     })
+
+    it("a wallet that joins a providers[] list the page assigned, read from the page's own reference, is hooked", async () => {
+      const outcome = await run(
+        // The page keeps the array it assigned: the late wallet pushes itself into it through window.ethereum.providers.
+        `window.list = [ethereum]
+         ethereum.providers = list`,
+        `(async () => {
+           while (!(list.length > 1)) await new Promise((ok) => setTimeout(ok, 20))
+           return list[list.length - 1].request({ method: 'eth_sendTransaction', params: [${tx()}] })
+         })()`,
+        'reject',
+      )
+      expect(outcome.settled).toEqual(REJECTED)
+      expect(outcome.shown).toHaveLength(1)
+      expect(outcome.received).toEqual([])
+    })
   })
 
   describe('F: every signing method', () => {

@@ -245,6 +245,42 @@ describe('patching a wallet where its methods live', () => {
     expect(reviewed).toHaveLength(2)
   })
 
+  it("hooks a wallet as it joins providers[], also in a list the page keeps or through the page's own setter", async () => {
+    const { gate, reviewed } = gateThat(reject)
+    const patcher = createPatcher(gate, () => true)
+    const late = () => ({ request: (_args: Payload) => Promise.resolve('late raw') })
+
+    const host = makeWallet().wallet as unknown as { providers?: unknown[] }
+    patcher.register(host)
+    const kept: unknown[] = [host]
+    host.providers = kept
+    const pushed = late()
+    host.providers.push(pushed)
+    const spliced = late()
+    host.providers.splice(1, 0, spliced)
+    const defined = late()
+    Object.defineProperty(host.providers, 3, { value: defined, configurable: true, writable: true, enumerable: true })
+    for (const wallet of [kept[1], kept[2], kept[3]]) {
+      await expect((wallet as ReturnType<typeof late>).request(SIGN)).rejects.toMatchObject({ code: 4001 })
+    }
+
+    const other = makeWallet().wallet as unknown as { providers?: unknown[] }
+    patcher.register(other)
+    let taken: unknown[] = []
+    Object.defineProperty(other, 'providers', {
+      get: () => taken,
+      set: (value: unknown[]) => {
+        taken = value
+      },
+      configurable: true,
+    })
+    // As the hook's Object.defineProperty reports it (discover.ts).
+    patcher.redefined(other, 'providers')
+    other.providers = [other, late()]
+    await expect((taken[1] as ReturnType<typeof late>).request(SIGN)).rejects.toMatchObject({ code: 4001 })
+    expect(reviewed).toHaveLength(4)
+  })
+
   it('lets an approval through each entry point once: params taken from the wallet cannot be sent again', async () => {
     const { wallet, calls } = makeWallet()
     const { gate, reviewed } = gateThat(forwardFirstOnly())
