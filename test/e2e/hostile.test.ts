@@ -807,5 +807,27 @@ describe('a hostile page cannot get the wallet to sign what the window did not s
       expect(outcome.settled.message).toContain(`the batch's capabilities has no "paymasterService"`)
       expect(outcome.received).toEqual([])
     })
+
+    it('a field of a permission request planted on Object.prototype while the window is open is never sent', async () => {
+      // ERC-7715 requests are an open set of fields, like capabilities: this one leaves out its expiry.
+      const permission = {
+        chainId: '0x7a69',
+        signer: { type: 'account', data: { address: ATTACKER } },
+        permission: { type: 'native-token-stream', data: { amountPerSecond: '0x1', maxAmount: '0x1' } },
+      }
+      const outcome = await run(
+        '',
+        `(() => {
+           const sent = ethereum.request({ method: 'wallet_grantPermissions', params: [[${JSON.stringify(permission)}]] })
+           Object.defineProperty(Object.prototype, 'expiry', { value: 0, configurable: true })
+           return sent
+         })()`,
+        'continue',
+      )
+      expect(outcome.shown[0]?.request.params).toEqual([[permission]])
+      expect(outcome.settled.code).toBe(-32603)
+      expect(outcome.settled.message).toContain('the permission request')
+      expect(outcome.received).toEqual([])
+    })
   })
 })

@@ -5,10 +5,11 @@
  * showed. Typed data given as JSON text is parsed by the wallet into objects of this world, so the same holds for
  * it, and for an item a wallet reads past an array's end (a param the request leaves out, or an item of a fixed-size
  * typed-data array the message is short of) that the page put on the prototypes arrays read through. Items within an
- * array's length are its own: the hook's copy and the worker's params hold no holes. A batch's capabilities are an open
- * set of names with fields of their own, so there any name the page added to Object.prototype counts, and one added to
- * the prototype a list, text, number or boolean found there reads through first. The hook looks for such a field when
- * a request arrives and again before it forwards what the user continued; finding one, it forwards nothing.
+ * array's length are its own: the hook's copy and the worker's params hold no holes. A batch's capabilities and an
+ * ERC-7715 permission request are open sets of names with fields of their own, so there any name the page added to
+ * Object.prototype counts, and one added to the prototype a list, text, number or boolean found there reads through
+ * first. The hook looks for such a field when a request arrives and again before it forwards what the user continued;
+ * finding one, it forwards nothing.
  */
 import type { ProviderError } from '../relay/protocol.ts'
 import type { InterceptedMethod } from '../shared/pending.ts'
@@ -195,7 +196,8 @@ function kindOf(value: unknown): number {
 }
 
 /**
- * The first value in a capabilities value (itself, or one nested in it, lists' items included) that lacks a name the
+ * The first value in a capabilities value or an ERC-7715 permission request (itself, or one nested in it, lists' items
+ * included) that lacks a name the
  * page added where a read of it looks: a wallet looking that capability or field up reads the page's value. Lists and
  * plain values count as objects do where a wallet looks a capability up (the capabilities themselves, and each
  * capability's value), for reading a field of them finds the page's too; deeper, a wallet reads a list's items and
@@ -384,6 +386,10 @@ export function plantedField(method: InterceptedMethod, params: unknown): Plante
       }
       return undefined
     }
+    case 'wallet_grantPermissions':
+    case 'wallet_requestExecutionPermissions':
+      // ERC-7715 requests, like capabilities, are an open set of fields (rules, policies, expiry, …) wallets add to.
+      return plantedInCapabilities(first, 'the permission request', readableNames())
     case 'eth_signTypedData':
     case 'eth_signTypedData_v1':
     case 'eth_signTypedData_v3':

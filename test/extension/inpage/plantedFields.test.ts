@@ -136,6 +136,19 @@ describe('plantedField', () => {
     ).toBeUndefined()
   })
 
+  it('checks an ERC-7715 permission request, an open set of fields like capabilities', async () => {
+    const request = {
+      chainId: '0x7a69',
+      signer: { type: 'account', data: { address: FRIEND } },
+      permission: { type: 'native-token-stream', data: { amountPerSecond: '0x1' } },
+    }
+    for (const method of ['wallet_grantPermissions', 'wallet_requestExecutionPermissions'] as const) {
+      expect(plantedField(method, [[request]])).toBeUndefined()
+      const found = await withPlanted({ maxAmount: '0xffff' }, () => plantedField(method, [[request]]))
+      expect(found).toEqual({ where: 'the permission request', name: 'maxAmount' })
+    }
+  })
+
   it('checks typed data given as an object or as JSON text, its domain, and legacy entries', async () => {
     const data = {
       types: { EIP712Domain: [{ name: 'name', type: 'string' }] },
