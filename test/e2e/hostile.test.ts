@@ -808,6 +808,26 @@ describe('a hostile page cannot get the wallet to sign what the window did not s
       expect(outcome.received).toEqual([])
     })
 
+    it('a capability read through an object the page put beneath Array.prototype while the window is open is never sent', async () => {
+      const outcome = await run(
+        '',
+        `(() => {
+           const sent = ethereum.request({ method: 'wallet_sendCalls', params: [{ version: '2.0.0', chainId: '0x7a69', from: '${account}',
+             atomicRequired: false, capabilities: [], calls: [{ to: '${FRIEND}', value: '0x1' }] }] })
+           const paymaster = { url: 'https://pay.attacker.example' }
+           Object.setPrototypeOf(Array.prototype, new Proxy(Object.prototype, {
+             get: (target, key, receiver) => (key === 'paymasterService' ? paymaster : Reflect.get(target, key, receiver)),
+           }))
+           return sent
+         })()`,
+        'continue',
+      )
+      expect(outcome.shown[0]?.request.params).toMatchObject([{ capabilities: [], calls: [{ to: FRIEND }] }])
+      expect(outcome.settled.code).toBe(-32603)
+      expect(outcome.settled.message).toContain('an object the page put beneath Array.prototype')
+      expect(outcome.received).toEqual([])
+    })
+
     it('a field of a permission request planted on Object.prototype while the window is open is never sent', async () => {
       // ERC-7715 requests are an open set of fields, like capabilities: this one leaves out its expiry.
       const permission = {

@@ -63,12 +63,12 @@ const NO_NAMES: string[] = []
  * so any name the page adds later can be read as one: from an object through Object.prototype, and from a list, text,
  * a number or a boolean through its own prototype first.
  */
-const BUILTIN_NAMES: [prototype: object, names: PropertyKey[]][] = [
-  [ObjectPrototype, ownKeys(ObjectPrototype)],
-  [ArrayPrototype, ownKeys(ArrayPrototype)],
-  [StringPrototype, ownKeys(StringPrototype)],
-  [NumberPrototype, ownKeys(NumberPrototype)],
-  [BooleanPrototype, ownKeys(BooleanPrototype)],
+const BUILTIN_NAMES: [prototype: object, names: PropertyKey[], label: string][] = [
+  [ObjectPrototype, ownKeys(ObjectPrototype), 'Object.prototype'],
+  [ArrayPrototype, ownKeys(ArrayPrototype), 'Array.prototype'],
+  [StringPrototype, ownKeys(StringPrototype), 'String.prototype'],
+  [NumberPrototype, ownKeys(NumberPrototype), 'Number.prototype'],
+  [BooleanPrototype, ownKeys(BooleanPrototype), 'Boolean.prototype'],
 ]
 const OPEN_BRACKET = 0x5b
 const CLOSE_BRACKET = 0x5d
@@ -77,8 +77,14 @@ const DIGIT_9 = 0x39
 /** Past this an index is no array's: 2^32 - 1 is the largest array length. */
 const MAX_INDEX = 4_294_967_294
 
-/** A planted field: where it is missing, and its name (an object's field) or its index (an array's item). */
-export type PlantedField = { where: string; name: string } | { where: string; index: number }
+/**
+ * A planted field: where it is missing, and its name (an object's field) or its index (an array's item); or where a
+ * value reads every missing field through an object the page put beneath a builtin prototype.
+ */
+export type PlantedField =
+  | { where: string; name: string }
+  | { where: string; index: number }
+  | { where: string; beneath: string }
 
 /** The number a decimal string of digits spells (no sign, no leading zero), or undefined. */
 function decimal(text: string): number | undefined {
@@ -169,18 +175,23 @@ function addedNames(prototype: object, builtin: PropertyKey[], added: string[]):
 }
 
 /**
- * The names the page added that a read of a missing field finds, for each kind of value in BUILTIN_NAMES' order
- * (object, list, text, number, boolean): Object.prototype's, and the kind's own prototype's before them.
+ * What a read of a missing field finds, for each kind of value in BUILTIN_NAMES' order (object, list, text, number,
+ * boolean): the names the page added, Object.prototype's and the kind's own prototype's before them; and, where the
+ * page put an object of its own beneath the kind's prototype (a Proxy there answers any name), that prototype's name.
  */
-function readableNames(): string[][] {
-  const readable: string[][] = []
+type Readable = { names: string[][]; beneath: (string | undefined)[] }
+
+function readableNames(): Readable {
+  const readable: Readable = { names: [], beneath: [] }
   for (let index = 0; index < BUILTIN_NAMES.length; index++) {
-    const entry = BUILTIN_NAMES[index] as [object, PropertyKey[]]
+    const entry = BUILTIN_NAMES[index] as [object, PropertyKey[], string]
     const names: string[] = []
     addedNames(entry[0], entry[1], names)
-    const onObjects = readable[0]
+    const onObjects = readable.names[0]
     if (onObjects) for (let at = 0; at < onObjects.length; at++) append(names, onObjects[at] as string)
-    append(readable, names)
+    append(readable.names, names)
+    const under = getPrototypeOf(entry[0])
+    append(readable.beneath, index === 0 || under === ObjectPrototype ? undefined : entry[2])
   }
   return readable
 }
@@ -197,26 +208,34 @@ function kindOf(value: unknown): number {
 
 /**
  * The first value in a capabilities value or an ERC-7715 permission request (itself, or one nested in it, lists' items
- * included) that lacks a name the
- * page added where a read of it looks: a wallet looking that capability or field up reads the page's value. Lists and
- * plain values count as objects do where a wallet looks a capability up (the capabilities themselves, and each
- * capability's value), for reading a field of them finds the page's too; deeper, a wallet reads a list's items and
- * takes text as it is, so a name a polyfill added to Array.prototype or String.prototype does not refuse a paymaster's
- * URL. Walked with a bound on depth and count; past it the value is suspect as soon as the page added any name.
+ * included) that lacks a name the page added where a read of it looks: a wallet looking that capability or field up
+ * reads the page's value. Lists and plain values count as objects do where a wallet looks a capability up (the
+ * capabilities themselves, and each capability's value), for reading a field of them finds the page's too; deeper, a
+ * wallet reads a list's items and takes text as it is, so a name a polyfill added to Array.prototype or
+ * String.prototype does not refuse a paymaster's URL. Where a kind's prototype has an object of the page's beneath it,
+ * which can answer any name, a value of that kind is suspect whatever it holds. Walked with a bound on depth and count;
+ * past it the value is suspect as soon as the page added any name.
  */
-function plantedInCapabilities(capabilities: unknown, where: string, readable: string[][]): PlantedField | undefined {
+function plantedInCapabilities(capabilities: unknown, where: string, readable: Readable): PlantedField | undefined {
   let anyAdded: string | undefined
-  for (let index = 0; index < readable.length && anyAdded === undefined; index++) {
-    anyAdded = (readable[index] as string[])[0]
+  let anyBeneath: string | undefined
+  for (let index = 0; index < readable.names.length; index++) {
+    anyAdded ??= (readable.names[index] as string[])[0]
+    anyBeneath ??= readable.beneath[index]
   }
-  if (anyAdded === undefined) return undefined
+  if (anyAdded === undefined && anyBeneath === undefined) return undefined
   const pending: { value: unknown; depth: number }[] = [{ value: capabilities, depth: 0 }]
   for (let visited = 0; visited < pending.length; visited++) {
     const { value, depth } = pending[visited] as { value: unknown; depth: number }
     const kind = kindOf(value)
     if (kind < 0) continue
-    if (visited >= MAX_CAPABILITY_OBJECTS || depth > MAX_CAPABILITY_DEPTH) return { where, name: anyAdded }
-    const names = kind === 0 || depth <= 1 ? (readable[kind] as string[]) : NO_NAMES
+    if (visited >= MAX_CAPABILITY_OBJECTS || depth > MAX_CAPABILITY_DEPTH) {
+      return anyAdded !== undefined ? { where, name: anyAdded } : { where, beneath: anyBeneath as string }
+    }
+    const looked = kind === 0 || depth <= 1
+    const beneath = looked ? readable.beneath[kind] : undefined
+    if (beneath !== undefined) return { where, beneath }
+    const names = looked ? (readable.names[kind] as string[]) : NO_NAMES
     for (let index = 0; index < names.length; index++) {
       const name = names[index] as string
       if (!hasOwn(value as object, name)) return { where, name }
@@ -459,6 +478,9 @@ export function plantedError(planted: PlantedField): ProviderError {
   if (hasOwn(planted, 'name')) {
     const { where, name } = planted as { where: string; name: string }
     missing = `${where} has no "${name}", and the page defined "${name}" on every object (Object.prototype)`
+  } else if (hasOwn(planted, 'beneath')) {
+    const { where, beneath } = planted as { where: string; beneath: string }
+    missing = `${where} reads any field it lacks through an object the page put beneath ${beneath}`
   } else {
     const { where, index } = planted as { where: string; index: number }
     missing = `${where} ends before item ${index}, and the page gave every array an item ${index} (on Array.prototype or what it inherits from)`

@@ -136,6 +136,44 @@ describe('plantedField', () => {
     ).toBeUndefined()
   })
 
+  it('finds capabilities that read any name through an object the page put beneath a builtin prototype', () => {
+    const call = { to: FRIEND, value: '0x1', data: '0x' }
+    const batch = { version: '2.0.0', from: FRIEND, chainId: '0x7a69', atomicRequired: false }
+    const evil = { url: 'https://evil.example' }
+    const answering = new Proxy(Object.create(null), { get: (_target, key) => (key === 'url' ? evil.url : evil) })
+    const found: unknown[] = []
+    for (const [prototype, capabilities] of [
+      [Array.prototype, []],
+      [String.prototype, { paymasterService: 'x' }],
+      [Number.prototype, 0],
+      [Boolean.prototype, { paymasterService: true }],
+    ] as const) {
+      Object.setPrototypeOf(prototype, answering)
+      try {
+        found.push(plantedField('wallet_sendCalls', [{ ...batch, capabilities, calls: [call] }]))
+        found.push(
+          plantedField('wallet_sendCalls', [{ ...batch, capabilities: { paymasterService: evil }, calls: [call] }]),
+        )
+      } finally {
+        Object.setPrototypeOf(prototype, Object.prototype)
+      }
+    }
+    const where = "the batch's capabilities"
+    expect(found).toEqual([
+      { where, beneath: 'Array.prototype' },
+      undefined,
+      { where, beneath: 'String.prototype' },
+      undefined,
+      { where, beneath: 'Number.prototype' },
+      undefined,
+      { where, beneath: 'Boolean.prototype' },
+      undefined,
+    ])
+    expect(plantedError({ where, beneath: 'Array.prototype' }).message).toContain(
+      "the batch's capabilities reads any field it lacks through an object the page put beneath Array.prototype",
+    )
+  })
+
   it('checks an ERC-7715 permission request, an open set of fields like capabilities', async () => {
     const request = {
       chainId: '0x7a69',
