@@ -25,6 +25,7 @@ import {
   objectCreate,
   ownKeys,
   ProxyConstructor,
+  put,
   reflectGet,
   reflectHas,
   reflectSet,
@@ -114,7 +115,15 @@ export function createPatcher(gate: Gate, isLate: () => boolean): Patcher {
     weakSetAdd(ourGetters, get)
     // A function assigned later gets a wrapper of its own; the earlier wrapper still forwards to the function it
     // stood for. A dapp that wraps `request` by assignment and calls the one it read reaches the wallet, not itself.
-    const set = (value: unknown) => {
+    const set = function (this: unknown, value: unknown) {
+      // Assigned to an object that inherits the entry point, the function becomes that object's own, as it would
+      // without the hook; the prototype's entry point, which its other objects use, stays the one it was.
+      if (seat.onPrototype && this !== target) {
+        if (this === null || (typeof this !== 'object' && typeof this !== 'function')) return
+        put(this, name, value)
+        if (heldFor(this)) patchSlot(this, name, shape, { owner: this, onPrototype: false })
+        return
+      }
       exposed =
         typeof value === 'function' && !isWrapper(value)
           ? wrapEntryPoint(gate, shape, seat, value as AnyFunction)

@@ -364,6 +364,30 @@ describe('patching a wallet where its methods live', () => {
     expect(calls.map((call) => call.payload)).toEqual([7, 7])
   })
 
+  it('gives an object that inherits an entry point the function assigned to it, leaving the prototype as it was', async () => {
+    const { gate, reviewed } = gateThat(reject)
+    const patcher = createPatcher(gate, () => false)
+    const { wallet, Provider } = makeWallet()
+    patcher.register(wallet)
+    const proto = Provider.prototype as unknown as { _rpcRequest: unknown }
+    const before = proto._rpcRequest
+    // A second provider the wallet makes later, as a class does in its constructor.
+    const second = Object.create(Provider.prototype) as { _rpcRequest: unknown }
+    const own = (_payload: Payload, callback: Callback) => callback(null, { result: 'second' })
+    second._rpcRequest = own
+    expect(Object.getOwnPropertyDescriptor(second, '_rpcRequest')?.value).toBe(own)
+    expect(proto._rpcRequest).toBe(before)
+    await expect(wallet.request(SIGN)).rejects.toMatchObject({ code: 4001 })
+    // Assigned to a wallet the hook holds, the function is hooked there.
+    const held = wallet as unknown as { _rpcRequest: (payload: Payload, callback: Callback) => void }
+    held._rpcRequest = own
+    expect(held._rpcRequest).not.toBe(own)
+    expect(proto._rpcRequest).toBe(before)
+    const answer = await new Promise((resolve) => held._rpcRequest(SIGN, resolve))
+    expect(answer).toMatchObject({ code: 4001 })
+    expect(reviewed).toHaveLength(2)
+  })
+
   it('asks the wallet its chain through the request it had when held, not one the page assigned later', async () => {
     const { wallet } = makeWallet()
     createPatcher(gateThat(reject).gate, () => false).register(wallet)
