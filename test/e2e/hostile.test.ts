@@ -16,7 +16,15 @@ import { permit2PermitSingle } from '../../src/devnet/eip712.ts'
 import type { PendingRequest } from '../../src/extension/shared/pending.ts'
 import { startTestDevnet } from '../support/devnet.ts'
 import { type Dapp, startDapp } from './support/dapp.ts'
-import { type Extension, launchExtension, queuedIds, REJECTED, writeSettings } from './support/extension.ts'
+import {
+  callThroughConfirmWindow,
+  clickDecision,
+  type Extension,
+  launchExtension,
+  queuedIds,
+  REJECTED,
+  writeSettings,
+} from './support/extension.ts'
 import { type Attempt, attempt, type Decide, openHostilePage, unshownReceived } from './support/hostile.ts'
 import { buildWalletExtension, type WalletExtension } from './support/walletExtension.ts'
 import { startWalletNode, type WalletNode } from './support/walletNode.ts'
@@ -848,6 +856,33 @@ describe('a hostile page cannot get the wallet to sign what the window did not s
       expect(outcome.settled.code).toBe(-32603)
       expect(outcome.settled.message).toContain('the permission request')
       expect(outcome.received).toEqual([])
+    })
+  })
+
+  describe('G: the decision', () => {
+    it('clicks that keep coming where Continue appears, as a page asks its user for, never continue', async () => {
+      const page = await openHostilePage(context, dapp, '')
+      try {
+        const start = node.received().length
+        const { confirm, result } = await callThroughConfirmWindow(context, page, sendTx(FRIEND, '0x7'))
+        await confirm.locator('[data-action]:not([data-action="PENDING"])').waitFor({ timeout: 20_000 })
+        const box = await confirm.getByRole('button', { name: 'Continue' }).boundingBox()
+        if (!box) throw new Error('the window shows no Continue button')
+        // A click every 150 ms, on the spot where the window puts Continue, from the moment the results show.
+        for (let click = 0; click < 10 && !confirm.isClosed(); click++) {
+          await confirm.mouse.click(box.x + box.width / 2, box.y + box.height / 2).catch(() => undefined)
+          await new Promise((resolve) => setTimeout(resolve, 150))
+        }
+        expect(confirm.isClosed()).toBe(false)
+        expect(node.signing(start)).toEqual([])
+        // Once the clicks stop, Continue arms: the user who reads it can still decide.
+        await expect.poll(() => confirm.getByRole('button', { name: 'Continue' }).isEnabled()).toBe(true)
+        await clickDecision(confirm, 'Reject')
+        expect(await result()).toEqual(REJECTED)
+        expect(node.signing(start)).toEqual([])
+      } finally {
+        await page.close()
+      }
     })
   })
 })
