@@ -475,6 +475,35 @@ describe('a hostile page cannot get the wallet to sign what the window did not s
       expect(outcome.received).toEqual([])
     })
 
+    it('a struct given as text, whose fields the page planted on String.prototype while the window is open, is never signed', async () => {
+      // The window can only warn that the message is malformed (its details are "0"), and Continue is one click; a
+      // wallet encoding it would read the details' token, amount, expiration and nonce from String.prototype.
+      const permit = JSON.parse(permit2(FRIEND, '1')) as { message: Record<string, unknown> }
+      permit.message.details = '0'
+      const outcome = await run(
+        '',
+        `(() => {
+           const sent = ethereum.request({ method: 'eth_signTypedData_v4', params: ['${account}', ${JSON.stringify(permit)}] })
+           Object.defineProperties(String.prototype, {
+             token: { value: '${devnet.fixtures.erc20.address}', configurable: true },
+             amount: { value: '1461501637330902918203684832716283019655932542975', configurable: true },
+             expiration: { value: '1900000000', configurable: true },
+             nonce: { value: '0', configurable: true },
+           })
+           return sent
+         })()`,
+        'continue',
+      )
+      expect(outcome.shown[0]?.request.scan).toMatchObject({
+        response: { action: 'WARN', warnings: [{ kind: 'RELIABLE_SIMULATION_NOT_POSSIBLE' }] },
+      })
+      expect(outcome.settled.code).toBe(-32603)
+      expect(outcome.settled.message).toContain(
+        'the message.details has no "token", and the page defined "token" on String.prototype',
+      )
+      expect(outcome.received).toEqual([])
+    })
+
     it('a contract creation sent while the page has a `to` on every object is refused before any window', async () => {
       const outcome = await run(
         `Object.defineProperty(Object.prototype, 'to', { value: '${ATTACKER}', writable: true, configurable: true })`,

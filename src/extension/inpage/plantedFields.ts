@@ -56,7 +56,6 @@ const MAX_STRUCT_DEPTH = 32
 /** How deep and how many objects the check walks in a batch's capabilities, for the same reason. */
 const MAX_CAPABILITY_DEPTH = 8
 const MAX_CAPABILITY_OBJECTS = 256
-const NO_NAMES: string[] = []
 /**
  * The prototypes a capability value reads a missing name through, with their own names at document_start, before any
  * page script. Capabilities (EIP-5792) are an open set a wallet looks up by name (`paymasterService`, its `url`, …),
@@ -82,7 +81,7 @@ const MAX_INDEX = 4_294_967_294
  * value reads every missing field through an object the page put beneath a builtin prototype.
  */
 export type PlantedField =
-  | { where: string; name: string }
+  | { where: string; name: string; on?: string }
   | { where: string; index: number }
   | { where: string; beneath: string }
 
@@ -138,17 +137,48 @@ function plantedItem(planted: PlantedIndexes, list: unknown[], size: number, whe
   return undefined
 }
 
-/** Whether `target` lacks `name` and `Object.prototype` has it (the page put it there): a read finds the page's. */
-function readsPlanted(target: object, name: string): boolean {
-  return !hasOwn(target, name) && hasOwn(ObjectPrototype, name)
+/**
+ * The prototype a wallet reads a missing field of `value` through before Object.prototype, with its name: a list's or
+ * a primitive's (a struct given as text reads its fields from String.prototype); undefined for other objects.
+ */
+function readSeat(value: unknown): [prototype: object, label: string] | undefined {
+  if (isArray(value)) return [ArrayPrototype, 'Array.prototype']
+  switch (typeof value) {
+    case 'string':
+      return [StringPrototype, 'String.prototype']
+    case 'number':
+      return [NumberPrototype, 'Number.prototype']
+    case 'boolean':
+      return [BooleanPrototype, 'Boolean.prototype']
+    case 'bigint':
+      return [BigIntPrototype, 'BigInt.prototype']
+    case 'symbol':
+      return [SymbolPrototype, 'Symbol.prototype']
+    default:
+      return undefined
+  }
 }
 
-/** The first of `names` that `target` lacks and `Object.prototype` has. */
+/**
+ * What a read of `name` from `target`, which lacks it, finds of the page's: a field on Object.prototype, one on the
+ * prototype a list or a primitive reads through first, or anything when the page put an object of its own beneath
+ * that prototype; undefined when the read finds nothing of the page's.
+ */
+function plantedName(target: unknown, name: string, where: string): PlantedField | undefined {
+  if (target === null || target === undefined || hasOwn(target as object, name)) return undefined
+  const seat = readSeat(target)
+  if (seat !== undefined) {
+    if (getPrototypeOf(seat[0]) !== ObjectPrototype) return { where, beneath: seat[1] }
+    if (hasOwn(seat[0], name)) return { where, name, on: seat[1] }
+  }
+  return hasOwn(ObjectPrototype, name) ? { where, name } : undefined
+}
+
+/** The first of `names` that `target` lacks and a read of it finds where the page defined it. */
 function plantedIn(target: unknown, names: readonly string[], where: string): PlantedField | undefined {
-  if (target === null || typeof target !== 'object' || isArray(target)) return undefined
   for (let index = 0; index < names.length; index++) {
-    const name = names[index] as string
-    if (readsPlanted(target, name)) return { where, name }
+    const found = plantedName(target, names[index] as string, where)
+    if (found) return found
   }
   return undefined
 }
@@ -232,19 +262,32 @@ function plantedInCapabilities(capabilities: unknown, where: string, readable: R
     if (visited >= MAX_CAPABILITY_OBJECTS || depth > MAX_CAPABILITY_DEPTH) {
       return anyAdded !== undefined ? { where, name: anyAdded } : { where, beneath: anyBeneath as string }
     }
-    const looked = kind === 0 || depth <= 1
-    const beneath = looked ? readable.beneath[kind] : undefined
-    if (beneath !== undefined) return { where, beneath }
-    const names = looked ? (readable.names[kind] as string[]) : NO_NAMES
-    for (let index = 0; index < names.length; index++) {
-      const name = names[index] as string
-      if (!hasOwn(value as object, name)) return { where, name }
+    if (kind === 0 || depth <= 1) {
+      const found = plantedAnywhere(value, where, readable)
+      if (found) return found
     }
     if (typeof value !== 'object') continue
     const keys = ownKeys(value as object)
     for (let index = 0; index < keys.length; index++) {
       append(pending, { value: ownValue(value, keys[index] as PropertyKey), depth: depth + 1 })
     }
+  }
+  return undefined
+}
+
+/**
+ * A name the page added that `value` lacks where a read of it looks (its kind's prototype, then Object.prototype), or
+ * the prototype the page put an object of its own beneath: for a value a wallet may read any field of.
+ */
+function plantedAnywhere(value: unknown, where: string, readable: Readable): PlantedField | undefined {
+  const kind = kindOf(value)
+  if (kind < 0) return undefined
+  const beneath = readable.beneath[kind]
+  if (beneath !== undefined) return { where, beneath }
+  const names = readable.names[kind] as string[]
+  for (let index = 0; index < names.length; index++) {
+    const name = names[index] as string
+    if (!hasOwn(value as object, name)) return { where, name }
   }
   return undefined
 }
@@ -277,9 +320,9 @@ function baseType(type: string): string {
   return base
 }
 
-/** A type name the data uses and `types` lacks, when the page defined it on Object.prototype. */
-function plantedType(types: object, name: string): PlantedField | undefined {
-  return readsPlanted(types, name) ? { where: 'the types', name } : undefined
+/** A type name the data uses and `types` lacks, when the page defined it where a read of it looks. */
+function plantedType(types: unknown, name: string): PlantedField | undefined {
+  return plantedName(types, name, 'the types')
 }
 
 /**
@@ -287,9 +330,9 @@ function plantedType(types: object, name: string): PlantedField | undefined {
  * or the domain's type looked up where `types` lacks it (a wallet that reads `types[name]` takes a struct from the
  * page, even for "address"), or a field missing its name or type.
  */
-function plantedInTypes(types: object, primaryType: string): PlantedField | undefined {
+function plantedInTypes(types: unknown, primaryType: string): PlantedField | undefined {
   const top = plantedType(types, primaryType) ?? plantedType(types, 'EIP712Domain')
-  if (top) return top
+  if (top || types === null || typeof types !== 'object') return top
   const structs = ownKeys(types)
   for (let index = 0; index < structs.length; index++) {
     const struct = structs[index]
@@ -307,26 +350,31 @@ function plantedInTypes(types: object, primaryType: string): PlantedField | unde
   return undefined
 }
 
+/** What a check of typed data reads once: the indexes and the names the page planted. */
+type Planted = { indexes: PlantedIndexes; readable: Readable }
+
 /**
  * The first field of a typed-data value that its `types` declare and it lacks where a wallet encoding it would read
- * it, walking structs and arrays of them as the encoder does.
+ * it, walking structs and arrays of them as the encoder does. A struct or a list given as text, a number or a
+ * boolean (or a struct as a list, a list as an object) has its fields and list methods read from the page's
+ * prototypes.
  */
 function plantedInValue(
-  types: object,
+  types: unknown,
   type: string,
   value: unknown,
   where: string,
   depth: number,
-  indexes: PlantedIndexes,
+  planted: Planted,
 ): PlantedField | undefined {
-  if (depth > MAX_STRUCT_DEPTH || value === null || typeof value !== 'object') return undefined
+  if (depth > MAX_STRUCT_DEPTH || value === null || value === undefined) return undefined
   const element = elementType(type)
   if (element !== undefined) {
-    if (!isArray(value)) return undefined
-    const short = plantedItem(indexes, value, arraySize(type, element), where)
+    if (!isArray(value)) return plantedAnywhere(value, where, planted.readable)
+    const short = plantedItem(planted.indexes, value, arraySize(type, element), where)
     if (short) return short
     for (let index = 0; index < value.length; index++) {
-      const found = plantedInValue(types, element, ownValue(value, index), `${where}[${index}]`, depth + 1, indexes)
+      const found = plantedInValue(types, element, ownValue(value, index), `${where}[${index}]`, depth + 1, planted)
       if (found) return found
     }
     return undefined
@@ -338,9 +386,10 @@ function plantedInValue(
     const name = ownValue(field, 'name')
     const fieldType = ownValue(field, 'type')
     if (typeof name !== 'string' || typeof fieldType !== 'string') continue
-    if (readsPlanted(value, name)) return { where, name }
-    if (!hasOwn(value, name)) continue
-    const found = plantedInValue(types, fieldType, ownValue(value, name), `${where}.${name}`, depth + 1, indexes)
+    const missing = plantedName(value, name, where)
+    if (missing) return missing
+    if (!hasOwn(value as object, name)) continue
+    const found = plantedInValue(types, fieldType, ownValue(value, name), `${where}.${name}`, depth + 1, planted)
     if (found) return found
   }
   return undefined
@@ -350,7 +399,7 @@ function plantedInValue(
  * Typed data as a wallet reads it, given as an object or as the JSON text it parses into objects of this world: its
  * own fields, its type definitions, its domain's fields, and its message's as its types declare them.
  */
-function plantedInTypedData(given: unknown, indexes: PlantedIndexes): PlantedField | undefined {
+function plantedInTypedData(given: unknown, planted: Planted): PlantedField | undefined {
   let data = given
   if (typeof given === 'string') {
     try {
@@ -366,11 +415,11 @@ function plantedInTypedData(given: unknown, indexes: PlantedIndexes): PlantedFie
   if (found) return found
   const types = ownValue(data, 'types')
   const primaryType = ownValue(data, 'primaryType')
-  if (types === null || typeof types !== 'object' || typeof primaryType !== 'string') return undefined
+  if (types === null || types === undefined || typeof primaryType !== 'string') return undefined
   return (
     plantedInTypes(types, primaryType) ??
-    plantedInValue(types, 'EIP712Domain', ownValue(data, 'domain'), 'the domain', 0, indexes) ??
-    plantedInValue(types, primaryType, ownValue(data, 'message'), 'the message', 0, indexes)
+    plantedInValue(types, 'EIP712Domain', ownValue(data, 'domain'), 'the domain', 0, planted) ??
+    plantedInValue(types, primaryType, ownValue(data, 'message'), 'the message', 0, planted)
   )
 }
 
@@ -412,12 +461,14 @@ export function plantedField(method: InterceptedMethod, params: unknown): Plante
     case 'eth_signTypedData':
     case 'eth_signTypedData_v1':
     case 'eth_signTypedData_v3':
-    case 'eth_signTypedData_v4':
+    case 'eth_signTypedData_v4': {
+      const planted = { indexes, readable: readableNames() }
       for (let index = 0; index < params.length; index++) {
-        const found = plantedInTypedData(ownValue(params, index), indexes)
+        const found = plantedInTypedData(ownValue(params, index), planted)
         if (found) return found
       }
       return undefined
+    }
     default:
       return undefined
   }
@@ -440,24 +491,6 @@ function paramsRead(method: InterceptedMethod): number {
   }
 }
 
-/** The prototype a wallet reads a primitive's fields through, or undefined for objects, null and undefined. */
-function primitivePrototype(value: unknown): object | undefined {
-  switch (typeof value) {
-    case 'string':
-      return StringPrototype
-    case 'number':
-      return NumberPrototype
-    case 'boolean':
-      return BooleanPrototype
-    case 'bigint':
-      return BigIntPrototype
-    case 'symbol':
-      return SymbolPrototype
-    default:
-      return undefined
-  }
-}
-
 /**
  * Whether a wallet reading `payload.method` of `value`, a primitive given where a request belongs, would get one the
  * page defined. A number or a text has no fields of its own: a wallet that reads the method of whatever it is given
@@ -465,19 +498,19 @@ function primitivePrototype(value: unknown): object | undefined {
  * beneath that, or from Object.prototype, and sends what the page put there without anything to review.
  */
 export function plantedMethod(value: unknown): boolean {
-  const prototype = primitivePrototype(value)
-  if (prototype === undefined) return false
-  return (
-    getPrototypeOf(prototype) !== ObjectPrototype || hasOwn(prototype, 'method') || hasOwn(ObjectPrototype, 'method')
-  )
+  if (value === null || typeof value === 'object' || typeof value === 'function') return false
+  return plantedName(value, 'method', 'the request') !== undefined
 }
 
 /** Why the hook sent nothing: the wallet could have read a field the page planted instead of the one checked. */
 export function plantedError(planted: PlantedField): ProviderError {
   let missing: string
   if (hasOwn(planted, 'name')) {
-    const { where, name } = planted as { where: string; name: string }
-    missing = `${where} has no "${name}", and the page defined "${name}" on every object (Object.prototype)`
+    const { where, name, on } = planted as { where: string; name: string; on?: string }
+    missing =
+      on === undefined
+        ? `${where} has no "${name}", and the page defined "${name}" on every object (Object.prototype)`
+        : `${where} has no "${name}", and the page defined "${name}" on ${on}`
   } else if (hasOwn(planted, 'beneath')) {
     const { where, beneath } = planted as { where: string; beneath: string }
     missing = `${where} reads any field it lacks through an object the page put beneath ${beneath}`

@@ -206,6 +206,60 @@ describe('plantedField', () => {
     expect(legacy).toEqual({ where: 'entry 0', name: 'value' })
   })
 
+  it('checks a struct, a list, the domain or the types given as text, a number or a list, read through their prototypes', async () => {
+    const domain = { name: 'Ether Mail', version: '1', chainId: 1, verifyingContract: FRIEND, salt: '0x00' }
+    const { from, contents } = ETHER_MAIL.message
+    const mail = (change: Record<string, unknown>) => ({ ...ETHER_MAIL, domain, ...change })
+    const onText = await withPlanted(
+      { wallet: FRIEND, verifyingContract: FRIEND, Mail: [], type: 'address' },
+      () => [
+        plantedField('eth_signTypedData_v4', [FRIEND, mail({ message: { from, to: 'Bob', contents } })]),
+        plantedField('eth_signTypedData_v4', [FRIEND, JSON.stringify(mail({ domain: 'Ether Mail' }))]),
+        plantedField('eth_signTypedData_v4', [FRIEND, mail({ types: 'none' })]),
+        plantedField('eth_signTypedData_v4', [FRIEND, mail({ types: { ...ETHER_MAIL.types, Person: ['name'] } })]),
+        plantedField('eth_signTypedData_v1', [['entry'], FRIEND]),
+      ],
+      String.prototype,
+    )
+    expect(onText).toEqual([
+      { where: 'the message.to', name: 'wallet', on: 'String.prototype' },
+      { where: 'the domain', name: 'verifyingContract', on: 'String.prototype' },
+      { where: 'the types', name: 'Mail', on: 'String.prototype' },
+      { where: 'field 0 of type Person', name: 'type', on: 'String.prototype' },
+      { where: 'entry 0', name: 'type', on: 'String.prototype' },
+    ])
+    const list = {
+      types: { EIP712Domain: [{ name: 'name', type: 'string' }], Ballot: [{ name: 'choices', type: 'uint256[]' }] },
+      primaryType: 'Ballot',
+      domain: { name: 'Ballot' },
+      message: { choices: '12' },
+    }
+    // A list given as text reads its list methods (map, forEach) from String.prototype, added names included.
+    const asText = await withPlanted(
+      { map: () => [] },
+      () => plantedField('eth_signTypedData_v4', [FRIEND, list]),
+      String.prototype,
+    )
+    expect(asText).toEqual({ where: 'the message.choices', name: 'map' })
+    const asArray = await withPlanted(
+      { wallet: FRIEND },
+      () => plantedField('eth_signTypedData_v4', [FRIEND, mail({ message: { from, to: [], contents } })]),
+      Array.prototype,
+    )
+    expect(asArray).toEqual({ where: 'the message.to', name: 'wallet', on: 'Array.prototype' })
+    Object.setPrototypeOf(Number.prototype, new Proxy({}, {}))
+    let beneath: unknown
+    try {
+      beneath = plantedField('eth_signTypedData_v4', [FRIEND, mail({ message: { from, to: 5, contents } })])
+    } finally {
+      Object.setPrototypeOf(Number.prototype, Object.prototype)
+    }
+    expect(beneath).toEqual({ where: 'the message.to', beneath: 'Number.prototype' })
+    expect(plantedField('eth_signTypedData_v4', [FRIEND, mail({ message: { from, to: 'Bob', contents } })])).toBe(
+      undefined,
+    )
+  })
+
   it('walks the message as its types declare it, into structs and arrays of them', async () => {
     const domain = { name: 'Ether Mail', version: '1', chainId: 1, verifyingContract: FRIEND, salt: '0x00' }
     const { from, to, contents } = ETHER_MAIL.message
