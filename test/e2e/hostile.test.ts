@@ -719,6 +719,38 @@ describe('a hostile page cannot get the wallet to sign what the window did not s
       await options.close()
     })
 
+    // Known limit (README, threat model): a same-origin document the page reaches while it is being made (a srcdoc or
+    // blob: frame, a popup it opened) runs the page's code before any document_start script, so the page can answer
+    // the hook's handshake itself (or replace the builtins the hook and the wallet capture). This test records that
+    // it still gets a transaction to the wallet with no window; it fails, as marked, until that is closed.
+    it.fails('a srcdoc frame the page reaches before its document_start scripts cannot have its hook answered by the page', async () => {
+      const outcome = await run(
+        '',
+        `(async () => {
+           const frame = document.createElement('iframe')
+           document.documentElement.appendChild(frame)
+           const child = frame.contentWindow
+           const first = child.document
+           frame.srcdoc = '<p>child</p>'
+           while (child.document === first) await new Promise((ok) => setTimeout(ok, 0))
+           // The child's document exists; Preflight's relay and hook, and the wallet, have not run in it yet.
+           child.addEventListener('preflight:hook-ready', () => {
+             const channel = new child.MessageChannel()
+             channel.port1.onmessage = ({ data }) => {
+               if (data.type !== 'scan') return
+               channel.port1.postMessage({ type: 'settle', rid: data.rid, outcome: { kind: 'forward', params: [${tx()}] } })
+             }
+             channel.port1.start()
+             child.dispatchEvent(new child.MessageEvent('preflight:relay-port', { ports: [channel.port2], cancelable: true }))
+           }, true)
+           while (!child.ethereum) await new Promise((ok) => setTimeout(ok, 5))
+           return child.ethereum.request({ method: 'eth_sendTransaction', params: [${tx(FRIEND, '0x1')}] })
+         })()`,
+        'reject',
+      )
+      expect(outcome.received).toEqual([])
+    })
+
     it("a wallet that joins a providers[] list the page assigned, read from the page's own reference, is hooked", async () => {
       const outcome = await run(
         // The page keeps the array it assigned: the late wallet pushes itself into it through window.ethereum.providers.
