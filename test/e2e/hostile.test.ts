@@ -16,7 +16,15 @@ import { permit2PermitSingle } from '../../src/devnet/eip712.ts'
 import type { PendingRequest } from '../../src/extension/shared/pending.ts'
 import { startTestDevnet } from '../support/devnet.ts'
 import { type Dapp, startDapp } from './support/dapp.ts'
-import { type Extension, launchExtension, queuedIds, REJECTED, writeSettings } from './support/extension.ts'
+import {
+  callThroughConfirmWindow,
+  clickDecision,
+  type Extension,
+  launchExtension,
+  queuedIds,
+  REJECTED,
+  writeSettings,
+} from './support/extension.ts'
 import { type Attempt, attempt, type Decide, openHostilePage, unshownReceived } from './support/hostile.ts'
 import { buildWalletExtension, type WalletExtension } from './support/walletExtension.ts'
 import { startWalletNode, type WalletNode } from './support/walletNode.ts'
@@ -467,6 +475,35 @@ describe('a hostile page cannot get the wallet to sign what the window did not s
       expect(outcome.received).toEqual([])
     })
 
+    it('a struct given as text, whose fields the page planted on String.prototype while the window is open, is never signed', async () => {
+      // The window can only warn that the message is malformed (its details are "0"), and Continue is one click; a
+      // wallet encoding it would read the details' token, amount, expiration and nonce from String.prototype.
+      const permit = JSON.parse(permit2(FRIEND, '1')) as { message: Record<string, unknown> }
+      permit.message.details = '0'
+      const outcome = await run(
+        '',
+        `(() => {
+           const sent = ethereum.request({ method: 'eth_signTypedData_v4', params: ['${account}', ${JSON.stringify(permit)}] })
+           Object.defineProperties(String.prototype, {
+             token: { value: '${devnet.fixtures.erc20.address}', configurable: true },
+             amount: { value: '1461501637330902918203684832716283019655932542975', configurable: true },
+             expiration: { value: '1900000000', configurable: true },
+             nonce: { value: '0', configurable: true },
+           })
+           return sent
+         })()`,
+        'continue',
+      )
+      expect(outcome.shown[0]?.request.scan).toMatchObject({
+        response: { action: 'WARN', warnings: [{ kind: 'RELIABLE_SIMULATION_NOT_POSSIBLE' }] },
+      })
+      expect(outcome.settled.code).toBe(-32603)
+      expect(outcome.settled.message).toContain(
+        'the message.details has no "token", and the page defined "token" on String.prototype',
+      )
+      expect(outcome.received).toEqual([])
+    })
+
     it('a contract creation sent while the page has a `to` on every object is refused before any window', async () => {
       const outcome = await run(
         `Object.defineProperty(Object.prototype, 'to', { value: '${ATTACKER}', writable: true, configurable: true })`,
@@ -545,6 +582,28 @@ describe('a hostile page cannot get the wallet to sign what the window did not s
       expect(outcome.settled).toEqual(REJECTED)
       expect(outcome.shown).toHaveLength(1)
       expect(outcome.received).toEqual([])
+    })
+
+    it('a request given as a number or a string, whose fields the wallet reads from their prototype, is refused', async () => {
+      // The wallet's _rpcRequest and engine read payload.jsonrpc and payload.method of whatever they are given: of a
+      // number or a string, what the page put on Number.prototype or String.prototype.
+      for (const [prototype, payload] of [
+        ['Number.prototype', '7'],
+        ['String.prototype', `'eth_chainId'`],
+      ]) {
+        const outcome = await run(
+          `Object.defineProperties(${prototype}, {
+             method: { value: 'eth_sendTransaction', configurable: true },
+             params: { value: [${tx()}], configurable: true },
+             jsonrpc: { value: '2.0', configurable: true },
+           })`,
+          `new Promise((ok) => ethereum.sendAsync(${payload}, (error, response) => ok(error ? { code: error.code } : response)))`,
+          'continue',
+        )
+        expect(outcome.settled.ok, prototype).toEqual({ code: -32600 })
+        expect(outcome.shown, prototype).toEqual([])
+        expect(outcome.received, prototype).toEqual([])
+      }
     })
 
     it('the wallet class method on the prototype, called on the wallet, is checked', async () => {
@@ -659,6 +718,54 @@ describe('a hostile page cannot get the wallet to sign what the window did not s
       await expect.poll(() => options.getByTestId('late-wallets').textContent()).toContain(`${label} on ${dapp.url}`)
       await options.close()
     })
+
+    // Known limit (README, threat model): a same-origin document the page reaches while it is being made (a srcdoc or
+    // blob: frame, a popup it opened) runs the page's code before any document_start script, so the page can answer
+    // the hook's handshake itself (or replace the builtins the hook and the wallet capture). This test records that
+    // it still gets a transaction to the wallet with no window; it fails, as marked, until that is closed.
+    it.fails('a srcdoc frame the page reaches before its document_start scripts cannot have its hook answered by the page', async () => {
+      const outcome = await run(
+        '',
+        `(async () => {
+           const frame = document.createElement('iframe')
+           document.documentElement.appendChild(frame)
+           const child = frame.contentWindow
+           const first = child.document
+           frame.srcdoc = '<p>child</p>'
+           while (child.document === first) await new Promise((ok) => setTimeout(ok, 0))
+           // The child's document exists; Preflight's relay and hook, and the wallet, have not run in it yet.
+           child.addEventListener('preflight:hook-ready', () => {
+             const channel = new child.MessageChannel()
+             channel.port1.onmessage = ({ data }) => {
+               if (data.type !== 'scan') return
+               channel.port1.postMessage({ type: 'settle', rid: data.rid, outcome: { kind: 'forward', params: [${tx()}] } })
+             }
+             channel.port1.start()
+             child.dispatchEvent(new child.MessageEvent('preflight:relay-port', { ports: [channel.port2], cancelable: true }))
+           }, true)
+           while (!child.ethereum) await new Promise((ok) => setTimeout(ok, 5))
+           return child.ethereum.request({ method: 'eth_sendTransaction', params: [${tx(FRIEND, '0x1')}] })
+         })()`,
+        'reject',
+      )
+      expect(outcome.received).toEqual([])
+    })
+
+    it("a wallet that joins a providers[] list the page assigned, read from the page's own reference, is hooked", async () => {
+      const outcome = await run(
+        // The page keeps the array it assigned: the late wallet pushes itself into it through window.ethereum.providers.
+        `window.list = [ethereum]
+         ethereum.providers = list`,
+        `(async () => {
+           while (!(list.length > 1)) await new Promise((ok) => setTimeout(ok, 20))
+           return list[list.length - 1].request({ method: 'eth_sendTransaction', params: [${tx()}] })
+         })()`,
+        'reject',
+      )
+      expect(outcome.settled).toEqual(REJECTED)
+      expect(outcome.shown).toHaveLength(1)
+      expect(outcome.received).toEqual([])
+    })
   })
 
   describe('F: every signing method', () => {
@@ -768,6 +875,75 @@ describe('a hostile page cannot get the wallet to sign what the window did not s
       expect(outcome.settled.code).toBe(-32603)
       expect(outcome.settled.message).toContain(`the batch's capabilities has no "paymasterService"`)
       expect(outcome.received).toEqual([])
+    })
+
+    it('a capability read through an object the page put beneath Array.prototype while the window is open is never sent', async () => {
+      const outcome = await run(
+        '',
+        `(() => {
+           const sent = ethereum.request({ method: 'wallet_sendCalls', params: [{ version: '2.0.0', chainId: '0x7a69', from: '${account}',
+             atomicRequired: false, capabilities: [], calls: [{ to: '${FRIEND}', value: '0x1' }] }] })
+           const paymaster = { url: 'https://pay.attacker.example' }
+           Object.setPrototypeOf(Array.prototype, new Proxy(Object.prototype, {
+             get: (target, key, receiver) => (key === 'paymasterService' ? paymaster : Reflect.get(target, key, receiver)),
+           }))
+           return sent
+         })()`,
+        'continue',
+      )
+      expect(outcome.shown[0]?.request.params).toMatchObject([{ capabilities: [], calls: [{ to: FRIEND }] }])
+      expect(outcome.settled.code).toBe(-32603)
+      expect(outcome.settled.message).toContain('an object the page put beneath Array.prototype')
+      expect(outcome.received).toEqual([])
+    })
+
+    it('a field of a permission request planted on Object.prototype while the window is open is never sent', async () => {
+      // ERC-7715 requests are an open set of fields, like capabilities: this one leaves out its expiry.
+      const permission = {
+        chainId: '0x7a69',
+        signer: { type: 'account', data: { address: ATTACKER } },
+        permission: { type: 'native-token-stream', data: { amountPerSecond: '0x1', maxAmount: '0x1' } },
+      }
+      const outcome = await run(
+        '',
+        `(() => {
+           const sent = ethereum.request({ method: 'wallet_grantPermissions', params: [[${JSON.stringify(permission)}]] })
+           Object.defineProperty(Object.prototype, 'expiry', { value: 0, configurable: true })
+           return sent
+         })()`,
+        'continue',
+      )
+      expect(outcome.shown[0]?.request.params).toEqual([[permission]])
+      expect(outcome.settled.code).toBe(-32603)
+      expect(outcome.settled.message).toContain('the permission request')
+      expect(outcome.received).toEqual([])
+    })
+  })
+
+  describe('G: the decision', () => {
+    it('clicks that keep coming where Continue appears, as a page asks its user for, never continue', async () => {
+      const page = await openHostilePage(context, dapp, '')
+      try {
+        const start = node.received().length
+        const { confirm, result } = await callThroughConfirmWindow(context, page, sendTx(FRIEND, '0x7'))
+        await confirm.locator('[data-action]:not([data-action="PENDING"])').waitFor({ timeout: 20_000 })
+        const box = await confirm.getByRole('button', { name: 'Continue' }).boundingBox()
+        if (!box) throw new Error('the window shows no Continue button')
+        // A click every 150 ms, on the spot where the window puts Continue, from the moment the results show.
+        for (let click = 0; click < 10 && !confirm.isClosed(); click++) {
+          await confirm.mouse.click(box.x + box.width / 2, box.y + box.height / 2).catch(() => undefined)
+          await new Promise((resolve) => setTimeout(resolve, 150))
+        }
+        expect(confirm.isClosed()).toBe(false)
+        expect(node.signing(start)).toEqual([])
+        // Once the clicks stop, Continue arms: the user who reads it can still decide.
+        await expect.poll(() => confirm.getByRole('button', { name: 'Continue' }).isEnabled()).toBe(true)
+        await clickDecision(confirm, 'Reject')
+        expect(await result()).toEqual(REJECTED)
+        expect(node.signing(start)).toEqual([])
+      } finally {
+        await page.close()
+      }
     })
   })
 })

@@ -90,7 +90,8 @@ describe('Safe proposals in the confirmation window', () => {
     const proceed = confirm.getByRole('button', { name: 'Continue' })
     expect(await proceed.isDisabled()).toBe(true)
     await confirm.getByRole('checkbox', { name: /I understand the risk/ }).check()
-    expect(await proceed.isEnabled()).toBe(true)
+    // Continue arms after a moment without a press in the window (the tick was one).
+    await expect.poll(() => proceed.isEnabled()).toBe(true)
     await clickDecision(confirm, 'Reject')
     expect(await result()).toEqual(REJECTED)
   }

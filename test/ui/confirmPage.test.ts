@@ -152,7 +152,8 @@ describe('the confirmation window', () => {
     expect(await page.getByTestId('scan-backend').textContent()).toBe(
       'this browser, simulating on the node at 127.0.0.1:8545',
     )
-    expect(await focused(page)).toBe('Continue')
+    // Continue arms, and takes the focus, after a moment without a press once the results show.
+    await expect.poll(() => focused(page)).toBe('Continue')
     expect(await fitsWidth(page)).toBe(true)
     await page.close()
   })
@@ -217,7 +218,7 @@ describe('the confirmation window', () => {
     expect(await action(page)).toBe('ERROR')
     expect(await page.getByText('Why: connection refused').count()).toBe(1)
     expect(await focused(page)).toBe('Reject')
-    expect(await page.getByRole('button', { name: 'Continue' }).isEnabled()).toBe(true)
+    await expect.poll(() => page.getByRole('button', { name: 'Continue' }).isEnabled()).toBe(true)
     const closed = page.waitForEvent('close')
     // The window closes itself while the key press is still being reported.
     await page.keyboard.press('Escape').catch((error) => {
@@ -371,7 +372,7 @@ describe('the confirmation window', () => {
       expect(await page.locator('main[data-state="settled"]').count()).toBe(0)
       await store({ 'pending:announced-a': { ...request('announced-a', sendEthScan), createdAt: Date.now() } })
       await page.waitForSelector('main[data-action="NONE"]')
-      expect(await page.getByRole('button', { name: 'Continue' }).isDisabled()).toBe(false)
+      await expect.poll(() => page.getByRole('button', { name: 'Continue' }).isDisabled()).toBe(false)
       expect(await marks(page)).toMatchObject({ [REQUEST_SHOWN]: [expect.any(Number)] })
       await drop('pending:announced-a')
       await page.close()

@@ -29,7 +29,7 @@ import {
   weakMapSet,
 } from './intrinsics.ts'
 import { classifyMethod } from './methods.ts'
-import { plantedError, plantedField } from './plantedFields.ts'
+import { plantedError, plantedField, plantedMethod } from './plantedFields.ts'
 import { copyPayload, freezeDeep, readField } from './snapshot.ts'
 import { type Held, heldFor, recordWrapper } from './wallets.ts'
 
@@ -152,6 +152,11 @@ const UNREADABLE: ProviderError = { code: -32600, message: 'Preflight could not 
 const NAME_FORM: ProviderError = {
   code: -32600,
   message: 'Preflight: pass signing requests as { method, params } so they can be checked.',
+}
+const PLANTED_METHOD: ProviderError = {
+  code: -32600,
+  message:
+    'Preflight: a request must be an object; a wallet would read the method of this one from what the page put on every value of its kind.',
 }
 const BATCH_IN_REQUEST: ProviderError = {
   code: -32600,
@@ -430,6 +435,7 @@ function makeWrapper(ctx: Ctx): AnyFunction {
   const wrappers = {
     request(this: unknown, ...args: unknown[]) {
       const first = args[0]
+      if (plantedMethod(first)) return refusal(ctx, null, PLANTED_METHOD)
       if (typeof first === 'string') return byName(ctx, this, first, args)
       if (isArray(first)) return batchCall(ctx, this, first, undefined, args)
       if (!carriesFields(first)) return callRaw(ctx, this, args)
@@ -440,6 +446,8 @@ function makeWrapper(ctx: Ctx): AnyFunction {
       const first = args[0]
       const second = args[1]
       const callback = typeof second === 'function' ? (second as Callback) : undefined
+      if (plantedMethod(first))
+        return callback ? callback(errorOf(PLANTED_METHOD), undefined) : rejected(PLANTED_METHOD)
       if (typeof first === 'string') return sendByName(ctx, this, first, second, args)
       if (isArray(first)) return batchCall(ctx, this, first, callback, args)
       if (!carriesFields(first)) return callRaw(ctx, this, args)
@@ -452,6 +460,9 @@ function makeWrapper(ctx: Ctx): AnyFunction {
       const first = args[0]
       const second = args[1]
       const callback = typeof second === 'function' ? (second as Callback) : undefined
+      if (plantedMethod(first)) {
+        return callback ? callback(errorOf(PLANTED_METHOD), undefined) : refusal(ctx, null, PLANTED_METHOD)
+      }
       if (typeof first === 'string') return byName(ctx, this, first, args)
       if (isArray(first)) return batchCall(ctx, this, first, callback, args)
       if (!carriesFields(first)) return callRaw(ctx, this, args)

@@ -38,6 +38,8 @@ export const FunctionPrototype = Function.prototype
 export const StringPrototype = String.prototype
 export const NumberPrototype = Number.prototype
 export const BooleanPrototype = Boolean.prototype
+export const BigIntPrototype = BigInt.prototype
+export const SymbolPrototype = Symbol.prototype
 
 /** The original `Object.defineProperty` family, which the hook wraps so a wallet defining itself later is seen at once. */
 export const originalObjectDefineProperty = O.defineProperty

@@ -25,6 +25,7 @@ import {
   objectCreate,
   ownKeys,
   ProxyConstructor,
+  put,
   reflectGet,
   reflectHas,
   reflectSet,
@@ -50,6 +51,9 @@ const PROVIDER_ENTRIES: readonly Entry[] = [
 /** MetaMask-style providers keep a JSON-RPC engine whose `handle` reaches the wallet's transport directly. */
 const ENGINE_KEY = '_rpcEngine'
 const ENGINE_ENTRIES: readonly Entry[] = [['handle', 'handle']]
+/** A property descriptor's fields, read as own fields only (a missing one would be looked up on Object.prototype). */
+const DESCRIPTOR_FIELDS = ['value', 'writable', 'get', 'set', 'enumerable', 'configurable'] as const
+type DescriptorField = (typeof DESCRIPTOR_FIELDS)[number]
 /** Prototype chains are short; this bounds the walk for an adversarial chain of Proxies. */
 const MAX_PROTOTYPE_DEPTH = 8
 
@@ -111,7 +115,15 @@ export function createPatcher(gate: Gate, isLate: () => boolean): Patcher {
     weakSetAdd(ourGetters, get)
     // A function assigned later gets a wrapper of its own; the earlier wrapper still forwards to the function it
     // stood for. A dapp that wraps `request` by assignment and calls the one it read reaches the wallet, not itself.
-    const set = (value: unknown) => {
+    const set = function (this: unknown, value: unknown) {
+      // Assigned to an object that inherits the entry point, the function becomes that object's own, as it would
+      // without the hook; the prototype's entry point, which its other objects use, stays the one it was.
+      if (seat.onPrototype && this !== target) {
+        if (this === null || (typeof this !== 'object' && typeof this !== 'function')) return
+        put(this, name, value)
+        if (heldFor(this)) patchSlot(this, name, shape, { owner: this, onPrototype: false })
+        return
+      }
       exposed =
         typeof value === 'function' && !isWrapper(value)
           ? wrapEntryPoint(gate, shape, seat, value as AnyFunction)
@@ -197,6 +209,21 @@ export function createPatcher(gate: Gate, isLate: () => boolean): Patcher {
         const usable = hooked(value)
         return usable !== value && fixed(target, key) ? value : usable
       },
+      // A wallet joins the list through this view (push, splice, assignment): it is hooked as it goes in, since the
+      // page may hold the array itself (it assigned it) and read the wallet from there, never through the view.
+      set(target: object, key: PropertyKey, value: unknown, receiver: unknown) {
+        if (receiver !== view) return reflectSet(target, key, value, receiver)
+        return reflectSet(target, key, hooked(value))
+      },
+      defineProperty(target: object, key: PropertyKey, given: PropertyDescriptor) {
+        const descriptor = bare<PropertyDescriptor>()
+        for (let index = 0; index < DESCRIPTOR_FIELDS.length; index++) {
+          const field = DESCRIPTOR_FIELDS[index] as DescriptorField
+          if (hasOwn(given, field)) descriptor[field] = given[field]
+        }
+        if (hasOwn(descriptor, 'value')) descriptor.value = hooked(descriptor.value)
+        return defineProperty(target, key, descriptor)
+      },
       // Object.getOwnPropertyDescriptor(s) read a wallet without [[Get]].
       getOwnPropertyDescriptor(target: object, key: PropertyKey) {
         const descriptor = getOwnPropertyDescriptor(target, key)
@@ -273,10 +300,18 @@ export function createPatcher(gate: Gate, isLate: () => boolean): Patcher {
       return isArray(current) ? viewOf(current as object) : current
     }
     weakSetAdd(ourGetters, get)
+    // A list assigned through the accessor is hooked before its setter sees it: a setter of the page's keeps it.
+    const keep = descriptor.set
+    const set = keep
+      ? function (this: unknown, value: unknown) {
+          if (isArray(value)) registerAll(value)
+          apply(keep, this, [value])
+        }
+      : undefined
     defineProperty(provider, 'providers', {
       __proto__: null,
       get,
-      set: descriptor.set,
+      set,
       configurable: true,
       enumerable: descriptor.enumerable,
     } as PropertyDescriptor)

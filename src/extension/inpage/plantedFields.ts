@@ -5,10 +5,11 @@
  * showed. Typed data given as JSON text is parsed by the wallet into objects of this world, so the same holds for
  * it, and for an item a wallet reads past an array's end (a param the request leaves out, or an item of a fixed-size
  * typed-data array the message is short of) that the page put on the prototypes arrays read through. Items within an
- * array's length are its own: the hook's copy and the worker's params hold no holes. A batch's capabilities are an open
- * set of names with fields of their own, so there any name the page added to Object.prototype counts, and one added to
- * the prototype a list, text, number or boolean found there reads through first. The hook looks for such a field when
- * a request arrives and again before it forwards what the user continued; finding one, it forwards nothing.
+ * array's length are its own: the hook's copy and the worker's params hold no holes. A batch's capabilities and an
+ * ERC-7715 permission request are open sets of names with fields of their own, so there any name the page added to
+ * Object.prototype counts, and one added to the prototype a list, text, number or boolean found there reads through
+ * first. The hook looks for such a field when a request arrives and again before it forwards what the user continued;
+ * finding one, it forwards nothing.
  */
 import type { ProviderError } from '../relay/protocol.ts'
 import type { InterceptedMethod } from '../shared/pending.ts'
@@ -16,6 +17,7 @@ import { TX_QUANTITIES, TX_UNSUPPORTED } from '../shared/txFields.ts'
 import {
   ArrayPrototype,
   append,
+  BigIntPrototype,
   BooleanPrototype,
   getPrototypeOf,
   hasOwn,
@@ -26,6 +28,7 @@ import {
   ownKeys,
   ownValue,
   StringPrototype,
+  SymbolPrototype,
   stringCharCodeAt,
   stringSlice,
 } from './intrinsics.ts'
@@ -53,19 +56,18 @@ const MAX_STRUCT_DEPTH = 32
 /** How deep and how many objects the check walks in a batch's capabilities, for the same reason. */
 const MAX_CAPABILITY_DEPTH = 8
 const MAX_CAPABILITY_OBJECTS = 256
-const NO_NAMES: string[] = []
 /**
  * The prototypes a capability value reads a missing name through, with their own names at document_start, before any
  * page script. Capabilities (EIP-5792) are an open set a wallet looks up by name (`paymasterService`, its `url`, …),
  * so any name the page adds later can be read as one: from an object through Object.prototype, and from a list, text,
  * a number or a boolean through its own prototype first.
  */
-const BUILTIN_NAMES: [prototype: object, names: PropertyKey[]][] = [
-  [ObjectPrototype, ownKeys(ObjectPrototype)],
-  [ArrayPrototype, ownKeys(ArrayPrototype)],
-  [StringPrototype, ownKeys(StringPrototype)],
-  [NumberPrototype, ownKeys(NumberPrototype)],
-  [BooleanPrototype, ownKeys(BooleanPrototype)],
+const BUILTIN_NAMES: [prototype: object, names: PropertyKey[], label: string][] = [
+  [ObjectPrototype, ownKeys(ObjectPrototype), 'Object.prototype'],
+  [ArrayPrototype, ownKeys(ArrayPrototype), 'Array.prototype'],
+  [StringPrototype, ownKeys(StringPrototype), 'String.prototype'],
+  [NumberPrototype, ownKeys(NumberPrototype), 'Number.prototype'],
+  [BooleanPrototype, ownKeys(BooleanPrototype), 'Boolean.prototype'],
 ]
 const OPEN_BRACKET = 0x5b
 const CLOSE_BRACKET = 0x5d
@@ -74,8 +76,14 @@ const DIGIT_9 = 0x39
 /** Past this an index is no array's: 2^32 - 1 is the largest array length. */
 const MAX_INDEX = 4_294_967_294
 
-/** A planted field: where it is missing, and its name (an object's field) or its index (an array's item). */
-export type PlantedField = { where: string; name: string } | { where: string; index: number }
+/**
+ * A planted field: where it is missing, and its name (an object's field) or its index (an array's item); or where a
+ * value reads every missing field through an object the page put beneath a builtin prototype.
+ */
+export type PlantedField =
+  | { where: string; name: string; on?: string }
+  | { where: string; index: number }
+  | { where: string; beneath: string }
 
 /** The number a decimal string of digits spells (no sign, no leading zero), or undefined. */
 function decimal(text: string): number | undefined {
@@ -129,17 +137,48 @@ function plantedItem(planted: PlantedIndexes, list: unknown[], size: number, whe
   return undefined
 }
 
-/** Whether `target` lacks `name` and `Object.prototype` has it (the page put it there): a read finds the page's. */
-function readsPlanted(target: object, name: string): boolean {
-  return !hasOwn(target, name) && hasOwn(ObjectPrototype, name)
+/**
+ * The prototype a wallet reads a missing field of `value` through before Object.prototype, with its name: a list's or
+ * a primitive's (a struct given as text reads its fields from String.prototype); undefined for other objects.
+ */
+function readSeat(value: unknown): [prototype: object, label: string] | undefined {
+  if (isArray(value)) return [ArrayPrototype, 'Array.prototype']
+  switch (typeof value) {
+    case 'string':
+      return [StringPrototype, 'String.prototype']
+    case 'number':
+      return [NumberPrototype, 'Number.prototype']
+    case 'boolean':
+      return [BooleanPrototype, 'Boolean.prototype']
+    case 'bigint':
+      return [BigIntPrototype, 'BigInt.prototype']
+    case 'symbol':
+      return [SymbolPrototype, 'Symbol.prototype']
+    default:
+      return undefined
+  }
 }
 
-/** The first of `names` that `target` lacks and `Object.prototype` has. */
+/**
+ * What a read of `name` from `target`, which lacks it, finds of the page's: a field on Object.prototype, one on the
+ * prototype a list or a primitive reads through first, or anything when the page put an object of its own beneath
+ * that prototype; undefined when the read finds nothing of the page's.
+ */
+function plantedName(target: unknown, name: string, where: string): PlantedField | undefined {
+  if (target === null || target === undefined || hasOwn(target as object, name)) return undefined
+  const seat = readSeat(target)
+  if (seat !== undefined) {
+    if (getPrototypeOf(seat[0]) !== ObjectPrototype) return { where, beneath: seat[1] }
+    if (hasOwn(seat[0], name)) return { where, name, on: seat[1] }
+  }
+  return hasOwn(ObjectPrototype, name) ? { where, name } : undefined
+}
+
+/** The first of `names` that `target` lacks and a read of it finds where the page defined it. */
 function plantedIn(target: unknown, names: readonly string[], where: string): PlantedField | undefined {
-  if (target === null || typeof target !== 'object' || isArray(target)) return undefined
   for (let index = 0; index < names.length; index++) {
-    const name = names[index] as string
-    if (readsPlanted(target, name)) return { where, name }
+    const found = plantedName(target, names[index] as string, where)
+    if (found) return found
   }
   return undefined
 }
@@ -166,18 +205,23 @@ function addedNames(prototype: object, builtin: PropertyKey[], added: string[]):
 }
 
 /**
- * The names the page added that a read of a missing field finds, for each kind of value in BUILTIN_NAMES' order
- * (object, list, text, number, boolean): Object.prototype's, and the kind's own prototype's before them.
+ * What a read of a missing field finds, for each kind of value in BUILTIN_NAMES' order (object, list, text, number,
+ * boolean): the names the page added, Object.prototype's and the kind's own prototype's before them; and, where the
+ * page put an object of its own beneath the kind's prototype (a Proxy there answers any name), that prototype's name.
  */
-function readableNames(): string[][] {
-  const readable: string[][] = []
+type Readable = { names: string[][]; beneath: (string | undefined)[] }
+
+function readableNames(): Readable {
+  const readable: Readable = { names: [], beneath: [] }
   for (let index = 0; index < BUILTIN_NAMES.length; index++) {
-    const entry = BUILTIN_NAMES[index] as [object, PropertyKey[]]
+    const entry = BUILTIN_NAMES[index] as [object, PropertyKey[], string]
     const names: string[] = []
     addedNames(entry[0], entry[1], names)
-    const onObjects = readable[0]
+    const onObjects = readable.names[0]
     if (onObjects) for (let at = 0; at < onObjects.length; at++) append(names, onObjects[at] as string)
-    append(readable, names)
+    append(readable.names, names)
+    const under = getPrototypeOf(entry[0])
+    append(readable.beneath, index === 0 || under === ObjectPrototype ? undefined : entry[2])
   }
   return readable
 }
@@ -193,35 +237,57 @@ function kindOf(value: unknown): number {
 }
 
 /**
- * The first value in a capabilities value (itself, or one nested in it, lists' items included) that lacks a name the
- * page added where a read of it looks: a wallet looking that capability or field up reads the page's value. Lists and
- * plain values count as objects do where a wallet looks a capability up (the capabilities themselves, and each
- * capability's value), for reading a field of them finds the page's too; deeper, a wallet reads a list's items and
- * takes text as it is, so a name a polyfill added to Array.prototype or String.prototype does not refuse a paymaster's
- * URL. Walked with a bound on depth and count; past it the value is suspect as soon as the page added any name.
+ * The first value in a capabilities value or an ERC-7715 permission request (itself, or one nested in it, lists' items
+ * included) that lacks a name the page added where a read of it looks: a wallet looking that capability or field up
+ * reads the page's value. Lists and plain values count as objects do where a wallet looks a capability up (the
+ * capabilities themselves, and each capability's value), for reading a field of them finds the page's too; deeper, a
+ * wallet reads a list's items and takes text as it is, so a name a polyfill added to Array.prototype or
+ * String.prototype does not refuse a paymaster's URL. Where a kind's prototype has an object of the page's beneath it,
+ * which can answer any name, a value of that kind is suspect whatever it holds. Walked with a bound on depth and count;
+ * past it the value is suspect as soon as the page added any name.
  */
-function plantedInCapabilities(capabilities: unknown, where: string, readable: string[][]): PlantedField | undefined {
+function plantedInCapabilities(capabilities: unknown, where: string, readable: Readable): PlantedField | undefined {
   let anyAdded: string | undefined
-  for (let index = 0; index < readable.length && anyAdded === undefined; index++) {
-    anyAdded = (readable[index] as string[])[0]
+  let anyBeneath: string | undefined
+  for (let index = 0; index < readable.names.length; index++) {
+    anyAdded ??= (readable.names[index] as string[])[0]
+    anyBeneath ??= readable.beneath[index]
   }
-  if (anyAdded === undefined) return undefined
+  if (anyAdded === undefined && anyBeneath === undefined) return undefined
   const pending: { value: unknown; depth: number }[] = [{ value: capabilities, depth: 0 }]
   for (let visited = 0; visited < pending.length; visited++) {
     const { value, depth } = pending[visited] as { value: unknown; depth: number }
     const kind = kindOf(value)
     if (kind < 0) continue
-    if (visited >= MAX_CAPABILITY_OBJECTS || depth > MAX_CAPABILITY_DEPTH) return { where, name: anyAdded }
-    const names = kind === 0 || depth <= 1 ? (readable[kind] as string[]) : NO_NAMES
-    for (let index = 0; index < names.length; index++) {
-      const name = names[index] as string
-      if (!hasOwn(value as object, name)) return { where, name }
+    if (visited >= MAX_CAPABILITY_OBJECTS || depth > MAX_CAPABILITY_DEPTH) {
+      return anyAdded !== undefined ? { where, name: anyAdded } : { where, beneath: anyBeneath as string }
+    }
+    if (kind === 0 || depth <= 1) {
+      const found = plantedAnywhere(value, where, readable)
+      if (found) return found
     }
     if (typeof value !== 'object') continue
     const keys = ownKeys(value as object)
     for (let index = 0; index < keys.length; index++) {
       append(pending, { value: ownValue(value, keys[index] as PropertyKey), depth: depth + 1 })
     }
+  }
+  return undefined
+}
+
+/**
+ * A name the page added that `value` lacks where a read of it looks (its kind's prototype, then Object.prototype), or
+ * the prototype the page put an object of its own beneath: for a value a wallet may read any field of.
+ */
+function plantedAnywhere(value: unknown, where: string, readable: Readable): PlantedField | undefined {
+  const kind = kindOf(value)
+  if (kind < 0) return undefined
+  const beneath = readable.beneath[kind]
+  if (beneath !== undefined) return { where, beneath }
+  const names = readable.names[kind] as string[]
+  for (let index = 0; index < names.length; index++) {
+    const name = names[index] as string
+    if (!hasOwn(value as object, name)) return { where, name }
   }
   return undefined
 }
@@ -254,9 +320,9 @@ function baseType(type: string): string {
   return base
 }
 
-/** A type name the data uses and `types` lacks, when the page defined it on Object.prototype. */
-function plantedType(types: object, name: string): PlantedField | undefined {
-  return readsPlanted(types, name) ? { where: 'the types', name } : undefined
+/** A type name the data uses and `types` lacks, when the page defined it where a read of it looks. */
+function plantedType(types: unknown, name: string): PlantedField | undefined {
+  return plantedName(types, name, 'the types')
 }
 
 /**
@@ -264,9 +330,9 @@ function plantedType(types: object, name: string): PlantedField | undefined {
  * or the domain's type looked up where `types` lacks it (a wallet that reads `types[name]` takes a struct from the
  * page, even for "address"), or a field missing its name or type.
  */
-function plantedInTypes(types: object, primaryType: string): PlantedField | undefined {
+function plantedInTypes(types: unknown, primaryType: string): PlantedField | undefined {
   const top = plantedType(types, primaryType) ?? plantedType(types, 'EIP712Domain')
-  if (top) return top
+  if (top || types === null || typeof types !== 'object') return top
   const structs = ownKeys(types)
   for (let index = 0; index < structs.length; index++) {
     const struct = structs[index]
@@ -284,26 +350,31 @@ function plantedInTypes(types: object, primaryType: string): PlantedField | unde
   return undefined
 }
 
+/** What a check of typed data reads once: the indexes and the names the page planted. */
+type Planted = { indexes: PlantedIndexes; readable: Readable }
+
 /**
  * The first field of a typed-data value that its `types` declare and it lacks where a wallet encoding it would read
- * it, walking structs and arrays of them as the encoder does.
+ * it, walking structs and arrays of them as the encoder does. A struct or a list given as text, a number or a
+ * boolean (or a struct as a list, a list as an object) has its fields and list methods read from the page's
+ * prototypes.
  */
 function plantedInValue(
-  types: object,
+  types: unknown,
   type: string,
   value: unknown,
   where: string,
   depth: number,
-  indexes: PlantedIndexes,
+  planted: Planted,
 ): PlantedField | undefined {
-  if (depth > MAX_STRUCT_DEPTH || value === null || typeof value !== 'object') return undefined
+  if (depth > MAX_STRUCT_DEPTH || value === null || value === undefined) return undefined
   const element = elementType(type)
   if (element !== undefined) {
-    if (!isArray(value)) return undefined
-    const short = plantedItem(indexes, value, arraySize(type, element), where)
+    if (!isArray(value)) return plantedAnywhere(value, where, planted.readable)
+    const short = plantedItem(planted.indexes, value, arraySize(type, element), where)
     if (short) return short
     for (let index = 0; index < value.length; index++) {
-      const found = plantedInValue(types, element, ownValue(value, index), `${where}[${index}]`, depth + 1, indexes)
+      const found = plantedInValue(types, element, ownValue(value, index), `${where}[${index}]`, depth + 1, planted)
       if (found) return found
     }
     return undefined
@@ -315,9 +386,10 @@ function plantedInValue(
     const name = ownValue(field, 'name')
     const fieldType = ownValue(field, 'type')
     if (typeof name !== 'string' || typeof fieldType !== 'string') continue
-    if (readsPlanted(value, name)) return { where, name }
-    if (!hasOwn(value, name)) continue
-    const found = plantedInValue(types, fieldType, ownValue(value, name), `${where}.${name}`, depth + 1, indexes)
+    const missing = plantedName(value, name, where)
+    if (missing) return missing
+    if (!hasOwn(value as object, name)) continue
+    const found = plantedInValue(types, fieldType, ownValue(value, name), `${where}.${name}`, depth + 1, planted)
     if (found) return found
   }
   return undefined
@@ -327,7 +399,7 @@ function plantedInValue(
  * Typed data as a wallet reads it, given as an object or as the JSON text it parses into objects of this world: its
  * own fields, its type definitions, its domain's fields, and its message's as its types declare them.
  */
-function plantedInTypedData(given: unknown, indexes: PlantedIndexes): PlantedField | undefined {
+function plantedInTypedData(given: unknown, planted: Planted): PlantedField | undefined {
   let data = given
   if (typeof given === 'string') {
     try {
@@ -343,11 +415,11 @@ function plantedInTypedData(given: unknown, indexes: PlantedIndexes): PlantedFie
   if (found) return found
   const types = ownValue(data, 'types')
   const primaryType = ownValue(data, 'primaryType')
-  if (types === null || typeof types !== 'object' || typeof primaryType !== 'string') return undefined
+  if (types === null || types === undefined || typeof primaryType !== 'string') return undefined
   return (
     plantedInTypes(types, primaryType) ??
-    plantedInValue(types, 'EIP712Domain', ownValue(data, 'domain'), 'the domain', 0, indexes) ??
-    plantedInValue(types, primaryType, ownValue(data, 'message'), 'the message', 0, indexes)
+    plantedInValue(types, 'EIP712Domain', ownValue(data, 'domain'), 'the domain', 0, planted) ??
+    plantedInValue(types, primaryType, ownValue(data, 'message'), 'the message', 0, planted)
   )
 }
 
@@ -382,15 +454,21 @@ export function plantedField(method: InterceptedMethod, params: unknown): Plante
       }
       return undefined
     }
+    case 'wallet_grantPermissions':
+    case 'wallet_requestExecutionPermissions':
+      // ERC-7715 requests, like capabilities, are an open set of fields (rules, policies, expiry, …) wallets add to.
+      return plantedInCapabilities(first, 'the permission request', readableNames())
     case 'eth_signTypedData':
     case 'eth_signTypedData_v1':
     case 'eth_signTypedData_v3':
-    case 'eth_signTypedData_v4':
+    case 'eth_signTypedData_v4': {
+      const planted = { indexes, readable: readableNames() }
       for (let index = 0; index < params.length; index++) {
-        const found = plantedInTypedData(ownValue(params, index), indexes)
+        const found = plantedInTypedData(ownValue(params, index), planted)
         if (found) return found
       }
       return undefined
+    }
     default:
       return undefined
   }
@@ -413,12 +491,29 @@ function paramsRead(method: InterceptedMethod): number {
   }
 }
 
+/**
+ * Whether a wallet reading `payload.method` of `value`, a primitive given where a request belongs, would get one the
+ * page defined. A number or a text has no fields of its own: a wallet that reads the method of whatever it is given
+ * (MetaMask-style `_rpcRequest` and engines do) reads it from the primitive's prototype, from an object the page put
+ * beneath that, or from Object.prototype, and sends what the page put there without anything to review.
+ */
+export function plantedMethod(value: unknown): boolean {
+  if (value === null || typeof value === 'object' || typeof value === 'function') return false
+  return plantedName(value, 'method', 'the request') !== undefined
+}
+
 /** Why the hook sent nothing: the wallet could have read a field the page planted instead of the one checked. */
 export function plantedError(planted: PlantedField): ProviderError {
   let missing: string
   if (hasOwn(planted, 'name')) {
-    const { where, name } = planted as { where: string; name: string }
-    missing = `${where} has no "${name}", and the page defined "${name}" on every object (Object.prototype)`
+    const { where, name, on } = planted as { where: string; name: string; on?: string }
+    missing =
+      on === undefined
+        ? `${where} has no "${name}", and the page defined "${name}" on every object (Object.prototype)`
+        : `${where} has no "${name}", and the page defined "${name}" on ${on}`
+  } else if (hasOwn(planted, 'beneath')) {
+    const { where, beneath } = planted as { where: string; beneath: string }
+    missing = `${where} reads any field it lacks through an object the page put beneath ${beneath}`
   } else {
     const { where, index } = planted as { where: string; index: number }
     missing = `${where} ends before item ${index}, and the page gave every array an item ${index} (on Array.prototype or what it inherits from)`

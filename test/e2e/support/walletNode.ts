@@ -30,6 +30,8 @@ const SIGNING = new Set([
   'eth_signTypedData_v1',
   'eth_signTypedData_v3',
   'eth_signTypedData_v4',
+  'wallet_grantPermissions',
+  'wallet_requestExecutionPermissions',
 ])
 
 type Rpc = { id?: unknown; method: string; params?: unknown[] }

@@ -245,6 +245,42 @@ describe('patching a wallet where its methods live', () => {
     expect(reviewed).toHaveLength(2)
   })
 
+  it("hooks a wallet as it joins providers[], also in a list the page keeps or through the page's own setter", async () => {
+    const { gate, reviewed } = gateThat(reject)
+    const patcher = createPatcher(gate, () => true)
+    const late = () => ({ request: (_args: Payload) => Promise.resolve('late raw') })
+
+    const host = makeWallet().wallet as unknown as { providers?: unknown[] }
+    patcher.register(host)
+    const kept: unknown[] = [host]
+    host.providers = kept
+    const pushed = late()
+    host.providers.push(pushed)
+    const spliced = late()
+    host.providers.splice(1, 0, spliced)
+    const defined = late()
+    Object.defineProperty(host.providers, 3, { value: defined, configurable: true, writable: true, enumerable: true })
+    for (const wallet of [kept[1], kept[2], kept[3]]) {
+      await expect((wallet as ReturnType<typeof late>).request(SIGN)).rejects.toMatchObject({ code: 4001 })
+    }
+
+    const other = makeWallet().wallet as unknown as { providers?: unknown[] }
+    patcher.register(other)
+    let taken: unknown[] = []
+    Object.defineProperty(other, 'providers', {
+      get: () => taken,
+      set: (value: unknown[]) => {
+        taken = value
+      },
+      configurable: true,
+    })
+    // As the hook's Object.defineProperty reports it (discover.ts).
+    patcher.redefined(other, 'providers')
+    other.providers = [other, late()]
+    await expect((taken[1] as ReturnType<typeof late>).request(SIGN)).rejects.toMatchObject({ code: 4001 })
+    expect(reviewed).toHaveLength(4)
+  })
+
   it('lets an approval through each entry point once: params taken from the wallet cannot be sent again', async () => {
     const { wallet, calls } = makeWallet()
     const { gate, reviewed } = gateThat(forwardFirstOnly())
@@ -306,6 +342,50 @@ describe('patching a wallet where its methods live', () => {
       { method: 'personal_sign', params: SIGN.params, provider: wallet },
     ])
     expect(calls).toEqual([])
+  })
+
+  it('refuses a number or a text given as a request while the page defines the method a wallet would read from it', async () => {
+    const { wallet, calls } = makeWallet()
+    const { gate, reviewed } = gateThat(forward)
+    createPatcher(gate, () => false).register(wallet)
+    const engine = wallet._rpcEngine as unknown as { handle: (payload: unknown, callback: Callback) => void }
+    const answers = await withPlanted({ method: SIGN.method, params: SIGN.params }, () =>
+      Promise.all([
+        new Promise((resolve) => wallet.sendAsync(7 as unknown as Payload, resolve)),
+        new Promise((resolve) => engine.handle('eth_chainId', resolve)),
+        wallet.request(true as unknown as Payload).catch((error) => error),
+      ]),
+    )
+    expect(answers.map((answer) => (answer as { code: number }).code)).toEqual([-32600, -32600, -32600])
+    expect(reviewed).toEqual([])
+    expect(calls).toEqual([])
+    // Without a planted method nothing is refused: the wallet answers whatever it answers to a number.
+    await new Promise((resolve) => wallet.sendAsync(7 as unknown as Payload, resolve))
+    expect(calls.map((call) => call.payload)).toEqual([7, 7])
+  })
+
+  it('gives an object that inherits an entry point the function assigned to it, leaving the prototype as it was', async () => {
+    const { gate, reviewed } = gateThat(reject)
+    const patcher = createPatcher(gate, () => false)
+    const { wallet, Provider } = makeWallet()
+    patcher.register(wallet)
+    const proto = Provider.prototype as unknown as { _rpcRequest: unknown }
+    const before = proto._rpcRequest
+    // A second provider the wallet makes later, as a class does in its constructor.
+    const second = Object.create(Provider.prototype) as { _rpcRequest: unknown }
+    const own = (_payload: Payload, callback: Callback) => callback(null, { result: 'second' })
+    second._rpcRequest = own
+    expect(Object.getOwnPropertyDescriptor(second, '_rpcRequest')?.value).toBe(own)
+    expect(proto._rpcRequest).toBe(before)
+    await expect(wallet.request(SIGN)).rejects.toMatchObject({ code: 4001 })
+    // Assigned to a wallet the hook holds, the function is hooked there.
+    const held = wallet as unknown as { _rpcRequest: (payload: Payload, callback: Callback) => void }
+    held._rpcRequest = own
+    expect(held._rpcRequest).not.toBe(own)
+    expect(proto._rpcRequest).toBe(before)
+    const answer = await new Promise((resolve) => held._rpcRequest(SIGN, resolve))
+    expect(answer).toMatchObject({ code: 4001 })
+    expect(reviewed).toHaveLength(2)
   })
 
   it('asks the wallet its chain through the request it had when held, not one the page assigned later', async () => {

@@ -1,7 +1,7 @@
 import './support/pageGlobals.ts'
 import { describe, expect, it } from 'vitest'
 import { ETHER_MAIL } from '../../../src/devnet/eip712.ts'
-import { plantedError, plantedField } from '../../../src/extension/inpage/plantedFields.ts'
+import { plantedError, plantedField, plantedMethod } from '../../../src/extension/inpage/plantedFields.ts'
 import { withPlanted } from './support/planted.ts'
 
 const FRIEND = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8'
@@ -136,6 +136,57 @@ describe('plantedField', () => {
     ).toBeUndefined()
   })
 
+  it('finds capabilities that read any name through an object the page put beneath a builtin prototype', () => {
+    const call = { to: FRIEND, value: '0x1', data: '0x' }
+    const batch = { version: '2.0.0', from: FRIEND, chainId: '0x7a69', atomicRequired: false }
+    const evil = { url: 'https://evil.example' }
+    const answering = new Proxy(Object.create(null), { get: (_target, key) => (key === 'url' ? evil.url : evil) })
+    const found: unknown[] = []
+    for (const [prototype, capabilities] of [
+      [Array.prototype, []],
+      [String.prototype, { paymasterService: 'x' }],
+      [Number.prototype, 0],
+      [Boolean.prototype, { paymasterService: true }],
+    ] as const) {
+      Object.setPrototypeOf(prototype, answering)
+      try {
+        found.push(plantedField('wallet_sendCalls', [{ ...batch, capabilities, calls: [call] }]))
+        found.push(
+          plantedField('wallet_sendCalls', [{ ...batch, capabilities: { paymasterService: evil }, calls: [call] }]),
+        )
+      } finally {
+        Object.setPrototypeOf(prototype, Object.prototype)
+      }
+    }
+    const where = "the batch's capabilities"
+    expect(found).toEqual([
+      { where, beneath: 'Array.prototype' },
+      undefined,
+      { where, beneath: 'String.prototype' },
+      undefined,
+      { where, beneath: 'Number.prototype' },
+      undefined,
+      { where, beneath: 'Boolean.prototype' },
+      undefined,
+    ])
+    expect(plantedError({ where, beneath: 'Array.prototype' }).message).toContain(
+      "the batch's capabilities reads any field it lacks through an object the page put beneath Array.prototype",
+    )
+  })
+
+  it('checks an ERC-7715 permission request, an open set of fields like capabilities', async () => {
+    const request = {
+      chainId: '0x7a69',
+      signer: { type: 'account', data: { address: FRIEND } },
+      permission: { type: 'native-token-stream', data: { amountPerSecond: '0x1' } },
+    }
+    for (const method of ['wallet_grantPermissions', 'wallet_requestExecutionPermissions'] as const) {
+      expect(plantedField(method, [[request]])).toBeUndefined()
+      const found = await withPlanted({ maxAmount: '0xffff' }, () => plantedField(method, [[request]]))
+      expect(found).toEqual({ where: 'the permission request', name: 'maxAmount' })
+    }
+  })
+
   it('checks typed data given as an object or as JSON text, its domain, and legacy entries', async () => {
     const data = {
       types: { EIP712Domain: [{ name: 'name', type: 'string' }] },
@@ -153,6 +204,60 @@ describe('plantedField', () => {
       plantedField('eth_signTypedData_v1', [[{ type: 'string', name: 'a' }], FRIEND]),
     )
     expect(legacy).toEqual({ where: 'entry 0', name: 'value' })
+  })
+
+  it('checks a struct, a list, the domain or the types given as text, a number or a list, read through their prototypes', async () => {
+    const domain = { name: 'Ether Mail', version: '1', chainId: 1, verifyingContract: FRIEND, salt: '0x00' }
+    const { from, contents } = ETHER_MAIL.message
+    const mail = (change: Record<string, unknown>) => ({ ...ETHER_MAIL, domain, ...change })
+    const onText = await withPlanted(
+      { wallet: FRIEND, verifyingContract: FRIEND, Mail: [], type: 'address' },
+      () => [
+        plantedField('eth_signTypedData_v4', [FRIEND, mail({ message: { from, to: 'Bob', contents } })]),
+        plantedField('eth_signTypedData_v4', [FRIEND, JSON.stringify(mail({ domain: 'Ether Mail' }))]),
+        plantedField('eth_signTypedData_v4', [FRIEND, mail({ types: 'none' })]),
+        plantedField('eth_signTypedData_v4', [FRIEND, mail({ types: { ...ETHER_MAIL.types, Person: ['name'] } })]),
+        plantedField('eth_signTypedData_v1', [['entry'], FRIEND]),
+      ],
+      String.prototype,
+    )
+    expect(onText).toEqual([
+      { where: 'the message.to', name: 'wallet', on: 'String.prototype' },
+      { where: 'the domain', name: 'verifyingContract', on: 'String.prototype' },
+      { where: 'the types', name: 'Mail', on: 'String.prototype' },
+      { where: 'field 0 of type Person', name: 'type', on: 'String.prototype' },
+      { where: 'entry 0', name: 'type', on: 'String.prototype' },
+    ])
+    const list = {
+      types: { EIP712Domain: [{ name: 'name', type: 'string' }], Ballot: [{ name: 'choices', type: 'uint256[]' }] },
+      primaryType: 'Ballot',
+      domain: { name: 'Ballot' },
+      message: { choices: '12' },
+    }
+    // A list given as text reads its list methods (map, forEach) from String.prototype, added names included.
+    const asText = await withPlanted(
+      { map: () => [] },
+      () => plantedField('eth_signTypedData_v4', [FRIEND, list]),
+      String.prototype,
+    )
+    expect(asText).toEqual({ where: 'the message.choices', name: 'map' })
+    const asArray = await withPlanted(
+      { wallet: FRIEND },
+      () => plantedField('eth_signTypedData_v4', [FRIEND, mail({ message: { from, to: [], contents } })]),
+      Array.prototype,
+    )
+    expect(asArray).toEqual({ where: 'the message.to', name: 'wallet', on: 'Array.prototype' })
+    Object.setPrototypeOf(Number.prototype, new Proxy({}, {}))
+    let beneath: unknown
+    try {
+      beneath = plantedField('eth_signTypedData_v4', [FRIEND, mail({ message: { from, to: 5, contents } })])
+    } finally {
+      Object.setPrototypeOf(Number.prototype, Object.prototype)
+    }
+    expect(beneath).toEqual({ where: 'the message.to', beneath: 'Number.prototype' })
+    expect(plantedField('eth_signTypedData_v4', [FRIEND, mail({ message: { from, to: 'Bob', contents } })])).toBe(
+      undefined,
+    )
   })
 
   it('walks the message as its types declare it, into structs and arrays of them', async () => {
@@ -283,5 +388,39 @@ describe('plantedField', () => {
     }
     expect(found).toEqual({ where: 'the list of params', index: 1 })
     expect(full).toBeUndefined()
+  })
+})
+
+describe('plantedMethod', () => {
+  it('finds a method a wallet would read from the prototype of a primitive given as a request', async () => {
+    const values = ['eth_chainId', 7, true, 7n, Symbol.iterator]
+    expect(values.map(plantedMethod)).toEqual([false, false, false, false, false])
+    expect([{}, null, undefined, () => {}].map(plantedMethod)).toEqual([false, false, false, false])
+    for (const prototype of [
+      String.prototype,
+      Number.prototype,
+      Boolean.prototype,
+      BigInt.prototype,
+      Symbol.prototype,
+    ]) {
+      const found = await withPlanted(
+        { 'get:method': 'eth_sendTransaction' },
+        () => values.map(plantedMethod),
+        prototype,
+      )
+      expect(found.filter(Boolean), prototype.constructor.name).toHaveLength(1)
+    }
+    expect(await withPlanted({ method: 'eth_sendTransaction' }, () => values.map(plantedMethod))).toEqual(
+      values.map(() => true),
+    )
+    // A Proxy the page puts beneath a primitive's prototype could answer any name.
+    Object.setPrototypeOf(Number.prototype, new Proxy({}, {}))
+    let beneath: unknown
+    try {
+      beneath = [7, 'eth_chainId'].map(plantedMethod)
+    } finally {
+      Object.setPrototypeOf(Number.prototype, Object.prototype)
+    }
+    expect(beneath).toEqual([true, false])
   })
 })

@@ -24,21 +24,60 @@ function useArmed(ms: number): boolean {
   return armed
 }
 
+/** How long Continue waits, once the results show, for a moment without a press in the window before it arms. */
+const QUIET_MS = 600
+
+/**
+ * False until `ready` has been true for `ms` without a pointer or key press in the window: each press meanwhile starts
+ * the wait over. A page that has its user click or press keys over and over where the window opens (a game, "click to
+ * claim") cannot have one of those land on Continue as the results appear; the user who stops to read arms it.
+ */
+function useQuietAfter(ready: boolean, ms: number): boolean {
+  const [quiet, setQuiet] = useState(false)
+  useEffect(() => {
+    if (!ready) return
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const stop = () => {
+      window.removeEventListener('pointerdown', restart, true)
+      window.removeEventListener('keydown', restart, true)
+    }
+    const restart = () => {
+      clearTimeout(timer)
+      timer = setTimeout(() => {
+        stop()
+        setQuiet(true)
+      }, ms)
+    }
+    window.addEventListener('pointerdown', restart, true)
+    window.addEventListener('keydown', restart, true)
+    restart()
+    return () => {
+      clearTimeout(timer)
+      stop()
+      setQuiet(false)
+    }
+  }, [ready, ms])
+  return quiet
+}
+
 /**
  * Continue and Reject. Reject has focus by default unless the scan found nothing, so a stray Enter never approves a
  * risky request; Escape rejects. A request that follows another in the same window arms its buttons only after a
- * moment, so a double click or a repeated key meant for the previous request cannot decide it.
+ * moment, so a double click or a repeated key meant for the previous request cannot decide it; Continue arms only
+ * after a quiet moment once the results show (see useQuietAfter).
  */
 export function DecisionBar({ action, needsAcknowledgement, busy, armAfterMs, onDecide }: Props) {
   const [acknowledged, setAcknowledged] = useState(false)
   const armed = useArmed(armAfterMs)
+  const quiet = useQuietAfter(action !== 'PENDING', QUIET_MS)
   const reject = useRef<HTMLButtonElement>(null)
   const proceed = useRef<HTMLButtonElement>(null)
 
   useEffect(() => {
     if (action === 'PENDING' || !armed) return
-    ;(action === 'NONE' ? proceed : reject).current?.focus()
-  }, [action, armed])
+    if (action !== 'NONE') reject.current?.focus()
+    else if (quiet) proceed.current?.focus()
+  }, [action, armed, quiet])
 
   useEffect(() => {
     if (!armed) return
@@ -51,7 +90,7 @@ export function DecisionBar({ action, needsAcknowledgement, busy, armAfterMs, on
 
   const risky = needsAcknowledgement
   const idle = armed && !busy
-  const canContinue = action !== 'PENDING' && idle && (!risky || acknowledged)
+  const canContinue = action !== 'PENDING' && quiet && idle && (!risky || acknowledged)
   return (
     <footer className="decision">
       {risky && (
