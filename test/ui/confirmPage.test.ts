@@ -8,7 +8,7 @@ import type { BrowserContext, Page } from 'playwright-core'
 import { type Address, concat, encodeFunctionData, keccak256, parseAbi, toHex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type LaunchedChromium, launchChromium } from '../../src/devnet/chromium.ts'
-import { permit2Single, sendEth } from '../../src/devnet/dapp/requests.ts'
+import { permit2Single, sendEth, type TxRequest } from '../../src/devnet/dapp/requests.ts'
 import type { Devnet } from '../../src/devnet/devnet.ts'
 import { COW_SETTLEMENT_ADDRESS, plainSafeTx, safeMessageTypedData, safeTxTypedData } from '../../src/devnet/eip712.ts'
 import { scanMessage, scanTransactions } from '../../src/engine/index.ts'
@@ -31,6 +31,8 @@ describe('the confirmation window', () => {
   let sendEthScan: ScanState
   let permit2Scan: ScanState
   let blockScan: ScanState
+  let tx: TxRequest
+  let nodeSettings: Record<string, unknown>
 
   beforeAll(async () => {
     devnet = await startTestDevnet()
@@ -50,7 +52,10 @@ describe('the confirmation window', () => {
     const { fixtures } = devnet
     me = fixtures.accounts[0]?.address as Address
     const options = { rpcUrl: fixtures.rpcUrl }
-    const tx = sendEth(fixtures, me)
+    tx = sendEth(fixtures, me)
+    // Continue scans a transaction again before it goes on (the re-check): on the devnet the seeded scans came from.
+    nodeSettings = { rpcUrls: { '31337': fixtures.rpcUrl } }
+    await store({ settings: nodeSettings }, 'local')
     const [sent, permit, blocked] = await Promise.all([
       scanTransactions({ txObjects: [tx], userAccount: me, metadata: { origin: 'http://localhost:5173' } }, options),
       scanMessage(
@@ -91,7 +96,7 @@ describe('the confirmation window', () => {
     chainId: 31337,
     account: me.toLowerCase(),
     method: 'eth_sendTransaction',
-    params: [{ from: me }],
+    params: [tx],
     createdAt: Date.now(),
     scan,
   })
@@ -229,12 +234,12 @@ describe('the confirmation window', () => {
   })
 
   it('asks for the acknowledgement on a failed scan when the settings say so', async () => {
-    await store({ settings: { onScanFailure: 'ask-default-reject' } }, 'local')
+    await store({ settings: { ...nodeSettings, onScanFailure: 'ask-default-reject' } }, 'local')
     const failed: ScanState = { status: 'ERROR', error: { kind: 'TIMEOUT', message: 'no answer in 10 s' } }
     const page = await open(request('error-strict', failed))
     expect(await page.getByRole('button', { name: 'Continue' }).isDisabled()).toBe(true)
     expect(await page.getByRole('checkbox', { name: /I understand the risk/ }).count()).toBe(1)
-    await store({ settings: {} }, 'local')
+    await store({ settings: nodeSettings }, 'local')
     await page.close()
   })
 
