@@ -4,7 +4,9 @@
  * changes.
  */
 import {
+  createPublicClient,
   createTestClient,
+  createWalletClient,
   erc20Abi,
   erc721Abi,
   getAddress,
@@ -14,8 +16,11 @@ import {
   toEventSelector,
   walletActions,
 } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { foundry } from 'viem/chains'
 import { expect } from 'vitest'
 import type { TxRequest } from '../../src/devnet/dapp/requests.ts'
+import type { Fixtures } from '../../src/devnet/fixtures.ts'
 import { waitForReceipt } from '../../src/devnet/receipt.ts'
 import type { ScanTransactionsResponse, StateChange } from '../../src/engine/index.ts'
 
@@ -171,4 +176,16 @@ export async function expectRealityMatches(rpcUrl: string, response: ScanTransac
   const executed = await executedDeltas(rpcUrl, tx, claimed)
   expect(Object.fromEntries(nonZero)).toEqual(Object.fromEntries(executed))
   return executed
+}
+
+/**
+ * The devnet's dev accounts by index, a public client and a wallet client signing as one of them (locally, as a
+ * wallet signs), for tests that deploy and drive a protocol's contracts on the devnet `fx` gives.
+ */
+export function devnetSigners(fx: () => Fixtures) {
+  const account = (index: number) => privateKeyToAccount(fx().accounts[index]?.privateKey as Hex)
+  const chain = () => createPublicClient({ chain: foundry, transport: http(fx().rpcUrl), pollingInterval: 50 })
+  const wallet = (index: number) =>
+    createWalletClient({ account: account(index), chain: foundry, transport: http(fx().rpcUrl) })
+  return { account, chain, wallet }
 }

@@ -6,6 +6,7 @@ import { type Address, getAddress, type Hex, pad, zeroAddress } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { misdirectedPayouts, recordersFor, tradeCounterparties } from '../../../src/engine/risk/swapProceeds.ts'
 import type { Movement } from '../../../src/engine/simulation/index.ts'
+import { etherMovement, tokenMovement } from '../movementSupport.ts'
 
 const [user, router, pool, weth, usdc, other, fee] = [
   '0x00000000000000000000000000000000000000A1',
@@ -17,18 +18,8 @@ const [user, router, pool, weth, usdc, other, fee] = [
   '0x0000000000000000000000000000000000000017',
 ].map((address) => getAddress(address)) as [Address, Address, Address, Address, Address, Address, Address]
 
-const ether = (from: Address, to: Address, amount: bigint): Movement => ({
-  asset: { standard: 'NATIVE' },
-  from,
-  to,
-  amount,
-})
-const token = (address: Address, from: Address, to: Address, amount: bigint): Movement => ({
-  asset: { standard: 'ERC20', token: address },
-  from,
-  to,
-  amount,
-})
+const ether = etherMovement
+const token = tokenMovement
 const isUser = (address: Address) => address.toLowerCase() === user.toLowerCase()
 const unlisted = () => false
 

@@ -9,9 +9,7 @@ import { createRequire } from 'node:module'
 import {
   type Abi,
   type Address,
-  createPublicClient,
   createTestClient,
-  createWalletClient,
   encodeAbiParameters,
   encodeEventTopics,
   encodeFunctionData,
@@ -26,8 +24,6 @@ import {
   zeroAddress,
   zeroHash,
 } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
-import { foundry } from 'viem/chains'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { waitForReceipt } from '../../../src/devnet/receipt.ts'
 import { acrossSpokePoolAbi, wethAbi } from '../../../src/engine/abi/index.ts'
@@ -37,6 +33,7 @@ import { devnetRolledBackPerTest } from '../../support/devnet.ts'
 import { runtimeCode } from '../../support/solc.ts'
 import { walletTypedData } from '../../support/userOperations.ts'
 import { messageResponseValidator, scanOk } from '../messageSupport.ts'
+import { devnetSigners } from '../protocolSupport.ts'
 import { validateTransactionsResponse } from '../transactionSupport.ts'
 
 const require = createRequire(import.meta.url)
@@ -47,10 +44,7 @@ const SPOKE_POOL = artifact(
 const PROXY = artifact('@openzeppelin/contracts/build/contracts/ERC1967Proxy.json')
 
 const fx = devnetRolledBackPerTest()
-const account = (index: number) => privateKeyToAccount(fx().accounts[index]?.privateKey as Hex)
-const chain = () => createPublicClient({ chain: foundry, transport: http(fx().rpcUrl), pollingInterval: 50 })
-const wallet = (index: number) =>
-  createWalletClient({ account: account(index), chain: foundry, transport: http(fx().rpcUrl) })
+const { account, chain, wallet } = devnetSigners(fx)
 
 const user = () => account(0).address
 const attacker = () => account(7).address

@@ -9,8 +9,6 @@ import { createRequire } from 'node:module'
 import {
   type Abi,
   type Address,
-  createPublicClient,
-  createWalletClient,
   encodeAbiParameters,
   encodeEventTopics,
   encodeFunctionData,
@@ -19,7 +17,6 @@ import {
   getAddress,
   type Hex,
   hexToBigInt,
-  http,
   maxUint128,
   pad,
   parseEther,
@@ -30,8 +27,6 @@ import {
   zeroAddress,
   zeroHash,
 } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
-import { foundry } from 'viem/chains'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { waitForReceipt } from '../../../src/devnet/receipt.ts'
 import { opStackBridgeAbi } from '../../../src/engine/abi/index.ts'
@@ -43,6 +38,7 @@ import {
 } from '../../../src/engine/risk/opStackDeposits.ts'
 import type { TokenMetadata } from '../../../src/engine/simulation/index.ts'
 import { devnetRolledBackPerTest } from '../../support/devnet.ts'
+import { devnetSigners } from '../protocolSupport.ts'
 import { validateTransactionsResponse } from '../transactionSupport.ts'
 
 const require = createRequire(import.meta.url)
@@ -53,10 +49,7 @@ const BRIDGE = bedrock('L1StandardBridge')
 const PORTAL = bedrock('OptimismPortal')
 
 const fx = devnetRolledBackPerTest()
-const account = (index: number) => privateKeyToAccount(fx().accounts[index]?.privateKey as Hex)
-const chain = () => createPublicClient({ chain: foundry, transport: http(fx().rpcUrl), pollingInterval: 50 })
-const wallet = (index: number) =>
-  createWalletClient({ account: account(index), chain: foundry, transport: http(fx().rpcUrl) })
+const { account, chain, wallet } = devnetSigners(fx)
 const user = () => account(0).address
 const attacker = () => account(7).address
 const deployer = () => account(9).address

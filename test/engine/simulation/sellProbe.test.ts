@@ -6,9 +6,9 @@
 import { readFileSync } from 'node:fs'
 import { type Address, getAddress, zeroAddress } from 'viem'
 import { describe, expect, it } from 'vitest'
-import type { Movement } from '../../../src/engine/simulation/index.ts'
 import { SELL_PROBE_CODE, sellTargets } from '../../../src/engine/simulation/sellProbe.ts'
 import { INJECTED_SETTINGS, runtimeCode } from '../../support/solc.ts'
+import { etherMovement, tokenMovement } from '../movementSupport.ts'
 
 const SOURCE = new URL('../../../src/engine/simulation/SellProbe.sol', import.meta.url)
 const USER: Address = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
@@ -17,18 +17,8 @@ const PAIR: Address = getAddress('0x0000000000000000000000000000000000000a1e')
 const MEME: Address = '0x000000000000000000000000000000000000e3e3'
 const OTHER: Address = '0x000000000000000000000000000000000000f00d'
 
-const eth = (from: Address, to: Address, amount: bigint): Movement => ({
-  asset: { standard: 'NATIVE' },
-  from,
-  to,
-  amount,
-})
-const token = (address: Address, from: Address, to: Address, amount: bigint): Movement => ({
-  asset: { standard: 'ERC20', token: address },
-  from,
-  to,
-  amount,
-})
+const eth = etherMovement
+const token = tokenMovement
 const anyToken = () => true
 
 describe('SellProbe', () => {
