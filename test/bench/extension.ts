@@ -26,7 +26,10 @@
  * - pass-through overhead: eth_chainId ×1,000 on an in-memory provider that the hook patched (window.ethereum) and on
  *   an identical one it never saw, in the same page, alternating; per-call difference of the means over 200 rounds.
  * - a flood: 200 requests at once wait in one window; from the click on Continue to the first call settling in the
- *   dapp (clicked once the window shows "Request 1 of 200" with results), over BENCH_FLOOD_RUNS runs.
+ *   dapp (clicked once the window shows "Request 1 of 200" with results and Continue has armed), over
+ *   BENCH_FLOOD_RUNS runs.
+ * - Continue: from the click on an armed Continue to the dapp's call settling, for a transaction (scanned again before
+ *   it goes on) and a message (not), alternating, BENCH_CONTINUE_RUNS runs each.
  * Targets (issue 5 §7, issue 12 §1, issue 14 §6): warm results in under 600 ms p50; cold results under 180 ms p50 and
  * the cold window under 120 ms p50; overhead under 0.05 ms per call; Continue under a flood reaches the dapp in under
  * 200 ms p50. Exit code 1 when missed.
@@ -59,6 +62,8 @@ const COLD_WINDOW_TARGET_MS = 120
 const OVERHEAD_TARGET_MS = 0.05
 const FLOOD = 200
 const FLOOD_RUNS = Number(process.env.BENCH_FLOOD_RUNS ?? 5)
+/** Continue on one transaction and on one message, alternating, BENCH_CONTINUE_RUNS times each. */
+const CONTINUE_RUNS = Number(process.env.BENCH_CONTINUE_RUNS ?? 10)
 const FLOOD_TARGET_MS = 200
 const RESULTS_TIMEOUT_MS = 20_000
 const PAUSED_RUNS = Number(process.env.BENCH_PAUSED_RUNS ?? 3)
@@ -336,13 +341,41 @@ async function floodContinue(extension: Extension, page: Page, account: string):
   await page.evaluate(() => {
     ;(window as unknown as { __firstAt?: number }).__firstAt = undefined
   })
+  const proceed = await armedContinue(confirm)
   const clickedAt = await confirm.evaluate(() => performance.timeOrigin + performance.now())
-  await confirm.getByRole('button', { name: 'Continue', exact: true }).click()
+  await proceed.click()
   await page.waitForFunction(() => (window as unknown as { __firstAt?: number }).__firstAt, null, { polling: 5 })
   const firstAt = await page.evaluate(() => (window as unknown as { __firstAt: number }).__firstAt)
   await confirm.close()
   await page.evaluate(() => (window as unknown as { __flood: Promise<unknown> }).__flood)
   return firstAt - clickedAt
+}
+
+/**
+ * The window's Continue once it can be clicked: it arms after a quiet moment once the results show (DecisionBar), a
+ * wait of the person's, not of Preflight's, so the timed part starts after it.
+ */
+async function armedContinue(confirm: Page) {
+  const proceed = confirm.getByRole('button', { name: 'Continue', exact: true, disabled: false })
+  await proceed.waitFor({ timeout: 20_000 })
+  return proceed
+}
+
+/**
+ * One Continue: ms from the click on an armed Continue to the dapp's call settling. A transaction is scanned again
+ * before it goes on (the re-check), a message is not: the two side by side are what the re-check costs.
+ */
+async function continueToDapp(extension: Extension, page: Page, call: string): Promise<number> {
+  const opened = nextConfirmWindow(extension.context)
+  await page.evaluate(`window.__settledAt = undefined
+    ${call}.finally(() => { window.__settledAt = performance.timeOrigin + performance.now() })`)
+  const confirm = await opened
+  await confirm.locator('[data-action]:not([data-action="PENDING"])').waitFor({ timeout: 20_000 })
+  const proceed = await armedContinue(confirm)
+  const clickedAt = await confirm.evaluate(() => performance.timeOrigin + performance.now())
+  await proceed.click()
+  await page.waitForFunction(() => (window as unknown as { __settledAt?: number }).__settledAt, null, { polling: 5 })
+  return (await page.evaluate(() => (window as unknown as { __settledAt: number }).__settledAt)) - clickedAt
 }
 
 // Plain script text: tsx would add helpers to a function passed to evaluate that do not exist in the page.
@@ -396,6 +429,14 @@ async function main() {
     await page.goto(`${dapp.url}/`)
     const flood: number[] = []
     for (let run = 0; run < FLOOD_RUNS; run++) flood.push(await floodContinue(extension, page, from))
+    const to = devnet.fixtures.accounts[5]?.address ?? ''
+    const sendCall = `ethereum.request({ method: 'eth_sendTransaction', params: [{ from: '${from}', to: '${to}', value: '0x1' }] })`
+    const signCall = `ethereum.request({ method: 'personal_sign', params: ['0x6869', '${from}'] })`
+    const continued = { transaction: [] as number[], message: [] as number[] }
+    for (let run = 0; run < CONTINUE_RUNS; run++) {
+      continued.transaction.push(await continueToDapp(extension, page, sendCall))
+      continued.message.push(await continueToDapp(extension, page, signCall))
+    }
     await page.goto(`${dapp.url}/empty`)
     const overhead = await passThroughOverhead(page)
 
@@ -428,6 +469,15 @@ async function main() {
         p50: round(quantile(flood, 0.5)),
         max: round(Math.max(...flood)),
         target: FLOOD_TARGET_MS,
+      },
+      // A transaction is scanned again on Continue (the re-check); a message is not.
+      continueToDappMs: {
+        runs: CONTINUE_RUNS,
+        transaction: {
+          p50: round(quantile(continued.transaction, 0.5)),
+          max: round(Math.max(...continued.transaction)),
+        },
+        message: { p50: round(quantile(continued.message, 0.5)), max: round(Math.max(...continued.message)) },
       },
       passThrough: {
         calls: CALLS,
