@@ -367,8 +367,9 @@ async function armedContinue(confirm: Page) {
  */
 async function continueToDapp(extension: Extension, page: Page, call: string): Promise<number> {
   const opened = nextConfirmWindow(extension.context)
+  // Not awaited in the page: the call settles only after the click.
   await page.evaluate(`window.__settledAt = undefined
-    ${call}.finally(() => { window.__settledAt = performance.timeOrigin + performance.now() })`)
+    void ${call}.finally(() => { window.__settledAt = performance.timeOrigin + performance.now() })`)
   const confirm = await opened
   await confirm.locator('[data-action]:not([data-action="PENDING"])').waitFor({ timeout: 20_000 })
   const proceed = await armedContinue(confirm)
