@@ -134,6 +134,21 @@ export function createRequests(browser: Browser, store: PendingStore, scanner: S
 
   const queue = createConfirmQueue(browser, store, (id, outcome) => settle(id, 'closed', outcome))
 
+  /**
+   * A request's scan as the window shows it: the engine's, with a POISONED_ADDRESS warning for each recipient that
+   * mimics an address the user paid before (kept in the worker, so the engine cannot add it).
+   */
+  async function scanned(record: PendingRequest, settings: Settings): Promise<ScanState> {
+    const known = counterparties.known().catch(() => new Set<never>())
+    const { method, params, account, origin, chainId } = record
+    const state = await scanner.scan({ call: { method, params, account, origin, chainId }, settings })
+    try {
+      return withPoisonedAddressWarnings(state, account, await known)
+    } catch (error) {
+      return scanFailed(error)
+    }
+  }
+
   /** Re-checks in flight by request: a second Continue waits for the first one's answer instead of forwarding. */
   const rechecks = new Map<string, Promise<boolean>>()
 
@@ -150,24 +165,18 @@ export function createRequests(browser: Browser, store: PendingStore, scanner: S
     const check = (async () => {
       const record = await store.get(id)
       if (record?.scan.status !== 'DONE' || record.scan.kind !== 'transactions') return false
-      const { method, params, account, origin, chainId } = record
-      const settings = await loadSettings()
-      const scanned = await withinRecheckTime(
-        scanner.scan({ call: { method, params, account, origin, chainId }, settings }),
-      )
+      // Judged as the shown scan was, so a warning only the worker adds is not news.
+      const fresh = await withinRecheckTime(scanned(record, await loadSettings()))
       let change: Pick<PendingRequest, 'scan' | 'changedWhileShown'>
-      if (scanned?.status === 'DONE' && scanned.kind === 'transactions') {
-        // Judged as the shown scan was, so a warning only the worker adds is not news.
-        const fresh = withPoisonedAddressWarnings(scanned, account, await counterparties.known().catch(() => new Set()))
-        if (fresh.status !== 'DONE' || fresh.kind !== 'transactions') return false
+      if (fresh?.status === 'DONE' && fresh.kind === 'transactions') {
         const lines = outcomeDrift(record.scan.response, fresh.response)
         if (lines.length === 0) return false
         change = { scan: fresh, changedWhileShown: { at: Date.now(), lines } }
       } else {
         if (record.changedWhileShown?.unchecked) return false
         const why =
-          scanned?.status === 'ERROR'
-            ? scanned.error.message
+          fresh?.status === 'ERROR'
+            ? fresh.error.message
             : `It did not finish within ${RECHECK_TIMEOUT_MS / 1000} seconds.`
         change = { scan: record.scan, changedWhileShown: { at: Date.now(), lines: [why], unchecked: true } }
       }
@@ -186,16 +195,7 @@ export function createRequests(browser: Browser, store: PendingStore, scanner: S
 
   async function scan(record: PendingRequest, settings: Settings) {
     if (!queue.has(record.id)) return
-    const known = counterparties.known().catch(() => new Set<never>())
-    const { method, params, account, origin, chainId } = record
-    let state = isPermissionRequest(method)
-      ? PERMISSIONS_NOT_CHECKED
-      : await scanner.scan({ call: { method, params, account, origin, chainId }, settings })
-    try {
-      state = withPoisonedAddressWarnings(state, account, await known)
-    } catch (error) {
-      state = scanFailed(error)
-    }
+    const state = isPermissionRequest(record.method) ? PERMISSIONS_NOT_CHECKED : await scanned(record, settings)
     await store
       .update(record.id, (current) => ({ ...current, scan: state }))
       .catch((error: Error) =>
