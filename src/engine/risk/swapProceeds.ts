@@ -33,16 +33,11 @@ const ZERO = zeroAddress as string
 /**
  * Per asset the user's side pays nothing of, what the counterparties pay out, when more than half of it goes to
  * addresses outside the user's side. Nothing when the user's side pays nothing. A wrapped native token counts as the
- * native currency, so a router that unwraps WETH to pay ether (or wraps what it is sent) moves one asset, not two:
- * `isWrapper` names such tokens, and any token that mints for ether sent to it, or pays ether for its own burn, in
- * these movements is one too.
+ * native currency (swapFlows), so a router that unwraps WETH to pay ether (or wraps what it is sent) moves one asset,
+ * not two.
  */
-export function misdirectedPayouts(
-  movements: Movement[],
-  isUsers: (address: Address) => boolean,
-  isWrapper: (token: Address) => boolean,
-): MisdirectedPayout[] {
-  const { net, counterparties } = netFlows(movements, wrappersIn(movements, isWrapper))
+export function misdirectedPayouts(flows: SwapFlows, isUsers: (address: Address) => boolean): MisdirectedPayout[] {
+  const { net, counterparties } = flows
   const mine = (account: string) => isUsers(account as Address)
   const sum = (entries: [string, bigint][]) => entries.reduce((total, [, amount]) => total + amount, 0n)
   const paid = new Set(
@@ -79,13 +74,8 @@ export function misdirectedPayouts(
  * wallet, which only gains. A wrapped native token counts too when what it wrapped in these movements went only to
  * such accounts (the router wrapped the user's ether to pay a pool); wrapped and handed to anyone else, it does not.
  */
-export function tradeCounterparties(
-  movements: Movement[],
-  isUsers: (address: Address) => boolean,
-  isWrapper: (token: Address) => boolean,
-): Address[] {
-  const wrappers = wrappersIn(movements, isWrapper)
-  const { net } = netFlows(movements, wrappers)
+export function tradeCounterparties(flows: SwapFlows, isUsers: (address: Address) => boolean): Address[] {
+  const { movements, wrappers, net } = flows
   const payers = new Set<string>()
   for (const accounts of net.values()) {
     const entries = [...accounts]
@@ -109,6 +99,24 @@ export function tradeCounterparties(
     if (gainers.every(([account]) => payers.has(account) || isUsers(account as Address))) payers.add(wrapper)
   }
   return [...payers].map((account) => getAddress(account))
+}
+
+/** A request's movements netted once for the swap rules: both read the same flows. */
+export type SwapFlows = {
+  movements: Movement[]
+  /** Tokens that wrap the native currency here (lowercase). */
+  wrappers: Set<string>
+  net: Map<string, Map<string, bigint>>
+  counterparties: Set<string>
+}
+
+/**
+ * The movements netted per asset and account, a wrapped native token counted as the native currency: `isWrapper` names
+ * such tokens, and any token that mints for ether sent to it, or pays ether for its own burn, here is one too.
+ */
+export function swapFlows(movements: Movement[], isWrapper: (token: Address) => boolean): SwapFlows {
+  const wrappers = wrappersIn(movements, isWrapper)
+  return { movements, wrappers, ...netFlows(movements, wrappers) }
 }
 
 /**

@@ -38,7 +38,13 @@ import { isKnownSpender, isWrappedNative } from './protocols.ts'
 import { safeControlWarnings } from './safeControl.ts'
 import { safeRefundWarnings } from './safeRefund.ts'
 import { hashSignatureWarnings } from './safeSignatures.ts'
-import { misdirectedPayouts, recordersFor, swapProceedsWarnings, tradeCounterparties } from './swapProceeds.ts'
+import {
+  misdirectedPayouts,
+  recordersFor,
+  swapFlows,
+  swapProceedsWarnings,
+  tradeCounterparties,
+} from './swapProceeds.ts'
 import { unsellableTokenWarnings } from './unsellableTokens.ts'
 import { valueWarnings } from './valueWarnings.ts'
 import { makeWarning } from './warnings.ts'
@@ -63,14 +69,14 @@ export function simulationWarnings(
   // A contract that records what it received in the user's name (a farm, a vault, a bridge) holds it for them.
   const recorders = recordersFor(logs, isUsers)
   const holdsForUser = (address: Address) => isUsers(address) || recorders.has(address.toLowerCase())
-  const isWrapper = (token: Address) => isWrappedNative(result.chainId, token)
-  const payouts = misdirectedPayouts(result.movements, holdsForUser, isWrapper)
+  const flows = swapFlows(result.movements, (token) => isWrappedNative(result.chainId, token))
+  const payouts = misdirectedPayouts(flows, holdsForUser)
   const deposits = opStackDeposits(logs)
   // Pools that pay a swap's output (to the user, or elsewhere, which its own warning says), and bridges that keep a
   // deposit, are no hidden wallets.
   const accounted = [
     ...payouts.flatMap((payout) => payout.payers),
-    ...tradeCounterparties(result.movements, holdsForUser, isWrapper),
+    ...tradeCounterparties(flows, holdsForUser),
     ...opStackEscrows(deposits, isUsers),
   ]
   return [
@@ -94,7 +100,7 @@ export function simulationWarnings(
     ...contractControlWarnings(result, calls, userAccount),
     ...hashSignatureWarnings(calls, logs, result.chainId),
     ...preSignatureWarnings(calls, logs, (owner) => Boolean(result.safes.get(owner.toLowerCase()))),
-    ...ownContractWarnings(result, userAccount, metadataOf),
+    ...ownContractWarnings(result, isUsers, metadataOf),
     ...gasWarnings(result),
     ...feeWarnings(result, txs),
     ...(txs.length > MAX_USUAL_TRANSACTIONS
@@ -256,12 +262,12 @@ function approvalWarnings(
  * receives in the same transaction (a Uniswap V2 pair taking back its LP tokens to burn them) has lost the user
  * nothing: only what the token contract ends up holding of itself is a loss. And only the user's own sending: a
  * fee-on-transfer token that keeps its tax in its own contract takes a share of every buy and sell, which is the
- * token's rule, not the user's mistake; the mistake sends the contract most of what the user (or a Safe the request
- * runs) sends.
+ * token's rule, not the user's mistake; the mistake sends the contract most of what the user's side (usersSide)
+ * sends.
  */
 function ownContractWarnings(
   result: SimulationResult,
-  userAccount: Address,
+  isUsers: (address: Address) => boolean,
   metadataOf: (token: Address) => TokenMetadata,
 ): Warning[] {
   const flows = new Map<string, { token: Address; kept: bigint; sentByUser: bigint; toContractByUser: bigint }>()
@@ -271,7 +277,7 @@ function ownContractWarnings(
     const flow = flows.get(key) ?? { token: asset.token, kept: 0n, sentByUser: 0n, toContractByUser: 0n }
     if (isAddressEqual(to, asset.token)) flow.kept += amount
     if (isAddressEqual(from, asset.token)) flow.kept -= amount
-    if (isAddressEqual(from, userAccount) || result.safes.get(from.toLowerCase())) {
+    if (isUsers(from)) {
       flow.sentByUser += amount
       if (isAddressEqual(to, asset.token)) flow.toContractByUser += amount
     }

@@ -4,7 +4,12 @@
  */
 import { type Address, getAddress, type Hex, pad, zeroAddress } from 'viem'
 import { describe, expect, it } from 'vitest'
-import { misdirectedPayouts, recordersFor, tradeCounterparties } from '../../../src/engine/risk/swapProceeds.ts'
+import {
+  misdirectedPayouts,
+  recordersFor,
+  swapFlows,
+  tradeCounterparties,
+} from '../../../src/engine/risk/swapProceeds.ts'
 import type { Movement } from '../../../src/engine/simulation/index.ts'
 import { etherMovement, tokenMovement } from '../movementSupport.ts'
 
@@ -34,11 +39,11 @@ const sellForEther = (to: Address): Movement[] => [
 
 describe('misdirectedPayouts', () => {
   it('an unlisted WETH that pays ether for its own burn is the native currency: paid to the user, nothing', () => {
-    expect(misdirectedPayouts(sellForEther(user), isUser, unlisted)).toEqual([])
+    expect(misdirectedPayouts(swapFlows(sellForEther(user), unlisted), isUser)).toEqual([])
   })
 
   it('paid to another address: that address, the ether, and the pool as its payer (the router passes it on)', () => {
-    expect(misdirectedPayouts(sellForEther(other), isUser, unlisted)).toEqual([
+    expect(misdirectedPayouts(swapFlows(sellForEther(other), unlisted), isUser)).toEqual([
       { asset: 'native', recipient: other, amount: 3n, total: 3n, takers: 1, payers: [pool] },
     ])
   })
@@ -53,16 +58,16 @@ describe('misdirectedPayouts', () => {
       token(usdc, router, fee, toFee),
       token(usdc, router, other, toOther),
     ]
-    expect(misdirectedPayouts(split(975n, 25n, 0n), isUser, unlisted)).toEqual([])
-    expect(misdirectedPayouts(split(100n, 300n, 600n), isUser, unlisted)).toMatchObject([
+    expect(misdirectedPayouts(swapFlows(split(975n, 25n, 0n), unlisted), isUser)).toEqual([])
+    expect(misdirectedPayouts(swapFlows(split(100n, 300n, 600n), unlisted), isUser)).toMatchObject([
       { asset: usdc, recipient: other, amount: 600n, total: 1000n, takers: 2 },
     ])
   })
 
   it('nothing when the user pays nothing, and a token’s own contract keeping a tax is not a recipient', () => {
-    expect(misdirectedPayouts([token(usdc, pool, other, 5n)], isUser, unlisted)).toEqual([])
+    expect(misdirectedPayouts(swapFlows([token(usdc, pool, other, 5n)], unlisted), isUser)).toEqual([])
     const taxed = [ether(user, pool, 1n), token(usdc, pool, user, 40n), token(usdc, pool, usdc, 60n)]
-    expect(misdirectedPayouts(taxed, isUser, unlisted)).toEqual([])
+    expect(misdirectedPayouts(swapFlows(taxed, unlisted), isUser)).toEqual([])
   })
 })
 
@@ -78,20 +83,20 @@ describe('tradeCounterparties', () => {
   const isUserOr = (holder: Address) => (address: Address) => isUser(address) || address === holder
 
   it('the pool that paid the user, and the wrapper whose tokens went only to it', () => {
-    expect(tradeCounterparties(buyWith(user), isUser, unlisted)).toEqual([pool, weth])
+    expect(tradeCounterparties(swapFlows(buyWith(user), unlisted), isUser)).toEqual([pool, weth])
     // A farm that holds the USDC in the user's name counts as the user's side.
-    expect(tradeCounterparties(buyWith(fee), isUserOr(fee), unlisted)).toEqual([pool, weth])
+    expect(tradeCounterparties(swapFlows(buyWith(fee), unlisted), isUserOr(fee))).toEqual([pool, weth])
   })
 
   it('no one when the output goes to someone else, nor a wrapper that hands the wrapped ether to a hidden wallet', () => {
-    expect(tradeCounterparties(buyWith(other), isUser, unlisted)).toEqual([])
+    expect(tradeCounterparties(swapFlows(buyWith(other), unlisted), isUser)).toEqual([])
     const wrappedAway = [
       ether(user, router, 10n),
       ether(router, weth, 10n),
       token(weth, zeroAddress, other, 10n),
       token(usdc, pool, user, 1n),
     ]
-    expect(tradeCounterparties(wrappedAway, isUser, unlisted)).toEqual([pool])
+    expect(tradeCounterparties(swapFlows(wrappedAway, unlisted), isUser)).toEqual([pool])
   })
 })
 
