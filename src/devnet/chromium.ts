@@ -45,7 +45,13 @@ export type LaunchedChromium = {
   close(): Promise<void>
 }
 
-export type ChromiumOptions = { extensionDir?: string; otherExtensionDirs?: string[]; headless?: boolean }
+export type ChromiumOptions = {
+  extensionDir?: string
+  otherExtensionDirs?: string[]
+  headless?: boolean
+  /** Hostnames the browser resolves to this machine (e.g. a blocklisted site a test serves), without a DNS lookup. */
+  localHosts?: string[]
+}
 
 /** The flags this machine needs, with the unpacked extensions of `options` loaded. */
 export function chromiumArgs(options: ChromiumOptions = {}): string[] {
@@ -54,6 +60,10 @@ export function chromiumArgs(options: ChromiumOptions = {}): string[] {
   if (extensions.length > 0) {
     const list = extensions.join(',')
     args.push(`--disable-extensions-except=${list}`, `--load-extension=${list}`)
+  }
+  // Resolved, not routed: a page on such a host is on this machine's network, as the test servers it frames are.
+  if (options.localHosts?.length) {
+    args.push(`--host-resolver-rules=${options.localHosts.map((host) => `MAP ${host} 127.0.0.1`).join(', ')}`)
   }
   return args
 }

@@ -115,6 +115,15 @@ export function createDevWallet({ rpcUrl, account }: DevWalletOptions): DevWalle
 
 type DevWalletInfo = { uuid: string; name: string; icon: string; rdns: string }
 
+/** A random (version 4) UUID: crypto.randomUUID exists only in secure contexts, and a frame in an http page is none. */
+function randomUuid(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16))
+  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40
+  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80
+  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('')
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
+}
+
 const ICON =
   'data:image/svg+xml;base64,' +
   btoa(
@@ -133,7 +142,7 @@ export function announceDevWallet(
   const info = options.info ?? {}
   const detail = Object.freeze({
     info: Object.freeze({
-      uuid: info.uuid ?? crypto.randomUUID(),
+      uuid: info.uuid ?? randomUuid(),
       name: info.name ?? 'Devnet Wallet',
       icon: info.icon ?? ICON,
       rdns: info.rdns ?? 'dev.preflight.devwallet',

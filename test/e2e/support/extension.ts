@@ -1,7 +1,7 @@
 /** Drives the built extension in Chromium: its worker, its settings, and the confirmation windows it opens. */
 import { join } from 'node:path'
 import type { BrowserContext, Frame, Page, Worker } from 'playwright-core'
-import { launchChromium } from '../../../src/devnet/chromium.ts'
+import { type ChromiumOptions, launchChromium } from '../../../src/devnet/chromium.ts'
 import { inQueueOrder, type PendingRequest } from '../../../src/extension/shared/pending.ts'
 import type { Settings } from '../../../src/extension/shared/settings.ts'
 
@@ -14,8 +14,11 @@ export const DIST = process.env.PREFLIGHT_EXTENSION_DIR ?? join(import.meta.dirn
 export type Extension = { context: BrowserContext; id: string; close(): Promise<void> }
 
 /** Launches Chromium with dist/ (and any other extensions, such as a test wallet) loaded and waits for the worker. */
-export async function launchExtension(otherExtensionDirs: string[] = []): Promise<Extension> {
-  const { context, close } = await launchChromium({ extensionDir: DIST, otherExtensionDirs })
+export async function launchExtension(
+  otherExtensionDirs: string[] = [],
+  options: Pick<ChromiumOptions, 'localHosts'> = {},
+): Promise<Extension> {
+  const { context, close } = await launchChromium({ ...options, extensionDir: DIST, otherExtensionDirs })
   // Playwright waits forever by default; a step that cannot happen must fail the test, not stall the run.
   context.setDefaultTimeout(30_000)
   const worker = await serviceWorker(context)

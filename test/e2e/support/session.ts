@@ -4,6 +4,7 @@
  * is thrown, so a failed set-up leaves no anvil or Chromium running behind the suite.
  */
 import type { BrowserContext, Page } from 'playwright-core'
+import type { ChromiumOptions } from '../../../src/devnet/chromium.ts'
 import type { Devnet } from '../../../src/devnet/devnet.ts'
 import { startTestDevnet } from '../../support/devnet.ts'
 import { type Dapp, startDapp } from './dapp.ts'
@@ -20,9 +21,16 @@ export type E2eSession = {
   close(): Promise<void>
 }
 
-/** Starts the session; the extension's settings point chain 31337 at the devnet. */
-export async function startE2eSession(): Promise<E2eSession> {
-  const [devnet, dapp, extension] = await Promise.allSettled([startTestDevnet(), startDapp(), launchExtension()])
+/**
+ * Starts the session; the extension's settings point chain 31337 at the devnet. The browser resolves `localHosts` to
+ * this machine, where the dapp's server answers for them too.
+ */
+export async function startE2eSession(options: Pick<ChromiumOptions, 'localHosts'> = {}): Promise<E2eSession> {
+  const [devnet, dapp, extension] = await Promise.allSettled([
+    startTestDevnet(),
+    startDapp(),
+    launchExtension([], options),
+  ])
   const value = <T>(outcome: PromiseSettledResult<T>) => (outcome.status === 'fulfilled' ? outcome.value : undefined)
   const close = async () => {
     await value(extension)?.close()
