@@ -86,6 +86,7 @@ export {
   addMaliciousAddresses,
   checkDomain,
   type DomainVerdict,
+  embeddingPageWarnings,
   handsOverControl,
   originWarnings,
   poisonedAddressWarnings,

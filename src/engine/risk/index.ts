@@ -41,7 +41,7 @@ export { actionFor } from './action.ts'
 export { addMaliciousAddresses, knownMalicious, maliciousAddressWarnings } from './blocklist.ts'
 export { accountInWords, addressIn } from './bridgeDeposits.ts'
 export { counterfeitWarnings } from './counterfeits.ts'
-export { checkDomain, type DomainVerdict, originWarnings } from './phishing.ts'
+export { checkDomain, type DomainVerdict, embeddingPageWarnings, originWarnings } from './phishing.ts'
 export { lookalikeOf, poisonedAddressWarnings, recipientsOf } from './poisoning.ts'
 export {
   contractProtocol,

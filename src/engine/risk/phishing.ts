@@ -53,14 +53,19 @@ export function checkDomain(hostname: string): DomainVerdict {
   return target ? { kind: 'LOOKALIKE', target } : { kind: 'UNKNOWN' }
 }
 
+/** The hostname of an origin, or undefined when it has none (an opaque or malformed origin). */
+function hostnameOf(origin: string): string | undefined {
+  try {
+    return new URL(origin).hostname || undefined
+  } catch {
+    return undefined
+  }
+}
+
 /** Warnings for the page that sent the request: CRITICAL when blocklisted, WARNING when it imitates a known site. */
 export function originWarnings(origin: string): Warning[] {
-  let hostname: string
-  try {
-    hostname = new URL(origin).hostname
-  } catch {
-    return []
-  }
+  const hostname = hostnameOf(origin)
+  if (!hostname) return []
   const verdict = checkDomain(hostname)
   if (verdict.kind === 'BLOCKED') {
     return [
@@ -77,6 +82,40 @@ export function originWarnings(origin: string): Warning[] {
         'COPY_CAT_DOMAIN',
         'WARNING',
         `${hostname} looks like ${verdict.target} but is a different site. Check the address bar before you continue.`,
+      ),
+    ]
+  }
+  return []
+}
+
+/**
+ * Warnings for the page a framed request was sent inside (`topOrigin`, the address bar's site), when it is not the
+ * frame's own: a phishing page can have a frame on a clean, fresh domain send what it wants signed, and the frame's
+ * origin alone then says nothing. CRITICAL when that page is blocklisted, WARNING when it imitates a known site.
+ */
+export function embeddingPageWarnings(topOrigin: string, frameOrigin: string): Warning[] {
+  const top = hostnameOf(topOrigin)
+  const frameHost = hostnameOf(frameOrigin)
+  if (!top || top === frameHost) return []
+  const verdict = checkDomain(top)
+  // A frame the lists already judge the same way has its own warning (originWarnings): one is enough.
+  if (frameHost && checkDomain(frameHost).kind === verdict.kind) return []
+  const frame = frameHost ?? frameOrigin
+  if (verdict.kind === 'BLOCKED') {
+    return [
+      makeWarning(
+        'BLOCKLISTED_DOMAIN_CROSS_ORIGIN',
+        'CRITICAL',
+        `This request comes from ${frame} inside ${top}, the page you are on, which is on a trusted phishing blocklist. Do not sign anything this page asks for.`,
+      ),
+    ]
+  }
+  if (verdict.kind === 'LOOKALIKE') {
+    return [
+      makeWarning(
+        'COPY_CAT_DOMAIN',
+        'WARNING',
+        `This request comes from ${frame} inside ${top}, the page you are on, which looks like ${verdict.target} but is a different site. Check the address bar before you continue.`,
       ),
     ]
   }

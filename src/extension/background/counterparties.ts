@@ -5,15 +5,9 @@
  * showed assets going to it.
  */
 import type { Storage } from 'webextension-polyfill'
-import {
-  type Address,
-  actionFor,
-  poisonedAddressWarnings,
-  recipientsOf,
-  type StateChange,
-  sortWarnings,
-} from '../../engine/index.ts'
+import { type Address, poisonedAddressWarnings, recipientsOf, type StateChange } from '../../engine/index.ts'
 import type { ScanState } from '../shared/pending.ts'
+import { withWarnings } from '../shared/scanWarnings.ts'
 import { serially } from './serially.ts'
 
 export const COUNTERPARTIES_KEY = 'counterparties'
@@ -47,15 +41,8 @@ export function scanRecipients(scan: ScanState, account: string): Address[] {
  * `account`, and its action decided again from all its warnings; unchanged when there is none.
  */
 export function withPoisonedAddressWarnings(scan: ScanState, account: string, known: ReadonlySet<Address>): ScanState {
-  if (scan.status !== 'DONE') return scan
-  const warnings = poisonedAddressWarnings(
-    changesOf(scan, account),
-    new Set([...known, account.toLowerCase() as Address]),
-  )
-  if (warnings.length === 0) return scan
-  const all = sortWarnings([...warnings, ...scan.response.warnings])
-  // Both kinds of response carry warnings and an action alike; the compiler cannot pair the spread with its kind.
-  return { ...scan, response: { ...scan.response, warnings: all, action: actionFor(all) } } as ScanState
+  const payees = new Set([...known, account.toLowerCase() as Address])
+  return withWarnings(scan, poisonedAddressWarnings(changesOf(scan, account), payees))
 }
 
 /** The remembered addresses, read from and written to `area` one step at a time. */

@@ -140,8 +140,9 @@ export function createRequests(browser: Browser, store: PendingStore, scanner: S
    */
   async function scanned(record: PendingRequest, settings: Settings): Promise<ScanState> {
     const known = counterparties.known().catch(() => new Set<never>())
-    const { method, params, account, origin, chainId } = record
-    const state = await scanner.scan({ call: { method, params, account, origin, chainId }, settings })
+    const { method, params, account, origin, topOrigin, chainId } = record
+    const call = { method, params, account, origin, chainId, ...(topOrigin === undefined ? {} : { topOrigin }) }
+    const state = await scanner.scan({ call, settings })
     try {
       return withPoisonedAddressWarnings(state, account, await known)
     } catch (error) {

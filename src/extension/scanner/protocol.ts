@@ -24,7 +24,15 @@ export const SCANNER_PAGE = 'src/extension/scanner/scanner.html'
 /** Worker → scanner page: scan a stored request, exactly the params the wallet receives on Continue. */
 export type ScanOrder = {
   type: 'preflight/scan'
-  call: { method: InterceptedMethod; params: unknown[]; account: string; origin: string; chainId: number }
+  /** `topOrigin`: the page a framed request was sent inside, when it is not the frame's own (sender.ts). */
+  call: {
+    method: InterceptedMethod
+    params: unknown[]
+    account: string
+    origin: string
+    topOrigin?: string
+    chainId: number
+  }
   settings: Settings
 }
 

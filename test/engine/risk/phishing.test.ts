@@ -1,7 +1,7 @@
 /** The requesting site against the bundled eth-phishing-detect lists. */
 import config from 'eth-phishing-detect/src/config.json'
 import { describe, expect, it } from 'vitest'
-import { checkDomain, originWarnings } from '../../../src/engine/index.ts'
+import { checkDomain, embeddingPageWarnings, originWarnings } from '../../../src/engine/index.ts'
 import { editDistance } from '../../../src/engine/risk/phishing.ts'
 
 describe('origin checks against the bundled phishing list', () => {
@@ -27,5 +27,24 @@ describe('origin checks against the bundled phishing list', () => {
     expect(originWarnings('https://app.example.org')).toEqual([])
     expect(originWarnings('http://127.0.0.1:5173')).toEqual([])
     expect(editDistance('kitten', 'sitting')).toBe(3)
+  })
+
+  it('a framed request is judged by the page around it: blocklisted is CRITICAL, a look-alike a WARNING', () => {
+    expect(embeddingPageWarnings('https://claim.moonbirds.tv', 'https://fresh-mint.example')).toMatchObject([
+      {
+        kind: 'BLOCKLISTED_DOMAIN_CROSS_ORIGIN',
+        severity: 'CRITICAL',
+        message: expect.stringContaining('fresh-mint.example inside claim.moonbirds.tv'),
+      },
+    ])
+    expect(embeddingPageWarnings('https://metamesk.io', 'https://fresh-mint.example')).toMatchObject([
+      { kind: 'COPY_CAT_DOMAIN', severity: 'WARNING', message: expect.stringContaining('looks like metamask.io') },
+    ])
+    // A clean or allowlisted page around the frame adds nothing, nor does a page the frame's own check already judged.
+    expect(embeddingPageWarnings('https://app.example.org', 'https://fresh-mint.example')).toEqual([])
+    expect(embeddingPageWarnings('https://metamask.io', 'https://moonbirds.tv')).toEqual([])
+    expect(embeddingPageWarnings('https://moonbirds.tv', 'https://claim.moonbirds.tv')).toEqual([])
+    expect(embeddingPageWarnings('https://moonbirds.tv:8443', 'https://moonbirds.tv')).toEqual([])
+    expect(embeddingPageWarnings('null', 'https://fresh-mint.example')).toEqual([])
   })
 })

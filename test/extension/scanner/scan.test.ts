@@ -106,6 +106,37 @@ describe('runScan', () => {
     expect(await scanOrdered(garbled, never)).toMatchObject({ status: 'ERROR', error: { kind: 'BACKEND_ERROR' } })
   })
 
+  it('judges the page around a framed request from the lists, also when a scan API scans it', async () => {
+    const framed = (topOrigin: string): ScanOrder => ({
+      type: 'preflight/scan',
+      call: {
+        method: 'eth_sendTransaction',
+        params: [SCAN.request.txObjects[0]],
+        account: ACCOUNT,
+        origin: 'https://a.example',
+        topOrigin,
+        chainId: 31337,
+      },
+      settings: remote('good'),
+    })
+    let listsRead = 0
+    const lists = async () => {
+      listsRead++
+    }
+    const onPhishingPage = await scanOrdered(framed('https://claim.moonbirds.tv'), lists)
+    expect(onPhishingPage).toMatchObject({
+      status: 'DONE',
+      response: { action: 'BLOCK', warnings: [{ kind: 'BLOCKLISTED_DOMAIN_CROSS_ORIGIN', severity: 'CRITICAL' }] },
+    })
+    expect(listsRead).toBe(1)
+    // The scan API is asked exactly what the seed's request carries: the frame's origin.
+    expect(JSON.parse(received.at(-1)?.body ?? '')).toEqual(SCAN.request)
+    expect(await scanOrdered(framed('https://app.example.org'), lists)).toMatchObject({
+      status: 'DONE',
+      response: RESPONSE,
+    })
+  })
+
   it('gives up after the timeout', async () => {
     expect(await runScan(SCAN, 1, remote('good', '/slow'), 100)).toMatchObject({
       status: 'ERROR',

@@ -1,0 +1,70 @@
+/**
+ * A request sent from a frame is judged by the page around it too: a phishing page can have a frame on a clean, fresh
+ * domain ask for the signature, and the frame's origin alone says nothing. The phishing page here is the test dapp's
+ * server under a hostname on the bundled blocklist, which the browser resolves to this machine (no lookup leaves it).
+ */
+import type { Frame, Page } from 'playwright-core'
+import { parseEther } from 'viem'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { countingWalletPage } from './support/dapp.ts'
+import { callThroughConfirmWindow, clickDecision, pendingOf, REJECTED, shownAction } from './support/extension.ts'
+import { type E2eSession, startE2eSession } from './support/session.ts'
+
+/** On eth-phishing-detect's blocklist (moonbirds.tv and its subdomains), as the bundled list has it. */
+const PHISHING_HOST = 'claim.moonbirds.tv'
+
+describe('the page around a framed request', () => {
+  let session: E2eSession
+  let account: string
+  let attacker: string
+
+  const framedIn = async (page: Page): Promise<Frame> => {
+    const frame = page.frames().find((candidate) => candidate.url().endsWith('/framed'))
+    if (!frame) throw new Error('the frame did not load')
+    await frame.waitForFunction(() => 'ethereum' in window)
+    return frame
+  }
+  const send = () =>
+    `ethereum.request({ method: 'eth_sendTransaction', params: [{ from: '${account}', to: '${attacker}', value: '0x${parseEther('0.01').toString(16)}' }] })`
+  const forwarded = (frame: Frame) => frame.evaluate(() => (window as unknown as { forwarded: number }).forwarded)
+
+  beforeAll(async () => {
+    session = await startE2eSession({ localHosts: [PHISHING_HOST] })
+    const { devnet, dapp } = session
+    account = (devnet.fixtures.accounts[0]?.address ?? '').toLowerCase()
+    attacker = (devnet.fixtures.accounts[7]?.address ?? '').toLowerCase()
+    // The frame is on the dapp's server, a clean origin; its wallet counts what reaches it below the hook.
+    dapp.page('/framed', countingWalletPage(devnet.fixtures.rpcUrl, account))
+    dapp.page('/top', `<!doctype html><title>claim</title><iframe src="${dapp.url}/framed"></iframe>`)
+  })
+  afterAll(() => session?.close())
+
+  it('blocks a plain transfer from a clean frame on a blocklisted page, and forwards nothing', async () => {
+    const page = await session.context.newPage()
+    await page.goto(`http://${PHISHING_HOST}:${new URL(session.dapp.url).port}/top`)
+    const frame = await framedIn(page)
+    const { confirm, result } = await callThroughConfirmWindow(session.context, frame, send())
+    const shown = await pendingOf(confirm)
+    expect(shown.origin).toBe(session.dapp.url)
+    expect(new URL(shown.topOrigin ?? 'http://none').hostname).toBe(PHISHING_HOST)
+    expect(await shownAction(confirm)).toBe('BLOCK')
+    const warning = confirm.locator('[data-warning-kind="BLOCKLISTED_DOMAIN_CROSS_ORIGIN"]')
+    await expect.poll(() => warning.textContent()).toContain(`inside ${PHISHING_HOST}`)
+    await expect.poll(() => confirm.getByText(`inside ${shown.topOrigin}`).count()).toBe(1)
+    await clickDecision(confirm, 'Reject')
+    expect(await result()).toEqual(REJECTED)
+    expect(await forwarded(frame)).toBe(0)
+  })
+
+  it('the same frame on a clean page is judged by its request alone, and goes through', async () => {
+    const page = await session.context.newPage()
+    await page.goto(`${session.dapp.otherOriginUrl}/top`)
+    const frame = await framedIn(page)
+    const { confirm, result } = await callThroughConfirmWindow(session.context, frame, send())
+    expect(await pendingOf(confirm)).toMatchObject({ origin: session.dapp.url, topOrigin: session.dapp.otherOriginUrl })
+    expect(await shownAction(confirm)).toBe('NONE')
+    await clickDecision(confirm, 'Continue')
+    expect((await result()).ok).toMatch(/^0x[0-9a-f]{64}$/)
+    expect(await forwarded(frame)).toBe(1)
+  })
+})
