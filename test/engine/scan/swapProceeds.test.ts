@@ -1,6 +1,7 @@
 /**
  * Swaps through honest routers whose output is paid to another address: Uniswap V2's router and V3's SwapRouter (the
- * devnet's, from their npm artifacts), a route of two V2 pairs, and a router of an interface that takes a fee. Each is
+ * devnet's, from their npm artifacts), the Universal Router over both, a route of two V2 pairs, and a router of an
+ * interface that takes a fee. Each is
  * scanned, then executed, and the address and amount the scan names must be what that address received.
  */
 import {
@@ -25,6 +26,7 @@ import { devnetRolledBackPerTest } from '../../support/devnet.ts'
 import { ownersExecution } from '../../support/safeExecution.ts'
 import { runtimeCode } from '../../support/solc.ts'
 import { launchTaxedToken } from '../../support/taxedTokens.ts'
+import { deployUniversalRouter, MSG_SENDER, universalRouterSwapEthForUsdc } from '../../support/universalRouter.ts'
 import { devnetClient } from '../protocolSupport.ts'
 import { validateTransactionsResponse } from '../transactionSupport.ts'
 
@@ -158,6 +160,22 @@ describe('swaps through Uniswap’s routers', () => {
     const txs = v2SwapTokensForEthTo(user(), amount, attacker())
     await expectPaidTo(await scan(txs), txs, attacker(), 'native', 'ETH')
   })
+})
+
+describe('swaps through the Universal Router, as the Uniswap interface sends them', () => {
+  for (const pool of ['v2', 'v3'] as const) {
+    it(`WRAP_ETH, then a ${pool} exact-in swap: to the caller NONE (and it pays them); to another address WARN, and it receives the USDC`, async () => {
+      const router = await deployUniversalRouter(fx(), account(8))
+      const swap = (recipient: Address) =>
+        universalRouterSwapEthForUsdc(fx(), router, user(), parseEther('1'), recipient, pool)
+      const honest = await scan([swap(MSG_SENDER)])
+      expect(honest.warnings).toEqual([])
+      expect(honest.action).toBe('NONE')
+      const tx = swap(attacker())
+      await expectPaidTo(await scan([tx]), [tx], attacker(), fx().erc20.address, 'USDC')
+      expect(await executeAndMeasure([swap(MSG_SENDER)], user(), fx().erc20.address)).toBeGreaterThan(0n)
+    })
+  }
 })
 
 describe('routes and fees', () => {

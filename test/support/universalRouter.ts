@@ -1,0 +1,106 @@
+/**
+ * Uniswap's Universal Router for tests: its npm artifact (@uniswap/universal-router 2.1.0, the router the Uniswap
+ * interface sends most swaps through) deployed on the devnet over the devnet's own V2 factory and V3 factory, and the
+ * calldata of its `execute` for a swap of ETH into the devnet's USDC.
+ */
+import { createRequire } from 'node:module'
+import {
+  type Abi,
+  type Address,
+  encodeAbiParameters,
+  encodeFunctionData,
+  encodePacked,
+  type Hex,
+  numberToHex,
+  parseAbiParameters,
+  zeroAddress,
+} from 'viem'
+import type { TxRequest } from '../../src/devnet/dapp/requests.ts'
+import { DEADLINE } from '../../src/devnet/dapp/uniswap.ts'
+import { PERMIT2_ADDRESS } from '../../src/devnet/eip712.ts'
+import type { Fixtures } from '../../src/devnet/fixtures.ts'
+import { waitForReceipt } from '../../src/devnet/receipt.ts'
+import { devnetClient } from '../engine/protocolSupport.ts'
+
+const artifact = createRequire(import.meta.url)(
+  '@uniswap/universal-router/artifacts/contracts/UniversalRouter.sol/UniversalRouter.json',
+) as { abi: Abi; bytecode: Hex }
+
+/** The router's own names for "whoever called execute" and "the router itself" as a recipient (ActionConstants). */
+export const MSG_SENDER: Address = '0x0000000000000000000000000000000000000001'
+const ADDRESS_THIS: Address = '0x0000000000000000000000000000000000000002'
+
+/** Commands.sol */
+const V3_SWAP_EXACT_IN = 0x00
+const V2_SWAP_EXACT_IN = 0x08
+const WRAP_ETH = 0x0b
+
+/**
+ * Deploys the router from `deployer`. Permit2 need not exist: the swaps below pay from what the router wrapped, never
+ * from the user's tokens. No V4 pool manager, position managers or Across SpokePool: no command here uses them.
+ */
+export async function deployUniversalRouter(fixtures: Fixtures, deployer: Address): Promise<Address> {
+  const client = devnetClient(fixtures.rpcUrl)
+  const hash = await client.deployContract({
+    abi: artifact.abi,
+    bytecode: artifact.bytecode,
+    args: [
+      {
+        permit2: PERMIT2_ADDRESS,
+        weth9: fixtures.weth.address,
+        v2Factory: fixtures.uniswapV2.factory,
+        v3Factory: fixtures.uniswapV3.factory,
+        pairInitCodeHash: fixtures.uniswapV2.initCodeHash,
+        poolInitCodeHash: fixtures.uniswapV3.initCodeHash,
+        v4PoolManager: zeroAddress,
+        v3NFTPositionManager: zeroAddress,
+        v4PositionManager: zeroAddress,
+        spokePool: zeroAddress,
+      },
+    ],
+    account: deployer,
+    chain: null,
+  })
+  const receipt = await waitForReceipt(client, hash)
+  if (receipt.status !== 'success' || !receipt.contractAddress) throw new Error('the Universal Router did not deploy')
+  return receipt.contractAddress
+}
+
+/**
+ * `from` swaps `value` wei of ETH for USDC through `router` on the V2 pair or the V3 pool, as the interface encodes
+ * it: WRAP_ETH to the router, then the swap paying the router's WETH to `recipient` (MSG_SENDER: the caller).
+ */
+export function universalRouterSwapEthForUsdc(
+  fixtures: Fixtures,
+  router: Address,
+  from: Address,
+  value: bigint,
+  recipient: Address,
+  pool: 'v2' | 'v3',
+): TxRequest {
+  const { weth, erc20 } = fixtures
+  const wrap = encodeAbiParameters(parseAbiParameters('address, uint256'), [ADDRESS_THIS, value])
+  const swap =
+    pool === 'v2'
+      ? encodeAbiParameters(parseAbiParameters('address, uint256, uint256, address[], bool'), [
+          recipient,
+          value,
+          0n,
+          [weth.address, erc20.address],
+          false,
+        ])
+      : encodeAbiParameters(parseAbiParameters('address, uint256, uint256, bytes, bool'), [
+          recipient,
+          value,
+          0n,
+          encodePacked(['address', 'uint24', 'address'], [weth.address, fixtures.uniswapV3.fee, erc20.address]),
+          false,
+        ])
+  const commands = encodePacked(['uint8', 'uint8'], [WRAP_ETH, pool === 'v2' ? V2_SWAP_EXACT_IN : V3_SWAP_EXACT_IN])
+  const data = encodeFunctionData({
+    abi: artifact.abi,
+    functionName: 'execute',
+    args: [commands, [wrap, swap], DEADLINE],
+  })
+  return { from, to: router, data, value: numberToHex(value) }
+}
