@@ -42,11 +42,18 @@ export function nextConfirmWindow(context: BrowserContext): Promise<Page> {
   return context.waitForEvent('page', { predicate: (page) => page.url().includes('/ui/confirm.html') })
 }
 
-/** The request a confirmation window shows, read from chrome.storage.session as the window does. */
+/**
+ * The request a confirmation window shows, read from chrome.storage.session as the window does. A window opened as its
+ * request was announced can be up before the request is stored: this waits for it (10 s at most), as the window does.
+ */
 export async function pendingOf(confirm: Page): Promise<PendingRequest> {
-  const id = shownId(confirm)
-  const stored = await confirm.evaluate(async (key) => (await chrome.storage.session.get(key))[key], `pending:${id}`)
-  return stored as PendingRequest
+  const key = `pending:${shownId(confirm)}`
+  const deadline = Date.now() + 10_000
+  for (;;) {
+    const stored = await confirm.evaluate(async (name) => (await chrome.storage.session.get(name))[name], key)
+    if (stored !== undefined || Date.now() > deadline) return stored as PendingRequest
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
 }
 
 /** The id of the request a confirmation window shows now (its URL follows the queue). */
