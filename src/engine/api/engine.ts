@@ -43,4 +43,9 @@ export type ScanOptions = {
   now?: () => number
   /** Custom fetch, e.g. to count requests in benchmarks; defaults to globalThis.fetch. */
   fetch?: typeof fetch
+  /**
+   * Transaction scans: also run the transactions as a block runs them (a real gas price and base fee, a wallet's gas)
+   * and warn (SIMULATION_EVASION) when that leaves the user worse off. One more call, at most one more round trip.
+   */
+  probeEnvironment?: boolean
 }

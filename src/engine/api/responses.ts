@@ -59,6 +59,8 @@ export type WarningKind =
   | 'SIGN_IN_ACCOUNT_MISMATCH'
   // Preflight's own: a token the user buys that the simulation cannot sell back to its pool, or only at a heavy tax.
   | 'TOKEN_CANNOT_BE_SOLD'
+  // Preflight's own: transactions that leave the user worse off run as a block runs them than in the simulation.
+  | 'SIMULATION_EVASION'
 
 /** Seed §2.7. `data` is a string or null in the reference files; the seed allows an object. */
 export type Warning = {

@@ -38,6 +38,7 @@ import { isKnownSpender, isWrappedNative } from './protocols.ts'
 import { safeControlWarnings } from './safeControl.ts'
 import { safeRefundWarnings } from './safeRefund.ts'
 import { hashSignatureWarnings } from './safeSignatures.ts'
+import { simulationEvasionWarnings } from './simulationEvasion.ts'
 import {
   misdirectedPayouts,
   recordersFor,
@@ -90,6 +91,14 @@ export function simulationWarnings(
     ...counterfeitWarnings(result.chainId, changes, userAccount, metadataOf),
     ...valueWarnings(result.chainId, changes, userAccount, priceOf, (token) => metadataOf(token).decimals),
     ...unsellableTokenWarnings(result.sellProbes, metadataOf, priceOf),
+    ...simulationEvasionWarnings(
+      result.outcomes,
+      result.movements,
+      result.environmentProbe,
+      isUsers,
+      result.chainId,
+      metadataOf,
+    ),
     ...approvalWarnings(result, changes, metadataOf),
     ...lendingDelegationWarnings(result, changes, userAccount, metadataOf),
     ...bridgeDepositWarnings(bridgeDeposits(logs), result.movements, userAccount, result.chainId, metadataOf),

@@ -25,6 +25,7 @@ export { readAccountCode } from './accountCode.ts'
 export type { AssetRef, Movement, SimulatedLog } from './assetEvents.ts'
 export { chainInWords, knownChainId, nativeCurrency } from './chain.ts'
 export { type ControlEvent, controlEvents, mayGiveAway, newController } from './controlEvents.ts'
+export type { EnvironmentProbe } from './environmentProbe.ts'
 export { type CreditDelegation, isCometManagerChange, mayBeCometApproval } from './lendingEvents.ts'
 export type { AssetPlan, MetadataNeeded } from './readPlan.ts'
 export {

@@ -24,6 +24,7 @@ import {
 import { type ApprovalEvent, assetEventsFromLogs, type Movement, type SimulatedLog } from './assetEvents.ts'
 import { fetchChainId, knownChainId } from './chain.ts'
 import { type ControlEvent, controlEvents, controlReads } from './controlEvents.ts'
+import { type ChainHead, chainHead, type EnvironmentProbe, probeEnvironment } from './environmentProbe.ts'
 import { type CreditDelegation, creditDelegations, lendingReads } from './lendingEvents.ts'
 import { type AssetPlan, predictReads, priceReadsForEvents, readsForEvents } from './readPlan.ts'
 import { READER_ADDRESS, READER_CODE, type Read, type ReadResults } from './reads.ts'
@@ -119,19 +120,30 @@ export type SimulationResult = {
   baseFeePerGas: bigint | null
   /** How selling back each token the user buys went, when the scan probed it; empty when the probe failed. */
   sellProbes: SellProbe[]
+  /** The transactions run as a block runs them, when the scan was asked to (RunOptions.probeEnvironment) and could. */
+  environmentProbe: EnvironmentProbe | null
   stats: RpcStats
 }
 
-type RunOptions = { rpcUrl: string; chainId?: number; fetch?: typeof fetch }
+type RunOptions = {
+  rpcUrl: string
+  chainId?: number
+  fetch?: typeof fetch
+  /** Also run the transactions as a block runs them (environmentProbe.ts): one more call, at most one round trip. */
+  probeEnvironment?: boolean
+}
 
 export type RunOutcome = { ok: true; result: SimulationResult } | { ok: false; error: EngineError }
+
+/** The gas of a transfer that runs no code. */
+const PLAIN_TRANSFER_GAS = 21_000n
 
 /** Gas each read may use: enough for any honest view function, bounded so a hostile token cannot eat the block. */
 const READ_GAS = numberToHex(1_000_000)
 
 /**
- * How long a scan waits for its sell probe beyond the rest of its calls: the probe only adds a warning, so a node slow
- * to answer it costs the warning, never the scan (a scan API answers 504 after 20 s).
+ * How long a scan waits for its probes (of a sale, of the environment) beyond the rest of its calls: a probe only
+ * adds a warning, so a node slow to answer it costs the warning, never the scan (a scan API answers 504 after 20 s).
  */
 export const SELL_PROBE_TIMEOUT_MS = 5_000
 
@@ -166,8 +178,13 @@ export async function runSimulation(input: SimulationInput, options: RunOptions)
     const baseFeeRequest = txs.some((tx) => tx.fees)
       ? baseFeeOf(client, input.blockNumber).catch(() => null)
       : Promise.resolve(null)
+    // What the environment probe runs with, asked in the same batch too.
+    const headRequest: Promise<ChainHead | null> = options.probeEnvironment
+      ? chainHead(client, blockTag(input.blockNumber)).catch(() => null)
+      : Promise.resolve(null)
     let phase = await simulate(client, input, txs, plan, input.blockNumber)
     const baseFeePerGas = await baseFeeRequest
+    const head = await headRequest
     if (chainIdRequest) {
       const answer = await chainIdRequest
       if ('error' in answer) throw answer.error
@@ -175,6 +192,15 @@ export async function runSimulation(input: SimulationInput, options: RunOptions)
     }
     if (chainId === null) throw new RpcFailure('BAD_ANSWER', 'The node did not say which chain it serves.', null)
     let probing: Promise<SellProbe[]> | null = null
+    let probingEnvironment: Promise<EnvironmentProbe | null> | null = null
+    // Only code can read the block: transfers that ran none (21,000 gas each, all a plain send costs) need no probe.
+    if (phase.ok && head && phase.outcomes.some((outcome) => outcome.gasUsed > PLAIN_TRANSFER_GAS)) {
+      // Started before the second call, in the same tick, as the sell probe is.
+      const outcomes = phase.outcomes
+      const probed = txs.map((tx, index) => ({ ...tx, gasUsed: outcomes[index]?.gasUsed ?? 0n }))
+      const { stateOverrides } = probeBase(input, txs)
+      probingEnvironment = probeEnvironment(client, stateOverrides, probed, head, blockTag(input.blockNumber))
+    }
     if (phase.ok) {
       const logs = phase.outcomes.flatMap((outcome) => outcome.logs)
       const events = assetEventsFromLogs(logs)
@@ -202,7 +228,8 @@ export async function runSimulation(input: SimulationInput, options: RunOptions)
       }
     }
     // Most scans probe nothing: no timer, no race.
-    const sellProbes = probing ? await withinProbeTime(probing) : []
+    const sellProbes = probing ? await withinProbeTime(probing, []) : []
+    const environmentProbe = probingEnvironment ? await withinProbeTime(probingEnvironment, null) : null
     const result = phase.ok ? phase : { ...phase, outcomes: [], reads: emptyReads() }
     const logs = result.outcomes.flatMap((outcome) => outcome.logs)
     const events = assetEventsFromLogs(logs)
@@ -237,6 +264,7 @@ export async function runSimulation(input: SimulationInput, options: RunOptions)
         baseFeePerGas,
         // A probe of a simulation the node then refused would judge transactions the scan cannot show.
         sellProbes: phase.ok ? sellProbes : [],
+        environmentProbe: phase.ok ? environmentProbe : null,
         stats: { ...client.stats },
       },
     }
@@ -318,11 +346,11 @@ function noProbeOnNodeFailure(error: unknown): SellProbe[] {
   throw error
 }
 
-/** A sell probe's results, or none when the node has not answered them SELL_PROBE_TIMEOUT_MS after the rest of the scan. */
-async function withinProbeTime(probing: Promise<SellProbe[]>): Promise<SellProbe[]> {
+/** A probe's results, or `none` when the node has not answered them SELL_PROBE_TIMEOUT_MS after the rest of the scan. */
+async function withinProbeTime<T>(probing: Promise<T>, none: T): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined
-  const late = new Promise<SellProbe[]>((resolve) => {
-    timer = setTimeout(() => resolve([]), SELL_PROBE_TIMEOUT_MS)
+  const late = new Promise<T>((resolve) => {
+    timer = setTimeout(() => resolve(none), SELL_PROBE_TIMEOUT_MS)
   })
   try {
     return await Promise.race([probing, late])

@@ -1,0 +1,107 @@
+/**
+ * SIMULATION_EVASION (Preflight's own kind): the transactions leave the user's side worse off when run as a block runs
+ * them (simulation/environmentProbe.ts) than in the scan's simulation. A contract that reads `tx.gasprice`,
+ * `block.basefee` or `gasleft()` can tell a simulation from a mined transaction, and pay back only in the first. A
+ * loss the scan does not show at all is CRITICAL; a smaller gain or a larger loss (past 2 %, a pool moving between
+ * blocks) is a WARNING.
+ */
+import type { Address } from 'viem'
+import { NATIVE_ASSET_ADDRESS, type Warning } from '../api/index.ts'
+import { formatAmount } from '../assets/index.ts'
+import {
+  type EnvironmentProbe,
+  type Movement,
+  nativeCurrency,
+  type TokenMetadata,
+  type TxOutcome,
+} from '../simulation/index.ts'
+import { makeWarning } from './warnings.ts'
+
+/** How far an amount may move against the user between the two runs before it counts: as outcomeDrift allows. */
+const TOLERANCE_PERCENT = 2n
+
+/**
+ * The user's side's net change of each asset, keyed by the token (or the native currency); an NFT collection counts
+ * its items, whichever they are (a mint can pick another id in each run). Adds the collections' keys to `collections`.
+ */
+function netOfUsersSide(
+  movements: Movement[],
+  isUsers: (address: Address) => boolean,
+  collections: Set<string>,
+): Map<string, bigint> {
+  const net = new Map<string, bigint>()
+  for (const { asset, from, to, amount } of movements) {
+    const sent = isUsers(from)
+    if (sent === isUsers(to)) continue
+    const key = asset.standard === 'NATIVE' ? NATIVE_ASSET_ADDRESS : asset.token.toLowerCase()
+    if (asset.standard === 'ERC721' || asset.standard === 'ERC1155') collections.add(key)
+    const units = asset.standard === 'ERC721' ? 1n : amount
+    net.set(key, (net.get(key) ?? 0n) + (sent ? -units : units))
+  }
+  return net
+}
+
+const abs = (value: bigint) => (value < 0n ? -value : value)
+
+/** Whether `real` is worse for the user than `simulated`, past the tolerance (any item of a collection counts). */
+function worse(simulated: bigint, real: bigint, collection: boolean): boolean {
+  if (real >= simulated) return false
+  if (collection) return true
+  // Past the tolerance of the larger of the two amounts: of each.
+  const past = (amount: bigint) => (simulated - real) * 100n > abs(amount) * TOLERANCE_PERCENT
+  return past(simulated) && past(real)
+}
+
+/**
+ * The warning for a probe that ran (`probe` null: none ran, nothing to say). A probe whose transaction failed where the
+ * scan's succeeded says nothing: reverted, it moves nothing for real either.
+ */
+export function simulationEvasionWarnings(
+  outcomes: TxOutcome[],
+  movements: Movement[],
+  probe: EnvironmentProbe | null,
+  isUsers: (address: Address) => boolean,
+  chainId: number,
+  metadataOf: (token: Address) => TokenMetadata,
+): Warning[] {
+  if (!probe) return []
+  if (outcomes.some((outcome, index) => outcome.status === 'success' && probe.succeeded[index] === false)) return []
+  const collections = new Set<string>()
+  const simulated = netOfUsersSide(movements, isUsers, collections)
+  const real = netOfUsersSide(probe.movements, isUsers, collections)
+  const changed = [...new Set([...simulated.keys(), ...real.keys()])].flatMap((key) => {
+    const before = simulated.get(key) ?? 0n
+    const after = real.get(key) ?? 0n
+    const collection = collections.has(key)
+    return worse(before, after, collection) ? [{ key, before, after, collection }] : []
+  })
+  if (changed.length === 0) return []
+  const hidden = changed.some(({ before, after }) => after < 0n && before >= 0n)
+  const text = (key: string, amount: bigint, collection: boolean) => {
+    const metadata = key === NATIVE_ASSET_ADDRESS ? nativeCurrency(chainId) : metadataOf(key as Address)
+    const symbol = metadata.symbol ?? key
+    const shown = collection ? amount.toString() : formatAmount(amount, metadata.decimals ?? 0)
+    return `${amount > 0n ? '+' : ''}${shown} ${symbol}`
+  }
+  const lines = changed.map(
+    ({ key, before, after, collection }) =>
+      `${text(key, after, collection)} for real, where the simulation shows ${text(key, before, collection)}`,
+  )
+  const verdict = hidden
+    ? 'A contract that can tell it is being simulated pays back only then. Do not sign this.'
+    : 'Check that the difference is expected before you sign.'
+  return [
+    makeWarning(
+      'SIMULATION_EVASION',
+      hidden ? 'CRITICAL' : 'WARNING',
+      `This transaction does something else when it runs as a block runs it (a real gas price and base fee, a wallet's gas) than in a simulation: ${lines.join('; ')}. ${verdict}`,
+      {
+        changes: changed.map(({ key, before, after }) => ({
+          asset: key,
+          simulated: String(before),
+          real: String(after),
+        })),
+      },
+    ),
+  ]
+}

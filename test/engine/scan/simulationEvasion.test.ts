@@ -1,0 +1,123 @@
+/**
+ * A contract that can tell a simulation from a mined transaction (a gas price of 0, a base fee of 0, a block's gas
+ * left) pays back in the scan's simulation and keeps everything for real. With `probeEnvironment` the scan runs the
+ * transactions again as a block runs them and says so (SIMULATION_EVASION); each claim is then sent for real, and
+ * what its owner receives is what the probe said the user loses.
+ */
+import { type Address, numberToHex, parseEther } from 'viem'
+import { describe, expect, it } from 'vitest'
+import type { TxRequest } from '../../../src/devnet/dapp/requests.ts'
+import { v2SwapEthForTokens } from '../../../src/devnet/dapp/uniswap.ts'
+import { waitForReceipt } from '../../../src/devnet/receipt.ts'
+import {
+  NATIVE_ASSET_ADDRESS,
+  type ScanTransactionsResponse,
+  scanTransactionsWithStats,
+} from '../../../src/engine/index.ts'
+import { devnetRolledBackPerTest } from '../../support/devnet.ts'
+import { CLAIM, deployEvasiveGiveaway, TELLS } from '../../support/evasiveGiveaway.ts'
+import { devnetClient } from '../protocolSupport.ts'
+import { validateTransactionsResponse } from '../transactionSupport.ts'
+
+const fx = devnetRolledBackPerTest()
+const user = () => fx().accounts[0]?.address as Address
+const owner = () => fx().accounts[7]?.address as Address
+const client = () => devnetClient(fx().rpcUrl)
+const CLAIMED = parseEther('0.1')
+
+async function scan(
+  txs: TxRequest[],
+  probeEnvironment: boolean,
+  balances: { address: string; value: string }[] = [],
+): Promise<{ response: ScanTransactionsResponse; roundTrips: number }> {
+  const { outcome, stats } = await scanTransactionsWithStats(
+    {
+      txObjects: txs.map((tx) => ({
+        from: tx.from,
+        to: tx.to,
+        data: tx.data ?? '0x',
+        value: BigInt(tx.value ?? 0).toString(),
+      })),
+      userAccount: user(),
+      metadata: { origin: 'https://claim.example' },
+      ...(balances.length > 0 ? { simulatorConfig: { stateOverrides: { nativeBalances: balances } } } : {}),
+    },
+    { rpcUrl: fx().rpcUrl, chainId: 31337, probeEnvironment },
+  )
+  if (!outcome.ok) throw new Error(outcome.error.message)
+  validateTransactionsResponse(outcome.response)
+  return { response: outcome.response, roundTrips: stats.roundTrips }
+}
+
+const evasion = (response: ScanTransactionsResponse) =>
+  response.warnings.filter((warning) => warning.kind === 'SIMULATION_EVASION')
+
+const claim = (giveaway: Address): TxRequest => ({
+  from: user(),
+  to: giveaway,
+  data: CLAIM,
+  value: numberToHex(CLAIMED),
+})
+
+describe('a claim that pays back only while it is simulated', () => {
+  for (const [tell, code] of Object.entries(TELLS)) {
+    it(`reading the ${tell}: the scan shows a gift; probed, BLOCK; sent, its owner keeps the whole claim`, async () => {
+      const giveaway = await deployEvasiveGiveaway(fx().rpcUrl, owner(), code)
+      const tx = claim(giveaway)
+
+      const plain = await scan([tx], false)
+      expect(plain.response.action).toBe('NONE')
+      const mine = plain.response.simulationResults.aggregated.expectedStateChanges[user().toLowerCase() as Address]
+      expect(mine?.map((change) => change.humanReadableDiff)).toEqual(['Receive 0.1 ETH'])
+
+      const probed = await scan([tx], true)
+      expect(probed.response.action).toBe('BLOCK')
+      const [warning] = evasion(probed.response)
+      expect(warning).toMatchObject({ severity: 'CRITICAL' })
+      expect(warning?.message).toContain('-0.1 ETH for real, where the simulation shows +0.1 ETH')
+      expect(warning?.data).toEqual({
+        changes: [{ asset: NATIVE_ASSET_ADDRESS, simulated: String(CLAIMED), real: String(-CLAIMED) }],
+      })
+      // One more round trip at most: the probe rides with the scan's second call, or follows the first alone.
+      expect(probed.roundTrips).toBeLessThanOrEqual(plain.roundTrips + 1)
+
+      // Sent as a wallet sends it: its gas estimated (on the simulated path, which pays back) with MetaMask's margin
+      // of half again, its fees set by viem. The owner gets what the user sends.
+      const ownerBefore = await client().getBalance({ address: owner() })
+      const estimate = await client().estimateGas({ account: user(), to: giveaway, data: CLAIM, value: CLAIMED })
+      const hash = await client().sendTransaction({
+        account: user(),
+        to: giveaway,
+        data: CLAIM,
+        value: CLAIMED,
+        gas: (estimate * 3n) / 2n,
+        chain: null,
+      })
+      expect((await waitForReceipt(client(), hash)).status).toBe('success')
+      expect((await client().getBalance({ address: owner() })) - ownerBefore).toBe(CLAIMED)
+    })
+  }
+})
+
+describe('honest transactions, probed', () => {
+  it('a swap: the same outcome, no warning', async () => {
+    const { response } = await scan([v2SwapEthForTokens(fx(), user(), fx().erc20.address, parseEther('1'))], true)
+    expect(response.warnings).toEqual([])
+    expect(response.action).toBe('NONE')
+  })
+
+  it('a plain transfer runs no code that could read the block: not probed, no extra round trip', async () => {
+    const transfer: TxRequest = { from: user(), to: owner(), value: numberToHex(parseEther('1')) }
+    const probed = await scan([transfer], true)
+    expect(probed.response.warnings).toEqual([])
+    expect(probed.roundTrips).toBe((await scan([transfer], false)).roundTrips)
+  })
+
+  it('a user who cannot pay for the gas: no probe, so no verdict either way', async () => {
+    const giveaway = await deployEvasiveGiveaway(fx().rpcUrl, owner(), TELLS.gasPrice)
+    // Exactly the claim and not a wei more: a block would not take the transaction, so the probe is refused.
+    const { response } = await scan([claim(giveaway)], true, [{ address: user(), value: String(CLAIMED) }])
+    expect(evasion(response)).toEqual([])
+    expect(response.action).toBe('NONE')
+  })
+})
