@@ -3,12 +3,15 @@
  * everything before the user signs. On Continue the worker scans the transaction again; when the outcome got worse,
  * nothing reaches the wallet and the window shows what changed. Proven on the devnet with a real switched contract,
  * and in Chromium with the built extension: the wallet counts what reaches it, the chain says what the signature did.
+ * The same holds a contract that never switches but pays back only while it can tell it is simulated: the scan on
+ * Continue also runs the transaction as a block runs it.
  */
 import type { Page } from 'playwright-core'
 import { type Address, type Hex, parseEther } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { waitForReceipt } from '../../src/devnet/receipt.ts'
 import { devnetClient } from '../engine/protocolSupport.ts'
+import { deployEvasiveGiveaway, CLAIM as EVASIVE_CLAIM, TELLS } from '../support/evasiveGiveaway.ts'
 import { CLAIM, deploySwitchedGiveaway, type SwitchedGiveaway } from '../support/switchedGiveaway.ts'
 import { countingWalletPage, forwardedCount } from './support/dapp.ts'
 import { callThroughConfirmWindow, clickDecision, shownAction, writeSettings } from './support/extension.ts'
@@ -70,6 +73,40 @@ describe('a transaction whose outcome changes while its window is open', () => {
     expect(await forwardedCount(page)).toBe(1)
     // The fresh scan was right: the owner kept the 0.1 ETH.
     expect((await client.getBalance({ address: giveaway.owner })) - ownerBefore).toBe(parseEther('0.1'))
+  })
+
+  it('holds a Continue on a claim that pays back only while simulated, and says so', async () => {
+    const { fixtures } = session.devnet
+    const owner = fixtures.accounts[9]?.address as Address
+    const evasive = await deployEvasiveGiveaway(fixtures.rpcUrl, owner, TELLS.gasPrice)
+    const page = await openDapp()
+    // The gas a dapp's library sets after estimating (with a margin): what the wallet then signs for.
+    const { confirm, result } = await callThroughConfirmWindow(
+      session.context,
+      page,
+      `ethereum.request({ method: 'eth_sendTransaction', params: [{ from: '${user}', to: '${evasive}', data: '${EVASIVE_CLAIM}', value: '0x${parseEther('0.1').toString(16)}', gas: '0x186a0' }] })`,
+    )
+    expect(await shownAction(confirm)).toBe('NONE')
+    await expect.poll(() => confirm.locator('main').textContent()).toMatch(/You0x\w{4}…\w{4}CopyETH\+0\.1 ETH/)
+
+    // Nothing changes on chain; the Continue's scan runs the claim as a block would.
+    await clickDecision(confirm, 'Continue')
+    const changed = confirm.getByTestId('changed-while-shown')
+    await changed.waitFor({ timeout: 20_000 })
+    expect(await changed.locator('li').allTextContents()).toContainEqual(
+      expect.stringMatching(/^New warning: .*-0\.1 ETH for real, where the simulation shows \+0\.1 ETH/),
+    )
+    expect(await shownAction(confirm)).toBe('BLOCK')
+    expect(await forwardedCount(page)).toBe(0)
+
+    // Continued knowingly, it goes to the wallet once, and the chain agrees with the probe: the owner keeps 0.1 ETH.
+    const ownerBefore = await client.getBalance({ address: owner })
+    await clickDecision(confirm, 'Continue', { acknowledge: true })
+    const { ok: hash } = await result()
+    expect(hash).toMatch(/^0x[0-9a-f]{64}$/)
+    expect((await waitForReceipt(client, hash as Hex)).status).toBe('success')
+    expect(await forwardedCount(page)).toBe(1)
+    expect((await client.getBalance({ address: owner })) - ownerBefore).toBe(parseEther('0.1'))
   })
 
   it('forwards at once when a second scan finds the same outcome', async () => {

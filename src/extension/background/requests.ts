@@ -136,13 +136,15 @@ export function createRequests(browser: Browser, store: PendingStore, scanner: S
 
   /**
    * A request's scan as the window shows it: the engine's, with a POISONED_ADDRESS warning for each recipient that
-   * mimics an address the user paid before (kept in the worker, so the engine cannot add it).
+   * mimics an address the user paid before (kept in the worker, so the engine cannot add it). The re-check on
+   * Continue (`recheck`) also runs the transactions as a block runs them (SIMULATION_EVASION): one more call then,
+   * where it costs no first look.
    */
-  async function scanned(record: PendingRequest, settings: Settings): Promise<ScanState> {
+  async function scanned(record: PendingRequest, settings: Settings, recheck = false): Promise<ScanState> {
     const known = counterparties.known().catch(() => new Set<never>())
     const { method, params, account, origin, topOrigin, chainId } = record
     const call = { method, params, account, origin, chainId, ...(topOrigin === undefined ? {} : { topOrigin }) }
-    const state = await scanner.scan({ call, settings })
+    const state = await scanner.scan({ call, settings, ...(recheck ? { probeEnvironment: true } : {}) })
     try {
       return withPoisonedAddressWarnings(state, account, await known)
     } catch (error) {
@@ -167,7 +169,7 @@ export function createRequests(browser: Browser, store: PendingStore, scanner: S
       const record = await store.get(id)
       if (record?.scan.status !== 'DONE' || record.scan.kind !== 'transactions') return false
       // Judged as the shown scan was, so a warning only the worker adds is not news.
-      const fresh = await withinRecheckTime(scanned(record, await loadSettings()))
+      const fresh = await withinRecheckTime(scanned(record, await loadSettings(), true))
       let change: Pick<PendingRequest, 'scan' | 'changedWhileShown'>
       if (fresh?.status === 'DONE' && fresh.kind === 'transactions') {
         const lines = outcomeDrift(record.scan.response, fresh.response)

@@ -34,6 +34,11 @@ export type ScanOrder = {
     chainId: number
   }
   settings: Settings
+  /**
+   * The re-check on Continue: a local scan also runs the transactions as a block runs them, to catch a contract that
+   * pays back only while it is simulated (the engine's probeEnvironment).
+   */
+  probeEnvironment?: boolean
 }
 
 /**

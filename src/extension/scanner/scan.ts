@@ -34,10 +34,16 @@ function fetchUntil(signal: AbortSignal): typeof fetch {
   }
 }
 
-async function local(scan: ScanRequest, chainId: number, settings: Settings, signal: AbortSignal): Promise<ScanState> {
+async function local(
+  scan: ScanRequest,
+  chainId: number,
+  settings: Settings,
+  signal: AbortSignal,
+  probeEnvironment: boolean,
+): Promise<ScanState> {
   const rpcUrl = settings.rpcUrls[String(chainId)]
   if (!rpcUrl || chainId === 0) return unsupportedChain(chainId, 'RPC configured')
-  const options = { rpcUrl, chainId, fetch: fetchUntil(signal) }
+  const options = { rpcUrl, chainId, fetch: fetchUntil(signal), probeEnvironment }
   const outcome: ScanOutcome<unknown> =
     scan.kind === 'transactions'
       ? await scanTransactions(scan.request, options)
@@ -99,12 +105,15 @@ function backendUsed(chainId: number, settings: Settings): ScanBackendUsed | und
   return rpcUrl ? { kind: 'local', host: hostOf(rpcUrl) } : undefined
 }
 
-/** The scan result as the confirmation window shows it, saying which backend answered; never throws. */
+/**
+ * The scan result as the confirmation window shows it, saying which backend answered; never throws. `probeEnvironment`
+ * asks a local scan of transactions to run them as a block runs them too (a scan API is asked what the seed says).
+ */
 export async function runScan(
   scan: ScanRequest,
   chainId: number,
   settings: Settings,
-  timeoutMs = SCAN_TIMEOUT_MS,
+  { timeoutMs = SCAN_TIMEOUT_MS, probeEnvironment = false } = {},
 ): Promise<ScanState> {
   const abort = new AbortController()
   let timer: ReturnType<typeof setTimeout> | undefined
@@ -118,7 +127,7 @@ export async function runScan(
   const work = (
     backend.kind === 'remote'
       ? remote(scan, chainId, backend, abort.signal)
-      : local(scan, chainId, settings, abort.signal)
+      : local(scan, chainId, settings, abort.signal, probeEnvironment)
   ).catch((error: unknown) =>
     backend.kind === 'remote'
       ? failed({

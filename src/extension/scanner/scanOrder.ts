@@ -12,13 +12,13 @@ import { buildScanRequest } from './scanRequest.ts'
  * always leaves its wait.
  */
 export async function scanOrdered(order: ScanOrder, engineData: () => Promise<void>): Promise<ScanState> {
-  const { call, settings } = order
+  const { call, settings, probeEnvironment = false } = order
   try {
     const request = await buildScanRequest(call.method, call.params, call.account, call.origin)
     // A scan API judges only the origin the seed's request carries; the page around a frame is judged here, from the
     // same lists, whichever backend scans.
     if (settings.backend.kind === 'local' || call.topOrigin !== undefined) await engineData()
-    const state = await runScan(request, call.chainId, settings)
+    const state = await runScan(request, call.chainId, settings, { probeEnvironment })
     return call.topOrigin === undefined
       ? state
       : withWarnings(state, embeddingPageWarnings(call.topOrigin, call.origin))

@@ -138,7 +138,7 @@ describe('runScan', () => {
   })
 
   it('gives up after the timeout', async () => {
-    expect(await runScan(SCAN, 1, remote('good', '/slow'), 100)).toMatchObject({
+    expect(await runScan(SCAN, 1, remote('good', '/slow'), { timeoutMs: 100 })).toMatchObject({
       status: 'ERROR',
       error: { kind: 'TIMEOUT' },
     })
