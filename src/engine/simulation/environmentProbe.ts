@@ -7,10 +7,10 @@
  * recipient. Only what moved is read back (traceTransfers and token events); risk/simulationEvasion.ts compares it
  * with the scan.
  */
-import { type Address, getAddress, type Hex, numberToHex, zeroAddress } from 'viem'
+import { type Address, getAddress, numberToHex, zeroAddress } from 'viem'
 import { assetEventsFromLogs, type Movement } from './assetEvents.ts'
 import { type RpcClient, RpcFailure } from './rpc.ts'
-import type { TxFees } from './runSimulation.ts'
+import type { SimulationTx, TxFees } from './runSimulation.ts'
 import { checkSimulateResult } from './simulateResponse.ts'
 
 /** What a block built now would run with: the latest block's base fee and fee recipient, and the node's gas price. */
@@ -19,16 +19,8 @@ export type ChainHead = { baseFeePerGas: bigint | null; feeRecipient: Address | 
 /** The transactions as the probe ran them: each one's status, and the movements of those that succeeded. */
 export type EnvironmentProbe = { succeeded: boolean[]; movements: Movement[] }
 
-/** One transaction for the probe: the scan's, with what the scan saw it use. */
-export type ProbedTx = {
-  from: Address
-  to: Address | null
-  data: Hex
-  value: bigint
-  gas: bigint | null
-  fees?: TxFees
-  gasUsed: bigint
-}
+/** One transaction for the probe: the scan's, with the gas the scan saw it use. */
+export type ProbedTx = SimulationTx & { gasUsed: bigint }
 
 const hexQuantity = (value: unknown): bigint | null =>
   typeof value === 'string' && /^0x[0-9a-f]+$/i.test(value) ? BigInt(value) : null

@@ -145,7 +145,7 @@ const READ_GAS = numberToHex(1_000_000)
  * How long a scan waits for its probes (of a sale, of the environment) beyond the rest of its calls: a probe only
  * adds a warning, so a node slow to answer it costs the warning, never the scan (a scan API answers 504 after 20 s).
  */
-export const SELL_PROBE_TIMEOUT_MS = 5_000
+export const PROBE_TIMEOUT_MS = 5_000
 
 /** Runs the transactions with the reads they need and returns the internal model (1 round trip, at most 2). */
 export async function runSimulation(input: SimulationInput, options: RunOptions): Promise<RunOutcome> {
@@ -346,11 +346,11 @@ function noProbeOnNodeFailure(error: unknown): SellProbe[] {
   throw error
 }
 
-/** A probe's results, or `none` when the node has not answered them SELL_PROBE_TIMEOUT_MS after the rest of the scan. */
+/** A probe's results, or `none` when the node has not answered them PROBE_TIMEOUT_MS after the rest of the scan. */
 async function withinProbeTime<T>(probing: Promise<T>, none: T): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined
   const late = new Promise<T>((resolve) => {
-    timer = setTimeout(() => resolve(none), SELL_PROBE_TIMEOUT_MS)
+    timer = setTimeout(() => resolve(none), PROBE_TIMEOUT_MS)
   })
   try {
     return await Promise.race([probing, late])

@@ -12,7 +12,7 @@ import { sendEth, type TxRequest, transferErc20 } from '../../../src/devnet/dapp
 import { DEADLINE } from '../../../src/devnet/dapp/uniswap.ts'
 import { waitForReceipt } from '../../../src/devnet/receipt.ts'
 import { type ScanTransactionsResponse, scanTransactionsWithStats, type Warning } from '../../../src/engine/index.ts'
-import { SELL_PROBE_TIMEOUT_MS } from '../../../src/engine/simulation/runSimulation.ts'
+import { PROBE_TIMEOUT_MS } from '../../../src/engine/simulation/runSimulation.ts'
 import { SELL_PROBE_ADDRESS } from '../../../src/engine/simulation/sellProbe.ts'
 import { devnetRolledBackPerTest } from '../../support/devnet.ts'
 import {
@@ -262,7 +262,7 @@ describe('buying a token that cannot be sold back, on the devnet', () => {
     expect(response.simulationResults.perTransaction[0]?.error).toBeNull()
   })
 
-  it('a node that never answers the probe: the scan answers without it after SELL_PROBE_TIMEOUT_MS, not its 30 s', async () => {
+  it('a node that never answers the probe: the scan answers without it after PROBE_TIMEOUT_MS, not its 30 s', async () => {
     const tx = buy(tokens.honeypot.address, parseEther('1'))
     // Scanned once, the token's metadata is known: the next scan's probe travels alone, so it alone can hang.
     expect(unsellable((await scan(tx)).response)).toHaveLength(1)
@@ -275,7 +275,7 @@ describe('buying a token that cannot be sold back, on the devnet', () => {
     const elapsed = performance.now() - started
     expect(response.action).toBe('NONE')
     expect(response.warnings).toEqual([])
-    expect(elapsed).toBeGreaterThanOrEqual(SELL_PROBE_TIMEOUT_MS)
+    expect(elapsed).toBeGreaterThanOrEqual(PROBE_TIMEOUT_MS)
     // Well inside a scan API's 20 s scan timeout, which the RPC client's own 30 s would have passed.
     expect(elapsed).toBeLessThan(15_000)
   }, 30_000)
