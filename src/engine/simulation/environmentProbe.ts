@@ -13,8 +13,16 @@ import { type RpcClient, RpcFailure } from './rpc.ts'
 import type { SimulationTx, TxFees } from './runSimulation.ts'
 import { checkSimulateResult } from './simulateResponse.ts'
 
-/** What a block built now would run with: the latest block's base fee and fee recipient, and the node's gas price. */
-export type ChainHead = { baseFeePerGas: bigint | null; feeRecipient: Address | null; gasPrice: bigint }
+/**
+ * What a block built now would run with: the latest block's base fee and fee recipient, and the node's gas price; and
+ * that block's number, so the probe runs on the state the scan ran on even if a block arrives in between.
+ */
+export type ChainHead = {
+  number: bigint | null
+  baseFeePerGas: bigint | null
+  feeRecipient: Address | null
+  gasPrice: bigint
+}
 
 /** The transactions as the probe ran them: each one's status, and the movements of those that succeeded. */
 export type EnvironmentProbe = { succeeded: boolean[]; movements: Movement[] }
@@ -31,13 +39,18 @@ const hexQuantity = (value: unknown): bigint | null =>
  */
 export async function chainHead(client: RpcClient, tag: string): Promise<ChainHead | null> {
   const [block, price] = await Promise.all([
-    client.request('eth_getBlockByNumber', [tag, false]) as Promise<{ baseFeePerGas?: unknown; miner?: unknown }>,
+    client.request('eth_getBlockByNumber', [tag, false]) as Promise<{
+      number?: unknown
+      baseFeePerGas?: unknown
+      miner?: unknown
+    }>,
     client.request('eth_gasPrice', []),
   ])
   const gasPrice = hexQuantity(price)
   if (gasPrice === null) return null
   const miner = typeof block?.miner === 'string' && /^0x[0-9a-f]{40}$/i.test(block.miner) ? block.miner : null
   return {
+    number: hexQuantity(block?.number),
     baseFeePerGas: hexQuantity(block?.baseFeePerGas),
     feeRecipient: miner && miner !== zeroAddress ? getAddress(miner) : null,
     gasPrice,
@@ -58,10 +71,10 @@ function walletFees(fees: TxFees | undefined, head: ChainHead): Record<string, s
 }
 
 /**
- * Runs `txs` on block `tag` under `stateOverrides` (the scan's own) as a validated block would; null when the node
- * refuses it (a sender that cannot pay for the gas, a sender with code), fails, or answers with something else: the
- * probe only adds a warning, so it costs the warning, never the scan. Its request is made at once, so a call started
- * beside another travels in the same batch.
+ * Runs `txs` on the head's block (else on `tag`) under `stateOverrides` (the scan's own) as a validated block would;
+ * null when the node refuses it (a sender that cannot pay for the gas, a sender with code), fails, or answers with
+ * something else: the probe only adds a warning, so it costs the warning, never the scan. Its request is made at once,
+ * so a call started beside another travels in the same batch.
  */
 export async function probeEnvironment(
   client: RpcClient,
@@ -91,7 +104,7 @@ export async function probeEnvironment(
   }
   let answer: unknown
   try {
-    answer = await client.request('eth_simulateV1', [payload, tag])
+    answer = await client.request('eth_simulateV1', [payload, head.number === null ? tag : numberToHex(head.number)])
   } catch (error) {
     if (error instanceof RpcFailure) return null
     throw error
