@@ -22,6 +22,9 @@ const USAGE = `preflight serve --port Q --rpc CHAIN/NETWORK=URL … --api-key KE
   --threads N                  scan threads (default: one per core but the main thread's, ${defaultScanThreads(availableParallelism())} here);
                                0 scans on the main thread
   --scan-timeout S             seconds before a scan is answered 504 and its node calls cancelled (default 20)
+  --probe-environment          also run each transaction scan's transactions as a block runs them (a real gas price
+                               and base fee, a wallet's gas) and warn SIMULATION_EVASION when that leaves the user
+                               worse off than the simulation shows: one more node call per scan that runs code
 `
 
 /** The compiled scan worker beside the compiled command (build/); absent when running from the TypeScript sources. */
@@ -54,6 +57,7 @@ async function serve(argv: string[]): Promise<number> {
       redis: { type: 'string' },
       threads: { type: 'string' },
       'scan-timeout': { type: 'string' },
+      'probe-environment': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   })
@@ -121,10 +125,11 @@ async function serve(argv: string[]): Promise<number> {
     threads,
     workerFile: WORKER_FILE,
     ...(values.redis ? { redisUrl: values.redis } : {}),
+    ...(values['probe-environment'] ? { probeEnvironment: true } : {}),
   })
   process.stderr.write(
     [
-      `scan API listening on ${server.url} (${threads === 0 ? 'scans on the main thread' : `${threads} scan threads`}, rate limit ${rateLimit}/min per key, counters ${values.redis ? 'in Redis' : 'in memory'})`,
+      `scan API listening on ${server.url} (${threads === 0 ? 'scans on the main thread' : `${threads} scan threads`}, rate limit ${rateLimit}/min per key, counters ${values.redis ? 'in Redis' : 'in memory'}${values['probe-environment'] ? ', environment probe on' : ''})`,
       ...[...networks.keys()].map((pair) => `  ${server.url}/${pair.replace('/', '/v0/')}/scan/transactions`),
       `  ${apiKeys.length + apiKeyHashes.length} API key(s) accepted; docs at ${server.url}/docs; Ctrl+C stops it.`,
       '',

@@ -58,6 +58,8 @@ export type AppConfig = {
   maxBodyBytes: number
   /** Where the JSON log lines go (one per request, plus errors); stdout by default. */
   logStream?: NodeJS.WritableStream
+  /** Transaction scans also run the transactions as a block runs them (the engine's probeEnvironment). */
+  probeEnvironment?: boolean
 }
 
 /** Rate-limit windows are one minute: limits are "per minute". */
@@ -378,6 +380,7 @@ export function buildApp(config: AppConfig): ScanApp {
       requestId: request.id,
       rpcUrl,
       ...(chainId === undefined ? {} : { chainId }),
+      ...(config.probeEnvironment && kind === 'transactions' ? { probeEnvironment: true } : {}),
     }
     const result = await withDeadline(job)
     request.rpcRoundTrips = result.stats.roundTrips

@@ -24,6 +24,8 @@ export type ScanJob = {
   rpcUrl: string
   /** The chain id the network's name says, when Preflight knows it (saves asking the node). */
   chainId?: number
+  /** Run the transactions as a block runs them too (`serve --probe-environment`). */
+  probeEnvironment?: boolean
 }
 
 export type ScanJobResult =
@@ -37,6 +39,7 @@ export async function runScanJob(job: ScanJob, signal: AbortSignal): Promise<Sca
     language: 'en',
     fetch: nodeHttpFetch(signal),
     ...(job.chainId === undefined ? {} : { chainId: job.chainId }),
+    ...(job.probeEnvironment ? { probeEnvironment: true } : {}),
   }
   if (job.kind === 'message') {
     const { outcome, stats } = await scanMessageWithStats(job.body, options)

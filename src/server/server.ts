@@ -32,6 +32,11 @@ export type ServerConfig = {
   logStream?: NodeJS.WritableStream
   /** Runs the scans instead of the engine: a test's stand-in for a failing engine. */
   runner?: ScanRunner
+  /**
+   * Transaction scans also run the transactions as a block runs them and warn SIMULATION_EVASION when that leaves the
+   * user worse off: one more node call per scan that runs code (`--probe-environment`).
+   */
+  probeEnvironment?: boolean
 }
 
 export type RunningServer = {
@@ -62,6 +67,7 @@ export async function startScanServer(config: ServerConfig & { port: number; hos
     bodyTimeoutMs: config.bodyTimeoutMs ?? 10_000,
     maxBodyBytes: config.maxBodyBytes ?? MAX_BODY_BYTES,
     ...(config.logStream ? { logStream: config.logStream } : {}),
+    ...(config.probeEnvironment ? { probeEnvironment: true } : {}),
   })
   if (!(await store.ready(2_000)))
     app.log.warn({ msg: 'the rate-limit store is not reachable yet; requests are let through until it is' })

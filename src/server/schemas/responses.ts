@@ -68,6 +68,7 @@ const WARNING_KINDS = [
   'SIGN_IN_DOMAIN_MISMATCH',
   'SIGN_IN_ACCOUNT_MISMATCH',
   'TOKEN_CANNOT_BE_SOLD',
+  'SIMULATION_EVASION',
 ]
 
 /** Warnings: no `data` in 2022-06-01 and 2023-03-08; a string or null in 2023-05-17; also an object from 2023-06-05. */
