@@ -12,6 +12,7 @@ import {
   type EnvironmentProbe,
   type Movement,
   nativeCurrency,
+  netByAccount,
   type TokenMetadata,
   type TxOutcome,
 } from '../simulation/index.ts'
@@ -20,25 +21,18 @@ import { makeWarning } from './warnings.ts'
 /** How far an amount may move against the user between the two runs before it counts: as outcomeDrift allows. */
 const TOLERANCE_PERCENT = 2n
 
+/** The key an asset is netted under: the token (or the native currency); an NFT collection counts its items. */
+const assetKey = ({ asset }: Movement) =>
+  asset.standard === 'NATIVE' ? NATIVE_ASSET_ADDRESS : asset.token.toLowerCase()
+
 /**
- * The user's side's net change of each asset, keyed by the token (or the native currency); an NFT collection counts
- * its items, whichever they are (a mint can pick another id in each run). Adds the collections' keys to `collections`.
+ * The user's side's net change of each asset (assetKey): an NFT collection's count of items, whichever they are (a mint
+ * can pick another id in each run).
  */
-function netOfUsersSide(
-  movements: Movement[],
-  isUsers: (address: Address) => boolean,
-  collections: Set<string>,
-): Map<string, bigint> {
-  const net = new Map<string, bigint>()
-  for (const { asset, from, to, amount } of movements) {
-    const sent = isUsers(from)
-    if (sent === isUsers(to)) continue
-    const key = asset.standard === 'NATIVE' ? NATIVE_ASSET_ADDRESS : asset.token.toLowerCase()
-    if (asset.standard === 'ERC721' || asset.standard === 'ERC1155') collections.add(key)
-    const units = asset.standard === 'ERC721' ? 1n : amount
-    net.set(key, (net.get(key) ?? 0n) + (sent ? -units : units))
-  }
-  return net
+function netOfUsersSide(movements: Movement[], isUsers: (address: Address) => boolean): Map<string, bigint> {
+  const mine = (accounts: Map<string, bigint>) =>
+    [...accounts].reduce((sum, [account, amount]) => (isUsers(account as Address) ? sum + amount : sum), 0n)
+  return new Map([...netByAccount(movements, assetKey)].map(([key, accounts]) => [key, mine(accounts)]))
 }
 
 const abs = (value: bigint) => (value < 0n ? -value : value)
@@ -66,9 +60,13 @@ export function simulationEvasionWarnings(
 ): Warning[] {
   if (!probe) return []
   if (outcomes.some((outcome, index) => outcome.status === 'success' && probe.succeeded[index] === false)) return []
-  const collections = new Set<string>()
-  const simulated = netOfUsersSide(movements, isUsers, collections)
-  const real = netOfUsersSide(probe.movements, isUsers, collections)
+  const simulated = netOfUsersSide(movements, isUsers)
+  const real = netOfUsersSide(probe.movements, isUsers)
+  const collections = new Set(
+    [...movements, ...probe.movements].flatMap((movement) =>
+      movement.asset.standard === 'NATIVE' || movement.asset.standard === 'ERC20' ? [] : [assetKey(movement)],
+    ),
+  )
   const changed = [...new Set([...simulated.keys(), ...real.keys()])].flatMap((key) => {
     const before = simulated.get(key) ?? 0n
     const after = real.get(key) ?? 0n

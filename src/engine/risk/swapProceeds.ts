@@ -8,7 +8,13 @@
 import { type Address, getAddress, type Hex, isAddressEqual, zeroAddress } from 'viem'
 import type { Warning } from '../api/index.ts'
 import { formatAmount, shortAddress } from '../assets/index.ts'
-import { type Movement, nativeCurrency, type SimulatedLog, type TokenMetadata } from '../simulation/index.ts'
+import {
+  type Movement,
+  nativeCurrency,
+  netByAccount,
+  type SimulatedLog,
+  type TokenMetadata,
+} from '../simulation/index.ts'
 import { makeWarning } from './warnings.ts'
 
 /** What a swap pays out of one asset ('native' for the native currency and its wrapped token), and who gets most. */
@@ -89,12 +95,9 @@ export function tradeCounterparties(flows: SwapFlows, isUsers: (address: Address
     }
   }
   for (const wrapper of wrappers) {
-    const holders = new Map<string, bigint>()
-    for (const { asset, from, to, amount } of movements) {
-      if (asset.standard !== 'ERC20' || asset.token.toLowerCase() !== wrapper) continue
-      holders.set(from.toLowerCase(), (holders.get(from.toLowerCase()) ?? 0n) - amount)
-      holders.set(to.toLowerCase(), (holders.get(to.toLowerCase()) ?? 0n) + amount)
-    }
+    const ofWrapper = ({ asset }: Movement) =>
+      asset.standard === 'ERC20' && asset.token.toLowerCase() === wrapper ? wrapper : null
+    const holders = netByAccount(movements, ofWrapper).get(wrapper) ?? new Map<string, bigint>()
     const gainers = [...holders].filter(([account, amount]) => amount > 0n && account !== ZERO && account !== wrapper)
     if (gainers.every(([account]) => payers.has(account) || isUsers(account as Address))) payers.add(wrapper)
   }
@@ -127,23 +130,19 @@ function netFlows(
   movements: Movement[],
   wrappers: Set<string>,
 ): { net: Map<string, Map<string, bigint>>; counterparties: Set<string> } {
-  const net = new Map<string, Map<string, bigint>>()
   const counterparties = new Set<string>()
-  const add = (asset: string, account: string, amount: bigint) => {
-    const accounts = net.get(asset) ?? new Map<string, bigint>()
-    accounts.set(account, (accounts.get(account) ?? 0n) + amount)
-    net.set(asset, accounts)
-  }
-  for (const { asset, from, to, amount } of movements) {
+  // Ether into or out of its wrapper is the wrapper's mint or burn, already moved as the wrapped token.
+  const wrapping = (account: Address): Address => (wrappers.has(account.toLowerCase()) ? zeroAddress : account)
+  const netted = movements.map((movement) => {
+    if (movement.asset.standard === 'NATIVE')
+      return { ...movement, from: wrapping(movement.from), to: wrapping(movement.to) }
+    if (isAddressEqual(movement.from, zeroAddress)) counterparties.add(movement.asset.token.toLowerCase())
+    return movement
+  })
+  const net = netByAccount(netted, ({ asset }) => {
     const token = asset.standard === 'NATIVE' ? null : asset.token.toLowerCase()
-    const key = token === null || wrappers.has(token) ? NATIVE : asset.standard === 'ERC20' ? token : `${token}${NFT}`
-    // Ether into or out of its wrapper is the wrapper's mint or burn, already moved as the wrapped token.
-    const wrapping = (account: string) => (token === null && wrappers.has(account) ? ZERO : account)
-    const source = wrapping(from.toLowerCase())
-    if (source === ZERO && token) counterparties.add(token)
-    add(key, source, -amount)
-    add(key, wrapping(to.toLowerCase()), amount)
-  }
+    return token === null || wrappers.has(token) ? NATIVE : asset.standard === 'ERC20' ? token : `${token}${NFT}`
+  })
   for (const accounts of net.values()) {
     for (const [account, amount] of accounts) if (amount < 0n && account !== ZERO) counterparties.add(account)
   }

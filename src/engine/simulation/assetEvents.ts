@@ -80,6 +80,29 @@ const permit2Approvals = parseAbi([
   'event Permit(address indexed owner, address indexed token, address indexed spender, uint160 amount, uint48 expiration, uint48 nonce)',
 ])
 
+/**
+ * Each account's net change (lowercase account keys) per asset, under the key `keyOf` gives a movement's asset (null:
+ * left out). What the rules that weigh a request's flows net: a swap's payouts, a sell probe's targets, a probe's
+ * outcome.
+ */
+export function netByAccount(
+  movements: Movement[],
+  keyOf: (movement: Movement) => string | null,
+): Map<string, Map<string, bigint>> {
+  const net = new Map<string, Map<string, bigint>>()
+  for (const movement of movements) {
+    const key = keyOf(movement)
+    if (key === null) continue
+    const accounts = net.get(key) ?? new Map<string, bigint>()
+    const from = movement.from.toLowerCase()
+    const to = movement.to.toLowerCase()
+    accounts.set(from, (accounts.get(from) ?? 0n) - movement.amount)
+    accounts.set(to, (accounts.get(to) ?? 0n) + movement.amount)
+    net.set(key, accounts)
+  }
+  return net
+}
+
 /** Movements and approvals in log order; logs that are not asset events are skipped. */
 export function assetEventsFromLogs(logs: SimulatedLog[]): { movements: Movement[]; approvals: ApprovalEvent[] } {
   const movements: Movement[] = []

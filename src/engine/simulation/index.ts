@@ -22,7 +22,7 @@
  */
 
 export { readAccountCode } from './accountCode.ts'
-export type { AssetRef, Movement, SimulatedLog } from './assetEvents.ts'
+export { type AssetRef, type Movement, netByAccount, type SimulatedLog } from './assetEvents.ts'
 export { chainInWords, knownChainId, nativeCurrency } from './chain.ts'
 export { type ControlEvent, controlEvents, mayGiveAway, newController } from './controlEvents.ts'
 export type { EnvironmentProbe } from './environmentProbe.ts'

@@ -16,7 +16,7 @@ import {
   zeroAddress,
 } from 'viem'
 import { erc20Abi } from '../abi/index.ts'
-import type { Movement } from './assetEvents.ts'
+import { type Movement, netByAccount } from './assetEvents.ts'
 import type { RpcClient } from './rpc.ts'
 import { checkSimulateResult, type RpcCallResult } from './simulateResponse.ts'
 
@@ -95,20 +95,11 @@ export function sellTargets(
   userAccount: Address,
   worthProbing: (token: Address) => boolean,
 ): SellTarget[] {
-  const net = new Map<string, Map<string, bigint>>()
-  const add = (asset: string, account: Address, amount: bigint) => {
-    const accounts = net.get(asset) ?? new Map<string, bigint>()
-    accounts.set(account.toLowerCase(), (accounts.get(account.toLowerCase()) ?? 0n) + amount)
-    net.set(asset, accounts)
-  }
+  const net = netByAccount(movements, ({ asset }) =>
+    asset.standard === 'NATIVE' ? 'native' : asset.standard === 'ERC20' ? asset.token.toLowerCase() : null,
+  )
   const tokens = new Map<string, Address>()
-  for (const { asset, from, to, amount } of movements) {
-    if (asset.standard !== 'NATIVE' && asset.standard !== 'ERC20') continue
-    const key = asset.standard === 'NATIVE' ? 'native' : asset.token.toLowerCase()
-    if (asset.standard === 'ERC20') tokens.set(key, asset.token)
-    add(key, from, -amount)
-    add(key, to, amount)
-  }
+  for (const { asset } of movements) if (asset.standard === 'ERC20') tokens.set(asset.token.toLowerCase(), asset.token)
   const user = userAccount.toLowerCase()
   const gives = [...net.values()].some((accounts) => (accounts.get(user) ?? 0n) < 0n)
   if (!gives) return []
