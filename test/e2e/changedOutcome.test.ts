@@ -3,18 +3,19 @@
  * everything before the user signs. On Continue the worker scans the transaction again; when the outcome got worse,
  * nothing reaches the wallet and the window shows what changed. Proven on the devnet with a real switched contract,
  * and in Chromium with the built extension: the wallet counts what reaches it, the chain says what the signature did.
- * The same holds a contract that never switches but pays back only while it can tell it is simulated: the scan on
- * Continue also runs the transaction as a block runs it.
+ * A contract that never switches but pays back only while it can tell it is simulated is shown before any click: right
+ * after the first result the worker scans the transaction again as a block runs it (the second look), and a decision
+ * given on the outcome the window no longer shows is not acted on.
  */
 import type { Page } from 'playwright-core'
 import { type Address, type Hex, parseEther } from 'viem'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest'
 import { waitForReceipt } from '../../src/devnet/receipt.ts'
 import { devnetClient } from '../engine/protocolSupport.ts'
 import { deployEvasiveGiveaway, CLAIM as EVASIVE_CLAIM, TELLS } from '../support/evasiveGiveaway.ts'
 import { CLAIM, deploySwitchedGiveaway, type SwitchedGiveaway } from '../support/switchedGiveaway.ts'
 import { countingWalletPage, forwardedCount } from './support/dapp.ts'
-import { callThroughConfirmWindow, clickDecision, shownAction, writeSettings } from './support/extension.ts'
+import { callThroughConfirmWindow, clickDecision, pendingOf, shownAction, writeSettings } from './support/extension.ts'
 import { startHeldRpc } from './support/heldRpc.ts'
 import { type E2eSession, startE2eSession } from './support/session.ts'
 
@@ -42,10 +43,18 @@ describe('a transaction whose outcome changes while its window is open', () => {
   })
 
   it('holds a Continue whose outcome turned against the user, shows what changed, and forwards only a new decision', async () => {
+    // Through a pass-through that says when the second look has read the chain, so the switch comes after it.
+    const rpc = await startHeldRpc(session.devnet.fixtures.rpcUrl)
+    await writeSettings(session.context, { rpcUrls: { '31337': rpc.url } })
+    onTestFinished(async () => {
+      await writeSettings(session.context, { rpcUrls: { '31337': session.devnet.fixtures.rpcUrl } })
+      await rpc.close()
+    })
     const page = await openDapp()
     const { confirm, result } = await callThroughConfirmWindow(session.context, page, claim(parseEther('0.1')))
     expect(await shownAction(confirm)).toBe('NONE')
     await expect.poll(() => confirm.locator('main').textContent()).toMatch(/You0x\w{4}…\w{4}CopyETH\+0\.1 ETH/)
+    await rpc.answered((body) => body.includes('"validation":true'))
 
     // The owner switches the contract while the user reads the window.
     await giveaway.flip()
@@ -75,7 +84,7 @@ describe('a transaction whose outcome changes while its window is open', () => {
     expect((await client.getBalance({ address: giveaway.owner })) - ownerBefore).toBe(parseEther('0.1'))
   })
 
-  it('holds a Continue on a claim that pays back only while simulated, and says so', async () => {
+  it('shows before any click that a claim pays back only while simulated, and acts on no decision given before', async () => {
     const { fixtures } = session.devnet
     const owner = fixtures.accounts[9]?.address as Address
     const evasive = await deployEvasiveGiveaway(fixtures.rpcUrl, owner, TELLS.gasPrice)
@@ -86,18 +95,29 @@ describe('a transaction whose outcome changes while its window is open', () => {
       page,
       `ethereum.request({ method: 'eth_sendTransaction', params: [{ from: '${user}', to: '${evasive}', data: '${EVASIVE_CLAIM}', value: '0x${parseEther('0.1').toString(16)}', gas: '0x186a0' }] })`,
     )
-    expect(await shownAction(confirm)).toBe('NONE')
-    await expect.poll(() => confirm.locator('main').textContent()).toMatch(/You0x\w{4}…\w{4}CopyETH\+0\.1 ETH/)
 
-    // Nothing changes on chain; the Continue's scan runs the claim as a block would.
-    await clickDecision(confirm, 'Continue')
+    // Nothing changes on chain and nobody clicks: the second look runs the claim as a block would.
     const changed = confirm.getByTestId('changed-while-shown')
     await changed.waitFor({ timeout: 20_000 })
+    expect(await changed.textContent()).toMatch(
+      /A second look .* found a worse outcome.*nothing was sent to your wallet/,
+    )
     expect(await changed.locator('li').allTextContents()).toContainEqual(
       expect.stringMatching(/^New warning: .*-0\.1 ETH for real, where the simulation shows \+0\.1 ETH/),
     )
     expect(await shownAction(confirm)).toBe('BLOCK')
     expect(await forwardedCount(page)).toBe(0)
+
+    // A Continue given on the first look's outcome (a click on its way as the second look landed) is not acted on.
+    const { id } = await pendingOf(confirm)
+    const stale = await confirm.evaluate(
+      (requestId) =>
+        chrome.runtime.sendMessage({ type: 'preflight/decision', id: requestId, decision: 'continue', seen: 0 }),
+      id,
+    )
+    expect(stale).toEqual({ ok: false, next: id })
+    expect(await forwardedCount(page)).toBe(0)
+    expect(await shownAction(confirm)).toBe('BLOCK')
 
     // Continued knowingly, it goes to the wallet once, and the chain agrees with the probe: the owner keeps 0.1 ETH.
     const ownerBefore = await client.getBalance({ address: owner })

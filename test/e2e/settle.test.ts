@@ -84,7 +84,7 @@ describe('each request settles exactly once', () => {
 
     const replies = await confirm.evaluate(async (requestId) => {
       const decide = (target: string, decision: string) =>
-        chrome.runtime.sendMessage({ type: 'preflight/decision', id: target, decision })
+        chrome.runtime.sendMessage({ type: 'preflight/decision', id: target, decision, seen: 0 })
       const racing = await Promise.all([decide(requestId, 'continue'), decide(requestId, 'continue')])
       return { racing, late: await decide(requestId, 'reject'), unknown: await decide(crypto.randomUUID(), 'continue') }
     }, id)
@@ -125,7 +125,7 @@ describe('each request settles exactly once', () => {
     const answers = await evaluateInContentScript(
       page,
       `Promise.all([${JSON.stringify(id)}, crypto.randomUUID()].map((id) =>
-        chrome.runtime.sendMessage({ type: 'preflight/decision', id, decision: 'continue' })
+        chrome.runtime.sendMessage({ type: 'preflight/decision', id, decision: 'continue', seen: 0 })
           .then((reply) => reply ?? 'no answer')))`,
     )
     expect(answers).toEqual(['no answer', 'no answer'])

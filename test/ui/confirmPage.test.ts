@@ -197,7 +197,7 @@ describe('the confirmation window', () => {
     const closed = page.waitForEvent('close')
     await clickDecision(page, 'Reject')
     await closed
-    expect(await decisions()).toContainEqual({ type: 'preflight/decision', id: 'warn', decision: 'reject' })
+    expect(await decisions()).toContainEqual({ type: 'preflight/decision', id: 'warn', decision: 'reject', seen: 0 })
   })
 
   it('makes Continue deliberate on BLOCK: Reject has focus, Continue waits for "I understand the risk"', async () => {
@@ -211,7 +211,7 @@ describe('the confirmation window', () => {
     const closed = page.waitForEvent('close')
     await clickDecision(page, 'Continue')
     await closed
-    expect(await decisions()).toContainEqual({ type: 'preflight/decision', id: 'block', decision: 'continue' })
+    expect(await decisions()).toContainEqual({ type: 'preflight/decision', id: 'block', decision: 'continue', seen: 0 })
   })
 
   it('says why a scan failed, focuses Reject, and Escape rejects', async () => {
@@ -230,7 +230,7 @@ describe('the confirmation window', () => {
       if (!page.isClosed()) throw error
     })
     await closed
-    expect(await decisions()).toContainEqual({ type: 'preflight/decision', id: 'error', decision: 'reject' })
+    expect(await decisions()).toContainEqual({ type: 'preflight/decision', id: 'error', decision: 'reject', seen: 0 })
   })
 
   it('asks for the acknowledgement on a failed scan when the settings say so', async () => {

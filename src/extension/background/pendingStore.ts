@@ -22,6 +22,8 @@ export function createPendingStore(area: Storage.StorageArea) {
 
   return {
     get: read,
+    /** The stored request once every change queued for it before this call has been applied. */
+    current: (id: string) => inOrder(id, () => read(id)),
     put: (record: PendingRequest) => inOrder(record.id, () => area.set({ [pendingKey(record.id)]: record })),
     /** Applies `change` to the stored request; does nothing once it has settled. */
     update: (id: string, change: (record: PendingRequest) => PendingRequest) =>

@@ -2,8 +2,10 @@
  * The life of an intercepted request in the worker: accept it from a relay, normalise it into exactly what the wallet
  * will receive, store it, queue it in the confirmation window, scan it, and settle it exactly once on the user's
  * decision, the window closing, or the page going away. On Continue the frame is sent the stored params, which the
- * hook forwards: what the window showed is what the wallet gets. A transaction is scanned again first: when its outcome
- * got worse since the window showed it, nothing is forwarded and the window shows the fresh scan (outcomeDrift.ts).
+ * hook forwards: what the window showed is what the wallet gets. A transaction is scanned again right after its first
+ * result (the second look) and again on Continue: when its outcome got worse than the window showed, nothing is
+ * forwarded and the window shows the fresh scan (outcomeDrift.ts). A Continue counts only for the outcome it was given
+ * on.
  */
 import type { Browser, Runtime } from 'webextension-polyfill'
 import {
@@ -16,7 +18,13 @@ import {
   type WorkerToRelay,
 } from '../relay/protocol.ts'
 import { scanFailed } from '../scanner/protocol.ts'
-import type { Decision, DecisionReply, PendingRequest, ScanState } from '../shared/pending.ts'
+import {
+  type Decision,
+  type DecisionReply,
+  type PendingRequest,
+  type ScanState,
+  shownRevision,
+} from '../shared/pending.ts'
 import { isPermissionRequest, PERMISSIONS_NOT_CHECKED } from '../shared/permissions.ts'
 import { canCheckMessagesOn, SETTINGS_KEY, type Settings, withDefaults } from '../shared/settings.ts'
 import { createConfirmQueue } from './confirmQueue.ts'
@@ -72,6 +80,9 @@ async function withinRecheckTime(scanning: Promise<ScanState>): Promise<ScanStat
     clearTimeout(timer)
   }
 }
+
+/** A second scan of a shown transaction request: made, with what is worse in it (maybe nothing), or not, and why. */
+type Rescan = { made: true; scan: ScanState; lines: string[] } | { made: false; why: string }
 
 const reason = (error: unknown) => (error instanceof Error ? error.message : String(error))
 
@@ -136,9 +147,9 @@ export function createRequests(browser: Browser, store: PendingStore, scanner: S
 
   /**
    * A request's scan as the window shows it: the engine's, with a POISONED_ADDRESS warning for each recipient that
-   * mimics an address the user paid before (kept in the worker, so the engine cannot add it). The re-check on
-   * Continue (`recheck`) also runs the transactions as a block runs them (SIMULATION_EVASION): one more call then,
-   * where it costs no first look.
+   * mimics an address the user paid before (kept in the worker, so the engine cannot add it). A second scan
+   * (`recheck`: the second look, and the re-check on Continue) also runs the transactions as a block runs them
+   * (SIMULATION_EVASION): one more call then, where it delays no first look.
    */
   async function scanned(record: PendingRequest, settings: Settings, recheck = false): Promise<ScanState> {
     const known = counterparties.known().catch(() => new Set<never>())
@@ -154,6 +165,49 @@ export function createRequests(browser: Browser, store: PendingStore, scanner: S
 
   /** Re-checks in flight by request: a second Continue waits for the first one's answer instead of forwarding. */
   const rechecks = new Map<string, Promise<boolean>>()
+  /** Continues being decided, by request: a second look no longer changes what such a request shows. */
+  const continuing = new Map<string, number>()
+  const setContinuing = (id: string, step: 1 | -1) => {
+    const count = (continuing.get(id) ?? 0) + step
+    if (count > 0) continuing.set(id, count)
+    else continuing.delete(id)
+  }
+
+  /**
+   * A shown transaction request scanned again, as a block runs it: the fresh scan and what in it is worse than the
+   * window shows (no lines: nothing is), or why it could not be made; undefined for a request with nothing to compare.
+   */
+  async function rescan(record: PendingRequest): Promise<Rescan | undefined> {
+    if (record.scan.status !== 'DONE' || record.scan.kind !== 'transactions') return undefined
+    // Judged as the shown scan was, so a warning only the worker adds is not news.
+    const fresh = await withinRecheckTime(scanned(record, await loadSettings(), true))
+    if (fresh?.status === 'DONE' && fresh.kind === 'transactions') {
+      return { made: true, scan: fresh, lines: outcomeDrift(record.scan.response, fresh.response) }
+    }
+    const why =
+      fresh?.status === 'ERROR' ? fresh.error.message : `It did not finish within ${RECHECK_TIMEOUT_MS / 1000} seconds.`
+    return { made: false, why }
+  }
+
+  /**
+   * Stores a fresh outcome on request `id` for the window to show, unless `still` says no (it then returns false);
+   * true when the request was still pending.
+   */
+  async function showChange(
+    id: string,
+    scan: ScanState,
+    change: Omit<NonNullable<PendingRequest['changedWhileShown']>, 'at'>,
+    still: (current: PendingRequest) => boolean = () => true,
+  ): Promise<boolean> {
+    let shown = false
+    await store.update(id, (current) => {
+      if (!still(current)) return current
+      shown = true
+      const at = Math.max(Date.now(), shownRevision(current) + 1)
+      return { ...current, scan, changedWhileShown: { at, ...change } }
+    })
+    return shown
+  }
 
   /**
    * Scans a transaction request again as the user continues it. When the outcome is worse than the window showed,
@@ -167,28 +221,14 @@ export function createRequests(browser: Browser, store: PendingStore, scanner: S
     if (running) return running
     const check = (async () => {
       const record = await store.get(id)
-      if (record?.scan.status !== 'DONE' || record.scan.kind !== 'transactions') return false
-      // Judged as the shown scan was, so a warning only the worker adds is not news.
-      const fresh = await withinRecheckTime(scanned(record, await loadSettings(), true))
-      let change: Pick<PendingRequest, 'scan' | 'changedWhileShown'>
-      if (fresh?.status === 'DONE' && fresh.kind === 'transactions') {
-        const lines = outcomeDrift(record.scan.response, fresh.response)
-        if (lines.length === 0) return false
-        change = { scan: fresh, changedWhileShown: { at: Date.now(), lines } }
-      } else {
-        if (record.changedWhileShown?.unchecked) return false
-        const why =
-          fresh?.status === 'ERROR'
-            ? fresh.error.message
-            : `It did not finish within ${RECHECK_TIMEOUT_MS / 1000} seconds.`
-        change = { scan: record.scan, changedWhileShown: { at: Date.now(), lines: [why], unchecked: true } }
+      const fresh = record && (await rescan(record))
+      if (!fresh) return false
+      if (!fresh.made) {
+        return (
+          !record.changedWhileShown?.unchecked && showChange(id, record.scan, { lines: [fresh.why], unchecked: true })
+        )
       }
-      let stillPending = false
-      await store.update(id, (current) => {
-        stillPending = true
-        return { ...current, ...change }
-      })
-      return stillPending
+      return fresh.lines.length > 0 && showChange(id, fresh.scan, { lines: fresh.lines })
     })()
       .catch(() => false)
       .finally(() => rechecks.delete(id))
@@ -196,21 +236,44 @@ export function createRequests(browser: Browser, store: PendingStore, scanner: S
     return check
   }
 
+  /**
+   * Scans a transaction request again right after its first result, as a block runs it, so a contract that pays back
+   * only while simulated shows its real outcome before the user decides rather than as they continue. What is worse is
+   * stored as a change the window shows; a look that cannot finish says nothing (the Continue checks again anyway).
+   */
+  async function secondLook(id: string) {
+    const record = await store.get(id)
+    if (!record) return
+    const fresh = await rescan(record).catch(() => undefined)
+    if (!fresh?.made || fresh.lines.length === 0) return
+    const revision = shownRevision(record)
+    // A Continue under way, or another change stored meanwhile, is newer than this look.
+    await showChange(id, fresh.scan, { lines: fresh.lines, secondLook: true }, (current) => {
+      return !continuing.has(id) && shownRevision(current) === revision
+    })
+  }
+
   async function scan(record: PendingRequest, settings: Settings) {
     if (!queue.has(record.id)) return
     const state = isPermissionRequest(record.method) ? PERMISSIONS_NOT_CHECKED : await scanned(record, settings)
+    let kept = true
     await store
       .update(record.id, (current) => ({ ...current, scan: state }))
-      .catch((error: Error) =>
+      .catch((error: Error) => {
+        kept = false
         // A result too large for session storage must still end the wait, so the user can decide.
-        store.update(record.id, (current) => ({
+        return store.update(record.id, (current) => ({
           ...current,
           scan: {
             status: 'ERROR',
             error: { kind: 'BACKEND_ERROR', message: `The scan result could not be kept: ${error.message}` },
           },
-        })),
-      )
+        }))
+      })
+    // A scan API's answer is its own; the local engine can run the transactions as a block does, after the first look.
+    if (kept && state.status === 'DONE' && state.kind === 'transactions' && settings.backend.kind === 'local') {
+      void scans(() => secondLook(record.id)).catch(() => undefined)
+    }
   }
 
   /** Rejects requests whose page went away, and closes their window when nothing else waits in it. */
@@ -381,12 +444,22 @@ export function createRequests(browser: Browser, store: PendingStore, scanner: S
       })
     },
     /** The user's decision from the confirmation window, and the request that window shows next. */
-    async decide(id: string, decision: Decision): Promise<DecisionReply> {
-      if (decision === 'continue' && (await changedSinceShown(id))) return { ok: false, next: id }
-      const record = await settle(id, decision)
-      const next = queue.settled(id)
-      if (next === null) queue.windowClosing()
-      return { ok: record !== undefined, next }
+    async decide(id: string, decision: Decision, seen: number): Promise<DecisionReply> {
+      if (decision === 'continue') setContinuing(id, 1)
+      try {
+        if (decision === 'continue') {
+          const current = await store.current(id)
+          // The outcome changed while the click travelled: the window shows it now, and nothing goes on.
+          if (current && shownRevision(current) !== seen) return { ok: false, next: id }
+          if (await changedSinceShown(id)) return { ok: false, next: id }
+        }
+        const record = await settle(id, decision)
+        const next = queue.settled(id)
+        if (next === null) queue.windowClosing()
+        return { ok: record !== undefined, next }
+      } finally {
+        if (decision === 'continue') setContinuing(id, -1)
+      }
     },
     /** Rejects every waiting request at once (the window's "Reject all"). */
     async rejectAll(): Promise<DecisionReply> {

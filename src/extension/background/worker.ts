@@ -26,7 +26,8 @@ browser.runtime.onMessage.addListener((message: unknown, sender: Runtime.Message
   if (decision?.type === 'preflight/reject-all') return requests.rejectAll()
   if (decision?.type !== 'preflight/decision' || typeof decision.id !== 'string') return undefined
   if (decision.decision !== 'continue' && decision.decision !== 'reject') return undefined
-  return requests.decide(decision.id, decision.decision)
+  if (typeof decision.seen !== 'number') return undefined
+  return requests.decide(decision.id, decision.decision, decision.seen)
 })
 
 // The scanner page outlives the worker but not the browser: opened as the browser starts (or Preflight is installed),

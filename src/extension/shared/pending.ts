@@ -73,12 +73,20 @@ export type PendingRequest = {
   /** The one confirmation window this request waits in (shown or queued), so closing it can reject. */
   windowId?: number
   /**
-   * Set when the user continued and a fresh scan came out worse than the one shown (outcomeDrift.ts): nothing was
-   * forwarded, `scan` is the fresh one, and `lines` say what changed. Or, `unchecked`, the fresh scan could not be
-   * made: `scan` is still the one shown, and `lines` say why. Either way the window asks for a new decision.
+   * Set when a fresh scan came out worse than the one shown (outcomeDrift.ts): nothing was forwarded, `scan` is the
+   * fresh one, and `lines` say what changed. The fresh scan is the one the user's Continue made, or (`secondLook`) the
+   * one the worker made right after the first result. Or, `unchecked`, the Continue's scan could not be made: `scan`
+   * is still the one shown, and `lines` say why. Either way the window asks for a new decision. `at` only grows, so it
+   * also names which outcome the user decided on (shownRevision).
    */
-  changedWhileShown?: { at: number; lines: string[]; unchecked?: boolean }
+  changedWhileShown?: { at: number; lines: string[]; unchecked?: boolean; secondLook?: boolean }
 }
+
+/**
+ * Which outcome of a request the window shows: a Continue counts only for the outcome it was given on, so a change
+ * stored while the click travelled is shown before anything is forwarded.
+ */
+export const shownRevision = (record: PendingRequest): number => record.changedWhileShown?.at ?? 0
 
 export const pendingKey = (id: string) => `pending:${id}`
 
@@ -100,8 +108,8 @@ export type Decision = 'continue' | 'reject'
 
 /** Page → worker: the user's decision on a pending request, or on every waiting request at once. */
 export type DecisionMessage =
-  | { type: 'preflight/decision'; id: string; decision: Decision }
-  | { type: 'preflight/reject-all' }
+  /** `seen`: the shownRevision of the request as the window showed it when the user decided. */
+  { type: 'preflight/decision'; id: string; decision: Decision; seen: number } | { type: 'preflight/reject-all' }
 
 /**
  * Worker → page, the answer to a DecisionMessage: `ok` is false when the decision changed nothing (the request had

@@ -8,6 +8,15 @@ const CHANGED = {
     'work. What is below is the outcome now. Continue only if you know why it changed.',
 }
 
+const SECOND_LOOK = {
+  title: 'A second look at this transaction found a worse outcome',
+  detail:
+    'Right after showing it, Preflight ran this transaction again as a block runs it (with real fees and gas), and ' +
+    'nothing was sent to your wallet. The outcome came out worse than the first look: a contract that pays back only ' +
+    'while it is simulated, or switches once the window is open, is how drainers work. What is below is the second ' +
+    'look. Continue only if you know why they differ.',
+}
+
 const UNCHECKED = {
   title: 'Preflight could not check this transaction again',
   detail:
@@ -17,11 +26,12 @@ const UNCHECKED = {
 }
 
 /**
- * Said when the user continued and a fresh scan came out worse than the one they read, or could not be made: what
- * changed (or why it could not be checked), and why that matters. Nothing was sent to the wallet.
+ * Said when a fresh scan (the second look, or the user's Continue) came out worse than the one they read, or could
+ * not be made as they continued: what changed (or why it could not be checked), and why that matters. Nothing was
+ * sent to the wallet.
  */
 export function ChangedWhileShown({ change }: { change: NonNullable<PendingRequest['changedWhileShown']> }) {
-  const copy = change.unchecked ? UNCHECKED : CHANGED
+  const copy = change.unchecked ? UNCHECKED : change.secondLook ? SECOND_LOOK : CHANGED
   return (
     <section className="banner banner-BLOCK" role="alert" data-testid="changed-while-shown">
       <strong>{copy.title}</strong>

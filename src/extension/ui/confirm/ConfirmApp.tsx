@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react'
-import type { Decision, PendingRequest } from '../../shared/pending.ts'
+import { type Decision, type PendingRequest, shownRevision } from '../../shared/pending.ts'
 import { ActionBanner } from '../components/ActionBanner.tsx'
 import { AddressText } from '../components/AddressText.tsx'
 import { ChangedWhileShown } from '../components/ChangedWhileShown.tsx'
@@ -182,10 +182,10 @@ export function ConfirmApp({ initialId, announced = false, queue }: Props) {
     setShownId(id)
   }, [])
   const onDecide = useCallback(
-    async (decision: Decision) => {
+    async (decision: Decision, seen: number) => {
       if (useDecision.getState().sending) return
       setDecidedId(shownId)
-      const next = await decide(shownId, decision)
+      const next = await decide(shownId, decision, seen)
       // The same request back: its outcome changed as it was continued, and it waits for a new decision.
       if (next === undefined || next === shownId) setDecidedId(null)
       else if (next === null) window.close()
@@ -202,6 +202,9 @@ export function ConfirmApp({ initialId, announced = false, queue }: Props) {
   const position = inWindow.findIndex((candidate) => candidate.id === shownId) + 1
   const view = request && confirmView(request)
   useShownMarks(view?.action)
+  // The decision names the outcome it was made on, so one stored while it travels is shown, not acted on.
+  const seen = request ? shownRevision(request) : 0
+  const decideShown = useCallback((decision: Decision) => onDecide(decision, seen), [onDecide, seen])
 
   useEffect(() => {
     if (!awaitingArrival) return
@@ -293,7 +296,7 @@ export function ConfirmApp({ initialId, announced = false, queue }: Props) {
         needsAcknowledgement={needsAcknowledgement}
         busy={!!sending || decidedHere}
         armAfterMs={changed === undefined && shownId === initialId && !waitEnded ? 0 : NEXT_REQUEST_ARM_MS}
-        onDecide={onDecide}
+        onDecide={decideShown}
       />
     </main>
   )

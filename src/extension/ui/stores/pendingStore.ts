@@ -98,10 +98,10 @@ const isReply = (raw: unknown): raw is DecisionReply =>
  * Sends the decision to the worker once and returns the request to show next (null: close the window, as nothing
  * else waits in it), or undefined when the decision could not be delivered (the error is in useDecision).
  */
-export async function decide(id: string, decision: Decision): Promise<string | null | undefined> {
+export async function decide(id: string, decision: Decision, seen: number): Promise<string | null | undefined> {
   if (useDecision.getState().sending) return undefined
   useDecision.setState({ sending: decision, error: null })
-  const message: DecisionMessage = { type: 'preflight/decision', id, decision }
+  const message: DecisionMessage = { type: 'preflight/decision', id, decision, seen }
   try {
     const reply: unknown = await browser.runtime.sendMessage(message)
     const next = isReply(reply) && typeof reply.next === 'string' ? reply.next : null
