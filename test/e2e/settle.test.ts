@@ -4,7 +4,7 @@
  * the extension is reloaded (reload.test.ts). The dapp's wallet counts what reaches it; the devnet's nonce says what was mined.
  */
 import type { BrowserContext, Page } from 'playwright-core'
-import { createPublicClient, type Hex, http, type PublicClient } from 'viem'
+import { createPublicClient, type Hex, http, type PublicClient, verifyMessage } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../src/devnet/devnet.ts'
 import { waitForReceipt } from '../../src/devnet/receipt.ts'
@@ -200,6 +200,26 @@ describe('each request settles exactly once', () => {
       expect(confirms.every((opened) => opened.url().includes('announced=1'))).toBe(true)
     } finally {
       context.off('page', collect)
+      await worker.evaluate(() => chrome.storage.session.remove('filler'))
+    }
+  })
+  it('settles a decision when storage has no room left for how it ended', async () => {
+    const page = await open()
+    const big = `0x${'61'.repeat(150_000)}`
+    const { confirm, result } = await callThroughConfirmWindow(context, page, sign(big))
+    await shownAction(confirm)
+    const worker = await serviceWorker(context)
+    // A page can fill session storage with requests: leave less room than the note of a Continue (its params) needs.
+    await worker.evaluate(async () => {
+      const free = chrome.storage.session.QUOTA_BYTES - (await chrome.storage.session.getBytesInUse(null))
+      await chrome.storage.session.set({ filler: 'x'.repeat(free - 50_000) })
+    })
+    try {
+      await clickDecision(confirm, 'Continue')
+      // The wallet signed exactly the message shown.
+      const signature = (await result()).ok as Hex
+      expect(await verifyMessage({ address: account, message: { raw: big as Hex }, signature })).toBe(true)
+    } finally {
       await worker.evaluate(() => chrome.storage.session.remove('filler'))
     }
   })

@@ -31,13 +31,24 @@ export function createPendingStore(area: Storage.StorageArea) {
         const record = await read(id)
         if (record) await area.set({ [pendingKey(id)]: change(record) })
       }),
-    /** Settles a request: returns it the first time only, after recording how it ended and removing it. */
+    /**
+     * Settles a request: returns it the first time only, after recording how it ended and removing it. With storage
+     * full (a page can fill it with requests up to the quota), the request's own room is freed first: a decision must
+     * go through whatever else is stored, and a worker stopped between the two steps loses only the note a late relay
+     * would read.
+     */
     take: (id: string, decision: Decision | 'closed', outcome: (record: PendingRequest) => Outcome) =>
       inOrder(id, async () => {
         const record = await read(id)
         if (!record) return undefined
         const settled: Settled = { decision, at: Date.now(), outcome: outcome(record) }
-        await area.set({ [settledKey(id)]: settled })
+        try {
+          await area.set({ [settledKey(id)]: settled })
+        } catch {
+          await area.remove(pendingKey(id))
+          await area.set({ [settledKey(id)]: settled }).catch(() => undefined)
+          return record
+        }
         await area.remove(pendingKey(id))
         return record
       }),

@@ -47,6 +47,8 @@ const NOT_KEPT = (why: string): Outcome => ({
   kind: 'error',
   error: { code: -32603, message: `Preflight could not keep this request for review (${why}); try again.` },
 })
+/** How often, at most, settles also forget settled records past their time (SETTLED_TTL_MS). */
+const PRUNE_EVERY_MS = 60_000
 /** Scans run a few at a time, oldest first, so a flood cannot starve the request on screen or swamp the node. */
 const SCAN_CONCURRENCY = 4
 /**
@@ -125,10 +127,17 @@ export function createRequests(browser: Browser, store: PendingStore, scanner: S
     }
   }
 
+  /** When settled records were last pruned: a worker kept running for hours (keepAlive.ts) must not pile them up. */
+  let prunedAt = Date.now()
+
   /** Settles request `id` once: records it, tells the frame, and returns it (the first time only). */
   async function settle(id: string, decision: Decision | 'closed', outcome?: Outcome) {
     const record = await store.take(id, decision, (current) => outcome ?? outcomeOf(decision, current.params))
     queue.settled(id)
+    if (Date.now() - prunedAt > PRUNE_EVERY_MS) {
+      prunedAt = Date.now()
+      void store.prune(prunedAt).catch(() => undefined)
+    }
     if (!record) return undefined
     const delivery: DecisionDelivery = {
       type: 'preflight/decided',
