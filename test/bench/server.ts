@@ -26,6 +26,7 @@ const PER_LEVEL = Number(process.env.BENCH_REQUESTS ?? 2_000)
  */
 const WARMUP = Number(process.env.BENCH_SERVER_WARMUP ?? 3_000)
 const SOAK = Number(process.env.BENCH_SOAK ?? 10_000)
+const SOAK_STEP = 1_000
 const CONCURRENCY = [1, 8, 32]
 const TICKS_PER_SECOND = 100
 
@@ -190,11 +191,21 @@ async function main() {
   }
 
   const plain = targets[0] as Target
-  const rssStart = rssMb(server.pid)
-  await load(post(plain), SOAK, 8)
-  const rssEnd = rssMb(server.pid)
+  // Read every SOAK_STEP scans: the heap's own saw-tooth (collections, young generation resizing) moves RSS by tens of
+  // MB either way, so two readings alone can show a leak or hide one. A leak shows as the later half sitting higher.
+  const rss = [rssMb(server.pid)]
+  for (let done = 0; done < SOAK; done += SOAK_STEP) {
+    await load(post(plain), Math.min(SOAK_STEP, SOAK - done), 8)
+    rss.push(rssMb(server.pid))
+  }
+  const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length
+  const half = Math.ceil(rss.length / 2)
+  const [first, last] = [rss[0] as number, rss[rss.length - 1] as number]
+  const percent = (from: number, to: number) => `${(((to - from) / from) * 100).toFixed(1)} %`
   process.stdout.write(
-    `\nRSS over ${SOAK} plain scans: ${rssStart.toFixed(0)} MB → ${rssEnd.toFixed(0)} MB (${(((rssEnd - rssStart) / rssStart) * 100).toFixed(1)} %)\n`,
+    `\nRSS over ${SOAK} plain scans, read every ${SOAK_STEP}: ${rss.map((mb) => mb.toFixed(0)).join(' ')} MB; ` +
+      `first to last ${percent(first, last)}, mean of the later half against the earlier ` +
+      `${percent(mean(rss.slice(0, half)), mean(rss.slice(half)))}\n`,
   )
   await stop(server.child)
 
