@@ -57,9 +57,13 @@ const SCAN_CONCURRENCY = 4
  */
 const ANNOUNCED_FOR_MS = WALLET_ANSWER_TIMEOUT_MS + 2_000
 
-/** Whether Preflight checks requests from this frame (on, and not paused for its origin or its page's origin). */
+/**
+ * Whether Preflight checks requests from this frame (on, and not paused for its origin or its page's origin). A pause
+ * is for a site the user trusts; a sandboxed document is not that site.
+ */
 function isChecking(settings: Settings, sender: RequestSender): boolean {
   if (!settings.enabled) return false
+  if (sender.sandboxed) return true
   const paused = new Set(settings.pausedOrigins)
   return !paused.has(sender.origin) && !(sender.topOrigin && paused.has(sender.topOrigin))
 }
@@ -162,8 +166,16 @@ export function createRequests(browser: Browser, store: PendingStore, scanner: S
    */
   async function scanned(record: PendingRequest, settings: Settings, recheck = false): Promise<ScanState> {
     const known = counterparties.known().catch(() => new Set<never>())
-    const { method, params, account, origin, topOrigin, chainId } = record
-    const call = { method, params, account, origin, chainId, ...(topOrigin === undefined ? {} : { topOrigin }) }
+    const { method, params, account, origin, topOrigin, sandboxed, chainId } = record
+    const call = {
+      method,
+      params,
+      account,
+      origin,
+      chainId,
+      ...(topOrigin === undefined ? {} : { topOrigin }),
+      ...(sandboxed ? { sandboxed } : {}),
+    }
     const state = await scanner.scan({ call, settings, ...(recheck ? { probeEnvironment: true } : {}) })
     try {
       return withPoisonedAddressWarnings(state, account, await known)

@@ -24,13 +24,17 @@ export const SCANNER_PAGE = 'src/extension/scanner/scanner.html'
 /** Worker → scanner page: scan a stored request, exactly the params the wallet receives on Continue. */
 export type ScanOrder = {
   type: 'preflight/scan'
-  /** `topOrigin`: the page a framed request was sent inside, when it is not the frame's own (sender.ts). */
+  /**
+   * `topOrigin`: the page a framed request was sent inside, when it is not the frame's own; `sandboxed`: `origin` only
+   * served the requesting document, which has none of its own (sender.ts).
+   */
   call: {
     method: InterceptedMethod
     params: unknown[]
     account: string
     origin: string
     topOrigin?: string
+    sandboxed?: true
     chainId: number
   }
   settings: Settings

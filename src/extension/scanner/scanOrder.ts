@@ -1,5 +1,5 @@
 /** What the scanner page does with one order from the worker. */
-import { embeddingPageWarnings } from '../../engine/index.ts'
+import { embeddingPageWarnings, originWarnings, type Warning } from '../../engine/index.ts'
 import type { ScanState } from '../shared/pending.ts'
 import { withWarnings } from '../shared/scanWarnings.ts'
 import { type ScanOrder, scanFailed } from './protocol.ts'
@@ -7,21 +7,34 @@ import { runScan } from './scan.ts'
 import { buildScanRequest } from './scanRequest.ts'
 
 /**
+ * The origin a sandboxed document asks as: an absolute URL with no host, so no check that trusts a site's own
+ * requests (a sign-in for that site, Blur's orders on blur.io) takes it for the site that served it.
+ */
+export function sandboxedOrigin(servedFrom: string): string {
+  return `sandboxed:${servedFrom}`
+}
+
+/**
  * The scan of an ordered request, after `engineData` (the lists a local scan reads) has arrived, with the warnings
- * for the page around a framed request; never throws, so the worker always gets a state to store and the window
- * always leaves its wait.
+ * for the page around a framed request and for the site that served a sandboxed one; never throws, so the worker
+ * always gets a state to store and the window always leaves its wait.
  */
 export async function scanOrdered(order: ScanOrder, engineData: () => Promise<void>): Promise<ScanState> {
   const { call, settings, probeEnvironment = false } = order
   try {
-    const request = await buildScanRequest(call.method, call.params, call.account, call.origin)
-    // A scan API judges only the origin the seed's request carries; the page around a frame is judged here, from the
-    // same lists, whichever backend scans.
-    if (settings.backend.kind === 'local' || call.topOrigin !== undefined) await engineData()
+    const asking = call.sandboxed ? sandboxedOrigin(call.origin) : call.origin
+    const request = await buildScanRequest(call.method, call.params, call.account, asking)
+    const judged = call.topOrigin !== undefined || call.sandboxed
+    // A scan API judges only the origin the seed's request carries; the page around a frame, and the site that served
+    // a sandboxed document, are judged here, from the same lists, whichever backend scans.
+    if (settings.backend.kind === 'local' || judged) await engineData()
     const state = await runScan(request, call.chainId, settings, { probeEnvironment })
-    return call.topOrigin === undefined
-      ? state
-      : withWarnings(state, embeddingPageWarnings(call.topOrigin, call.origin))
+    if (!judged) return state
+    const warnings: Warning[] = [
+      ...(call.topOrigin === undefined ? [] : embeddingPageWarnings(call.topOrigin, call.origin)),
+      ...(call.sandboxed ? originWarnings(call.origin) : []),
+    ]
+    return withWarnings(state, warnings)
   } catch (error) {
     return scanFailed(error)
   }

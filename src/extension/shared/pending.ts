@@ -52,6 +52,12 @@ export type PendingRequest = {
   origin: string
   /** Top-level page URL of the tab, when the request came from an iframe. */
   topOrigin?: string
+  /**
+   * The requesting document has no origin of its own (a sandboxed frame or page: the browser reports "null"): `origin`
+   * is the site that served it, which it cannot act as. Sites sandbox what they do not trust with their name (uploads,
+   * embeds), so it is shown as such, judged as no site at all, and never let through by a pause for the serving site.
+   */
+  sandboxed?: true
   tabId: number
   frameId: number
   /** The chain the request is checked on: the chain it is for, or the wallet's when no backend can check that one. */

@@ -137,6 +137,32 @@ describe('runScan', () => {
     })
   })
 
+  it('asks as no site for a sandboxed document, and judges the site that served it from the lists', async () => {
+    const sandboxed = (servedFrom: string): ScanOrder => ({
+      type: 'preflight/scan',
+      call: {
+        method: 'eth_sendTransaction',
+        params: [SCAN.request.txObjects[0]],
+        account: ACCOUNT,
+        origin: servedFrom,
+        sandboxed: true,
+        chainId: 31337,
+      },
+      settings: remote('good'),
+    })
+    const lists = async () => undefined
+    expect(await scanOrdered(sandboxed('https://claim.moonbirds.tv'), lists)).toMatchObject({
+      status: 'DONE',
+      response: { action: 'BLOCK', warnings: [{ kind: 'TRUSTED_BLOCKLIST_DOMAIN', severity: 'CRITICAL' }] },
+    })
+    // The scan API gets an origin with no host: nothing it trusts of a site applies to what the site sandboxed.
+    expect(JSON.parse(received.at(-1)?.body ?? '').metadata).toEqual({ origin: 'sandboxed:https://claim.moonbirds.tv' })
+    expect(await scanOrdered(sandboxed('https://a.example'), lists)).toMatchObject({
+      status: 'DONE',
+      response: RESPONSE,
+    })
+  })
+
   it('gives up after the timeout', async () => {
     expect(await runScan(SCAN, 1, remote('good', '/slow'), { timeoutMs: 100 })).toMatchObject({
       status: 'ERROR',

@@ -42,7 +42,16 @@ function Header({ request }: { request: PendingRequest }) {
       <dl className="facts" style={{ marginTop: 8 }}>
         <dt>Site</dt>
         <dd>
-          <span className="origin">{request.origin}</span>
+          {request.sandboxed ? (
+            <>
+              <span className="origin">a sandboxed page</span>
+              <div className="muted" data-testid="sandboxed">
+                served from {request.origin}, which does not let it act as that site
+              </div>
+            </>
+          ) : (
+            <span className="origin">{request.origin}</span>
+          )}
           {request.topOrigin && request.topOrigin !== request.origin && (
             <div className="muted">inside {request.topOrigin}</div>
           )}
