@@ -3,10 +3,10 @@
  * domain ask for the signature, and the frame's origin alone says nothing. The phishing page here is the test dapp's
  * server under a hostname on the bundled blocklist, which the browser resolves to this machine (no lookup leaves it).
  */
-import type { Frame, Page } from 'playwright-core'
+import type { Frame } from 'playwright-core'
 import { parseEther } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { countingWalletPage } from './support/dapp.ts'
+import { countingWalletPage, walletFrame } from './support/dapp.ts'
 import { callThroughConfirmWindow, clickDecision, pendingOf, REJECTED, shownAction } from './support/extension.ts'
 import { type E2eSession, startE2eSession } from './support/session.ts'
 
@@ -18,12 +18,6 @@ describe('the page around a framed request', () => {
   let account: string
   let attacker: string
 
-  const framedIn = async (page: Page): Promise<Frame> => {
-    const frame = page.frames().find((candidate) => candidate.url().endsWith('/framed'))
-    if (!frame) throw new Error('the frame did not load')
-    await frame.waitForFunction(() => 'ethereum' in window)
-    return frame
-  }
   const send = () =>
     `ethereum.request({ method: 'eth_sendTransaction', params: [{ from: '${account}', to: '${attacker}', value: '0x${parseEther('0.01').toString(16)}' }] })`
   const forwarded = (frame: Frame) => frame.evaluate(() => (window as unknown as { forwarded: number }).forwarded)
@@ -42,7 +36,7 @@ describe('the page around a framed request', () => {
   it('blocks a plain transfer from a clean frame on a blocklisted page, and forwards nothing', async () => {
     const page = await session.context.newPage()
     await page.goto(`http://${PHISHING_HOST}:${new URL(session.dapp.url).port}/top`)
-    const frame = await framedIn(page)
+    const frame = await walletFrame(page, '/framed')
     const { confirm, result } = await callThroughConfirmWindow(session.context, frame, send())
     // The window opens as the request is announced: read what it keeps once it shows results.
     expect(await shownAction(confirm)).toBe('BLOCK')
@@ -60,7 +54,7 @@ describe('the page around a framed request', () => {
   it('the same frame on a clean page is judged by its request alone, and goes through', async () => {
     const page = await session.context.newPage()
     await page.goto(`${session.dapp.otherOriginUrl}/top`)
-    const frame = await framedIn(page)
+    const frame = await walletFrame(page, '/framed')
     const { confirm, result } = await callThroughConfirmWindow(session.context, frame, send())
     expect(await shownAction(confirm)).toBe('NONE')
     expect(await pendingOf(confirm)).toMatchObject({ origin: session.dapp.url, topOrigin: session.dapp.otherOriginUrl })

@@ -4,10 +4,9 @@
  * victim.example could ask for a sign-in to victim.example and be judged as victim.example itself: no warning, and a
  * pause for that site let it through with no window. In Chromium with the built extension, on the devnet.
  */
-import type { Frame, Page } from 'playwright-core'
 import { getAddress, type Hex, stringToHex, verifyMessage } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { countingWalletPage } from './support/dapp.ts'
+import { countingWalletPage, walletFrame } from './support/dapp.ts'
 import {
   callThroughConfirmWindow,
   clickDecision,
@@ -24,12 +23,6 @@ describe('a request from a sandboxed document', () => {
   let account: Hex
   let signIn: string
 
-  const sandboxedIn = async (page: Page): Promise<Frame> => {
-    const frame = page.frames().find((candidate) => candidate.url().endsWith('/upload'))
-    if (!frame) throw new Error('the sandboxed frame did not load')
-    await frame.waitForFunction(() => 'ethereum' in window)
-    return frame
-  }
   const sign = () => `ethereum.request({ method: 'personal_sign', params: ['${signIn}', '${account}'] })`
 
   beforeAll(async () => {
@@ -64,7 +57,7 @@ describe('a request from a sandboxed document', () => {
 
   it('blocks the same sign-in from an upload the site sandboxes, and says where it was served from', async () => {
     const page = await session.open('/gallery')
-    const frame = await sandboxedIn(page)
+    const frame = await walletFrame(page, '/upload')
     const { confirm, result } = await callThroughConfirmWindow(session.context, frame, sign())
     expect(await shownAction(confirm)).toBe('BLOCK')
     expect(await pendingOf(confirm)).toMatchObject({ origin: session.dapp.url, sandboxed: true })
@@ -87,7 +80,7 @@ describe('a request from a sandboxed document', () => {
       const signature = (await (await startCall(page, sign()))()).ok as Hex
       expect(await verifyMessage({ address: account, message: { raw: signIn as Hex }, signature })).toBe(true)
       // Its sandboxed upload still gets the window.
-      const frame = await sandboxedIn(await session.open('/gallery'))
+      const frame = await walletFrame(await session.open('/gallery'), '/upload')
       const { confirm, result } = await callThroughConfirmWindow(session.context, frame, sign())
       expect(await shownAction(confirm)).toBe('BLOCK')
       await clickDecision(confirm, 'Reject')

@@ -4,7 +4,7 @@
  */
 import { createServer, type Server } from 'node:http'
 import { join } from 'node:path'
-import type { Page } from 'playwright-core'
+import type { Frame, Page } from 'playwright-core'
 import { build, type Rolldown } from 'vite'
 import { ETHER_MAIL } from '../../../src/devnet/eip712.ts'
 import { listenOnFreePort } from '../../support/net.ts'
@@ -95,6 +95,14 @@ export function countingWalletPage(rpcUrl: string, account: string): string {
     wallet.sendAsync = (payload, callback) => (count(payload.method), sendAsync(payload, callback))
     DevWallet.announceDevWallet(wallet)
   `)
+}
+
+/** The frame of `page` whose URL ends with `pathEnd`, once its wallet is set up. */
+export async function walletFrame(page: Page, pathEnd: string): Promise<Frame> {
+  const frame = page.frames().find((candidate) => candidate.url().endsWith(pathEnd))
+  if (!frame) throw new Error(`no frame at …${pathEnd} loaded`)
+  await frame.waitForFunction(() => 'ethereum' in window)
+  return frame
 }
 
 /** How many eth_sendTransaction requests reached the wallet of a countingWalletPage. */
