@@ -203,6 +203,35 @@ describe('each request settles exactly once', () => {
       await worker.evaluate(() => chrome.storage.session.remove('filler'))
     }
   })
+  it('keeps one tab from filling the store: past 2 MB of waiting requests its next is refused, another tab is not', async () => {
+    const waitingCount = async () =>
+      (await serviceWorker(context)).evaluate(
+        async () =>
+          Object.keys(await chrome.storage.session.get(null)).filter((key) => key.startsWith('pending:')).length,
+      )
+    // About 450 kB of params each: four fit in the tab's 2 MiB, a fifth does not.
+    const large = (n: number) => sign(`0x${n.toString(16).padStart(2, '0')}${'61'.repeat(225_000)}`)
+    const page = await open()
+    const { confirm, result } = await callThroughConfirmWindow(context, page, large(1))
+    const results = [result]
+    for (let n = 2; n <= 4; n++) results.push(await startCall(page, large(n)))
+    await expect.poll(waitingCount).toBe(4)
+    expect(await (await startCall(page, large(5)))()).toMatchObject({
+      code: -32005,
+      message: expect.stringContaining('of requests waiting for review'),
+    })
+    // Another tab's request is kept, to wait in the same window.
+    const other = await open()
+    results.push(await startCall(other, large(6)))
+    await expect.poll(waitingCount).toBe(5)
+    // Closing the window rejects all five, and frees the tab's budget.
+    await confirm.close()
+    for (const settled of results) expect(await settled()).toEqual(REJECTED)
+    const again = await callThroughConfirmWindow(context, page, large(7))
+    await clickDecision(again.confirm, 'Reject')
+    expect(await again.result()).toEqual(REJECTED)
+  })
+
   it('settles a decision when storage has no room left for how it ended', async () => {
     const page = await open()
     const big = `0x${'61'.repeat(150_000)}`

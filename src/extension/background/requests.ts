@@ -47,6 +47,15 @@ const NOT_KEPT = (why: string): Outcome => ({
   kind: 'error',
   error: { code: -32603, message: `Preflight could not keep this request for review (${why}); try again.` },
 })
+/**
+ * Bytes of params one tab may have waiting for review: past any real request (each is 512 KiB at most) and a fifth of
+ * session storage (10 MB), so a page that floods the store cannot keep every other site's requests out of it.
+ */
+export const TAB_WAITING_BYTES = 2 * 1024 * 1024
+
+/** The size a request's params take in storage, near enough to budget it. */
+const paramsBytes = (params: unknown[]) => JSON.stringify(params).length
+
 /** How often, at most, settles also forget settled records past their time (SETTLED_TTL_MS). */
 const PRUNE_EVERY_MS = 60_000
 /** Scans run a few at a time, oldest first, so a flood cannot starve the request on screen or swamp the node. */
@@ -131,12 +140,21 @@ export function createRequests(browser: Browser, store: PendingStore, scanner: S
     }
   }
 
+  /** Each waiting request's tab and params size (rebuilt from storage on restart), for the budget of its tab. */
+  const waiting = new Map<string, { tabId: number; bytes: number }>()
+  const waitingIn = (tabId: number) => {
+    let bytes = 0
+    for (const each of waiting.values()) if (each.tabId === tabId) bytes += each.bytes
+    return bytes
+  }
+
   /** When settled records were last pruned: a worker kept running for hours (keepAlive.ts) must not pile them up. */
   let prunedAt = Date.now()
 
   /** Settles request `id` once: records it, tells the frame, and returns it (the first time only). */
   async function settle(id: string, decision: Decision | 'closed', outcome?: Outcome) {
     const record = await store.take(id, decision, (current) => outcome ?? outcomeOf(decision, current.params))
+    waiting.delete(id)
     queue.settled(id)
     if (Date.now() - prunedAt > PRUNE_EVERY_MS) {
       prunedAt = Date.now()
@@ -404,6 +422,13 @@ export function createRequests(browser: Browser, store: PendingStore, scanner: S
     const requestsOfPort = byPort.get(port)
     // The page went away before its request could be kept: nobody is waiting for a window.
     if (!requestsOfPort) return
+    const bytes = paramsBytes(record.params)
+    const before = waitingIn(sender.tabId)
+    if (before + bytes > TAB_WAITING_BYTES) {
+      const message = `Preflight: this tab already has ${(before / 1024 / 1024).toFixed(1)} MB of requests waiting for review, and this one would take it past ${TAB_WAITING_BYTES / 1024 / 1024} MB; decide on those first.`
+      return post(port, { type: 'settle', rid, outcome: { kind: 'error', error: { code: -32005, message } } })
+    }
+    waiting.set(record.id, { tabId: sender.tabId, bytes })
     // The frame learns the id before the window can show it, so a decision always finds its request.
     requestsOfPort.add(record.id)
     post(port, { type: 'accepted', rid, id: record.id })
@@ -412,6 +437,7 @@ export function createRequests(browser: Browser, store: PendingStore, scanner: S
       await queue.add(record)
     } catch (error) {
       requestsOfPort.delete(record.id)
+      waiting.delete(record.id)
       return post(port, { type: 'settle', rid, outcome: NOT_KEPT(reason(error)) })
     }
     return { record, settings }
@@ -501,6 +527,7 @@ export function createRequests(browser: Browser, store: PendingStore, scanner: S
         const startedAt = Date.now()
         const [settings] = await Promise.all([loadSettings(), queue.restore(), store.prune(startedAt)])
         for (const record of await store.all()) {
+          waiting.set(record.id, { tabId: record.tabId, bytes: paramsBytes(record.params) })
           if (record.scan.status === 'PENDING' && record.createdAt < startedAt) void scans(() => scan(record, settings))
         }
       })().catch(() => undefined)
