@@ -68,6 +68,8 @@ export const stringToUpperCase = uncurry(String.prototype.toUpperCase)
 export const stringCharCodeAt = uncurry(String.prototype.charCodeAt)
 export const stringSlice = uncurry(String.prototype.slice)
 export const jsonParse = JSON.parse
+/** Runs `task` once the current script has run, with no promise (a page can make a promise's `then` call its code). */
+export const enqueueMicrotask = queueMicrotask
 export const weakMapGet = uncurry(WeakMap.prototype.get) as (map: WeakMap<object, unknown>, key: object) => unknown
 export const weakMapSet = uncurry(WeakMap.prototype.set) as (
   map: WeakMap<object, unknown>,

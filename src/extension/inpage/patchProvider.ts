@@ -14,6 +14,7 @@ import {
   construct,
   defineProperty,
   deleteProperty,
+  enqueueMicrotask,
   FunctionPrototype,
   getOwnPropertyDescriptor,
   getPrototypeOf,
@@ -372,17 +373,31 @@ export function createPatcher(gate: Gate, isLate: () => boolean): Patcher {
     return construct(ProxyConstructor, [objectCreate(getPrototypeOf(provider)), handler]) as object
   }
 
+  /**
+   * Patches the entry points a held wallet gained by plain assignment (`provider.request = fn`, `Object.assign`), which
+   * makes no defineProperty call the hook could see, and asks a wallet held before it had a request through it.
+   */
+  function recheck(provider: object, held: Held): void {
+    if (held.askVia.request === undefined && held.askVia.sendAsync === undefined) held.askVia = askFunctions(provider)
+    patchWhereTheyLive(provider, PROVIDER_ENTRIES)
+  }
+
   function register(candidate: unknown, label?: string): unknown {
     if (candidate === null || (typeof candidate !== 'object' && typeof candidate !== 'function')) return candidate
     const provider = candidate as Record<string, unknown>
     const known = heldFor(provider)
     if (known) {
       if (label && known.provider === provider) known.info.label = label
-      return (weakMapGet(standIns, provider) as object | undefined) ?? provider
+      const standIn = weakMapGet(standIns, provider) as object | undefined
+      // Seen again (announced again, or found by the checks at DOMContentLoaded and load): what it gained since counts.
+      if (!standIn && known.provider === provider) recheck(provider, known)
+      return standIn ?? provider
     }
     const info = { label: label ?? labelOf(provider), late: isLate() }
     const held: Held = { provider, info, askVia: askFunctions(provider) }
     holdAs(provider, held)
+    // A wallet that publishes its provider first and fills it in after, in the same script: look once that has run.
+    enqueueMicrotask(() => recheck(provider, held))
     const patched = patchWhereTheyLive(provider, PROVIDER_ENTRIES)
     hookEngine(provider, held)
     hookProviders(provider)

@@ -619,6 +619,34 @@ describe('patching a wallet where its methods live', () => {
     await expect(new Promise((resolve) => askWallet(held, 'eth_chainId', resolve))).resolves.toBe('0x7a69')
   })
 
+  it('wraps entry points a wallet assigns after publishing its provider, once its script has run or when seen again', async () => {
+    const { gate, reviewed } = gateThat(reject)
+    const patcher = createPatcher(gate, () => false)
+    const answer = (args: Payload) =>
+      Promise.resolve(args.method === 'eth_chainId' ? '0x7a69' : `answer:${args.method}`)
+    // Published empty, filled in by plain assignment in the same script: no defineProperty the hook could see.
+    const early = {} as { request?: (args: Payload) => Promise<unknown> }
+    expect(patcher.register(early)).toBe(early)
+    early.request = answer
+    await Promise.resolve()
+    await expect(early.request(SIGN)).rejects.toMatchObject({ code: 4001 })
+    expect(reviewed).toHaveLength(1)
+    const held = heldFor(early)
+    if (!held) throw new Error('not held')
+    await expect(new Promise((resolve) => askWallet(held, 'eth_chainId', resolve))).resolves.toBe('0x7a69')
+    // Filled in later still (after an await): wrapped when the hook sees it again (DOMContentLoaded, load, an announcement).
+    const late = {} as { sendAsync?: (payload: Payload, callback: (error: unknown, response: unknown) => void) => void }
+    patcher.register(late)
+    await Promise.resolve()
+    late.sendAsync = (payload, callback) => callback(null, { id: payload.id, jsonrpc: '2.0', result: 'signed' })
+    patcher.register(late)
+    const response = await new Promise((resolve) =>
+      late.sendAsync?.({ ...SIGN, id: 1, jsonrpc: '2.0' }, (error, out) => resolve(error ?? out)),
+    )
+    expect(response).toMatchObject({ code: 4001 })
+    expect(reviewed).toHaveLength(2)
+  })
+
   it('lets a dapp wrap request by assignment and call the one it read: one review, the wallet reached once', async () => {
     const { wallet, calls } = makeWallet()
     const { gate, reviewed } = gateThat(forward)
