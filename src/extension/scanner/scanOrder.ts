@@ -10,7 +10,7 @@ import { buildScanRequest } from './scanRequest.ts'
  * The origin a sandboxed document asks as: an absolute URL with no host, so no check that trusts a site's own
  * requests (a sign-in for that site, Blur's orders on blur.io) takes it for the site that served it.
  */
-export function sandboxedOrigin(servedFrom: string): string {
+function sandboxedOrigin(servedFrom: string): string {
   return `sandboxed:${servedFrom}`
 }
 
