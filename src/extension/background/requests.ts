@@ -56,6 +56,13 @@ export const TAB_WAITING_BYTES = 2 * 1024 * 1024
 /** The size a request's params take in storage, near enough to budget it. */
 const paramsBytes = (params: unknown[]) => JSON.stringify(params).length
 
+/**
+ * How long after the first result the second look starts: the scanner page shares its thread with the window, which is
+ * then drawing that result (it cost a cold window 6–17 ms when it started at once). Continue arms only after 600 ms
+ * without input once results show, and a Continue before the look lands makes its own check.
+ */
+const SECOND_LOOK_AFTER_MS = 200
+
 /** How often, at most, settles also forget settled records past their time (SETTLED_TTL_MS). */
 const PRUNE_EVERY_MS = 60_000
 /** Scans run a few at a time, oldest first, so a flood cannot starve the request on screen or swamp the node. */
@@ -311,7 +318,7 @@ export function createRequests(browser: Browser, store: PendingStore, scanner: S
       })
     // A scan API's answer is its own; the local engine can run the transactions as a block does, after the first look.
     if (kept && state.status === 'DONE' && state.kind === 'transactions' && settings.backend.kind === 'local') {
-      void scans(() => secondLook(record.id)).catch(() => undefined)
+      setTimeout(() => void scans(() => secondLook(record.id)).catch(() => undefined), SECOND_LOOK_AFTER_MS)
     }
   }
 
