@@ -43,6 +43,22 @@ function malformedText(params: unknown): string | undefined {
   return undefined
 }
 
+/** Longer than any account or chain id a wallet says; a page-made provider can answer with anything. */
+const MAX_ANSWER = 100
+
+/**
+ * What the worker reads of the wallet's answers, and nothing more: its first account and its chain, when they are text
+ * (or a number) of a sane length. An answer the page made cannot carry megabytes into storage or a log.
+ */
+function walletAnswers(accounts: unknown, chainId: unknown): Pick<HookCall, 'accounts' | 'chainId'> {
+  const first = Array.isArray(accounts) ? accounts[0] : undefined
+  const text = (value: unknown): value is string => typeof value === 'string' && value.length <= MAX_ANSWER
+  return {
+    accounts: Array.isArray(accounts) ? (text(first) ? [first] : []) : undefined,
+    chainId: text(chainId) || typeof chainId === 'number' ? chainId : undefined,
+  }
+}
+
 function walletInfo(raw: unknown): WalletInfo {
   const info = (raw ?? {}) as { label?: unknown; late?: unknown }
   const label = typeof info.label === 'string' && info.label.trim() ? info.label.trim().slice(0, MAX_LABEL) : 'wallet'
@@ -70,8 +86,7 @@ export function validateCall(raw: unknown): Checked {
     call: {
       method: call.method as HookCall['method'],
       params: call.params,
-      accounts: call.accounts,
-      chainId: call.chainId,
+      ...walletAnswers(call.accounts, call.chainId),
       wallet: walletInfo(call.wallet),
     },
   }

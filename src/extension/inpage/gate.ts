@@ -22,6 +22,15 @@ export type Gate = ((
   prelude?: () => void
 }
 
+/**
+ * A wallet's answer as plain data no one else holds (undefined when it cannot be copied): a provider the page made
+ * answers with the page's objects, whose getters would otherwise run while the answer is sent to the worker.
+ */
+function detached(value: unknown): unknown {
+  const copy = copyData(value)
+  return copy.ok ? copy.value : undefined
+}
+
 /** Builds the gate every patched entry point uses. */
 export function createGate(channel: RelayChannel): Gate {
   const gate: Gate = (held, method, params, done) => {
@@ -45,11 +54,11 @@ export function createGate(channel: RelayChannel): Gate {
       channel.scan({ method, params: copy.value, accounts, chainId, wallet: held.info }, done)
     }
     askWallet(held, 'eth_accounts', (value) => {
-      accounts = value
+      accounts = detached(value)
       ready()
     })
     askWallet(held, 'eth_chainId', (value) => {
-      chainId = value
+      chainId = detached(value)
       ready()
     })
   }

@@ -334,6 +334,17 @@ describe('validateCall', () => {
     const long = validateCall({ ...hookCall, wallet: { label: 'x'.repeat(500), late: 'yes' } })
     expect(long.ok && long.call.wallet).toEqual({ label: 'x'.repeat(80), late: false })
   })
+  it("keeps of the wallet's answers only what the worker reads: the first account and the chain, of a sane length", () => {
+    const answered = (accounts: unknown, chainId: unknown) => {
+      const checked = validateCall({ ...hookCall, accounts, chainId })
+      return checked.ok ? { accounts: checked.call.accounts, chainId: checked.call.chainId } : checked
+    }
+    const huge = 'x'.repeat(1_000_000)
+    expect(answered([ACCOUNT, ...Array(10_000).fill(huge)], huge)).toEqual({ accounts: [ACCOUNT], chainId: undefined })
+    expect(answered([huge], 31337)).toEqual({ accounts: [], chainId: 31337 })
+    expect(answered({ 0: ACCOUNT }, { toString: () => '0x1' })).toEqual({ accounts: undefined, chainId: undefined })
+    expect(answered(undefined, '0x7a69')).toEqual({ accounts: undefined, chainId: '0x7a69' })
+  })
   it('refuses methods it does not check and params too large to keep, with a -32602 error', () => {
     for (const bad of [{ ...hookCall, method: 'eth_chainId' }, { ...hookCall, params: ['x'.repeat(600_000)] }, null]) {
       expect(validateCall(bad)).toMatchObject({ ok: false, error: { code: -32602 } })
