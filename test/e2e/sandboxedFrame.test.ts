@@ -12,6 +12,7 @@ import {
   clickDecision,
   pendingOf,
   REJECTED,
+  serviceWorker,
   shownAction,
   startCall,
   writeSettings,
@@ -69,6 +70,13 @@ describe('a request from a sandboxed document', () => {
     )
     await clickDecision(confirm, 'Reject')
     expect(await result()).toEqual(REJECTED)
+    // The popup's history says who asked the same way.
+    const popup = await session.context.newPage()
+    await popup.goto(new URL('src/extension/ui/popup.html', (await serviceWorker(session.context)).url()).href)
+    await expect
+      .poll(() => popup.getByTestId('history-entry').first().textContent())
+      .toContain(`a sandboxed page from ${session.dapp.url}`)
+    await popup.close()
   })
 
   it('does not let a pause for the site through to its sandboxed upload', async () => {

@@ -24,6 +24,7 @@ export function historyEntry(record: PendingRequest, decision: Decision | 'close
   return {
     id: record.id,
     origin: record.origin,
+    ...(record.sandboxed ? { sandboxed: true } : {}),
     method: record.method,
     chainId: record.chainId,
     action,

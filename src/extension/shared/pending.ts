@@ -128,6 +128,8 @@ export type DecisionReply = { ok: boolean; next: string | null }
 export type HistoryEntry = {
   id: string
   origin: string
+  /** The request came from a document the site sandboxed (PendingRequest.sandboxed). */
+  sandboxed?: true
   method: InterceptedMethod
   chainId: number
   action: 'NONE' | 'WARN' | 'BLOCK' | 'ERROR'

@@ -1,5 +1,6 @@
 import type { PendingRequest } from '../../shared/pending.ts'
 import { methodWords } from '../lib/confirmView.ts'
+import { askingSite } from '../lib/siteOrigin.ts'
 
 type Props = {
   /** The requests waiting in this window, oldest first (the shown one among them). */
@@ -34,7 +35,7 @@ export function QueueBar({ queue, shownId, onRejectAll }: Props) {
         <ol className="queue-list">
           {waiting.map((request) => (
             <li key={request.id} data-testid="queued-request">
-              <span className="origin">{request.origin}</span>{' '}
+              <span className="origin">{askingSite(request)}</span>{' '}
               <span className="muted">· {methodWords(request.method)}</span>
             </li>
           ))}

@@ -3,7 +3,7 @@ import browser from 'webextension-polyfill'
 import type { HistoryEntry } from '../../shared/pending.ts'
 import type { Settings } from '../../shared/settings.ts'
 import { chainName, timeAgo } from '../lib/format.ts'
-import { pausableOrigin } from '../lib/siteOrigin.ts'
+import { askingSite, pausableOrigin } from '../lib/siteOrigin.ts'
 import { historyStore } from '../stores/historyStore.ts'
 import { settingsStore } from '../stores/settingsStore.ts'
 
@@ -95,7 +95,7 @@ function History({ entries }: { entries: HistoryEntry[] }) {
               <strong>{entry.summary}</strong>
               <br />
               <span className="muted">
-                {entry.origin} · {chainName(entry.chainId)} · {DECISION_WORDS[entry.decision] ?? entry.decision} ·{' '}
+                {askingSite(entry)} · {chainName(entry.chainId)} · {DECISION_WORDS[entry.decision] ?? entry.decision} ·{' '}
                 {timeAgo(entry.at)}
               </span>
             </span>
