@@ -89,6 +89,7 @@ export {
   embeddingPageWarnings,
   handsOverControl,
   originWarnings,
+  pastTolerance,
   poisonedAddressWarnings,
   recipientsOf,
   signsByHash,

@@ -52,6 +52,7 @@ export {
 } from './protocols.ts'
 export { SIGNATURE_POWERS, type UnreadableBytes, unreadableBytes } from './safeSignatures.ts'
 export { type KnownSpender, knownSpender } from './spenders.ts'
+export { pastTolerance } from './tolerance.ts'
 export { simulationWarnings } from './transactionWarnings.ts'
 export { imbalancedValueWarnings } from './value.ts'
 export { handsOverControl, makeWarning, signsByHash, sortWarnings, uniqueWarnings } from './warnings.ts'

@@ -16,10 +16,8 @@ import {
   type TokenMetadata,
   type TxOutcome,
 } from '../simulation/index.ts'
+import { pastTolerance } from './tolerance.ts'
 import { makeWarning } from './warnings.ts'
-
-/** How far an amount may move against the user between the two runs before it counts: as outcomeDrift allows. */
-const TOLERANCE_PERCENT = 2n
 
 /** The key an asset is netted under: the token (or the native currency); an NFT collection counts its items. */
 const assetKey = ({ asset }: Movement) =>
@@ -35,15 +33,10 @@ function netOfUsersSide(movements: Movement[], isUsers: (address: Address) => bo
   return new Map([...netByAccount(movements, assetKey)].map(([key, accounts]) => [key, mine(accounts)]))
 }
 
-const abs = (value: bigint) => (value < 0n ? -value : value)
-
 /** Whether `real` is worse for the user than `simulated`, past the tolerance (any item of a collection counts). */
 function worse(simulated: bigint, real: bigint, collection: boolean): boolean {
   if (real >= simulated) return false
-  if (collection) return true
-  // Past the tolerance of the larger of the two amounts: of each.
-  const past = (amount: bigint) => (simulated - real) * 100n > abs(amount) * TOLERANCE_PERCENT
-  return past(simulated) && past(real)
+  return collection || pastTolerance(simulated - real, simulated, real)
 }
 
 /**

@@ -4,14 +4,7 @@
  * owner flips a switch (simulation spoofing, seen draining real wallets): the window's result is only as old as its
  * scan. Only what is worse for the user counts: a swap that pays a little less a block later is not news.
  */
-import type { Action, ScanTransactionsResponse, StateChange } from '../../engine/index.ts'
-
-/**
- * How far a fungible amount may move against the user before it counts: an AMM's output moves by a fraction of a
- * percent between blocks, and a dapp's own slippage bound (0.5–1 % as a rule) caps what an honest swap gives up to it.
- * A switched contract moves the whole amount.
- */
-export const DRIFT_TOLERANCE_PERCENT = 2n
+import { type Action, pastTolerance, type ScanTransactionsResponse, type StateChange } from '../../engine/index.ts'
 
 const SEVERITY: Record<Action, number> = { NONE: 0, WARN: 1, BLOCK: 2 }
 
@@ -59,12 +52,9 @@ function isWorse(previous: Entry | undefined, current: Entry): boolean {
   const loss = current.approval ? current.value - was : was - current.value
   if (loss <= 0n) return false
   if (!current.fungible) return true
-  // Past the tolerance of the larger of the two amounts.
-  const past = (amount: bigint) => loss * 100n > abs(amount) * DRIFT_TOLERANCE_PERCENT
-  return past(was) && past(current.value)
+  // A fungible amount may move a little (an AMM between blocks, within a dapp's slippage bound).
+  return pastTolerance(loss, was, current.value)
 }
-
-const abs = (value: bigint) => (value < 0n ? -value : value)
 
 /** Every account's state changes by what they are about: an asset (and spender) of an account, or a Safe's field. */
 function entriesOf(response: ScanTransactionsResponse): Map<string, Entry> {
