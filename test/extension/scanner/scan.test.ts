@@ -49,6 +49,20 @@ describe('runScan', () => {
     backend: { kind: 'remote', apiUrl: `${apiUrl}${path}`, apiKey },
   })
 
+  /** The worker's order to scan SCAN's transfer from https://a.example, with `call` fields changed (a scan API scans). */
+  const orderOf = (call: Partial<ScanOrder['call']>, settings = remote('good')): ScanOrder => ({
+    type: 'preflight/scan',
+    call: {
+      method: 'eth_sendTransaction',
+      params: [SCAN.request.txObjects[0]],
+      account: ACCOUNT,
+      origin: 'https://a.example',
+      chainId: 31337,
+      ...call,
+    },
+    settings,
+  })
+
   it('posts the request to the chain path of a remote scan API with its key and version', async () => {
     expect(await runScan(SCAN, 31337, remote('good'))).toEqual({
       status: 'DONE',
@@ -78,17 +92,8 @@ describe('runScan', () => {
   })
 
   it('scans an order from the worker: a remote scan does not wait for the lists, a local one does', async () => {
-    const order = (settings: Settings, method: ScanOrder['call']['method'] = 'eth_sendTransaction'): ScanOrder => ({
-      type: 'preflight/scan',
-      call: {
-        method,
-        params: [SCAN.request.txObjects[0]],
-        account: ACCOUNT,
-        origin: 'https://a.example',
-        chainId: 31337,
-      },
-      settings,
-    })
+    const order = (settings: Settings, method: ScanOrder['call']['method'] = 'eth_sendTransaction') =>
+      orderOf({ method }, settings)
     const never = () => new Promise<void>(() => undefined)
     expect(await scanOrdered(order(remote('good')), never)).toMatchObject({ status: 'DONE', response: RESPONSE })
     expect(JSON.parse(received.at(-1)?.body ?? '')).toEqual(SCAN.request)
@@ -107,18 +112,7 @@ describe('runScan', () => {
   })
 
   it('judges the page around a framed request from the lists, also when a scan API scans it', async () => {
-    const framed = (topOrigin: string): ScanOrder => ({
-      type: 'preflight/scan',
-      call: {
-        method: 'eth_sendTransaction',
-        params: [SCAN.request.txObjects[0]],
-        account: ACCOUNT,
-        origin: 'https://a.example',
-        topOrigin,
-        chainId: 31337,
-      },
-      settings: remote('good'),
-    })
+    const framed = (topOrigin: string) => orderOf({ topOrigin })
     let listsRead = 0
     const lists = async () => {
       listsRead++
@@ -138,18 +132,7 @@ describe('runScan', () => {
   })
 
   it('asks as no site for a sandboxed document, and judges the site that served it from the lists', async () => {
-    const sandboxed = (servedFrom: string): ScanOrder => ({
-      type: 'preflight/scan',
-      call: {
-        method: 'eth_sendTransaction',
-        params: [SCAN.request.txObjects[0]],
-        account: ACCOUNT,
-        origin: servedFrom,
-        sandboxed: true,
-        chainId: 31337,
-      },
-      settings: remote('good'),
-    })
+    const sandboxed = (servedFrom: string) => orderOf({ origin: servedFrom, sandboxed: true })
     const lists = async () => undefined
     expect(await scanOrdered(sandboxed('https://claim.moonbirds.tv'), lists)).toMatchObject({
       status: 'DONE',
