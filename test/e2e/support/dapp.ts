@@ -46,8 +46,11 @@ export type Dapp = {
   url: string
   /** The same server under another origin (http://127.0.0.1:<port>), for cross-origin frames. */
   otherOriginUrl: string
-  /** Serves `html` at `path`. */
-  page(path: string, html: string): void
+  /**
+   * Serves `html` at `path`. With `bodyDelayMs`, the headers go at once and the body that much later: the browser makes
+   * the document on the headers and gives it its root element, when `document_start` scripts run, on the body.
+   */
+  page(path: string, html: string, bodyDelayMs?: number): void
   close(): Promise<void>
 }
 
@@ -113,22 +116,24 @@ export function forwardedCount(page: Page): Promise<number> {
 /** Starts the server on a free port with the wallet bundle at /wallet.js. */
 export async function startDapp(): Promise<Dapp> {
   const wallet = await bundleDevWallet()
-  const pages = new Map<string, string>([['/wallet.js', wallet]])
+  const pages = new Map<string, { body: string; delayMs: number }>([['/wallet.js', { body: wallet, delayMs: 0 }]])
   const server: Server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname
-    const body = pages.get(path)
-    if (body === undefined) {
+    const page = pages.get(path)
+    if (page === undefined) {
       res.writeHead(404).end()
       return
     }
     res.writeHead(200, { 'content-type': path.endsWith('.js') ? 'text/javascript' : 'text/html' })
-    res.end(body)
+    if (page.delayMs === 0) return void res.end(page.body)
+    res.flushHeaders()
+    setTimeout(() => res.end(page.body), page.delayMs)
   })
   const port = await listenOnFreePort(server)
   return {
     url: `http://localhost:${port}`,
     otherOriginUrl: `http://127.0.0.1:${port}`,
-    page: (path, html) => void pages.set(path, html),
+    page: (path, html, bodyDelayMs = 0) => void pages.set(path, { body: html, delayMs: bodyDelayMs }),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   }
 }
