@@ -78,7 +78,14 @@ export type {
   Warning,
   WarningKind,
 } from './api/index.ts'
-export { CHAIN_PATHS, chainIdOf, isRecord, NATIVE_ASSET_ADDRESS, scanEndpoint } from './api/index.ts'
+export {
+  CHAIN_PATHS,
+  chainIdOf,
+  isRecord,
+  NATIVE_ASSET_ADDRESS,
+  sandboxedOrigin,
+  scanEndpoint,
+} from './api/index.ts'
 export { isManagerChange, isUnlimited } from './assets/index.ts'
 export { boundOf, rawMessageHex, type SafeTx } from './messages/index.ts'
 export {

@@ -64,7 +64,7 @@ describe('a request from a sandboxed document', () => {
     expect(await pendingOf(confirm)).toMatchObject({ origin: session.dapp.url, sandboxed: true })
     await expect
       .poll(() => confirm.locator('[data-warning-kind="SIGN_IN_DOMAIN_MISMATCH"]').textContent())
-      .toContain('sandboxed:')
+      .toContain(`but a sandboxed page served from ${session.dapp.url} is asking for it`)
     expect(await confirm.getByTestId('sandboxed').textContent()).toBe(
       `served from ${session.dapp.url}, which does not let it act as that site`,
     )

@@ -11,6 +11,7 @@
 
 export { CHAIN_PATHS, chainIdOf, scanEndpoint } from './chainPaths.ts'
 export * from './engine.ts'
+export { askingParty, sandboxedOrigin } from './origins.ts'
 export * from './requests.ts'
 export * from './responses.ts'
 export { invalid, isRecord, type Parsed, parseAddress, parseAmount, parseBytes, parseOrigin } from './validate.ts'

@@ -4,7 +4,7 @@
  * to match the message's domain with the requesting origin, and this is that check.
  */
 import { hexToBytes } from 'viem'
-import type { Address, Warning } from '../api/index.ts'
+import { type Address, askingParty, type Warning } from '../api/index.ts'
 import { shortAddress } from '../assets/index.ts'
 import { makeWarning } from '../risk/index.ts'
 import type { RawMessage } from './rawMessage.ts'
@@ -76,7 +76,7 @@ export function signInWarnings(signIn: SignIn, origin: string, account: Address)
       makeWarning(
         'SIGN_IN_DOMAIN_MISMATCH',
         'CRITICAL',
-        `This signs you in to ${named}, but ${origin} is asking for it. Whoever gets this signature can log in to ` +
+        `This signs you in to ${named}, but ${askingParty(origin)} is asking for it. Whoever gets this signature can log in to ` +
           `${named} as you. Do not sign it unless you are on ${named} itself.`,
         data,
       ),

@@ -1,18 +1,10 @@
 /** What the scanner page does with one order from the worker. */
-import { embeddingPageWarnings, originWarnings, type Warning } from '../../engine/index.ts'
+import { embeddingPageWarnings, originWarnings, sandboxedOrigin, type Warning } from '../../engine/index.ts'
 import type { ScanState } from '../shared/pending.ts'
 import { withWarnings } from '../shared/scanWarnings.ts'
 import { type ScanOrder, scanFailed } from './protocol.ts'
 import { runScan } from './scan.ts'
 import { buildScanRequest } from './scanRequest.ts'
-
-/**
- * The origin a sandboxed document asks as: an absolute URL with no host, so no check that trusts a site's own
- * requests (a sign-in for that site, Blur's orders on blur.io) takes it for the site that served it.
- */
-function sandboxedOrigin(servedFrom: string): string {
-  return `sandboxed:${servedFrom}`
-}
 
 /**
  * The scan of an ordered request, after `engineData` (the lists a local scan reads) has arrived, with the warnings

@@ -6,6 +6,7 @@ import { type Address, verifyMessage } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { createSiweMessage, parseSiweMessage, validateSiweMessage } from 'viem/siwe'
 import { describe, expect, it } from 'vitest'
+import { sandboxedOrigin } from '../../../src/engine/api/index.ts'
 import { scanMessage } from '../../../src/engine/index.ts'
 import { readSignIn, signInWarnings } from '../../../src/engine/messages/index.ts'
 import { messageResponseValidator } from '../messageSupport.ts'
@@ -87,6 +88,16 @@ describe('signInWarnings', () => {
     expect(judge(siwe('opensea.io', { address: OTHER }), 'https://opensea.io')).toEqual([
       ['SIGN_IN_ACCOUNT_MISMATCH', 'WARNING'],
     ])
+  })
+
+  it("a sandboxed document's sign-in to the site that served it is CRITICAL, and says the page is sandboxed", () => {
+    const asking = sandboxedOrigin('https://opensea.io')
+    const [warning] = signInWarnings(readSignIn(siwe('opensea.io')) as never, asking, user as Address)
+    expect([warning?.kind, warning?.severity]).toEqual(['SIGN_IN_DOMAIN_MISMATCH', 'CRITICAL'])
+    expect(warning?.message).toContain(
+      'signs you in to opensea.io, but a sandboxed page served from https://opensea.io is asking for it',
+    )
+    expect(warning?.data).toEqual({ domain: 'opensea.io', origin: 'sandboxed:https://opensea.io' })
   })
 })
 
