@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { SCANNER_PAGE } from '../../src/extension/scanner/protocol.ts'
+import { extensionIdOf } from '../e2e/support/walletExtension.ts'
 
 // `npm test` builds before running vitest; this checks what the build produced, as Chrome will read it.
 const dist = join(import.meta.dirname, '../../dist')
@@ -51,6 +52,19 @@ describe('built extension (dist/)', () => {
         /chrome\.runtime|browser\.runtime|webextension-polyfill/,
       )
     }
+  })
+
+  it("has a fixed ID that sorts before wallets' IDs, so its relay watches their message channels before they do", () => {
+    // Chrome starts different extensions' document_start scripts in the order of their IDs (measured in Chromium 156).
+    const wallets = {
+      MetaMask: 'nkbihfbeogaeaoehlefnkodbefgpgknn',
+      Rabby: 'acmacodkjbdgmoleebolmdjonilkdbch',
+      'Coinbase Wallet': 'hnfanknocfeofbddgcijnmhnfnkdnaad',
+      Phantom: 'bfnaelmomeimhlpmgjnjophhpkkoljpa',
+    }
+    const id = extensionIdOf(dist)
+    expect(id).toBe('aaedbkfijghafgncnnikjmjngbkjchlo')
+    for (const [wallet, walletId] of Object.entries(wallets)) expect(id < walletId, wallet).toBe(true)
   })
 
   it('has the confirmation page, the scanner page, the toolbar popup and the options page', () => {

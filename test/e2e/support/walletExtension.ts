@@ -3,12 +3,15 @@
  * at document_start in every frame, as wallet extensions inject themselves. The firewall under test never sees how
  * the wallet got there.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { build, type Rolldown } from 'vite'
+import { DIST } from './extension.ts'
 
 const ENTRY = join(import.meta.dirname, 'wallet/inpage.ts')
+const CHANNEL_ENTRY = join(import.meta.dirname, 'wallet/channel.ts')
 
 export type WalletOptions = {
   rpcUrl: string
@@ -23,6 +26,11 @@ export type WalletOptions = {
   joinProviders?: boolean
   /** When the wallet injects itself: at document_start (as wallets do), or after the page's scripts. */
   runAt?: 'document_start' | 'document_idle'
+  /**
+   * Carry requests from the page script to a content script of its own over window.postMessage, as MetaMask does,
+   * with this name (`<name>-contentscript`, `<name>-inpage`, `<name>-provider`); the content script calls the node.
+   */
+  channel?: string
 }
 
 export type WalletExtension = { dir: string; remove(): void }
@@ -37,18 +45,11 @@ export async function buildWalletExtension(options: WalletOptions): Promise<Wall
     window: options.window ?? true,
     announce: options.announce ?? true,
     joinProviders: options.joinProviders ?? false,
+    channel: options.channel ?? null,
   }
-  const result = await build({
-    configFile: false,
-    logLevel: 'silent',
-    define: { __WALLET__: JSON.stringify(config) },
-    build: { write: false, minify: false, lib: { entry: ENTRY, formats: ['iife'], name: 'TestWallet', fileName: 'w' } },
-  })
-  const output = (Array.isArray(result) ? result[0] : result) as Rolldown.RolldownOutput
-  const chunk = output.output.find((item) => item.type === 'chunk')
-  if (chunk?.type !== 'chunk') throw new Error('the test wallet bundle has no code')
-  const dir = mkdtempSync(join(tmpdir(), 'preflight-wallet-'))
-  writeFileSync(join(dir, 'inpage.js'), chunk.code)
+  const dir = folderAfterPreflight()
+  writeFileSync(join(dir, 'inpage.js'), await bundle(ENTRY, config))
+  if (options.channel) writeFileSync(join(dir, 'channel.js'), await bundle(CHANNEL_ENTRY, config))
   const manifest = {
     manifest_version: 3,
     name: config.name,
@@ -62,8 +63,60 @@ export async function buildWalletExtension(options: WalletOptions): Promise<Wall
         match_origin_as_fallback: true,
         world: 'MAIN',
       },
+      ...(options.channel
+        ? [
+            {
+              matches: ['<all_urls>'],
+              js: ['channel.js'],
+              run_at: 'document_start',
+              all_frames: true,
+              match_origin_as_fallback: true,
+            },
+          ]
+        : []),
     ],
   }
   writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2))
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) }
+}
+
+/** One of the wallet's scripts as a single IIFE, with its configuration compiled in. */
+async function bundle(entry: string, config: object): Promise<string> {
+  const result = await build({
+    configFile: false,
+    logLevel: 'silent',
+    define: { __WALLET__: JSON.stringify(config) },
+    build: { write: false, minify: false, lib: { entry, formats: ['iife'], name: 'TestWallet', fileName: 'w' } },
+  })
+  const output = (Array.isArray(result) ? result[0] : result) as Rolldown.RolldownOutput
+  const chunk = output.output.find((item) => item.type === 'chunk')
+  if (chunk?.type !== 'chunk') throw new Error(`the test wallet bundle ${entry} has no code`)
+  return chunk.code
+}
+
+/**
+ * The ID Chrome gives an unpacked extension: from its manifest's `key`, else from its folder's path. Chrome runs
+ * different extensions' content scripts in the order of their IDs.
+ */
+export function extensionIdOf(dir: string): string {
+  const manifest = join(dir, 'manifest.json')
+  const key = existsSync(manifest) ? (JSON.parse(readFileSync(manifest, 'utf8')) as { key?: string }).key : undefined
+  const hash = createHash('sha256')
+    .update(key ? Buffer.from(key, 'base64') : dir)
+    .digest('hex')
+  return [...hash.slice(0, 32)].map((digit) => String.fromCharCode(97 + Number.parseInt(digit, 16))).join('')
+}
+
+/**
+ * A folder for the wallet whose extension ID sorts after Preflight's, as nearly every wallet's does (the key in
+ * Preflight's manifest gives it aaedbkfijghafgncnnikjmjngbkjchlo): its content scripts then start after Preflight's,
+ * every run, as they would in a user's browser.
+ */
+function folderAfterPreflight(): string {
+  const preflight = extensionIdOf(DIST)
+  for (;;) {
+    const dir = mkdtempSync(join(tmpdir(), 'preflight-wallet-'))
+    if (extensionIdOf(dir) > preflight) return dir
+    rmSync(dir, { recursive: true, force: true })
+  }
 }

@@ -16,6 +16,8 @@ declare const __WALLET__: {
   window: boolean
   announce: boolean
   joinProviders: boolean
+  /** Send requests through a content script over window.postMessage (channel.ts), as MetaMask does, named this. */
+  channel: string | null
 }
 
 type Payload = { jsonrpc?: string; id?: unknown; method: string; params?: unknown }
@@ -37,10 +39,37 @@ type Callback = (error: unknown, response?: RpcResponse | RpcResponse[]) => void
   const listen = EventTarget.prototype.addEventListener
   const NativeCustomEvent = CustomEvent
   const NativeProxy = Proxy
+  const postMessage = window.postMessage.bind(window)
   let nextId = 1
+  /** Requests sent over the channel, by id, waiting for the content script's answer. */
+  const onChannel = new Map<number, (error: unknown, result?: unknown) => void>()
+  if (config.channel) {
+    const inpage = `${config.channel}-inpage`
+    apply(listen, window, [
+      'message',
+      (event: MessageEvent) => {
+        const answer = event.data?.target === inpage ? event.data.data?.data : undefined
+        const done = typeof answer?.id === 'number' ? onChannel.get(answer.id) : undefined
+        if (!done) return
+        onChannel.delete(answer.id)
+        if (answer.error) done(answer.error)
+        else done(null, answer.result)
+      },
+    ])
+  }
 
   /** The wallet's transport: one JSON-RPC call to its node, answered through `done`. */
   function transport(payload: Payload, done: (error: unknown, result?: unknown) => void) {
+    if (config.channel) {
+      const id = nextId++
+      onChannel.set(id, done)
+      const request = { jsonrpc: '2.0', id, method: payload.method, params: payload.params ?? [] }
+      postMessage(
+        { target: `${config.channel}-contentscript`, data: { name: `${config.channel}-provider`, data: request } },
+        '*',
+      )
+      return
+    }
     if (payload.method === 'eth_accounts' || payload.method === 'eth_requestAccounts') {
       done(null, [config.account])
       return

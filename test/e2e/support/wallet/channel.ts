@@ -1,0 +1,42 @@
+/**
+ * The test wallet's content script for a wallet with a message channel (inpage.ts with `channel`): in its extension's
+ * own world it takes the page script's requests from window.postMessage, sends each to the wallet's node and posts
+ * the answer back, in the envelope MetaMask's packages use (`{ target, data: { name, data } }`). Its listener does
+ * not capture, as theirs does not.
+ */
+
+declare const __WALLET__: { rpcUrl: string; account: string; channel: string }
+
+export {}
+
+;(() => {
+  const { rpcUrl, account, channel } = __WALLET__
+  const name = `${channel}-provider`
+  let nextId = 1
+  window.addEventListener('message', async (event) => {
+    if (event.source !== window) return
+    const message = event.data
+    if (message?.target !== `${channel}-contentscript` || message.data?.name !== name) return
+    const request = message.data.data as { id: unknown; method: string; params?: unknown }
+    const answer = (body: { result: unknown } | { error: unknown }) =>
+      window.postMessage(
+        { target: `${channel}-inpage`, data: { name, data: { jsonrpc: '2.0', id: request.id, ...body } } },
+        '*',
+      )
+    if (request.method === 'eth_accounts' || request.method === 'eth_requestAccounts')
+      return answer({ result: [account] })
+    try {
+      const body = JSON.stringify({
+        jsonrpc: '2.0',
+        id: nextId++,
+        method: request.method,
+        params: request.params ?? [],
+      })
+      const response = await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+      const reply = (await response.json()) as { result?: unknown; error?: unknown }
+      answer(reply.error ? { error: reply.error } : { result: reply.result })
+    } catch (error) {
+      answer({ error: { code: -32603, message: String(error) } })
+    }
+  })
+})()
