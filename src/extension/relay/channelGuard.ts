@@ -1,0 +1,73 @@
+/**
+ * The relay's watch on wallets' message channels (walletChannel.ts): a signing request that no Continue forwarded is
+ * stopped before the wallet's content script sees it and checked like any other. The window shows it; Continue posts
+ * it again, with the params shown, and Reject answers the page on the channel as the wallet would. This is the route a
+ * page takes when it skips the provider, or answers the hook of a frame it reached before Preflight started there.
+ */
+import { type HookCall, type Outcome, WALLET_ANSWER_TIMEOUT_MS } from './protocol.ts'
+import {
+  type ChannelRequest,
+  channelAnswer,
+  channelAsk,
+  channelError,
+  channelForward,
+  type createAllowances,
+  readChannelMessage,
+} from './walletChannel.ts'
+
+export type ChannelGuardOptions = {
+  win: Window
+  allowances: ReturnType<typeof createAllowances>
+  /** Sends a call to the worker, as the hook's calls go; `settle` gets its outcome once. */
+  submit(call: HookCall, settle: (outcome: Outcome) => void): void
+  /** Says a request is on its way, so its window opens while the wallet is asked for its accounts and chain. */
+  announce(): void
+}
+
+/** Starts watching `win`'s messages; call it before any page script runs, so no message passes unseen. */
+export function guardWalletChannels({ win, allowances, submit, announce }: ChannelGuardOptions): void {
+  const post = (message: unknown) => win.postMessage(message, '*')
+
+  /** The wallet's answer to `method` on the request's channel, or undefined when it gives none in time. */
+  const ask = (request: ChannelRequest, method: string) =>
+    new Promise<unknown>((resolve) => {
+      const id = `preflight-${crypto.randomUUID()}`
+      const done = (result: unknown) => {
+        clearTimeout(timer)
+        win.removeEventListener('message', onAnswer, true)
+        resolve(result)
+      }
+      const onAnswer = (event: MessageEvent) => {
+        const answer = channelAnswer(event.data, request.target, id)
+        if (answer) done(answer.result)
+      }
+      const timer = setTimeout(() => done(undefined), WALLET_ANSWER_TIMEOUT_MS)
+      win.addEventListener('message', onAnswer, true)
+      post(channelAsk(request.target, request.name, id, method))
+    })
+
+  const check = async (request: ChannelRequest) => {
+    announce()
+    const [accounts, chainId] = await Promise.all([ask(request, 'eth_accounts'), ask(request, 'eth_chainId')])
+    const wallet = { label: `${request.target.replace(/[-:_]?contentscript$/, '')} (its message channel)`, late: false }
+    submit({ method: request.method, params: request.params, accounts, chainId, wallet }, (outcome) => {
+      if (outcome.kind === 'error')
+        return post(channelError(request.target, request.name, request.request.id, outcome.error))
+      allowances.allow(request.method, outcome.params)
+      post(channelForward(request, outcome.params))
+    })
+  }
+
+  win.addEventListener(
+    'message',
+    (event) => {
+      const message = readChannelMessage(event.data)
+      if (message.kind === 'other') return
+      if (message.kind === 'signing' && allowances.take(message.request)) return
+      event.stopImmediatePropagation()
+      if (message.kind === 'refused') post(channelError(message.target, message.name, message.id, message.error))
+      else void check(message.request)
+    },
+    true,
+  )
+}

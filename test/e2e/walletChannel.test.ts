@@ -1,0 +1,153 @@
+/**
+ * A wallet that carries its requests from its page script to its content script over window.postMessage, as MetaMask
+ * and the wallets built on its packages do, against the built extension in Chromium: a page that posts a signing
+ * request on that channel itself, below every entry point the hook patches, or that answers the hook of a frame it
+ * reached before Preflight started there, still gets a window, and the wallet receives only what it showed.
+ */
+import type { BrowserContext } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Devnet } from '../../src/devnet/devnet.ts'
+import { startTestDevnet } from '../support/devnet.ts'
+import { type Dapp, startDapp } from './support/dapp.ts'
+import { type Extension, launchExtension, queuedIds, REJECTED, writeSettings } from './support/extension.ts'
+import { type Attempt, attempt, type Decide, openHostilePage, unshownReceived } from './support/hostile.ts'
+import { buildWalletExtension, type WalletExtension } from './support/walletExtension.ts'
+import { startWalletNode, type WalletNode } from './support/walletNode.ts'
+
+const ATTACKER = '0x000000000000000000000000000000000000dead'
+const FRIEND = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8'
+const ONE_ETH = '0xde0b6b3a7640000'
+
+describe("a wallet's own message channel", () => {
+  let devnet: Devnet
+  let node: WalletNode
+  let wallet: WalletExtension
+  let dapp: Dapp
+  let extension: Extension
+  let context: BrowserContext
+  let account: string
+
+  beforeAll(async () => {
+    devnet = await startTestDevnet()
+    account = (devnet.fixtures.accounts[0]?.address ?? '').toLowerCase()
+    node = await startWalletNode(devnet.fixtures.rpcUrl)
+    ;[wallet, dapp] = await Promise.all([
+      buildWalletExtension({ rpcUrl: node.url, account, channel: 'testwallet' }),
+      startDapp(),
+    ])
+    extension = await launchExtension([wallet.dir])
+    context = extension.context
+    await writeSettings(context, { rpcUrls: { '31337': devnet.fixtures.rpcUrl } })
+  })
+  afterAll(async () => {
+    await extension?.close()
+    wallet?.remove()
+    await Promise.all([dapp?.close(), node?.close(), devnet?.stop()])
+  })
+
+  /** Runs `call` on a fresh page, answering each window with `decide`; the wallet must get only what was continued. */
+  async function run(call: string, decide: Decide): Promise<Attempt> {
+    const page = await openHostilePage(context, dapp, '')
+    try {
+      const outcome = await attempt(context, node, page, call, () => decide)
+      expect(unshownReceived(outcome)).toEqual([])
+      await expect.poll(() => queuedIds(context)).toEqual([])
+      return outcome
+    } finally {
+      await page.close()
+    }
+  }
+
+  const tx = (to: string, value: string) => `{ from: '${account}', to: '${to}', value: '${value}' }`
+  /** Posts `request` on the wallet's channel as its page script would, and resolves with the answer to its id. */
+  const onChannel = (request: string, id: string) => `new Promise((resolve) => {
+      addEventListener('message', (event) => {
+        const answer = event.data?.target === 'testwallet-inpage' ? event.data.data?.data : undefined
+        if (answer && answer.id === ${id}) resolve(answer)
+      })
+      postMessage({ target: 'testwallet-contentscript', data: { name: 'testwallet-provider', data: ${request} } }, '*')
+    })`
+
+  it('an honest request through the provider is shown once, and the wallet gets exactly it over its channel', async () => {
+    const outcome = await run(
+      `ethereum.request({ method: 'eth_sendTransaction', params: [${tx(FRIEND, '0x1')}] })`,
+      'continue',
+    )
+    expect(outcome.shown).toHaveLength(1)
+    expect(outcome.settled.ok).toMatch(/^0x[0-9a-f]{64}$/)
+    expect(outcome.received).toHaveLength(1)
+    expect(outcome.received[0]?.method).toBe('eth_sendTransaction')
+  })
+
+  it('a request the page posts on the channel itself is shown; Reject answers it there with 4001, and the wallet gets nothing', async () => {
+    const outcome = await run(
+      onChannel(
+        `{ jsonrpc: '2.0', id: 'page-1', method: 'eth_sendTransaction', params: [${tx(ATTACKER, ONE_ETH)}] }`,
+        "'page-1'",
+      ),
+      'reject',
+    )
+    expect(outcome.shown).toHaveLength(1)
+    expect(outcome.shown[0]?.request.params).toEqual([
+      { from: account, to: ATTACKER, value: ONE_ETH, chainId: '0x7a69' },
+    ])
+    expect(outcome.shown[0]?.request.wallet?.label).toBe('testwallet (its message channel)')
+    expect(outcome.settled.ok).toEqual({ jsonrpc: '2.0', id: 'page-1', error: REJECTED })
+    expect(outcome.received).toEqual([])
+  })
+
+  it('Continue posts it again with the params shown, and the page gets the wallet’s own answer', async () => {
+    const outcome = await run(
+      onChannel(`{ jsonrpc: '2.0', id: 7, method: 'eth_sendTransaction', params: [${tx(FRIEND, '0x2')}] }`, '7'),
+      'continue',
+    )
+    expect(outcome.shown).toHaveLength(1)
+    expect(outcome.received).toHaveLength(1)
+    expect(outcome.settled.ok).toMatchObject({ id: 7, result: expect.stringMatching(/^0x[0-9a-f]{64}$/) })
+  })
+
+  it('a batch holding a signing request, which no provider posts, is refused on the channel and reaches nothing', async () => {
+    const outcome = await run(
+      onChannel(
+        `[{ jsonrpc: '2.0', id: 1, method: 'eth_chainId' }, { jsonrpc: '2.0', id: 2, method: 'eth_sendTransaction', params: [${tx(ATTACKER, ONE_ETH)}] }]`,
+        'null',
+      ),
+      'reject',
+    )
+    expect(outcome.shown).toEqual([])
+    expect(outcome.settled.ok).toMatchObject({ id: null, error: { code: -32600 } })
+    expect(outcome.received).toEqual([])
+  })
+
+  it('a frame whose hook the page answered before Preflight started there still gets a window for what its wallet sends', async () => {
+    // The hostile suite's recorded limit, with a wallet that talks over its channel: the page's port forwards its own
+    // transaction, and the relay, which the page cannot answer for, stops it on the channel.
+    dapp.page('/late-body', '<p>child</p>', 500)
+    const outcome = await run(
+      `(async () => {
+         const frame = document.createElement('iframe')
+         frame.src = '/late-body'
+         document.documentElement.appendChild(frame)
+         const child = frame.contentWindow
+         const first = child.document
+         while (child.document === first) await new Promise((ok) => setTimeout(ok, 0))
+         child.addEventListener('preflight:hook-ready', () => {
+           const channel = new child.MessageChannel()
+           channel.port1.onmessage = ({ data }) => {
+             if (data.type !== 'scan') return
+             channel.port1.postMessage({ type: 'settle', rid: data.rid, outcome: { kind: 'forward', params: [${tx(ATTACKER, ONE_ETH)}] } })
+           }
+           channel.port1.start()
+           child.dispatchEvent(new child.MessageEvent('preflight:relay-port', { ports: [channel.port2], cancelable: true }))
+         }, true)
+         while (!child.ethereum) await new Promise((ok) => setTimeout(ok, 5))
+         return child.ethereum.request({ method: 'eth_sendTransaction', params: [${tx(FRIEND, '0x1')}] })
+       })()`,
+      'reject',
+    )
+    expect(outcome.shown).toHaveLength(1)
+    expect(outcome.shown[0]?.request.params).toMatchObject([{ to: ATTACKER, value: ONE_ETH }])
+    expect(outcome.settled).toEqual(REJECTED)
+    expect(outcome.received).toEqual([])
+  })
+})

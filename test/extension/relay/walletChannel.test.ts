@@ -1,0 +1,116 @@
+import '../inpage/support/pageGlobals.ts'
+import { describe, expect, it } from 'vitest'
+import {
+  ALLOWANCE_MS,
+  type ChannelRequest,
+  channelAnswer,
+  channelError,
+  channelForward,
+  createAllowances,
+  readChannelMessage,
+} from '../../../src/extension/relay/walletChannel.ts'
+
+const TX = { from: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8', to: '0x000000000000000000000000000000000000dead' }
+const envelope = (data: unknown, target = 'metamask-contentscript') => ({
+  target,
+  data: { name: 'metamask-provider', data },
+})
+const signing = (message: unknown) => {
+  const read = readChannelMessage(message)
+  if (read.kind !== 'signing') throw new Error(`not a signing request: ${read.kind}`)
+  return read.request
+}
+
+describe('readChannelMessage', () => {
+  it("reads a signing request in MetaMask's envelope, and any wallet's that addresses a content script", () => {
+    const request = { jsonrpc: '2.0', id: 3, method: 'eth_sendTransaction', params: [TX] }
+    expect(signing(envelope(request))).toEqual({
+      target: 'metamask-contentscript',
+      name: 'metamask-provider',
+      request,
+      method: 'eth_sendTransaction',
+      params: [TX],
+    })
+    expect(
+      signing(envelope({ id: 1, method: 'personal_sign', params: ['0x68', TX.from] }, 'iron:contentscript')).method,
+    ).toBe('personal_sign')
+  })
+
+  it('lets through what is no signing request: reads, answers, handshakes, other envelopes', () => {
+    for (const message of [
+      envelope({ id: 1, method: 'eth_chainId' }),
+      envelope({ id: 1, result: '0x1' }),
+      envelope('SYN'),
+      { target: 'metamask-contentscript', data: 'ACK' },
+      envelope({ id: 1, method: 'eth_sendTransaction', params: [TX] }, 'metamask-inpage'),
+      { type: 'eth_sendTransaction', params: [TX] },
+      envelope([{ id: 1, method: 'eth_chainId' }]),
+      'eth_sendTransaction',
+      null,
+    ]) {
+      expect(readChannelMessage(message)).toEqual({ kind: 'other' })
+    }
+  })
+
+  it('refuses, with an answer for the page, a batch holding a signing request and a look-alike method name', () => {
+    expect(
+      readChannelMessage(
+        envelope([
+          { id: 1, method: 'eth_chainId' },
+          { id: 2, method: 'eth_signTypedData_v4' },
+        ]),
+      ),
+    ).toMatchObject({ kind: 'refused', target: 'metamask-contentscript', id: null, error: { code: -32600 } })
+    expect(readChannelMessage(envelope({ id: 9, method: 'ETH_sendTransaction ', params: [TX] }))).toMatchObject({
+      kind: 'refused',
+      id: 9,
+      error: { code: 4200 },
+    })
+  })
+})
+
+describe('the envelopes the relay posts', () => {
+  const request = signing(envelope({ jsonrpc: '2.0', id: 'a', method: 'eth_sendTransaction', params: [TX] }))
+
+  it('answers the page side of the channel, and forwards with the params shown in place of those posted', () => {
+    expect(channelError('metamask-contentscript', 'metamask-provider', 'a', { code: 4001, message: 'no' })).toEqual({
+      target: 'metamask-inpage',
+      data: { name: 'metamask-provider', data: { jsonrpc: '2.0', id: 'a', error: { code: 4001, message: 'no' } } },
+    })
+    const shown = [{ ...TX, chainId: '0x1' }]
+    expect(channelForward(request, shown)).toEqual(
+      envelope({ jsonrpc: '2.0', id: 'a', method: 'eth_sendTransaction', params: shown }),
+    )
+  })
+
+  it("reads the wallet's answer to the relay's own question, and only that", () => {
+    const answer = (id: string, target = 'metamask-inpage') => ({
+      target,
+      data: { name: 'metamask-provider', data: { jsonrpc: '2.0', id, result: '0x7a69' } },
+    })
+    expect(channelAnswer(answer('q1'), 'metamask-contentscript', 'q1')).toEqual({ result: '0x7a69' })
+    expect(channelAnswer(answer('q2'), 'metamask-contentscript', 'q1')).toBeUndefined()
+    expect(channelAnswer(answer('q1', 'metamask-contentscript'), 'metamask-contentscript', 'q1')).toBeUndefined()
+  })
+})
+
+describe('createAllowances', () => {
+  const request = (params: unknown): ChannelRequest =>
+    signing(envelope({ id: 1, method: 'eth_sendTransaction', params }))
+
+  it('lets exactly the forwarded request through once, and nothing that differs from it', () => {
+    const allowances = createAllowances()
+    allowances.allow('eth_sendTransaction', [TX])
+    expect(allowances.take(request([{ ...TX, value: '0x1' }]))).toBe(false)
+    expect(allowances.take(request([TX]))).toBe(true)
+    expect(allowances.take(request([TX]))).toBe(false)
+  })
+
+  it('forgets an allowance the wallet did not use in time', () => {
+    let now = 0
+    const allowances = createAllowances(() => now)
+    allowances.allow('eth_sendTransaction', [TX])
+    now = ALLOWANCE_MS + 1
+    expect(allowances.take(request([TX]))).toBe(false)
+  })
+})
