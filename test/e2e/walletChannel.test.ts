@@ -60,12 +60,12 @@ describe("a wallet's own message channel", () => {
 
   const tx = (to: string, value: string) => `{ from: '${account}', to: '${to}', value: '${value}' }`
   /** Posts `request` on the wallet's channel as its page script would, and resolves with the answer to its id. */
-  const onChannel = (request: string, id: string) => `new Promise((resolve) => {
+  const onChannel = (request: string, id: string, name = 'testwallet-provider') => `new Promise((resolve) => {
       addEventListener('message', (event) => {
         const answer = event.data?.target === 'testwallet-inpage' ? event.data.data?.data : undefined
         if (answer && answer.id === ${id}) resolve(answer)
       })
-      postMessage({ target: 'testwallet-contentscript', data: { name: 'testwallet-provider', data: ${request} } }, '*')
+      postMessage({ target: 'testwallet-contentscript', data: { name: '${name}', data: ${request} } }, '*')
     })`
 
   it('an honest request through the provider is shown once, and the wallet gets exactly it over its channel', async () => {
@@ -104,6 +104,19 @@ describe("a wallet's own message channel", () => {
     expect(outcome.shown).toHaveLength(1)
     expect(outcome.received).toHaveLength(1)
     expect(outcome.settled.ok).toMatchObject({ id: 7, result: expect.stringMatching(/^0x[0-9a-f]{64}$/) })
+  })
+
+  it('a Multichain API call (wallet_invokeMethod) the page posts is shown for the chain its scope names, and continued as shown', async () => {
+    const invoke = `{ jsonrpc: '2.0', id: 'mc-1', method: 'wallet_invokeMethod', params: { scope: 'eip155:31337', request: { method: 'eth_sendTransaction', params: [${tx(FRIEND, '0x3')}] } } }`
+    const outcome = await run(onChannel(invoke, "'mc-1'", 'testwallet-multichain-provider'), 'continue')
+    expect(outcome.shown).toHaveLength(1)
+    expect(outcome.shown[0]?.request).toMatchObject({
+      method: 'eth_sendTransaction',
+      chainId: 31337,
+      params: [{ from: account, to: FRIEND, value: '0x3', chainId: '0x7a69' }],
+    })
+    expect(outcome.received).toEqual([{ method: 'eth_sendTransaction', params: outcome.shown[0]?.request.params }])
+    expect(outcome.settled.ok).toMatchObject({ id: 'mc-1', result: expect.stringMatching(/^0x[0-9a-f]{64}$/) })
   })
 
   it('a batch holding a signing request, which no provider posts, is refused on the channel and reaches nothing', async () => {

@@ -13,6 +13,7 @@ import {
   channelForward,
   type createAllowances,
   readChannelMessage,
+  scopeChain,
 } from './walletChannel.ts'
 
 export type ChannelGuardOptions = {
@@ -48,7 +49,11 @@ export function guardWalletChannels({ win, allowances, submit, announce }: Chann
 
   const check = async (request: ChannelRequest) => {
     announce()
-    const [accounts, chainId] = await Promise.all([ask(request, 'eth_accounts'), ask(request, 'eth_chainId')])
+    // A Multichain API call names its chain; its channel answers no eth_accounts, and the signer is in the params.
+    const [accounts, chainId] =
+      request.scope === undefined
+        ? await Promise.all([ask(request, 'eth_accounts'), ask(request, 'eth_chainId')])
+        : [undefined, scopeChain(request.scope)]
     const wallet = { label: `${request.target.replace(/[-:_]?contentscript$/, '')} (its message channel)`, late: false }
     submit({ method: request.method, params: request.params, accounts, chainId, wallet }, (outcome) => {
       if (outcome.kind === 'error')

@@ -25,6 +25,11 @@ export type ChannelRequest = {
   request: Record<string, unknown>
   method: InterceptedMethod
   params: unknown
+  /**
+   * The CAIP-2 chain of a Multichain API call (`wallet_invokeMethod`, CAIP-27), which carries the signing request in
+   * `params.request` for the chain `params.scope` names (`eip155:1`); undefined for a request made directly.
+   */
+  scope?: string
 }
 
 /** What a message on the window is to the relay. */
@@ -59,12 +64,28 @@ export function readChannelMessage(data: unknown): ChannelMessage {
     return { kind: 'refused', target, name, id: null, error }
   }
   if (!isRecord(inner) || !('method' in inner)) return OTHER
-  const method = classifyMethod(inner.method)
+  const invoked = inner.method === INVOKE_METHOD && isRecord(inner.params) ? inner.params : undefined
+  const call = invoked ? invoked.request : inner
+  if (!isRecord(call)) return OTHER
+  const method = classifyMethod(call.method)
   if (method.kind === 'pass') return OTHER
   if (method.kind === 'refuse') {
     return { kind: 'refused', target, name, id: inner.id, error: { code: method.code, message: method.message } }
   }
-  return { kind: 'signing', request: { target, name, request: inner, method: method.method, params: inner.params } }
+  const scope = invoked && typeof invoked.scope === 'string' ? { scope: invoked.scope } : {}
+  return {
+    kind: 'signing',
+    request: { target, name, request: inner, method: method.method, params: call.params, ...scope },
+  }
+}
+
+/** The Multichain API's call of a method on one chain (CAIP-27). */
+const INVOKE_METHOD = 'wallet_invokeMethod'
+
+/** The chain id a CAIP-2 `eip155:<n>` scope names, as a hex quantity; undefined for any other. */
+export function scopeChain(scope: string): string | undefined {
+  const match = /^eip155:([1-9]\d{0,15})$/.exec(scope)
+  return match ? `0x${BigInt(match[1] as string).toString(16)}` : undefined
 }
 
 /** The envelope answering `id` with `error` on the channel of `target`, as the wallet's content script answers. */
@@ -74,7 +95,12 @@ export function channelError(target: string, name: string, id: unknown, error: P
 
 /** The envelope that sends `request` to the wallet with the params a Continue forwarded. */
 export function channelForward(request: ChannelRequest, params: unknown) {
-  return { target: request.target, data: { name: request.name, data: { ...request.request, params } } }
+  const invoked = request.request.params as Record<string, unknown>
+  const data =
+    request.scope === undefined
+      ? { ...request.request, params }
+      : { ...request.request, params: { ...invoked, request: { ...(invoked.request as object), params } } }
+  return { target: request.target, data: { name: request.name, data } }
 }
 
 /** The envelope asking the wallet `method` (no params) under `id`, as its page script asks. */

@@ -8,6 +8,7 @@ import {
   channelForward,
   createAllowances,
   readChannelMessage,
+  scopeChain,
 } from '../../../src/extension/relay/walletChannel.ts'
 
 const TX = { from: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8', to: '0x000000000000000000000000000000000000dead' }
@@ -66,6 +67,29 @@ describe('readChannelMessage', () => {
       id: 9,
       error: { code: 4200 },
     })
+  })
+})
+
+describe('a Multichain API call (wallet_invokeMethod)', () => {
+  const invoke = (request: unknown, scope = 'eip155:8453') =>
+    envelope({ jsonrpc: '2.0', id: 'm', method: 'wallet_invokeMethod', params: { scope, request } })
+
+  it('is read as the signing request it carries, for the chain its scope names', () => {
+    const read = signing(invoke({ method: 'eth_signTypedData_v4', params: [TX.from, '{}'] }))
+    expect(read).toMatchObject({ method: 'eth_signTypedData_v4', params: [TX.from, '{}'], scope: 'eip155:8453' })
+    expect(scopeChain('eip155:8453')).toBe('0x2105')
+    expect(scopeChain('solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp')).toBeUndefined()
+    expect(readChannelMessage(invoke({ method: 'eth_getBalance', params: [TX.from] }))).toEqual({ kind: 'other' })
+    expect(readChannelMessage(invoke({ method: 'eth_sendtransaction', params: [TX] }))).toMatchObject({
+      kind: 'refused',
+      id: 'm',
+    })
+  })
+
+  it('is forwarded with the params shown inside the same call', () => {
+    const read = signing(invoke({ method: 'eth_sendTransaction', params: [TX] }))
+    const shown = [{ ...TX, chainId: '0x2105' }]
+    expect(channelForward(read, shown)).toEqual(invoke({ method: 'eth_sendTransaction', params: shown }))
   })
 })
 
