@@ -119,6 +119,26 @@ describe("a wallet's own message channel", () => {
     expect(outcome.settled.ok).toMatchObject({ id: 'mc-1', result: expect.stringMatching(/^0x[0-9a-f]{64}$/) })
   })
 
+  it("a frame's message on its parent's channel is left to the wallet, which takes only its own window's: no window, nothing sent", async () => {
+    // Were the relay to take it, a Continue would post it again from the parent, under the parent's name.
+    dapp.page(
+      '/posts-to-parent',
+      `<script>parent.postMessage({ target: 'testwallet-contentscript', data: { name: 'testwallet-provider', data: { jsonrpc: '2.0', id: 'framed', method: 'eth_sendTransaction', params: [${tx(ATTACKER, ONE_ETH)}] } } }, '*')</script>`,
+    )
+    const outcome = await run(
+      `new Promise((resolve) => {
+         const frame = document.createElement('iframe')
+         frame.src = '${dapp.otherOriginUrl}/posts-to-parent'
+         document.body.appendChild(frame)
+         frame.onload = () => setTimeout(() => resolve('no answer'), 1500)
+       })`,
+      'continue',
+    )
+    expect(outcome.shown).toEqual([])
+    expect(outcome.settled.ok).toBe('no answer')
+    expect(outcome.received).toEqual([])
+  })
+
   it('a batch holding a signing request, which no provider posts, is refused on the channel and reaches nothing', async () => {
     const outcome = await run(
       onChannel(

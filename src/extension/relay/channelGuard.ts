@@ -66,6 +66,9 @@ export function guardWalletChannels({ win, allowances, submit, announce }: Chann
   win.addEventListener(
     'message',
     (event) => {
+      // As the wallet's content script does: only what this window's own scripts posted. A frame's message to its
+      // parent is no request of the parent's, and must not become one by being posted again here.
+      if (event.source !== win) return
       const message = readChannelMessage(event.data)
       if (message.kind === 'other') return
       if (message.kind === 'signing' && allowances.take(message.request)) return
