@@ -5,8 +5,9 @@
  * `{ target: '<wallet>-contentscript', data: { name: '<substream>', data: <JSON-RPC request> } }`, and answer with the
  * same envelope addressed to `<wallet>-inpage`. A page can post a signing request there itself, below every entry
  * point the hook patches, or through a frame whose hook it answered. The relay sees each such message before the
- * wallet's content script does (its listener captures; theirs does not) and stops it unless a Continue forwarded
- * exactly that request.
+ * wallet's content script does (Chrome starts extensions' document_start scripts in the order of their IDs, and the
+ * key in manifest.json gives Preflight one that sorts first), and stops it unless a Continue forwarded exactly that
+ * request.
  */
 import { classifyMethod } from '../inpage/methods.ts'
 import type { InterceptedMethod } from '../shared/pending.ts'
