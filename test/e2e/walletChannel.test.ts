@@ -10,7 +10,14 @@ import type { Devnet } from '../../src/devnet/devnet.ts'
 import { startTestDevnet } from '../support/devnet.ts'
 import { type Dapp, startDapp } from './support/dapp.ts'
 import { type Extension, launchExtension, queuedIds, REJECTED, writeSettings } from './support/extension.ts'
-import { type Attempt, attempt, type Decide, openHostilePage, unshownReceived } from './support/hostile.ts'
+import {
+  type Attempt,
+  answeringFramesHook,
+  attempt,
+  type Decide,
+  openHostilePage,
+  unshownReceived,
+} from './support/hostile.ts'
 import { buildWalletExtension, type WalletExtension } from './support/walletExtension.ts'
 import { startWalletNode, type WalletNode } from './support/walletNode.ts'
 
@@ -155,29 +162,7 @@ describe("a wallet's own message channel", () => {
   it('a frame whose hook the page answered before Preflight started there still gets a window for what its wallet sends', async () => {
     // The hostile suite's recorded limit, with a wallet that talks over its channel: the page's port forwards its own
     // transaction, and the relay, which the page cannot answer for, stops it on the channel.
-    dapp.page('/late-body', '<p>child</p>', 500)
-    const outcome = await run(
-      `(async () => {
-         const frame = document.createElement('iframe')
-         frame.src = '/late-body'
-         document.documentElement.appendChild(frame)
-         const child = frame.contentWindow
-         const first = child.document
-         while (child.document === first) await new Promise((ok) => setTimeout(ok, 0))
-         child.addEventListener('preflight:hook-ready', () => {
-           const channel = new child.MessageChannel()
-           channel.port1.onmessage = ({ data }) => {
-             if (data.type !== 'scan') return
-             channel.port1.postMessage({ type: 'settle', rid: data.rid, outcome: { kind: 'forward', params: [${tx(ATTACKER, ONE_ETH)}] } })
-           }
-           channel.port1.start()
-           child.dispatchEvent(new child.MessageEvent('preflight:relay-port', { ports: [channel.port2], cancelable: true }))
-         }, true)
-         while (!child.ethereum) await new Promise((ok) => setTimeout(ok, 5))
-         return child.ethereum.request({ method: 'eth_sendTransaction', params: [${tx(FRIEND, '0x1')}] })
-       })()`,
-      'reject',
-    )
+    const outcome = await run(answeringFramesHook(dapp, tx(ATTACKER, ONE_ETH), tx(FRIEND, '0x1')), 'reject')
     expect(outcome.shown).toHaveLength(1)
     expect(outcome.shown[0]?.request.params).toMatchObject([{ to: ATTACKER, value: ONE_ETH }])
     expect(outcome.settled).toEqual(REJECTED)

@@ -70,6 +70,37 @@ export async function openHostilePage(context: BrowserContext, dapp: Dapp, setup
   return page
 }
 
+/**
+ * A call (an expression) that reaches a same-origin frame before its document_start scripts and answers its hook
+ * with a port of its own, which forwards `forwarded` (a transaction literal) for any request; then asks the frame's
+ * wallet to send `asked`. The frame's body comes 500 ms after its headers, so the page always reaches the new document
+ * before its root element: a srcdoc or blob: frame opens the same moment, but only for as long as the browser takes
+ * to parse it.
+ */
+export function answeringFramesHook(dapp: Dapp, forwarded: string, asked: string): string {
+  dapp.page('/late-body', '<p>child</p>', 500)
+  return `(async () => {
+    const frame = document.createElement('iframe')
+    frame.src = '/late-body'
+    document.documentElement.appendChild(frame)
+    const child = frame.contentWindow
+    const first = child.document
+    while (child.document === first) await new Promise((ok) => setTimeout(ok, 0))
+    // The child's document exists; Preflight's relay and hook, and the wallet, have not run in it yet.
+    child.addEventListener('preflight:hook-ready', () => {
+      const channel = new child.MessageChannel()
+      channel.port1.onmessage = ({ data }) => {
+        if (data.type !== 'scan') return
+        channel.port1.postMessage({ type: 'settle', rid: data.rid, outcome: { kind: 'forward', params: [${forwarded}] } })
+      }
+      channel.port1.start()
+      child.dispatchEvent(new child.MessageEvent('preflight:relay-port', { ports: [channel.port2], cancelable: true }))
+    }, true)
+    while (!child.ethereum) await new Promise((ok) => setTimeout(ok, 5))
+    return child.ethereum.request({ method: 'eth_sendTransaction', params: [${asked}] })
+  })()`
+}
+
 /** Clicks a decision in the window, ticking "I understand the risk" first when the window asks for it. */
 async function press(confirm: Page, decision: Decide) {
   if (decision === 'continue') {
