@@ -146,6 +146,28 @@ describe("a wallet's own message channel", () => {
     expect(outcome.received).toEqual([])
   })
 
+  it('an event the page dispatches itself, whose request reads as a harmless call to the relay and a transaction to the wallet, reaches nothing', async () => {
+    // A dispatched MessageEvent hands each world its own copy of the page's object, and the getter runs for each.
+    const outcome = await run(
+      `new Promise((resolve) => {
+         let reads = 0
+         const request = { jsonrpc: '2.0', id: 'forged', params: [${tx(ATTACKER, ONE_ETH)}] }
+         Object.defineProperty(request, 'method', { enumerable: true, get: () => (reads++ ? 'eth_sendTransaction' : 'eth_chainId') })
+         addEventListener('message', (event) => {
+           const answer = event.data?.target === 'testwallet-inpage' ? event.data.data?.data : undefined
+           if (answer && answer.id === 'forged') resolve(answer)
+         })
+         const data = { target: 'testwallet-contentscript', data: { name: 'testwallet-provider', data: request } }
+         dispatchEvent(new MessageEvent('message', { data, origin: location.origin, source: window }))
+         setTimeout(() => resolve('no answer'), 1500)
+       })`,
+      'continue',
+    )
+    expect(outcome.shown).toEqual([])
+    expect(outcome.settled.ok).toBe('no answer')
+    expect(outcome.received).toEqual([])
+  })
+
   it('a batch holding a signing request, which no provider posts, is refused on the channel and reaches nothing', async () => {
     const outcome = await run(
       onChannel(

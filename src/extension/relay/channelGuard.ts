@@ -58,7 +58,7 @@ export function guardWalletChannels({ win, allowances, submit, announce }: Chann
     submit({ method: request.method, params: request.params, accounts, chainId, wallet }, (outcome) => {
       if (outcome.kind === 'error')
         return post(channelError(request.target, request.name, request.request.id, outcome.error))
-      allowances.allow(request.method, outcome.params)
+      allowances.allow(request.method, outcome.params, request)
       post(channelForward(request, outcome.params))
     })
   }
@@ -69,9 +69,18 @@ export function guardWalletChannels({ win, allowances, submit, announce }: Chann
       // As the wallet's content script does: only what this window's own scripts posted. A frame's message to its
       // parent is no request of the parent's, and must not become one by being posted again here.
       if (event.source !== win) return
-      const message = readChannelMessage(event.data)
-      if (message.kind === 'other') return
-      if (message.kind === 'signing' && allowances.take(message.request)) return
+      // An event the page dispatched itself (a wallet's stream does not check) hands each world its own copy of the
+      // page's object, getters run again: what the relay reads is not what the wallet would. None of a wallet's is.
+      if (!event.isTrusted) return event.stopImmediatePropagation()
+      let message: ReturnType<typeof readChannelMessage>
+      try {
+        message = readChannelMessage(event.data)
+        if (message.kind === 'other') return
+        if (message.kind === 'signing' && allowances.take(message.request)) return
+      } catch {
+        // A request that cannot be read or compared (too large, not JSON) is stopped, never let by.
+        return event.stopImmediatePropagation()
+      }
       event.stopImmediatePropagation()
       if (message.kind === 'refused') post(channelError(message.target, message.name, message.id, message.error))
       else void check(message.request)

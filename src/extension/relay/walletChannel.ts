@@ -50,33 +50,73 @@ const OTHER: ChannelMessage = { kind: 'other' }
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
 
-/** Reads one message posted on the window (its data, as structured-cloned for the relay's world). */
+/**
+ * What one request on the channel asks for: the signing method classified (the hook's rules), or of a Multichain API
+ * call the method inside it, with the call and its scope.
+ */
+function readCall(
+  item: unknown,
+):
+  | { kind: 'pass' }
+  | { kind: 'refuse'; code: number; message: string }
+  | { kind: 'intercept'; method: InterceptedMethod; call: Record<string, unknown>; scope?: unknown } {
+  if (!isRecord(item)) return { kind: 'pass' }
+  const invoked = item.method === INVOKE_METHOD && isRecord(item.params) ? item.params : undefined
+  const call = invoked ? invoked.request : item
+  // An answer or a notification carries no method.
+  if (!isRecord(call) || !('method' in call)) return { kind: 'pass' }
+  const method = classifyMethod(call.method)
+  if (method.kind !== 'intercept') return method.kind === 'pass' ? { kind: 'pass' } : method
+  return invoked ? { ...method, call, scope: invoked.scope } : { ...method, call }
+}
+
+const refused = (target: string, name: string, id: unknown, message: string): ChannelMessage => ({
+  kind: 'refused',
+  target,
+  name,
+  id,
+  error: { code: -32600, message: `Preflight refused this request on the wallet channel: ${message}` },
+})
+
+/**
+ * Reads one message posted on the window (its data, as structured-cloned for the relay's world), as leniently as the
+ * wallet's own stream reads it: an envelope that is an array, or a stream name that is no plain string, still reaches
+ * the stream its name converts to, so a signing request in one is refused rather than let by.
+ */
 export function readChannelMessage(data: unknown): ChannelMessage {
   if (!isRecord(data) || typeof data.target !== 'string' || !data.target.endsWith(CONTENT_SCRIPT_SUFFIX)) return OTHER
-  const envelope = data.data
-  if (!isRecord(envelope) || typeof envelope.name !== 'string') return OTHER
   const { target } = data
-  const { name } = envelope
-  const inner = envelope.data
+  const envelope = data.data
+  if (typeof envelope !== 'object' || envelope === null) return OTHER
+  const { name: rawName, data: inner } = envelope as { name?: unknown; data?: unknown }
+  const plain = isRecord(envelope) && typeof rawName === 'string'
+  const name = typeof rawName === 'string' ? rawName : String(rawName)
   if (Array.isArray(inner)) {
-    const signing = inner.some((item) => isRecord(item) && classifyMethod(item.method).kind !== 'pass')
-    if (!signing) return OTHER
-    const error = { code: -32600, message: 'Preflight refused a batch with a signing request on the wallet channel.' }
-    return { kind: 'refused', target, name, id: null, error }
+    // Providers post one request at a time; a batch holding a signing request, directly or inside a Multichain API
+    // call, is only ever a page's.
+    if (inner.every((item) => readCall(item).kind === 'pass')) return OTHER
+    return refused(target, name, null, 'a batch with a signing request.')
   }
-  if (!isRecord(inner) || !('method' in inner)) return OTHER
-  const invoked = inner.method === INVOKE_METHOD && isRecord(inner.params) ? inner.params : undefined
-  const call = invoked ? invoked.request : inner
-  if (!isRecord(call)) return OTHER
-  const method = classifyMethod(call.method)
-  if (method.kind === 'pass') return OTHER
-  if (method.kind === 'refuse') {
-    return { kind: 'refused', target, name, id: inner.id, error: { code: method.code, message: method.message } }
+  const read = readCall(inner)
+  if (read.kind === 'pass') return OTHER
+  const id = (inner as Record<string, unknown>).id
+  if (read.kind === 'refuse')
+    return { kind: 'refused', target, name, id, error: { code: read.code, message: read.message } }
+  if (!plain) return refused(target, name, id, 'its envelope is not the one wallets post.')
+  if (read.scope !== undefined && (typeof read.scope !== 'string' || scopeChain(read.scope) === undefined)) {
+    return refused(target, name, id, `"${String(read.scope)}" is no EVM chain (eip155:<chain id>).`)
   }
-  const scope = invoked && typeof invoked.scope === 'string' ? { scope: invoked.scope } : {}
+  const scope = typeof read.scope === 'string' ? { scope: read.scope } : {}
   return {
     kind: 'signing',
-    request: { target, name, request: inner, method: method.method, params: call.params, ...scope },
+    request: {
+      target,
+      name,
+      request: inner as Record<string, unknown>,
+      method: read.method,
+      params: read.call.params,
+      ...scope,
+    },
   }
 }
 
@@ -124,31 +164,67 @@ function replySide(target: string): string {
 /** How long a forwarded request may take to appear on the channel: the provider posts it as soon as it is called. */
 export const ALLOWANCE_MS = 10_000
 
+/** More values than any request a window could show holds: params past it are refused, not serialised. */
+const KEY_BUDGET = 100_000
+
 /**
- * The requests a Continue forwarded, each allowed through the channel once, within ALLOWANCE_MS: a wallet that uses
- * no channel leaves its allowance to lapse, so a page cannot send the same request again later without a window.
+ * The params as JSON, what the wallet's worker gets of them; throws past KEY_BUDGET values (counting each visit, so a
+ * small structure that shares one object many times over, or refers to itself, cannot stall the relay) or on a value
+ * JSON refuses (a BigInt).
+ */
+function boundedJson(value: unknown): string {
+  let left = KEY_BUDGET
+  const visit = (node: unknown) => {
+    if (--left < 0) throw new Error('the request is too large to check')
+    if (typeof node !== 'object' || node === null) return
+    for (const inner of Object.values(node)) visit(inner)
+  }
+  visit(value)
+  return JSON.stringify(value ?? null)
+}
+
+/** Where a request goes: the hook's forwards reach the wallet through its provider, on whatever channel it uses. */
+const THROUGH_PROVIDER = 'provider'
+
+/** The route of a request read on a channel: its content script, stream and, for a Multichain API call, its chain. */
+function routeOf(request: ChannelRequest): string {
+  return `${request.target}\n${request.name}\n${request.scope ?? ''}`
+}
+
+/**
+ * The requests a Continue forwarded, each allowed through the channel once, within ALLOWANCE_MS, on its route: what
+ * the hook forwarded goes as a request made directly, and what the relay posts again goes where it came from. A
+ * wallet that uses no channel leaves its allowance to lapse, so a page cannot send the same request again later
+ * without a window.
  */
 export function createAllowances(now: () => number = Date.now) {
   const open: { key: string; until: number }[] = []
-  const keyOf = (method: string, params: unknown) => `${method}\n${JSON.stringify(params ?? null)}`
+  const keyOf = (route: string, method: string, params: unknown) => `${route}\n${method}\n${boundedJson(params)}`
   const prune = () => {
     const at = now()
     for (let index = open.length - 1; index >= 0; index--) if ((open[index]?.until ?? 0) < at) open.splice(index, 1)
   }
+  const takeKey = (key: string) => {
+    const index = open.findIndex((entry) => entry.key === key)
+    if (index < 0) return false
+    open.splice(index, 1)
+    return true
+  }
   return {
-    /** Allows `method` with exactly these `params` once. */
-    allow(method: string, params: unknown) {
+    /** Allows `method` with exactly these `params` once: through the provider, or posted again as `request` was. */
+    allow(method: string, params: unknown, request?: ChannelRequest) {
       prune()
-      open.push({ key: keyOf(method, params), until: now() + ALLOWANCE_MS })
+      const route = request ? routeOf(request) : THROUGH_PROVIDER
+      open.push({ key: keyOf(route, method, params), until: now() + ALLOWANCE_MS })
     },
-    /** Whether `request` was forwarded by a Continue and not yet seen; it is then used up. */
+    /**
+     * Whether `request` was forwarded by a Continue and not yet seen; it is then used up. Throws when its params cannot
+     * be compared (too large, or not JSON).
+     */
     take(request: ChannelRequest): boolean {
       prune()
-      const key = keyOf(request.method, request.params)
-      const index = open.findIndex((entry) => entry.key === key)
-      if (index < 0) return false
-      open.splice(index, 1)
-      return true
+      if (takeKey(keyOf(routeOf(request), request.method, request.params))) return true
+      return request.scope === undefined && takeKey(keyOf(THROUGH_PROVIDER, request.method, request.params))
     },
   }
 }

@@ -70,6 +70,29 @@ describe('readChannelMessage', () => {
   })
 })
 
+describe('envelopes the wallet reads more leniently than a provider posts', () => {
+  const send = { id: 5, method: 'eth_sendTransaction', params: [TX] }
+
+  it('refuses a signing request in an envelope that is an array, or under a stream name that is no plain string', () => {
+    const asArray = {
+      target: 'metamask-contentscript',
+      data: Object.assign([], { name: 'metamask-provider', data: send }),
+    }
+    const asStringObject = { target: 'metamask-contentscript', data: { name: ['metamask-provider'], data: send } }
+    for (const message of [asArray, asStringObject]) {
+      expect(readChannelMessage(message)).toMatchObject({
+        kind: 'refused',
+        name: 'metamask-provider',
+        id: 5,
+        error: { code: -32600 },
+      })
+    }
+    expect(
+      readChannelMessage({ target: 'metamask-contentscript', data: Object.assign([], { name: 'x', data: 'SYN' }) }),
+    ).toEqual({ kind: 'other' })
+  })
+})
+
 describe('a Multichain API call (wallet_invokeMethod)', () => {
   const invoke = (request: unknown, scope = 'eip155:8453') =>
     envelope({ jsonrpc: '2.0', id: 'm', method: 'wallet_invokeMethod', params: { scope, request } })
@@ -84,6 +107,22 @@ describe('a Multichain API call (wallet_invokeMethod)', () => {
       kind: 'refused',
       id: 'm',
     })
+  })
+
+  it('is refused in a batch, and for a scope that names no EVM chain', () => {
+    const call = {
+      method: 'wallet_invokeMethod',
+      params: { scope: 'eip155:1', request: { method: 'eth_sendTransaction', params: [TX] } },
+    }
+    expect(readChannelMessage(envelope([call]))).toMatchObject({ kind: 'refused', id: null })
+    for (const scope of ['eip155:01', 'eip155:0x1', 7, 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp']) {
+      expect(
+        readChannelMessage(invoke({ method: 'eth_sendTransaction', params: [TX] }, scope as string)),
+      ).toMatchObject({
+        kind: 'refused',
+        id: 'm',
+      })
+    }
   })
 
   it('is forwarded with the params shown inside the same call', () => {
@@ -128,6 +167,33 @@ describe('createAllowances', () => {
     expect(allowances.take(request([{ ...TX, value: '0x1' }]))).toBe(false)
     expect(allowances.take(request([TX]))).toBe(true)
     expect(allowances.take(request([TX]))).toBe(false)
+  })
+
+  it('binds an allowance to its route: what went through the provider is no Multichain API call on some chain', () => {
+    const allowances = createAllowances()
+    allowances.allow('eth_sendTransaction', [TX])
+    const invoked = signing(
+      envelope({
+        id: 1,
+        method: 'wallet_invokeMethod',
+        params: { scope: 'eip155:56', request: { method: 'eth_sendTransaction', params: [TX] } },
+      }),
+    )
+    expect(allowances.take(invoked)).toBe(false)
+    allowances.allow('eth_sendTransaction', [TX], invoked)
+    expect(allowances.take({ ...invoked, scope: 'eip155:1' })).toBe(false)
+    expect(allowances.take(invoked)).toBe(true)
+    expect(allowances.take(request([TX]))).toBe(true)
+  })
+
+  it("throws rather than compare params JSON cannot carry, or that share one object past any request's size", () => {
+    const allowances = createAllowances()
+    expect(() => allowances.take(request([{ value: 1n }]))).toThrow()
+    let shared: unknown[] = [TX]
+    for (let depth = 0; depth < 40; depth++) shared = [shared, shared]
+    const started = performance.now()
+    expect(() => allowances.take(request(shared))).toThrow(/too large/)
+    expect(performance.now() - started).toBeLessThan(1_000)
   })
 
   it('forgets an allowance the wallet did not use in time', () => {
