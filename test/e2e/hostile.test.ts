@@ -21,7 +21,6 @@ import {
   clickDecision,
   type Extension,
   launchExtension,
-  queuedIds,
   REJECTED,
   writeSettings,
 } from './support/extension.ts'
@@ -29,6 +28,7 @@ import {
   type Attempt,
   answeringFramesHook,
   attempt,
+  checkedAttempt,
   type Decide,
   openHostilePage,
   unshownReceived,
@@ -71,26 +71,13 @@ describe('a hostile page cannot get the wallet to sign what the window did not s
     await Promise.all([dapp?.close(), node?.close(), devnet?.stop()])
   })
 
-  /**
-   * Runs `call` on a page whose own script ran `setup` first; `decide` answers each window. Checks the invariant (the
-   * wallet received only what was shown and continued) and that no request is left waiting.
-   */
-  async function run(
+  /** Runs `call` on a page whose own script ran `setup` first; `decide` answers each window (checkedAttempt). */
+  const run = (
     setup: string,
     call: string,
     decide: Decide | ((shown: PendingRequest) => Decide),
     body = '',
-  ): Promise<Attempt> {
-    const page = await openHostilePage(context, dapp, setup, body)
-    try {
-      const outcome = await attempt(context, node, page, call, typeof decide === 'string' ? () => decide : decide)
-      expect(unshownReceived(outcome)).toEqual([])
-      await expect.poll(() => queuedIds(context)).toEqual([])
-      return outcome
-    } finally {
-      await page.close()
-    }
-  }
+  ): Promise<Attempt> => checkedAttempt({ context, node, dapp }, setup, call, decide, body)
 
   const tx = (to = ATTACKER, value = ONE_ETH) => `{ from: '${account}', to: '${to}', value: '${value}' }`
   const sendTx = (to = ATTACKER, value = ONE_ETH, provider = 'ethereum') =>

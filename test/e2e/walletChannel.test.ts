@@ -9,15 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../src/devnet/devnet.ts'
 import { startTestDevnet } from '../support/devnet.ts'
 import { type Dapp, startDapp } from './support/dapp.ts'
-import { type Extension, launchExtension, queuedIds, REJECTED, writeSettings } from './support/extension.ts'
-import {
-  type Attempt,
-  answeringFramesHook,
-  attempt,
-  type Decide,
-  openHostilePage,
-  unshownReceived,
-} from './support/hostile.ts'
+import { type Extension, launchExtension, REJECTED, writeSettings } from './support/extension.ts'
+import { type Attempt, answeringFramesHook, checkedAttempt, type Decide } from './support/hostile.ts'
 import { buildWalletExtension, type WalletExtension } from './support/walletExtension.ts'
 import { startWalletNode, type WalletNode } from './support/walletNode.ts'
 
@@ -52,18 +45,8 @@ describe("a wallet's own message channel", () => {
     await Promise.all([dapp?.close(), node?.close(), devnet?.stop()])
   })
 
-  /** Runs `call` on a fresh page, answering each window with `decide`; the wallet must get only what was continued. */
-  async function run(call: string, decide: Decide): Promise<Attempt> {
-    const page = await openHostilePage(context, dapp, '')
-    try {
-      const outcome = await attempt(context, node, page, call, () => decide)
-      expect(unshownReceived(outcome)).toEqual([])
-      await expect.poll(() => queuedIds(context)).toEqual([])
-      return outcome
-    } finally {
-      await page.close()
-    }
-  }
+  const run = (call: string, decide: Decide): Promise<Attempt> =>
+    checkedAttempt({ context, node, dapp }, '', call, decide)
 
   const tx = (to: string, value: string) => `{ from: '${account}', to: '${to}', value: '${value}' }`
   /** Posts `request` on the wallet's channel as its page script would, and resolves with the answer to its id. */

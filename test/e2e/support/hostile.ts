@@ -4,9 +4,10 @@
  * against what a confirmation window showed and the user continued.
  */
 import type { BrowserContext, Page } from 'playwright-core'
+import { expect } from 'vitest'
 import type { PendingRequest } from '../../../src/extension/shared/pending.ts'
 import type { Dapp } from './dapp.ts'
-import { clickDecision, pendingOf } from './extension.ts'
+import { clickDecision, pendingOf, queuedIds } from './extension.ts'
 import type { Received, WalletNode } from './walletNode.ts'
 
 export type Decide = 'continue' | 'reject'
@@ -217,6 +218,29 @@ export async function attempt(
     return { settled, shown, received: node.signing(start) }
   } finally {
     context.off('page', onPage)
+  }
+}
+
+/**
+ * Runs `call` on a fresh hostile page whose own script ran `setup` first, answering each window with `decide`; checks
+ * the invariant (the wallet received only what was shown and continued) and that no request is left waiting.
+ */
+export async function checkedAttempt(
+  world: { context: BrowserContext; node: WalletNode; dapp: Dapp },
+  setup: string,
+  call: string,
+  decide: Decide | ((shown: PendingRequest) => Decide),
+  body = '',
+): Promise<Attempt> {
+  const { context, node, dapp } = world
+  const page = await openHostilePage(context, dapp, setup, body)
+  try {
+    const outcome = await attempt(context, node, page, call, typeof decide === 'string' ? () => decide : decide)
+    expect(unshownReceived(outcome)).toEqual([])
+    await expect.poll(() => queuedIds(context)).toEqual([])
+    return outcome
+  } finally {
+    await page.close()
   }
 }
 
