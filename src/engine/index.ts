@@ -79,6 +79,7 @@ export type {
   WarningKind,
 } from './api/index.ts'
 export {
+  askingParty,
   CHAIN_PATHS,
   chainIdOf,
   isRecord,

@@ -75,7 +75,7 @@ describe('a request from a sandboxed document', () => {
     await popup.goto(new URL('src/extension/ui/popup.html', (await serviceWorker(session.context)).url()).href)
     await expect
       .poll(() => popup.getByTestId('history-entry').first().textContent())
-      .toContain(`a sandboxed page from ${session.dapp.url}`)
+      .toContain(`a sandboxed page served from ${session.dapp.url}`)
     await popup.close()
   })
 
