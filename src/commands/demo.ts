@@ -8,7 +8,7 @@ import { serveDapp } from '../devnet/dapp/server.ts'
 import { startDevnet } from '../devnet/devnet.ts'
 import { parseNetworks } from '../server/networks.ts'
 import { startScanServer } from '../server/server.ts'
-import { parseCommandLine, portOption, stopSignal, UsageError, withUsageErrors } from './options.ts'
+import { listenForStop, parseCommandLine, portOption, UsageError, withUsageErrors } from './options.ts'
 
 const USAGE = `preflight demo [--port P] [--dapp-port Q] [--api-port R] [--open] [--out-dir DIR] [--fixtures FILE]
   --port P        devnet RPC port on 127.0.0.1 (default 8545, the extension's default RPC for chain 31337)
@@ -108,11 +108,14 @@ async function demo(argv: string[]): Promise<number> {
   const stopAll = async () => {
     for (const stop of stops.reverse()) await stop().catch(() => {})
   }
+  const stopRequest = listenForStop()
   try {
     process.stdout.write(`Building the extension into ${outDir} …\n`)
     const buildStarted = performance.now()
     await buildExtension(outDir)
     const buildMs = Math.round(performance.now() - buildStarted)
+    // The build takes seconds: a Ctrl+C during it should not go on to start the devnet only to stop it.
+    if (stopRequest.received()) return 0
 
     mkdirSync(dirname(fixturesFile), { recursive: true })
     const devnet = await startDevnet({ port, fixturesFile })
@@ -131,6 +134,10 @@ async function demo(argv: string[]): Promise<number> {
       logStream: createWriteStream(join(dirname(fixturesFile), 'scan-api.log')),
     })
     stops.push(api.close)
+    if (stopRequest.received()) {
+      await stopAll()
+      return 0
+    }
 
     process.stdout.write(
       [
@@ -166,11 +173,12 @@ async function demo(argv: string[]): Promise<number> {
       }
     }
 
-    await stopSignal()
+    await stopRequest.signal
     process.stdout.write('Stopping…\n')
     await stopAll()
     return 0
   } catch (error) {
+    stopRequest.close()
     await stopAll()
     const message = error instanceof Error ? error.message : String(error)
     process.stderr.write(`preflight demo: ${message}\n`)

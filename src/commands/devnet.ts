@@ -4,7 +4,7 @@
  */
 import { DevnetError, type ForkOptions } from '../devnet/anvil.ts'
 import { startDevnet } from '../devnet/devnet.ts'
-import { parseCommandLine, portOption, stopSignal, UsageError, withUsageErrors } from './options.ts'
+import { listenForStop, parseCommandLine, portOption, UsageError, withUsageErrors } from './options.ts'
 
 const USAGE =
   'preflight devnet [--port P (default 8545)] [--fixtures FILE] [--fork-url URL [--fork-block-number N]]\n' +
@@ -33,13 +33,19 @@ async function devnet(argv: string[]): Promise<number> {
   }
   const port = portOption('port', values.port, 8545)
   const fork = forkOption(values['fork-url'], values['fork-block-number'])
+  const stop = listenForStop()
   let running: Awaited<ReturnType<typeof startDevnet>>
   try {
     running = await startDevnet({ port, fixturesFile: values.fixtures, fork })
   } catch (error) {
+    stop.close()
     if (!(error instanceof DevnetError)) throw error
     process.stderr.write(`preflight devnet: ${error.message}\n`)
     return 1
+  }
+  if (stop.received()) {
+    await running.stop()
+    return 0
   }
   const { fixtures } = running
   process.stdout.write(
@@ -61,7 +67,7 @@ async function devnet(argv: string[]): Promise<number> {
       '',
     ].join('\n'),
   )
-  await stopSignal()
+  await stop.signal
   await running.stop()
   return 0
 }

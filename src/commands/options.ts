@@ -37,15 +37,32 @@ export function portOption(name: string, value: string | undefined, fallback: nu
   return port
 }
 
-/** Resolves with the first SIGINT or SIGTERM, so a command can stop what it started and exit 0. */
-export function stopSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
+/**
+ * A stop request: `signal` resolves with the first SIGINT or SIGTERM, `received` says whether one came yet, `close`
+ * stops listening (a command that ends without a signal, e.g. on a failed start).
+ */
+export type StopRequest = { signal: Promise<NodeJS.Signals>; received: () => boolean; close: () => void }
+
+/**
+ * Listens for SIGINT and SIGTERM from now on. A command calls it before it starts anything: a signal during start-up,
+ * or in the instant after the command prints that it is ready, must stop what was started (exit 0), not kill the
+ * process by the default action and leave its anvil or servers running.
+ */
+export function listenForStop(): StopRequest {
+  let received = false
+  let close = () => {}
+  const signal = new Promise<NodeJS.Signals>((resolve) => {
     const handler = (signal: NodeJS.Signals) => {
+      close()
+      received = true
+      resolve(signal)
+    }
+    close = () => {
       process.off('SIGINT', handler)
       process.off('SIGTERM', handler)
-      resolve(signal)
     }
     process.on('SIGINT', handler)
     process.on('SIGTERM', handler)
   })
+  return { signal, received: () => received, close }
 }

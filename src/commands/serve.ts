@@ -7,7 +7,7 @@ import { parseNetworks } from '../server/networks.ts'
 import { defaultScanThreads } from '../server/scanRunner.ts'
 import { startScanServer } from '../server/server.ts'
 import { checkChain } from './chainCheck.ts'
-import { parseCommandLine, portOption, stopSignal, UsageError, withUsageErrors } from './options.ts'
+import { listenForStop, parseCommandLine, portOption, UsageError, withUsageErrors } from './options.ts'
 
 const USAGE = `preflight serve --port Q --rpc CHAIN/NETWORK=URL … --api-key KEY … [--rate-limit N] [--redis URL]
 
@@ -114,19 +114,31 @@ async function serve(argv: string[]): Promise<number> {
     )
   }
 
-  const server = await startScanServer({
-    port,
-    host: values.host ?? '127.0.0.1',
-    networks,
-    apiKeys,
-    apiKeyHashes,
-    rateLimit,
-    scanTimeoutMs,
-    threads,
-    workerFile: WORKER_FILE,
-    ...(values.redis ? { redisUrl: values.redis } : {}),
-    ...(values['probe-environment'] ? { probeEnvironment: true } : {}),
-  })
+  // Nothing needs stopping before this point, so a signal during the chain checks just ends the process.
+  const stop = listenForStop()
+  let server: Awaited<ReturnType<typeof startScanServer>>
+  try {
+    server = await startScanServer({
+      port,
+      host: values.host ?? '127.0.0.1',
+      networks,
+      apiKeys,
+      apiKeyHashes,
+      rateLimit,
+      scanTimeoutMs,
+      threads,
+      workerFile: WORKER_FILE,
+      ...(values.redis ? { redisUrl: values.redis } : {}),
+      ...(values['probe-environment'] ? { probeEnvironment: true } : {}),
+    })
+  } catch (error) {
+    stop.close()
+    throw error
+  }
+  if (stop.received()) {
+    await server.close()
+    return 0
+  }
   process.stderr.write(
     [
       `scan API listening on ${server.url} (${threads === 0 ? 'scans on the main thread' : `${threads} scan threads`}, rate limit ${rateLimit}/min per key, counters ${values.redis ? 'in Redis' : 'in memory'}${values['probe-environment'] ? ', environment probe on' : ''})`,
@@ -135,7 +147,7 @@ async function serve(argv: string[]): Promise<number> {
       '',
     ].join('\n'),
   )
-  await stopSignal()
+  await stop.signal
   await server.close()
   return 0
 }

@@ -19,6 +19,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts'
 import { foundry } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { isPortInUse } from '../../src/devnet/anvil.ts'
 import { artifactsPath, compileFixtures, formatArtifacts } from '../../src/devnet/compile.ts'
 import type { Devnet } from '../../src/devnet/devnet.ts'
 import { EIP2612_PERMIT_FIELDS } from '../../src/devnet/eip712.ts'
@@ -249,6 +250,29 @@ describe('preflight devnet command', () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
       await exited
       rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('stops its anvil and exits 0 on a SIGTERM that comes while it is still deploying the fixtures', async () => {
+    const port = await freePort()
+    const child = spawn('node', [bin, 'devnet', '--port', String(port)], { stdio: 'pipe' })
+    const exited = new Promise<[number | null, string | null]>((resolve) =>
+      child.once('exit', (code, signal) => resolve([code, signal])),
+    )
+    let stdout = ''
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk
+    })
+    try {
+      // anvil listens some hundreds of milliseconds before the fixtures are deployed and the ready line printed.
+      await expect.poll(() => isPortInUse(port), { timeout: 30_000, interval: 10 }).toBe(true)
+      expect(stdout).not.toContain('devnet ready')
+      child.kill('SIGTERM')
+      expect(await exited).toEqual([0, null])
+      expect(await isPortInUse(port)).toBe(false)
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
+      await exited
     }
   })
 
