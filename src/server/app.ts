@@ -15,6 +15,7 @@ import { chainIdOf, type EngineError, newRequestId } from '../engine/index.ts'
 import { docsAsset, docsPage } from './docsPage.ts'
 import { parseDomainsRequest, scanDomains } from './domains.ts'
 import { acceptedKeyHash, type KeySet, keyId } from './keys.ts'
+import { blockedStdout } from './logDestination.ts'
 import { createMetrics } from './metrics.ts'
 import { openApiDocument } from './openapi.ts'
 import type { CounterStore } from './rateLimit.ts'
@@ -141,7 +142,7 @@ export function buildApp(config: AppConfig): ScanApp {
   let draining = false
 
   const app = Fastify({
-    logger: { level: 'info', ...(config.logStream ? { stream: config.logStream } : {}) },
+    logger: { level: 'info', stream: config.logStream ?? blockedStdout() },
     // Fastify's own request lines are off: the onResponse hook writes one line per request with what operators need.
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
     // Random, never sequential: ids appear in logs and errors and must not be guessable.

@@ -81,14 +81,24 @@ describe('preflight serve', () => {
       const url = await running.ready
       expect(url, running.output().stderr).toMatch(/^http:\/\/127\.0\.0\.1:[1-9]\d*$/)
       const request = buildScenarios(devnet.fixtures, []).find((s) => s.kind === 'transactions')?.request
+      const requestIds: string[] = []
       for (const key of ['flag-key', 'env-key-2']) {
         const answer = await post(`${url}/ethereum/v0/devnet/scan/transactions`, request, { 'X-Api-Key': key })
         expect(answer.status).toBe(200)
+        requestIds.push((answer.body as { requestId: string }).requestId)
       }
       const wrong = await post(`${url}/ethereum/v0/devnet/scan/transactions`, request, { 'X-Api-Key': 'env-key-1,' })
       expect(wrong.status).toBe(401)
+      requestIds.push((wrong.body as { requestId: string }).requestId)
       stop(running.child)
       expect(await running.exited).toBe(0)
+      // Log lines are written in blocks; the ones still held when the signal came are written before the exit.
+      const logged = running
+        .output()
+        .stdout.trim()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as { requestId?: string }).requestId)
+      expect(logged).toEqual(expect.arrayContaining(requestIds))
     } finally {
       stop(running.child)
     }
@@ -137,7 +147,10 @@ describe('preflight serve', () => {
       expect((await post(`${url}/ethereum/v0/devnet/scan/transactions`, request, { 'X-Api-Key': hash })).status).toBe(
         401,
       )
-      await expect.poll(() => running.output().stdout).toContain((answer.body as { requestId: string }).requestId)
+      // Lines are written in blocks, and at least every 250 ms.
+      await expect
+        .poll(() => running.output().stdout, { timeout: 5_000 })
+        .toContain((answer.body as { requestId: string }).requestId)
       const lines = running
         .output()
         .stdout.trim()
