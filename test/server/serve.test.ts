@@ -180,8 +180,10 @@ describe('preflight serve', () => {
     const running = serve(['--port', '0', '--rpc', `ethereum/devnet=${slow.url}`, '--api-key', 'k'])
     try {
       const url = await running.ready
+      const before = slow.received()
       const inFlight = post(`${url}/ethereum/v0/devnet/scan/transactions`, transfer(), { 'X-Api-Key': 'k' })
-      await new Promise((resolve) => setTimeout(resolve, 300))
+      // The scan's node call has reached the node: the scan is in flight.
+      await expect.poll(slow.received, { timeout: 10_000 }).toBeGreaterThan(before)
       running.child.kill('SIGTERM')
       const answer = await inFlight
       expect(answer.status).toBe(200)
@@ -206,8 +208,9 @@ describe('preflight serve', () => {
     ])
     try {
       const url = await running.ready
+      const before = stuck.received()
       const inFlight = post(`${url}/ethereum/v0/devnet/scan/transactions`, transfer(), { 'X-Api-Key': 'k' })
-      await new Promise((resolve) => setTimeout(resolve, 300))
+      await expect.poll(stuck.received, { timeout: 10_000 }).toBeGreaterThan(before)
       running.child.kill('SIGTERM')
       const answer = await inFlight
       expect(answer.status).toBe(504)

@@ -3,7 +3,8 @@ import { createServer, type Server } from 'node:http'
 import type { Socket } from 'node:net'
 import { listenOnFreePort, readBody } from './net.ts'
 
-export type SlowNode = { url: string; close: () => Promise<void> }
+/** `received` counts the requests that reached it, so a test can wait for a call to be in flight instead of a guess. */
+export type SlowNode = { url: string; received: () => number; close: () => Promise<void> }
 
 /**
  * Forwards each request to `upstream` after `delayMs` (never, when `delayMs` is Infinity). Open sockets are destroyed
@@ -11,8 +12,10 @@ export type SlowNode = { url: string; close: () => Promise<void> }
  */
 export async function startSlowNode(upstream: string, delayMs: number): Promise<SlowNode> {
   const sockets = new Set<Socket>()
+  let received = 0
   const server: Server = createServer(async (request, response) => {
     const body = await readBody(request)
+    received += 1
     if (delayMs === Number.POSITIVE_INFINITY) return
     await new Promise((resolve) => setTimeout(resolve, delayMs))
     try {
@@ -29,6 +32,7 @@ export async function startSlowNode(upstream: string, delayMs: number): Promise<
   const port = await listenOnFreePort(server)
   return {
     url: `http://127.0.0.1:${port}`,
+    received: () => received,
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy()
