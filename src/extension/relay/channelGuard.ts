@@ -6,19 +6,19 @@
  */
 import { type HookCall, type Outcome, WALLET_ANSWER_TIMEOUT_MS } from './protocol.ts'
 import {
+  type Allowances,
   type ChannelRequest,
   channelAnswer,
   channelAsk,
   channelError,
   channelForward,
-  type createAllowances,
   readChannelMessage,
   scopeChain,
 } from './walletChannel.ts'
 
 export type ChannelGuardOptions = {
   win: Window
-  allowances: ReturnType<typeof createAllowances>
+  allowances: Allowances
   /** Sends a call to the worker, as the hook's calls go; `settle` gets its outcome once. */
   submit(call: HookCall, settle: (outcome: Outcome) => void): void
   /** Says a request is on its way, so its window opens while the wallet is asked for its accounts and chain. */

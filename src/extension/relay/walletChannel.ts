@@ -191,15 +191,25 @@ function routeOf(request: ChannelRequest): string {
   return `${request.target}\n${request.name}\n${request.scope ?? ''}`
 }
 
+export type Allowances = {
+  /** Allows `method` with exactly these `params` once: through the provider, or posted again as `request` was. */
+  allow(method: string, params: unknown, request?: ChannelRequest): void
+  /**
+   * Whether `request` was forwarded by a Continue and not yet seen; it is then used up. Throws when its params cannot
+   * be compared (too large, or not JSON).
+   */
+  take(request: ChannelRequest): boolean
+}
+
 /**
  * The requests a Continue forwarded, each allowed through the channel once, within ALLOWANCE_MS, on its route: what
  * the hook forwarded goes as a request made directly, and what the relay posts again goes where it came from. A
  * wallet that uses no channel leaves its allowance to lapse, so a page cannot send the same request again later
  * without a window.
  */
-export function createAllowances(now: () => number = Date.now) {
+export function createAllowances(now: () => number = Date.now): Allowances {
   const open: { key: string; until: number }[] = []
-  const keyOf = (route: string, method: string, params: unknown) => `${route}\n${method}\n${boundedJson(params)}`
+  const keyOf = (route: string, method: string, json: string) => `${route}\n${method}\n${json}`
   const prune = () => {
     const at = now()
     for (let index = open.length - 1; index >= 0; index--) if ((open[index]?.until ?? 0) < at) open.splice(index, 1)
@@ -211,20 +221,16 @@ export function createAllowances(now: () => number = Date.now) {
     return true
   }
   return {
-    /** Allows `method` with exactly these `params` once: through the provider, or posted again as `request` was. */
-    allow(method: string, params: unknown, request?: ChannelRequest) {
+    allow(method, params, request) {
       prune()
       const route = request ? routeOf(request) : THROUGH_PROVIDER
-      open.push({ key: keyOf(route, method, params), until: now() + ALLOWANCE_MS })
+      open.push({ key: keyOf(route, method, boundedJson(params)), until: now() + ALLOWANCE_MS })
     },
-    /**
-     * Whether `request` was forwarded by a Continue and not yet seen; it is then used up. Throws when its params cannot
-     * be compared (too large, or not JSON).
-     */
-    take(request: ChannelRequest): boolean {
+    take(request) {
       prune()
-      if (takeKey(keyOf(routeOf(request), request.method, request.params))) return true
-      return request.scope === undefined && takeKey(keyOf(THROUGH_PROVIDER, request.method, request.params))
+      const json = boundedJson(request.params)
+      if (takeKey(keyOf(routeOf(request), request.method, json))) return true
+      return request.scope === undefined && takeKey(keyOf(THROUGH_PROVIDER, request.method, json))
     },
   }
 }
