@@ -36,7 +36,12 @@ const link = createWorkerLink(browser, (rid, outcome) => {
   }
   const method = hookMethods.get(rid)
   hookMethods.delete(rid)
-  if (method && outcome.kind === 'forward') allowances.allow(method, outcome.params)
+  try {
+    if (method && outcome.kind === 'forward') allowances.allow(method, outcome.params)
+  } catch {
+    // Params too large to compare get no allowance (the channel stops their copy, as any it cannot read), but the
+    // page's call must still settle.
+  }
   hookPort.postMessage({ type: 'settle', rid, outcome })
 })
 guardWalletChannels({
