@@ -14,16 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../src/devnet/devnet.ts'
 import { permit2PermitSingle } from '../../src/devnet/eip712.ts'
 import type { PendingRequest } from '../../src/extension/shared/pending.ts'
-import { startTestDevnet } from '../support/devnet.ts'
-import { type Dapp, startDapp } from './support/dapp.ts'
-import {
-  callThroughConfirmWindow,
-  clickDecision,
-  type Extension,
-  launchExtension,
-  REJECTED,
-  writeSettings,
-} from './support/extension.ts'
+import type { Dapp } from './support/dapp.ts'
+import { callThroughConfirmWindow, clickDecision, type Extension, REJECTED } from './support/extension.ts'
 import {
   type Attempt,
   answeringFramesHook,
@@ -31,45 +23,34 @@ import {
   checkedAttempt,
   type Decide,
   openHostilePage,
+  startWalletSession,
   unshownReceived,
+  type WalletSession,
 } from './support/hostile.ts'
-import { buildWalletExtension, type WalletExtension } from './support/walletExtension.ts'
-import { startWalletNode, type WalletNode } from './support/walletNode.ts'
+import type { WalletNode } from './support/walletNode.ts'
 
 const ATTACKER = '0x000000000000000000000000000000000000dead'
 const FRIEND = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8'
 const ONE_ETH = '0xde0b6b3a7640000'
 
 describe('a hostile page cannot get the wallet to sign what the window did not show', () => {
+  let session: WalletSession
   let devnet: Devnet
   let node: WalletNode
-  let wallets: WalletExtension[]
   let dapp: Dapp
   let extension: Extension
   let context: BrowserContext
   let account: string
 
   beforeAll(async () => {
-    devnet = await startTestDevnet()
-    account = (devnet.fixtures.accounts[0]?.address ?? '').toLowerCase()
-    node = await startWalletNode(devnet.fixtures.rpcUrl)
     const late = { name: 'Late Wallet', rdns: 'dev.preflight.latewallet', window: false, announce: false }
-    ;[wallets, dapp] = await Promise.all([
-      Promise.all([
-        buildWalletExtension({ rpcUrl: node.url, account }),
-        buildWalletExtension({ rpcUrl: node.url, account, ...late, joinProviders: true, runAt: 'document_idle' }),
-      ]),
-      startDapp(),
+    session = await startWalletSession((base) => [
+      base,
+      { ...base, ...late, joinProviders: true, runAt: 'document_idle' },
     ])
-    extension = await launchExtension(wallets.map((wallet) => wallet.dir))
-    context = extension.context
-    await writeSettings(context, { rpcUrls: { '31337': devnet.fixtures.rpcUrl } })
+    ;({ devnet, node, dapp, extension, context, account } = session)
   })
-  afterAll(async () => {
-    await extension?.close()
-    for (const wallet of wallets ?? []) wallet.remove()
-    await Promise.all([dapp?.close(), node?.close(), devnet?.stop()])
-  })
+  afterAll(() => session?.close())
 
   /** Runs `call` on a page whose own script ran `setup` first; `decide` answers each window (checkedAttempt). */
   const run = (

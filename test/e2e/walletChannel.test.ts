@@ -6,44 +6,34 @@
  */
 import type { BrowserContext } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Devnet } from '../../src/devnet/devnet.ts'
-import { startTestDevnet } from '../support/devnet.ts'
-import { type Dapp, startDapp } from './support/dapp.ts'
-import { type Extension, launchExtension, REJECTED, writeSettings } from './support/extension.ts'
-import { type Attempt, answeringFramesHook, checkedAttempt, type Decide } from './support/hostile.ts'
-import { buildWalletExtension, type WalletExtension } from './support/walletExtension.ts'
-import { startWalletNode, type WalletNode } from './support/walletNode.ts'
+import type { Dapp } from './support/dapp.ts'
+import { REJECTED } from './support/extension.ts'
+import {
+  type Attempt,
+  answeringFramesHook,
+  checkedAttempt,
+  type Decide,
+  startWalletSession,
+  type WalletSession,
+} from './support/hostile.ts'
+import type { WalletNode } from './support/walletNode.ts'
 
 const ATTACKER = '0x000000000000000000000000000000000000dead'
 const FRIEND = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8'
 const ONE_ETH = '0xde0b6b3a7640000'
 
 describe("a wallet's own message channel", () => {
-  let devnet: Devnet
+  let session: WalletSession
   let node: WalletNode
-  let wallet: WalletExtension
   let dapp: Dapp
-  let extension: Extension
   let context: BrowserContext
   let account: string
 
   beforeAll(async () => {
-    devnet = await startTestDevnet()
-    account = (devnet.fixtures.accounts[0]?.address ?? '').toLowerCase()
-    node = await startWalletNode(devnet.fixtures.rpcUrl)
-    ;[wallet, dapp] = await Promise.all([
-      buildWalletExtension({ rpcUrl: node.url, account, channel: 'testwallet' }),
-      startDapp(),
-    ])
-    extension = await launchExtension([wallet.dir])
-    context = extension.context
-    await writeSettings(context, { rpcUrls: { '31337': devnet.fixtures.rpcUrl } })
+    session = await startWalletSession((base) => [{ ...base, channel: 'testwallet' }])
+    ;({ node, dapp, context, account } = session)
   })
-  afterAll(async () => {
-    await extension?.close()
-    wallet?.remove()
-    await Promise.all([dapp?.close(), node?.close(), devnet?.stop()])
-  })
+  afterAll(() => session?.close())
 
   const run = (call: string, decide: Decide): Promise<Attempt> =>
     checkedAttempt({ context, node, dapp }, '', call, decide)

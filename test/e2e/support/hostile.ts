@@ -5,12 +5,66 @@
  */
 import type { BrowserContext, Page } from 'playwright-core'
 import { expect } from 'vitest'
+import type { Devnet } from '../../../src/devnet/devnet.ts'
 import type { PendingRequest } from '../../../src/extension/shared/pending.ts'
-import type { Dapp } from './dapp.ts'
-import { clickDecision, pendingOf, queuedIds } from './extension.ts'
-import type { Received, WalletNode } from './walletNode.ts'
+import { startTestDevnet } from '../../support/devnet.ts'
+import { type Dapp, startDapp } from './dapp.ts'
+import { clickDecision, type Extension, launchExtension, pendingOf, queuedIds, writeSettings } from './extension.ts'
+import { buildWalletExtension, type WalletExtension, type WalletOptions } from './walletExtension.ts'
+import { type Received, startWalletNode, type WalletNode } from './walletNode.ts'
 
 export type Decide = 'continue' | 'reject'
+
+export type WalletSession = {
+  devnet: Devnet
+  /** The logging node in front of the devnet that the wallets send to. */
+  node: WalletNode
+  dapp: Dapp
+  extension: Extension
+  context: BrowserContext
+  /** The wallets' account (the devnet's first), lower case. */
+  account: string
+  close(): Promise<void>
+}
+
+/**
+ * A devnet, a logging node in front of it, the test wallets `wallets` describes (each given the node and the account),
+ * the dapp, and Chromium with Preflight and those wallets loaded and set to simulate on the devnet. What started is
+ * stopped again if a later step fails.
+ */
+export async function startWalletSession(
+  wallets: (base: Pick<WalletOptions, 'rpcUrl' | 'account'>) => WalletOptions[],
+): Promise<WalletSession> {
+  const started: Partial<Omit<WalletSession, 'close'>> & { wallets?: WalletExtension[] } = {}
+  const close = async () => {
+    await started.extension?.close()
+    for (const wallet of started.wallets ?? []) wallet.remove()
+    await Promise.all([started.dapp?.close(), started.node?.close(), started.devnet?.stop()])
+  }
+  try {
+    const devnet = await startTestDevnet()
+    started.devnet = devnet
+    const account = (devnet.fixtures.accounts[0]?.address ?? '').toLowerCase()
+    const node = await startWalletNode(devnet.fixtures.rpcUrl)
+    started.node = node
+    const [built, served] = await Promise.allSettled([
+      Promise.all(wallets({ rpcUrl: node.url, account }).map(buildWalletExtension)),
+      startDapp(),
+    ])
+    if (built.status === 'fulfilled') started.wallets = built.value
+    if (served.status === 'fulfilled') started.dapp = served.value
+    if (built.status === 'rejected') throw built.reason
+    if (served.status === 'rejected') throw served.reason
+    const dapp = served.value
+    const extension = await launchExtension(built.value.map((wallet) => wallet.dir))
+    started.extension = extension
+    await writeSettings(extension.context, { rpcUrls: { '31337': devnet.fixtures.rpcUrl } })
+    return { devnet, node, dapp, extension, context: extension.context, account, close }
+  } catch (error) {
+    await close()
+    throw error
+  }
+}
 
 /** A call that has not settled by then (its window answered) will not: the attempt fails instead of waiting. */
 const SETTLE_TIMEOUT_MS = 45_000
