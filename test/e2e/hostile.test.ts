@@ -17,21 +17,20 @@ import type { PendingRequest } from '../../src/extension/shared/pending.ts'
 import type { Dapp } from './support/dapp.ts'
 import { callThroughConfirmWindow, clickDecision, type Extension, REJECTED } from './support/extension.ts'
 import {
+  ATTACKER,
   type Attempt,
   answeringFramesHook,
   attempt,
   checkedAttempt,
   type Decide,
+  FRIEND,
+  ONE_ETH,
   openHostilePage,
   startWalletSession,
   unshownReceived,
   type WalletSession,
 } from './support/hostile.ts'
 import type { WalletNode } from './support/walletNode.ts'
-
-const ATTACKER = '0x000000000000000000000000000000000000dead'
-const FRIEND = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8'
-const ONE_ETH = '0xde0b6b3a7640000'
 
 describe('a hostile page cannot get the wallet to sign what the window did not show', () => {
   let session: WalletSession

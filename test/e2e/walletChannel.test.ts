@@ -9,18 +9,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Dapp } from './support/dapp.ts'
 import { REJECTED } from './support/extension.ts'
 import {
+  ATTACKER,
   type Attempt,
   answeringFramesHook,
   checkedAttempt,
   type Decide,
+  FRIEND,
+  ONE_ETH,
   startWalletSession,
   type WalletSession,
 } from './support/hostile.ts'
 import type { WalletNode } from './support/walletNode.ts'
-
-const ATTACKER = '0x000000000000000000000000000000000000dead'
-const FRIEND = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8'
-const ONE_ETH = '0xde0b6b3a7640000'
 
 describe("a wallet's own message channel", () => {
   let session: WalletSession

@@ -15,6 +15,11 @@ import { type Received, startWalletNode, type WalletNode } from './walletNode.ts
 
 export type Decide = 'continue' | 'reject'
 
+/** Where an attack sends the user's assets, and a friend an honest request pays: both accounts with no code. */
+export const ATTACKER = '0x000000000000000000000000000000000000dead'
+export const FRIEND = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8'
+export const ONE_ETH = '0xde0b6b3a7640000'
+
 export type WalletSession = {
   devnet: Devnet
   /** The logging node in front of the devnet that the wallets send to. */
