@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
+import { limitHeapGrowth } from '../server/heapGrowth.ts'
 import { readKeysFile } from '../server/keys.ts'
 import { parseNetworks } from '../server/networks.ts'
 import { defaultScanThreads } from '../server/scanRunner.ts'
@@ -114,6 +115,8 @@ async function serve(argv: string[]): Promise<number> {
     )
   }
 
+  // Before the scan threads start, so their heaps are limited too.
+  limitHeapGrowth()
   // Nothing needs stopping before this point, so a signal during the chain checks just ends the process.
   const stop = listenForStop()
   let server: Awaited<ReturnType<typeof startScanServer>>
