@@ -7,18 +7,18 @@ const run = promisify(execFile)
 const CHILD = join(import.meta.dirname, 'fixtures/heapGrowthChild.ts')
 const TSX = join(import.meta.dirname, '../../node_modules/.bin/tsx')
 
-/** Each thread's peak old-space use (MB) in a fresh process churning long-lived garbage. */
-async function peaks(limit: boolean): Promise<{ main: number; worker: number }> {
+/** Each thread's full collections in a fresh process churning long-lived garbage. */
+async function collections(limit: boolean): Promise<{ main: number; worker: number }> {
   const { stdout } = await run(TSX, [CHILD, limit ? 'limit' : 'none'])
   return JSON.parse(stdout)
 }
 
 describe('limitHeapGrowth', () => {
-  it('keeps the old generation of the process and of threads started after it near what survives', async () => {
-    const [free, limited] = await Promise.all([peaks(false), peaks(true)])
-    // Measured: 123 and 163 MB left to V8, 56 and 56 MB limited; what is live at any time is under 30 MB.
-    expect(limited.main).toBeLessThan(free.main * 0.7)
-    expect(limited.worker).toBeLessThan(free.worker * 0.7)
-    expect(limited.worker).toBeLessThan(80)
+  it('collects the old generation of the process, and of threads started after it, before it doubles', async () => {
+    const [free, limited] = await Promise.all([collections(false), collections(true)])
+    // A count rather than a peak size: how far a heap outgrows its limit while a collection runs depends on the CPU
+    // the collector gets, the count hardly. Measured: 13–16 full collections left to V8, 27–30 limited, loaded or not.
+    expect(limited.main).toBeGreaterThanOrEqual(free.main * 1.5)
+    expect(limited.worker).toBeGreaterThanOrEqual(free.worker * 1.5)
   }, 60_000)
 })
