@@ -57,6 +57,7 @@ export type {
   Protocol,
   RawInfo,
   RequestMetadata,
+  RpcChannel,
   SafeConfigurationChange,
   SafeConfigurationField,
   SafeMessageContext,
@@ -112,4 +113,4 @@ export {
   scanTransactions,
   scanTransactionsWithStats,
 } from './scan/index.ts'
-export type { RpcStats } from './simulation/index.ts'
+export { createRpcChannel, type RpcChannelOptions, type RpcStats } from './simulation/index.ts'

@@ -31,6 +31,18 @@ export type EngineError =
 /** What every scan returns: the response, or an error value — never a thrown exception for bad input. */
 export type ScanOutcome<T> = { ok: true; response: T } | { ok: false; error: EngineError }
 
+/**
+ * The way to one node: gathers the requests made close together (by one scan, or by every scan of a server) into
+ * exchanges, one POST each, and answers each request on its own (createRpcChannel).
+ */
+export type RpcChannel = {
+  /**
+   * Sends one request; `signal` aborting ends this call (ABORTED) without touching the others it travels with.
+   * Throws at once, sending nothing, when the params cannot be written as JSON (a bigint, a cycle: the engine's bug).
+   */
+  call: (method: string, params: unknown[], signal?: AbortSignal) => Promise<unknown>
+}
+
 /** How the engine reaches the chain and what it may reuse between scans. */
 export type ScanOptions = {
   /** JSON-RPC endpoint of a node that supports eth_simulateV1 (anvil, geth, reth, …). */
@@ -43,6 +55,10 @@ export type ScanOptions = {
   now?: () => number
   /** Custom fetch, e.g. to count requests in benchmarks; defaults to globalThis.fetch. */
   fetch?: typeof fetch
+  /** A channel to the node shared by scans (a server's, batching their calls together); `fetch` is then unused. */
+  rpc?: RpcChannel
+  /** Cancels the scan's node calls; the scan then ends with an RPC_ERROR of reason ABORTED. */
+  signal?: AbortSignal
   /**
    * Transaction scans: also run the transactions as a block runs them (a real gas price and base fee, a wallet's gas)
    * and warn (SIMULATION_EVASION) when that leaves the user worse off. One more call, at most one more round trip.

@@ -5,16 +5,13 @@
  */
 import { type Address, type Hex, isHex } from 'viem'
 import type { EngineError } from '../api/index.ts'
-import { createRpcClient, RpcFailure, type RpcStats } from './rpc.ts'
+import { type NodeAccess, RpcFailure, type RpcStats, rpcClientFor } from './rpc.ts'
 
 export type AccountCode = { ok: true; code: Hex; stats: RpcStats } | { ok: false; error: EngineError }
 
 /** The code of `account` at the latest block (one round trip), or the node's failure as an RPC_ERROR. */
-export async function readAccountCode(
-  account: Address,
-  options: { rpcUrl: string; fetch?: typeof fetch },
-): Promise<AccountCode> {
-  const client = createRpcClient(options.rpcUrl, options.fetch)
+export async function readAccountCode(account: Address, options: NodeAccess): Promise<AccountCode> {
+  const client = rpcClientFor(options)
   try {
     const code = await client.request('eth_getCode', [account, 'latest'])
     if (typeof code !== 'string' || !isHex(code, { strict: true })) {

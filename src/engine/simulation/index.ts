@@ -17,8 +17,9 @@
  *   travels beside the second call, or alone.
  * - `tokenMetadata.ts`: token name, symbol and decimals from the reads, cached per chain.
  * - `accountCode.ts`: an account's code in full, where a delegation must be told from no code (user operations).
- * - `rpc.ts`, `chain.ts`, `simulateResponse.ts`: the JSON-RPC client that counts round trips, which chain a node
- *   serves, and the check that the node's answer has the shape the engine reads.
+ * - `rpc.ts`, `chain.ts`, `simulateResponse.ts`: the channel to a node that gathers requests into batches (a scan's
+ *   own, or one a server's scans share) with the per-scan client that counts round trips, which chain a node serves,
+ *   and the check that the node's answer has the shape the engine reads.
  */
 
 export { readAccountCode } from './accountCode.ts'
@@ -46,7 +47,7 @@ export {
   tokenUriRead,
   totalSupplyRead,
 } from './reads.ts'
-export type { RpcStats } from './rpc.ts'
+export { createRpcChannel, type RpcChannelOptions, type RpcStats } from './rpc.ts'
 export {
   type RunOutcome,
   runSimulation,

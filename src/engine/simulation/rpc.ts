@@ -1,5 +1,8 @@
-/** JSON-RPC access to the node over fetch, counting round trips and requests for benchmarks. */
-import type { NodeFailureKind } from '../api/index.ts'
+/**
+ * JSON-RPC access to the node over fetch: a channel that gathers requests into batches (each scan's own, or one that
+ * a server's scans share) and a client per scan that counts its round trips and requests for logs and benchmarks.
+ */
+import type { NodeFailureKind, RpcChannel, ScanOptions } from '../api/index.ts'
 
 /** How much one scan talked to the node: sequential round trips and JSON-RPC requests (batch members count each). */
 export type RpcStats = { roundTrips: number; requests: number }
@@ -9,6 +12,22 @@ export type RpcClient = {
   request: (method: string, params: unknown[]) => Promise<unknown>
   stats: RpcStats
 }
+
+export type RpcChannelOptions = {
+  fetch?: typeof fetch
+  /** How long the node may take to answer one exchange before its calls fail as TIMEOUT. */
+  timeoutMs?: number
+  /**
+   * When gathered requests leave. By default once the microtasks queued now have run, which gathers one scan's
+   * parallel calls; a server hands `setImmediate` so that the scans of one event-loop turn travel together.
+   */
+  schedule?: (flush: () => void) => void
+  /** The most requests in one exchange; more start another. 1 sends every request alone. */
+  maxBatch?: number
+}
+
+/** Where a scan's node calls go: its own channel to `rpcUrl` unless it is handed a shared one (ScanOptions). */
+export type NodeAccess = Pick<ScanOptions, 'rpcUrl' | 'fetch' | 'rpc' | 'signal'>
 
 /**
  * A failure to reach or use the node, as a value with a message a person can act on. The message never names the
@@ -25,15 +44,23 @@ export class RpcFailure extends Error {
   }
 }
 
-/** One request waiting for the end of the tick, when the client decides whether it travels alone or in a batch. */
+/** One request waiting for its exchange, and then for its answer. */
 type Pending = {
   method: string
-  params: unknown[]
+  /** The params as JSON, written when the call is made, so that a call that cannot be sent fails alone. */
+  params: string
   resolve: (value: unknown) => void
   reject: (error: unknown) => void
+  /** Set once the call has its outcome (an answer, a failure, or its caller's abort); later outcomes are dropped. */
+  done: boolean
+  /** The exchange carrying the call, once it has left. */
+  exchange: Flight | null
 }
 
-/** How long the node may take to answer before the call fails as TIMEOUT, unless the client is told otherwise. */
+/** One POST in flight: it is cancelled when every call in it has been abandoned. */
+type Flight = { controller: AbortController; waiting: number; timedOut: boolean }
+
+/** How long the node may take to answer before the call fails as TIMEOUT, unless the channel is told otherwise. */
 const TIMEOUT_MS = 30_000
 
 /** A JSON-RPC answer as it arrives: nothing in it is trusted until checked. */
@@ -45,35 +72,56 @@ type Transport = { kind: Exclude<NodeFailureKind, 'REJECTED' | 'UNSUPPORTED_METH
 /** What one exchange came back with: the parsed body, or why there is none. */
 type Exchange = { ok: true; body: unknown } | { ok: false; failure: Transport }
 
-/**
- * Creates a client for one scan; its stats count only this scan's traffic. Requests made in the same tick are
- * gathered first: several travel as one JSON-RPC batch, a lone one as a plain request. Each exchange is one POST read
- * whole: no retries (a scan that failed says so) and no timer turn before sending.
- */
-export function createRpcClient(
-  rpcUrl: string,
-  fetchFn: typeof fetch = globalThis.fetch,
-  timeoutMs = TIMEOUT_MS,
-): RpcClient {
+/** A client for one scan over `channel`; its stats count only this scan's traffic. */
+export function createRpcClient(channel: RpcChannel, signal?: AbortSignal): RpcClient {
   const stats: RpcStats = { roundTrips: 0, requests: 0 }
   let inFlight = 0
+  return {
+    stats,
+    request: async (method, params) => {
+      const answer = channel.call(method, params, signal)
+      // A call made while none of this scan's is in flight begins a new sequential round trip; parallel ones share it.
+      if (inFlight === 0) stats.roundTrips += 1
+      inFlight += 1
+      stats.requests += 1
+      try {
+        return await answer
+      } finally {
+        inFlight -= 1
+      }
+    },
+  }
+}
+
+/** The client a scan's node calls go through: over the shared channel it was handed, or over its own. */
+export function rpcClientFor(access: NodeAccess): RpcClient {
+  return createRpcClient(access.rpc ?? createRpcChannel(access.rpcUrl, { fetch: access.fetch }), access.signal)
+}
+
+/**
+ * A channel to the node at `rpcUrl`. Requests gathered until the schedule flushes them travel as one JSON-RPC batch
+ * (a lone one as a plain request). Each exchange is one POST read whole: no retries (a scan that failed says so).
+ */
+export function createRpcChannel(rpcUrl: string, options: RpcChannelOptions = {}): RpcChannel {
+  const fetchFn = options.fetch ?? globalThis.fetch
+  const timeoutMs = options.timeoutMs ?? TIMEOUT_MS
+  const schedule = options.schedule ?? queueMicrotask
+  const maxBatch = Math.max(1, options.maxBatch ?? Number.POSITIVE_INFINITY)
   let nextId = 1
   let pending: Pending[] = []
 
   /** One POST: the parsed JSON body, or the Transport failure that stopped it. */
-  const exchange = async (body: string, count: number): Promise<Exchange> => {
-    // An exchange started while none is pending begins a new sequential round trip; parallel ones share it.
-    if (inFlight === 0) stats.roundTrips += 1
-    inFlight += 1
-    stats.requests += count
-    const timeout = new AbortController()
-    const timer = setTimeout(() => timeout.abort(), timeoutMs)
+  const exchange = async (body: string, flight: Flight): Promise<Exchange> => {
+    const timer = setTimeout(() => {
+      flight.timedOut = true
+      flight.controller.abort()
+    }, timeoutMs)
     try {
       const response = await fetchFn(rpcUrl, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
         body,
-        signal: timeout.signal,
+        signal: flight.controller.signal,
       })
       if (!response.ok) return failed('HTTP_ERROR', `HTTP ${response.status}`)
       const text = await response.text()
@@ -83,13 +131,12 @@ export function createRpcClient(
         return failed('NOT_JSON_RPC', 'not JSON')
       }
     } catch (error) {
-      if (timeout.signal.aborted) return failed('TIMEOUT', `${timeoutMs / 1000} seconds`)
+      if (flight.timedOut) return failed('TIMEOUT', `${timeoutMs / 1000} seconds`)
       if (isAbort(error)) return failed('ABORTED', 'cancelled')
       // A fetch's own messages can quote the URL, so only the error's class travels on.
       return failed('UNREACHABLE', error instanceof Error ? error.name : typeof error)
     } finally {
       clearTimeout(timer)
-      inFlight -= 1
     }
   }
 
@@ -101,26 +148,17 @@ export function createRpcClient(
     }
   }
 
-  const flush = () => {
-    const calls = pending
-    pending = []
+  const send = (calls: Pending[]) => {
     const ids = calls.map(() => nextId++)
-    const payload = calls.map((call, index) => ({
-      jsonrpc: '2.0',
-      id: ids[index],
-      method: call.method,
-      params: call.params,
-    }))
+    const requests = calls.map(
+      (call, index) =>
+        `{"jsonrpc":"2.0","id":${ids[index]},"method":${JSON.stringify(call.method)},"params":${call.params}}`,
+    )
     const lone = calls.length === 1
-    let body: string
-    try {
-      body = JSON.stringify(lone ? payload[0] : payload)
-    } catch (error) {
-      // Params that cannot be sent (a bigint, a cycle) are the engine's bug; each call still ends, with the reason.
-      for (const call of calls) call.reject(error)
-      return
-    }
-    void exchange(body, calls.length).then((outcome) => {
+    const body = lone ? (requests[0] as string) : `[${requests.join(',')}]`
+    const flight: Flight = { controller: new AbortController(), waiting: calls.length, timedOut: false }
+    for (const call of calls) call.exchange = flight
+    void exchange(body, flight).then((outcome) => {
       if (!outcome.ok) {
         for (const call of calls) call.reject(transportFailure(outcome.failure, call.method))
         return
@@ -135,12 +173,47 @@ export function createRpcClient(
     })
   }
 
+  const flush = () => {
+    const calls = pending.filter((call) => !call.done)
+    pending = []
+    for (let start = 0; start < calls.length; start += maxBatch) send(calls.slice(start, start + maxBatch))
+  }
+
+  /** The caller gave up on `call`: it ends now, and its exchange ends once no call in it is waiting. */
+  const abandon = (call: Pending) => {
+    call.reject(new RpcFailure('ABORTED', `The call to the node (${call.method}) was cancelled.`, null))
+    const flight = call.exchange
+    if (!flight) return
+    flight.waiting -= 1
+    if (flight.waiting === 0) flight.controller.abort()
+  }
+
   return {
-    stats,
-    request: (method, params) =>
-      new Promise((resolve, reject) => {
-        if (pending.push({ method, params, resolve, reject }) === 1) queueMicrotask(flush)
-      }),
+    call: (method, params, signal) => {
+      const json = JSON.stringify(params)
+      return new Promise((resolve, reject) => {
+        const call: Pending = { method, params: json, resolve, reject, done: false, exchange: null }
+        const onAbort = () => abandon(call)
+        const end = () => {
+          call.done = true
+          signal?.removeEventListener('abort', onAbort)
+        }
+        call.resolve = (value) => {
+          if (call.done) return
+          end()
+          resolve(value)
+        }
+        call.reject = (error) => {
+          if (call.done) return
+          end()
+          reject(error)
+        }
+        if (signal?.aborted) return onAbort()
+        signal?.addEventListener('abort', onAbort, { once: true })
+        if (pending.push(call) === 1) schedule(flush)
+        else if (pending.length >= maxBatch) flush()
+      })
+    },
   }
 }
 

@@ -28,7 +28,7 @@ import { type ChainHead, chainHead, type EnvironmentProbe, probeEnvironment } fr
 import { type CreditDelegation, creditDelegations, lendingReads } from './lendingEvents.ts'
 import { type AssetPlan, predictReads, priceReadsForEvents, readsForEvents } from './readPlan.ts'
 import { READER_ADDRESS, READER_CODE, type Read, type ReadResults } from './reads.ts'
-import { createRpcClient, type RpcClient, RpcFailure, type RpcStats } from './rpc.ts'
+import { type NodeAccess, type RpcClient, RpcFailure, type RpcStats, rpcClientFor } from './rpc.ts'
 import { SAFE_INSPECTOR_ADDRESS, SAFE_INSPECTOR_CODE, safeConfigFromReads } from './safeConfigRead.ts'
 import { type ProbeBase, probeSells, type SellProbe, sellTargets } from './sellProbe.ts'
 import { blockTimestamp, checkSimulateResult, type RpcCallResult } from './simulateResponse.ts'
@@ -125,10 +125,8 @@ export type SimulationResult = {
   stats: RpcStats
 }
 
-type RunOptions = {
-  rpcUrl: string
+type RunOptions = NodeAccess & {
   chainId?: number
-  fetch?: typeof fetch
   /** Also run the transactions as a block runs them (environmentProbe.ts): one more call, at most one round trip. */
   probeEnvironment?: boolean
 }
@@ -149,7 +147,7 @@ export const PROBE_TIMEOUT_MS = 5_000
 
 /** Runs the transactions with the reads they need and returns the internal model (1 round trip, at most 2). */
 export async function runSimulation(input: SimulationInput, options: RunOptions): Promise<RunOutcome> {
-  const client = createRpcClient(options.rpcUrl, options.fetch)
+  const client = rpcClientFor(options)
   const txs = input.txs.map((tx) => applyMultisigPreset(tx, input.multisigWallets))
   const calls: Call[] = txs.map((tx) => ({ ...tx, depth: 0 }))
   const safes = unique([

@@ -1,10 +1,12 @@
 /**
- * The scan's JSON-RPC client on the wire: a lone request travels as a plain JSON-RPC request, requests made in the
- * same tick as one batch, and the stats count both. The node is a stand-in that records the bodies it receives.
+ * The scan's JSON-RPC client and its channel on the wire: a lone request travels as a plain JSON-RPC request, requests
+ * made in the same tick as one batch, and the stats count both; a channel shared by scans gathers their calls into
+ * batches of a bounded size, and one scan giving up ends only its own calls. The node is a stand-in that records the
+ * bodies it receives.
  */
 import { createServer, type Server } from 'node:http'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createRpcClient } from '../../../src/engine/simulation/rpc.ts'
+import { createRpcChannel, createRpcClient, type RpcChannelOptions } from '../../../src/engine/simulation/rpc.ts'
 import { listenOnFreePort, readBody } from '../../support/net.ts'
 
 type JsonRpcRequest = { id: number; method: string }
@@ -12,6 +14,11 @@ type JsonRpcRequest = { id: number; method: string }
 let server: Server
 let url: string
 let bodies: unknown[] = []
+/** The calls of each exchange whose connection closed before the stand-in answered it. */
+let cancelled: string[][] = []
+
+/** A scan's client over a channel of its own, as the engine makes it when it is handed none. */
+const clientOf = (node: string, options?: RpcChannelOptions) => createRpcClient(createRpcChannel(node, options))
 
 beforeAll(async () => {
   server = createServer((request, response) => {
@@ -22,7 +29,12 @@ beforeAll(async () => {
       // Whole-exchange behaviours, named by a method in the request.
       if (methods.includes('eth_http500')) return response.writeHead(500).end('busy')
       if (methods.includes('eth_garbage')) return response.end('<html>a login page</html>')
-      if (methods.includes('eth_slow')) return
+      if (methods.includes('eth_slow')) {
+        response.on('close', () => {
+          if (!response.writableEnded) cancelled.push(methods)
+        })
+        return
+      }
       if (methods.includes('eth_batchError')) {
         return response.end(
           JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'no batches' } }),
@@ -37,8 +49,10 @@ beforeAll(async () => {
               ? { jsonrpc: '2.0', id: one.id }
               : { jsonrpc: '2.0', id: one.id, result: one.method }
       response.setHeader('content-type', 'application/json')
+      const delay = methods.includes('eth_delayed') ? 150 : 0
       // Batch answers come back in reverse order: JSON-RPC lets a node answer a batch in any order.
-      response.end(JSON.stringify(Array.isArray(parsed) ? parsed.map(answer).reverse() : answer(parsed)))
+      const text = JSON.stringify(Array.isArray(parsed) ? parsed.map(answer).reverse() : answer(parsed))
+      setTimeout(() => response.end(text), delay)
     })
   })
   url = `http://127.0.0.1:${await listenOnFreePort(server)}`
@@ -46,11 +60,12 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
 beforeEach(() => {
   bodies = []
+  cancelled = []
 })
 
 describe('createRpcClient', () => {
   it('sends a lone request as a plain JSON-RPC request: 1 round trip, 1 request', async () => {
-    const client = createRpcClient(url)
+    const client = clientOf(url)
     expect(await client.request('eth_blockNumber', [])).toBe('eth_blockNumber')
     expect(bodies).toHaveLength(1)
     expect(Array.isArray(bodies[0])).toBe(false)
@@ -58,7 +73,7 @@ describe('createRpcClient', () => {
   })
 
   it('sends requests made in the same tick as one batch, each answered with its own result', async () => {
-    const client = createRpcClient(url)
+    const client = clientOf(url)
     const answers = await Promise.all([client.request('eth_chainId', []), client.request('eth_simulateV1', [])])
     expect(answers).toEqual(['eth_chainId', 'eth_simulateV1'])
     expect(bodies).toHaveLength(1)
@@ -67,7 +82,7 @@ describe('createRpcClient', () => {
   })
 
   it('turns a node error into an RpcFailure with the code, alone or in a batch', async () => {
-    const client = createRpcClient(url)
+    const client = clientOf(url)
     await expect(client.request('eth_fail', [])).rejects.toMatchObject({
       code: -32602,
       message: expect.stringContaining('rejected eth_fail'),
@@ -78,13 +93,13 @@ describe('createRpcClient', () => {
   })
 
   it('matches the answers of a batch to its calls by id, whatever their order', async () => {
-    const client = createRpcClient(url)
+    const client = clientOf(url)
     const methods = ['eth_chainId', 'eth_blockNumber', 'eth_gasPrice']
     expect(await Promise.all(methods.map((method) => client.request(method, [])))).toEqual(methods)
   })
 
   it('fails every call of a batch the node refused as a whole, in the words of the node', async () => {
-    const client = createRpcClient(url)
+    const client = clientOf(url)
     const outcomes = await Promise.allSettled([client.request('eth_chainId', []), client.request('eth_batchError', [])])
     for (const outcome of outcomes) {
       expect(outcome).toMatchObject({
@@ -95,14 +110,14 @@ describe('createRpcClient', () => {
   })
 
   it('names a method the node lacks as UNSUPPORTED_METHOD', async () => {
-    await expect(createRpcClient(url).request('eth_unknown', [])).rejects.toMatchObject({
+    await expect(clientOf(url).request('eth_unknown', [])).rejects.toMatchObject({
       kind: 'UNSUPPORTED_METHOD',
       code: -32601,
     })
   })
 
   it('says what kind of answer it got when it was not a JSON-RPC result', async () => {
-    const client = createRpcClient(url)
+    const client = clientOf(url)
     await expect(client.request('eth_http500', [])).rejects.toMatchObject({
       kind: 'HTTP_ERROR',
       message: expect.stringContaining('HTTP 500'),
@@ -118,16 +133,16 @@ describe('createRpcClient', () => {
       own?.addEventListener('abort', () => controller.abort())
       return fetch(input, { ...init, signal: controller.signal })
     }
-    await expect(createRpcClient(url, fetch, 50).request('eth_slow', [])).rejects.toMatchObject({
+    await expect(clientOf(url, { timeoutMs: 50 }).request('eth_slow', [])).rejects.toMatchObject({
       kind: 'TIMEOUT',
       message: 'The node did not answer eth_slow within 0.05 seconds; check that it is up.',
     })
-    const slow = createRpcClient(url, cancellable).request('eth_slow', [])
+    const slow = clientOf(url, { fetch: cancellable }).request('eth_slow', [])
     setTimeout(() => controller.abort(), 20)
     await expect(slow).rejects.toMatchObject({ kind: 'ABORTED' })
 
     const secret = 'http://127.0.0.1:9/v3/secret-key'
-    const failed = createRpcClient(secret).request('eth_chainId', [])
+    const failed = clientOf(secret).request('eth_chainId', [])
     const error = (await failed.then(
       () => undefined,
       (reason: unknown) => reason,
@@ -138,9 +153,100 @@ describe('createRpcClient', () => {
   })
 
   it('ends a call whose params cannot be written as JSON with the reason, and sends nothing', async () => {
-    const client = createRpcClient(url)
+    const client = clientOf(url)
     await expect(client.request('eth_call', [1n])).rejects.toThrow(TypeError)
     expect(bodies).toEqual([])
     expect(client.stats).toEqual({ roundTrips: 0, requests: 0 })
+  })
+})
+
+/** Batch members of one recorded body, by method. */
+const methodsOf = (body: unknown) => (Array.isArray(body) ? body : [body]).map((one: JsonRpcRequest) => one.method)
+
+describe('createRpcChannel shared by scans', () => {
+  it("gathers the calls of several scans made in one event-loop turn into one batch; each scan's stats count its own", async () => {
+    const channel = createRpcChannel(url, { schedule: setImmediate })
+    const [first, second] = [createRpcClient(channel), createRpcClient(channel)]
+    const answers = Promise.all([
+      first.request('eth_chainId', []),
+      Promise.resolve().then(() => second.request('eth_blockNumber', [])),
+    ])
+    expect(await answers).toEqual(['eth_chainId', 'eth_blockNumber'])
+    expect(bodies.map(methodsOf)).toEqual([['eth_chainId', 'eth_blockNumber']])
+    expect([first.stats, second.stats]).toEqual([
+      { roundTrips: 1, requests: 1 },
+      { roundTrips: 1, requests: 1 },
+    ])
+    // A call made once the turn's batch has left travels in the next one.
+    const late = await new Promise((resolve) => setImmediate(() => resolve(second.request('eth_gasPrice', []))))
+    expect(late).toBe('eth_gasPrice')
+    expect(bodies.map(methodsOf)).toEqual([['eth_chainId', 'eth_blockNumber'], ['eth_gasPrice']])
+  })
+
+  it('sends at most maxBatch calls per exchange, and with maxBatch 1 every call alone', async () => {
+    const methods = ['eth_a', 'eth_b', 'eth_c', 'eth_d', 'eth_e']
+    const twos = createRpcClient(createRpcChannel(url, { maxBatch: 2 }))
+    expect(await Promise.all(methods.map((method) => twos.request(method, [])))).toEqual(methods)
+    expect(bodies.map(methodsOf)).toEqual([['eth_a', 'eth_b'], ['eth_c', 'eth_d'], ['eth_e']])
+    expect(twos.stats).toEqual({ roundTrips: 1, requests: 5 })
+    bodies = []
+    const ones = createRpcClient(createRpcChannel(url, { maxBatch: 1 }))
+    expect(await Promise.all(methods.slice(0, 2).map((method) => ones.request(method, [])))).toEqual(
+      methods.slice(0, 2),
+    )
+    expect(bodies.every((body) => !Array.isArray(body))).toBe(true)
+    expect(bodies).toHaveLength(2)
+  })
+
+  it('ends a scan that gives up at once, leaves the calls it travelled with to their answers, and cancels nothing they wait for', async () => {
+    const channel = createRpcChannel(url, { schedule: setImmediate })
+    const scan = new AbortController()
+    const leaving = createRpcClient(channel, scan.signal).request('eth_delayed', [])
+    const staying = createRpcClient(channel).request('eth_chainId', [])
+    setTimeout(() => scan.abort(), 20)
+    const started = performance.now()
+    await expect(leaving).rejects.toMatchObject({ kind: 'ABORTED', message: expect.stringContaining('eth_delayed') })
+    expect(performance.now() - started).toBeLessThan(140)
+    expect(await staying).toBe('eth_chainId')
+    expect(bodies.map(methodsOf)).toEqual([['eth_delayed', 'eth_chainId']])
+    expect(cancelled).toEqual([])
+  })
+
+  it('cancels an exchange once every scan in it has given up, and sends nothing for a scan that gave up before', async () => {
+    const channel = createRpcChannel(url, { schedule: setImmediate })
+    const scans = [new AbortController(), new AbortController()]
+    const calls = scans.map((scan) => createRpcClient(channel, scan.signal).request('eth_slow', []))
+    await new Promise((resolve) => setTimeout(resolve, 30))
+    scans[0]?.abort()
+    await expect(calls[0]).rejects.toMatchObject({ kind: 'ABORTED' })
+    await new Promise((resolve) => setTimeout(resolve, 30))
+    expect(cancelled).toEqual([])
+    scans[1]?.abort()
+    await expect(calls[1]).rejects.toMatchObject({ kind: 'ABORTED' })
+    await expect.poll(() => cancelled).toEqual([['eth_slow', 'eth_slow']])
+
+    const before = new AbortController()
+    before.abort()
+    const gone = createRpcClient(channel, before.signal)
+    await expect(gone.request('eth_chainId', [])).rejects.toMatchObject({ kind: 'ABORTED' })
+    const stops = new AbortController()
+    const stopped = createRpcClient(channel, stops.signal).request('eth_chainId', [])
+    stops.abort()
+    await expect(stopped).rejects.toMatchObject({ kind: 'ABORTED' })
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(bodies).toHaveLength(1)
+  })
+
+  it("fails only the call whose params cannot be written as JSON; another scan's call in the same turn is sent", async () => {
+    const channel = createRpcChannel(url, { schedule: setImmediate })
+    const broken = createRpcClient(channel)
+    const [bad, good] = await Promise.allSettled([
+      broken.request('eth_call', [1n]),
+      createRpcClient(channel).request('eth_chainId', []),
+    ])
+    expect(bad).toMatchObject({ status: 'rejected', reason: expect.any(TypeError) })
+    expect(good).toEqual({ status: 'fulfilled', value: 'eth_chainId' })
+    expect(bodies).toEqual([{ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }])
+    expect(broken.stats).toEqual({ roundTrips: 0, requests: 0 })
   })
 })
