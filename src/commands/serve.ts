@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url'
 import { limitHeapGrowth } from '../server/heapGrowth.ts'
 import { readKeysFile } from '../server/keys.ts'
 import { parseNetworks } from '../server/networks.ts'
+import { DEFAULT_NODE_BATCH } from '../server/scanJob.ts'
 import { defaultScanThreads } from '../server/scanRunner.ts'
 import { startScanServer } from '../server/server.ts'
 import { checkChain } from './chainCheck.ts'
@@ -22,6 +23,9 @@ const USAGE = `preflight serve --port Q --rpc CHAIN/NETWORK=URL … --api-key KE
   --redis URL                  keep rate-limit counters in Redis (redis://host:6379), shared by several processes
   --threads N                  scan threads (default: one per core but the main thread's, ${defaultScanThreads(availableParallelism())} here);
                                0 scans on the main thread
+  --node-batch N               the most node calls that scans made in the same moment send as one JSON-RPC batch
+                               (default ${DEFAULT_NODE_BATCH}); 1 sends each call alone, for a node that runs a batch's
+                               calls one after another
   --scan-timeout S             seconds before a scan is answered 504 and its node calls cancelled (default 20)
   --probe-environment          also run each transaction scan's transactions as a block runs them (a real gas price
                                and base fee, a wallet's gas) and warn SIMULATION_EVASION when that leaves the user
@@ -58,6 +62,7 @@ async function serve(argv: string[]): Promise<number> {
       redis: { type: 'string' },
       threads: { type: 'string' },
       'scan-timeout': { type: 'string' },
+      'node-batch': { type: 'string' },
       'probe-environment': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -99,6 +104,7 @@ async function serve(argv: string[]): Promise<number> {
   }
   const rateLimit = positiveInteger('rate-limit', values['rate-limit'], 600)
   const scanTimeoutMs = positiveInteger('scan-timeout', values['scan-timeout'], 20) * 1000
+  const nodeBatch = positiveInteger('node-batch', values['node-batch'], DEFAULT_NODE_BATCH)
   const compiled = existsSync(fileURLToPath(WORKER_FILE))
   const threads = compiled
     ? positiveInteger('threads', values.threads, defaultScanThreads(availableParallelism()), 0)
@@ -131,6 +137,7 @@ async function serve(argv: string[]): Promise<number> {
       scanTimeoutMs,
       threads,
       workerFile: WORKER_FILE,
+      nodeBatch,
       ...(values.redis ? { redisUrl: values.redis } : {}),
       ...(values['probe-environment'] ? { probeEnvironment: true } : {}),
     })

@@ -61,6 +61,8 @@ export type AppConfig = {
   logStream?: NodeJS.WritableStream
   /** Transaction scans also run the transactions as a block runs them (the engine's probeEnvironment). */
   probeEnvironment?: boolean
+  /** The most node calls of a thread's scans that travel in one JSON-RPC batch (ScanJob.nodeBatch). */
+  nodeBatch?: number
 }
 
 /** Rate-limit windows are one minute: limits are "per minute". */
@@ -382,6 +384,7 @@ export function buildApp(config: AppConfig): ScanApp {
       rpcUrl,
       ...(chainId === undefined ? {} : { chainId }),
       ...(config.probeEnvironment && kind === 'transactions' ? { probeEnvironment: true } : {}),
+      ...(config.nodeBatch === undefined ? {} : { nodeBatch: config.nodeBatch }),
     }
     const result = await withDeadline(job)
     request.rpcRoundTrips = result.stats.roundTrips

@@ -10,59 +10,60 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 const httpAgent = new HttpAgent({ keepAlive: true })
 const httpsAgent = new HttpsAgent({ keepAlive: true })
 
-/** No node answer a scan needs comes near 10 MiB; reading past that would only fill memory. */
-const MAX_ANSWER_BYTES = 10 * 1024 * 1024
+/**
+ * No node answer a scan needs comes near 4 MiB, and an answer may carry a batch of DEFAULT_NODE_BATCH scans' calls;
+ * reading past that would only fill memory.
+ */
+const MAX_ANSWER_BYTES = 32 * 1024 * 1024
 
 /**
- * A fetch that also stops when `signal` aborts (a scan past its deadline, a stopping server). It sends a string body
- * and reads the whole answer, which is all a JSON-RPC client asks of fetch.
+ * A fetch that sends a string body and reads the whole answer, which is all a JSON-RPC client asks of fetch, and
+ * stops when the request's signal aborts.
  */
-export function nodeHttpFetch(signal: AbortSignal): typeof fetch {
-  return (input, init) =>
-    new Promise((resolve, reject) => {
-      const url = String(input)
-      const signals = init?.signal ? [init.signal, signal] : [signal]
-      if (signals.some((each) => each.aborted)) return reject(abortError())
-      const secure = url.startsWith('https:')
-      const request = (secure ? httpsRequest : httpRequest)(url, {
-        method: init?.method ?? 'GET',
-        // The engine's JSON-RPC client passes its headers as a plain object.
-        headers: init?.headers as Record<string, string> | undefined,
-        agent: secure ? httpsAgent : httpAgent,
-      })
-      let settled = false
-      const settle = (outcome: () => void) => {
-        if (settled) return
-        settled = true
-        for (const each of signals) each.removeEventListener('abort', abort)
-        outcome()
-      }
-      const fail = (error: Error) => settle(() => reject(error))
-      const abort = () => {
-        fail(abortError())
-        request.destroy()
-      }
-      for (const each of signals) each.addEventListener('abort', abort, { once: true })
-      request.on('error', fail)
-      request.on('response', (message) => {
-        const chunks: Buffer[] = []
-        let size = 0
-        message.on('data', (chunk: Buffer) => {
-          size += chunk.length
-          if (size > MAX_ANSWER_BYTES) {
-            fail(new Error(`the node's answer is larger than ${MAX_ANSWER_BYTES} bytes`))
-            request.destroy()
-            return
-          }
-          chunks.push(chunk)
-        })
-        message.on('end', () => settle(() => resolve(bufferedResponse(message, Buffer.concat(chunks, size)))))
-        message.on('error', fail)
-        message.on('close', () => fail(new Error('the connection to the node closed before its answer ended')))
-      })
-      request.end(typeof init?.body === 'string' ? init.body : undefined)
+export const nodeHttpFetch: typeof fetch = (input, init) =>
+  new Promise((resolve, reject) => {
+    const url = String(input)
+    const signal = init?.signal
+    if (signal?.aborted) return reject(abortError())
+    const secure = url.startsWith('https:')
+    const request = (secure ? httpsRequest : httpRequest)(url, {
+      method: init?.method ?? 'GET',
+      // The engine's JSON-RPC client passes its headers as a plain object.
+      headers: init?.headers as Record<string, string> | undefined,
+      agent: secure ? httpsAgent : httpAgent,
     })
-}
+    let settled = false
+    const settle = (outcome: () => void) => {
+      if (settled) return
+      settled = true
+      signal?.removeEventListener('abort', abort)
+      outcome()
+    }
+    const fail = (error: Error) => settle(() => reject(error))
+    const abort = () => {
+      fail(abortError())
+      request.destroy()
+    }
+    signal?.addEventListener('abort', abort, { once: true })
+    request.on('error', fail)
+    request.on('response', (message) => {
+      const chunks: Buffer[] = []
+      let size = 0
+      message.on('data', (chunk: Buffer) => {
+        size += chunk.length
+        if (size > MAX_ANSWER_BYTES) {
+          fail(new Error(`the node's answer is larger than ${MAX_ANSWER_BYTES} bytes`))
+          request.destroy()
+          return
+        }
+        chunks.push(chunk)
+      })
+      message.on('end', () => settle(() => resolve(bufferedResponse(message, Buffer.concat(chunks, size)))))
+      message.on('error', fail)
+      message.on('close', () => fail(new Error('the connection to the node closed before its answer ended')))
+    })
+    request.end(typeof init?.body === 'string' ? init.body : undefined)
+  })
 
 /**
  * The answer as a Response holding its whole body: the engine reads status and text(). A real Response would wrap

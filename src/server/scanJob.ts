@@ -4,7 +4,9 @@
  * cross a thread boundary.
  */
 import {
+  createRpcChannel,
   type EngineError,
+  type RpcChannel,
   type RpcStats,
   type ScanOptions,
   type ScanTransactionsRequest,
@@ -26,18 +28,42 @@ export type ScanJob = {
   chainId?: number
   /** Run the transactions as a block runs them too (`serve --probe-environment`). */
   probeEnvironment?: boolean
+  /** The most node calls of this thread's scans that travel in one batch (`serve --node-batch`); 1 sends each alone. */
+  nodeBatch?: number
 }
 
 export type ScanJobResult =
   | { ok: true; json: string; stats: RpcStats }
   | { ok: false; error: EngineError; stats: RpcStats }
 
+/** Node calls per batch unless `serve --node-batch` says otherwise (README, "Scan API under load"). */
+export const DEFAULT_NODE_BATCH = 8
+
+/** Calls to one node from every scan on this thread; see channelTo. */
+const channels = new Map<string, RpcChannel>()
+
+/**
+ * The channel this thread's scans share to `rpcUrl`: the calls its scans make in one event-loop turn travel as one
+ * JSON-RPC batch of at most `batch` calls, so that under load a process writes, and the node reads, one request where
+ * it would have written several (README, "Scan API under load").
+ */
+function channelTo(rpcUrl: string, batch: number): RpcChannel {
+  const key = `${batch} ${rpcUrl}`
+  let channel = channels.get(key)
+  if (!channel) {
+    channel = createRpcChannel(rpcUrl, { fetch: nodeHttpFetch, schedule: setImmediate, maxBatch: batch })
+    channels.set(key, channel)
+  }
+  return channel
+}
+
 /** Runs a job; `signal` aborting cancels its calls to the node. Never throws for bad input or a failing node. */
 export async function runScanJob(job: ScanJob, signal: AbortSignal): Promise<ScanJobResult> {
   const options: ScanOptions = {
     rpcUrl: job.rpcUrl,
     language: 'en',
-    fetch: nodeHttpFetch(signal),
+    rpc: channelTo(job.rpcUrl, job.nodeBatch ?? DEFAULT_NODE_BATCH),
+    signal,
     ...(job.chainId === undefined ? {} : { chainId: job.chainId }),
     ...(job.probeEnvironment ? { probeEnvironment: true } : {}),
   }

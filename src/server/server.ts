@@ -37,6 +37,8 @@ export type ServerConfig = {
    * user worse off: one more node call per scan that runs code (`--probe-environment`).
    */
   probeEnvironment?: boolean
+  /** The most node calls of a thread's scans that travel in one JSON-RPC batch (default DEFAULT_NODE_BATCH). */
+  nodeBatch?: number
 }
 
 export type RunningServer = {
@@ -68,6 +70,7 @@ export async function startScanServer(config: ServerConfig & { port: number; hos
     maxBodyBytes: config.maxBodyBytes ?? MAX_BODY_BYTES,
     ...(config.logStream ? { logStream: config.logStream } : {}),
     ...(config.probeEnvironment ? { probeEnvironment: true } : {}),
+    ...(config.nodeBatch === undefined ? {} : { nodeBatch: config.nodeBatch }),
   })
   if (!(await store.ready(2_000)))
     app.log.warn({ msg: 'the rate-limit store is not reachable yet; requests are let through until it is' })

@@ -2,7 +2,8 @@
  * `npm run bench:server`: the compiled scan API under load on loopback against the devnet. For a plain transfer, a
  * Safe execTransaction under the MULTISIG_WALLET preset and a permit message: scans/s and p50/p99 latency at
  * concurrency 1, 8 and 32, beside the raw eth_simulateV1 calls those scans make, sent straight to the node; the
- * server's CPU per scan (all its threads); start time and idle RSS; RSS over 10,000 scans; throughput by thread count.
+ * server's CPU per scan (all its threads); start time and idle RSS; RSS over 10,000 scans; throughput by thread count;
+ * the plain transfer with each scan's node call sent alone (--node-batch 1) and batched (the default), side by side.
  * Each scenario is measured after BENCH_SERVER_WARMUP scans (default 3,000) of it, once the server's code is compiled.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
@@ -12,6 +13,7 @@ import { join } from 'node:path'
 import type { Address } from 'viem'
 import { startDevnet } from '../../src/devnet/devnet.ts'
 import { scanMessage, scanTransactions } from '../../src/engine/index.ts'
+import { DEFAULT_NODE_BATCH } from '../../src/server/scanJob.ts'
 import { defaultScanThreads } from '../../src/server/scanRunner.ts'
 import { freePort } from '../support/devnet.ts'
 import { buildScenarios, permitMessage } from './scenarios.ts'
@@ -28,6 +30,8 @@ const WARMUP = Number(process.env.BENCH_SERVER_WARMUP ?? 3_000)
 const SOAK = Number(process.env.BENCH_SOAK ?? 10_000)
 const SOAK_STEP = 1_000
 const CONCURRENCY = [1, 8, 32]
+/** Alternating rounds of half a level each, per node batch size. */
+const BATCH_ROUNDS = 4
 const TICKS_PER_SECOND = 100
 
 type Target = { name: string; path: string; body: unknown; raw: string }
@@ -61,7 +65,7 @@ async function load(send: () => Promise<void>, total: number, concurrency: numbe
   return { latencies, seconds: (performance.now() - begin) / 1000 }
 }
 
-async function startServer(rpcUrl: string, threads: number) {
+async function startServer(rpcUrl: string, threads: number, extraArgs: string[] = []) {
   const port = await freePort()
   const started = performance.now()
   const child: ChildProcess = spawn(
@@ -77,6 +81,7 @@ async function startServer(rpcUrl: string, threads: number) {
       '100000000',
       '--threads',
       String(threads),
+      ...extraArgs,
     ],
     { env: { ...process.env, PREFLIGHT_API_KEYS: KEY }, stdio: ['ignore', 'ignore', 'pipe'] },
   )
@@ -138,10 +143,8 @@ async function main() {
     targets.push({ name, path: `/ethereum/v0/devnet/scan/${kind}`, body, raw: await capture(rpcUrl, kind, body) })
   }
 
-  const server = await startServer(
-    rpcUrl,
-    Number(process.env.BENCH_THREADS ?? defaultScanThreads(availableParallelism())),
-  )
+  const defaultThreads = Number(process.env.BENCH_THREADS ?? defaultScanThreads(availableParallelism()))
+  const server = await startServer(rpcUrl, defaultThreads)
   const idleRss = rssMb(server.pid)
   const post =
     (target: Target, url = server.url) =>
@@ -220,6 +223,35 @@ async function main() {
     )
     await stop(one.child)
   }
+
+  // Side by side, rounds alternating, since the machine's pace drifts more within minutes than the difference.
+  process.stdout.write(
+    `\nplain transfer at c = 32 by --node-batch (default ${DEFAULT_NODE_BATCH}), rounds alternating:\n`,
+  )
+  const batches = [1, DEFAULT_NODE_BATCH]
+  const servers = await Promise.all(
+    batches.map((batch) => startServer(rpcUrl, defaultThreads, ['--node-batch', String(batch)])),
+  )
+  const results = servers.map(() => ({ cpu: 0, seconds: 0, latencies: [] as number[] }))
+  for (const one of servers) await load(post(plain, one.url), WARMUP, 8)
+  for (let round = 0; round < BATCH_ROUNDS; round += 1) {
+    for (const [index, one] of servers.entries()) {
+      const cpuBefore = cpuSeconds(one.pid)
+      const run = await load(post(plain, one.url), PER_LEVEL / 2, 32)
+      const result = results[index] as (typeof results)[number]
+      result.cpu += cpuSeconds(one.pid) - cpuBefore
+      result.seconds += run.seconds
+      result.latencies.push(...run.latencies)
+    }
+  }
+  for (const [index, batch] of batches.entries()) {
+    const { cpu, seconds, latencies } = results[index] as (typeof results)[number]
+    const scans = latencies.length
+    process.stdout.write(
+      `  --node-batch ${batch}: ${Math.round(scans / seconds)} scans/s, p50 ${quantile(latencies, 0.5).toFixed(2)} ms, p99 ${quantile(latencies, 0.99).toFixed(2)} ms, server CPU/scan ${((cpu * 1000) / scans).toFixed(2)} ms\n`,
+    )
+  }
+  await Promise.all(servers.map((one) => stop(one.child)))
   await devnet.stop()
 }
 

@@ -1,5 +1,4 @@
 /** `preflight serve` as a process: flags, keys from the environment, a real scan, and a clean stop on SIGTERM. */
-import { type ChildProcess, spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -12,9 +11,7 @@ import { buildScenarios } from '../bench/scenarios.ts'
 import { startTestDevnet } from '../support/devnet.ts'
 import { startSlowNode } from '../support/slowNode.ts'
 import { post } from './client.ts'
-
-/** The documented command: `node bin/preflight.mjs serve …`. */
-const SERVE = [join(import.meta.dirname, '../../bin/preflight.mjs'), 'serve']
+import { serve, stop } from './serveCommand.ts'
 
 let devnet: Devnet
 
@@ -27,36 +24,6 @@ afterAll(async () => {
 })
 
 const transfer = () => buildScenarios(devnet.fixtures, []).find((s) => s.kind === 'transactions')?.request
-
-/** Starts the command with `args`; resolves once it prints its address, or with its exit code if it stops first. */
-function serve(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, [...SERVE, ...args], {
-    cwd: process.cwd(),
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let stdout = ''
-  let stderr = ''
-  child.stdout?.on('data', (chunk) => {
-    stdout += chunk
-  })
-  child.stderr?.on('data', (chunk) => {
-    stderr += chunk
-  })
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
-  const ready = new Promise<string | null>((resolve) => {
-    child.stderr?.on('data', () => {
-      const url = /listening on (http:\/\/\S+)/.exec(stderr)?.[1]
-      if (url) resolve(url)
-    })
-    exited.then(() => resolve(null))
-  })
-  return { child, ready, exited, output: () => ({ stdout, stderr }) }
-}
-
-function stop(child: ChildProcess): void {
-  if (child.exitCode === null) child.kill('SIGTERM')
-}
 
 describe('preflight serve', () => {
   it('refuses to start without an --rpc or an API key, saying which', async () => {

@@ -1,0 +1,112 @@
+/**
+ * `preflight serve --node-batch N` under concurrent scans, on a scan thread: each POST to the node carries at most N
+ * calls and every scan gets its own answer; with 1 every call travels alone; a batch size that is not a positive
+ * integer is refused at start. A recording proxy in front of the devnet's anvil sees the traffic.
+ */
+import { createServer } from 'node:http'
+import { parseEther } from 'viem'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Devnet } from '../../src/devnet/devnet.ts'
+import { buildScenarios, type TransactionScenario } from '../bench/scenarios.ts'
+import { startTestDevnet } from '../support/devnet.ts'
+import { listenOnFreePort, readBody } from '../support/net.ts'
+import { post } from './client.ts'
+import { serve, stop } from './serveCommand.ts'
+
+const KEY = 'batch-key'
+const SCANS = 24
+
+let devnet: Devnet
+/** JSON-RPC calls per POST that reached the node, since the last test began. */
+let posts: number[] = []
+let proxyUrl: string
+const proxy = createServer((request, response) => {
+  void readBody(request).then(async (body) => {
+    const parsed = JSON.parse(body) as unknown
+    posts.push(Array.isArray(parsed) ? parsed.length : 1)
+    const answer = await fetch(devnet.fixtures.rpcUrl, {
+      method: 'POST',
+      body,
+      headers: request.headers as HeadersInit,
+    })
+    response.writeHead(answer.status, { 'content-type': 'application/json' }).end(await answer.text())
+  })
+})
+
+beforeAll(async () => {
+  devnet = await startTestDevnet()
+  proxyUrl = `http://127.0.0.1:${await listenOnFreePort(proxy)}`
+})
+
+afterAll(async () => {
+  proxy.closeAllConnections()
+  await new Promise((resolve) => proxy.close(resolve))
+  await devnet?.stop()
+})
+
+type Body = {
+  simulationResults: { aggregated: { expectedStateChanges: Record<string, { humanReadableDiff: string }[]> } }
+}
+
+/** SCANS transfers of 1, 2, … ether sent at once; resolves with what each answer says the user sends. */
+async function concurrentTransfers(nodeBatch: number): Promise<string[]> {
+  const running = serve([
+    '--port',
+    '0',
+    '--rpc',
+    `ethereum/devnet=${proxyUrl}`,
+    '--api-key',
+    KEY,
+    '--threads',
+    '1',
+    '--node-batch',
+    String(nodeBatch),
+  ])
+  try {
+    const url = await running.ready
+    expect(url, running.output().stderr).toBeTruthy()
+    const transfer = buildScenarios(devnet.fixtures, []).find(
+      (scenario) => scenario.name === 'native transfer',
+    ) as TransactionScenario
+    const user = transfer.request.userAccount.toLowerCase()
+    posts = []
+    const answers = await Promise.all(
+      Array.from({ length: SCANS }, (_, index) => {
+        const tx = { ...transfer.request.txObjects[0], value: parseEther(String(index + 1)).toString() }
+        return post(
+          `${url}/ethereum/v0/devnet/scan/transactions`,
+          { ...transfer.request, txObjects: [tx] },
+          { 'X-Api-Key': KEY },
+        )
+      }),
+    )
+    return answers.map((answer) => {
+      expect(answer.status).toBe(200)
+      return (answer.body as Body).simulationResults.aggregated.expectedStateChanges[user]?.[0]?.humanReadableDiff ?? ''
+    })
+  } finally {
+    stop(running.child)
+    await running.exited
+  }
+}
+
+describe('node calls of concurrent scans', () => {
+  const sent = Array.from({ length: SCANS }, (_, index) => `Send ${index + 1} ETH`)
+
+  it('travel in batches of at most --node-batch calls, each scan answered with its own transaction', async () => {
+    expect(await concurrentTransfers(3)).toEqual(sent)
+    expect(Math.max(...posts)).toBeLessThanOrEqual(3)
+    expect(posts.reduce((sum, calls) => sum + calls, 0)).toBe(SCANS)
+  })
+
+  it('travel one per POST with --node-batch 1', async () => {
+    expect(await concurrentTransfers(1)).toEqual(sent)
+    expect(posts).toEqual(Array.from({ length: SCANS }, () => 1))
+  })
+
+  it('are refused at start with a batch size that is not a positive integer, naming the flag', async () => {
+    const zero = serve(['--port', '0', '--rpc', `ethereum/devnet=${proxyUrl}`, '--api-key', KEY, '--node-batch', '0'])
+    expect(await zero.exited).toBe(2)
+    expect(zero.output().stderr).toContain('--node-batch must be an integer of at least 1, got "0"')
+  })
+})
