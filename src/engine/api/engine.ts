@@ -37,8 +37,8 @@ export type ScanOutcome<T> = { ok: true; response: T } | { ok: false; error: Eng
  */
 export type RpcChannel = {
   /**
-   * Sends one request; `signal` aborting ends this call (ABORTED) without touching the others it travels with.
-   * Throws at once, sending nothing, when the params cannot be written as JSON (a bigint, a cycle: the engine's bug).
+   * Sends one request; `signal` aborting ends this call (ABORTED) without touching the others it travels with. A call
+   * whose params cannot be written as JSON (a bigint, a cycle: the engine's bug) fails alone, and nothing of it is sent.
    */
   call: (method: string, params: unknown[], signal?: AbortSignal) => Promise<unknown>
 }

@@ -47,14 +47,15 @@ export class RpcFailure extends Error {
 /** One request waiting for its exchange, and then for its answer. */
 type Pending = {
   method: string
-  /** The params as JSON, written when the call is made, so that a call that cannot be sent fails alone. */
-  params: string
+  params: unknown[]
   resolve: (value: unknown) => void
   reject: (error: unknown) => void
   /** Set once the call has its outcome (an answer, a failure, or its caller's abort); later outcomes are dropped. */
   done: boolean
   /** The exchange carrying the call, once it has left. */
   exchange: Flight | null
+  /** Whose abort ends the call. */
+  signal: AbortSignal | undefined
 }
 
 /** One POST in flight: it is cancelled when every call in it has been abandoned. */
@@ -76,19 +77,19 @@ type Exchange = { ok: true; body: unknown } | { ok: false; failure: Transport }
 export function createRpcClient(channel: RpcChannel, signal?: AbortSignal): RpcClient {
   const stats: RpcStats = { roundTrips: 0, requests: 0 }
   let inFlight = 0
+  const release = () => {
+    inFlight -= 1
+  }
   return {
     stats,
-    request: async (method, params) => {
-      const answer = channel.call(method, params, signal)
+    request: (method, params) => {
       // A call made while none of this scan's is in flight begins a new sequential round trip; parallel ones share it.
       if (inFlight === 0) stats.roundTrips += 1
       inFlight += 1
       stats.requests += 1
-      try {
-        return await answer
-      } finally {
-        inFlight -= 1
-      }
+      const answer = channel.call(method, params, signal)
+      answer.then(release, release)
+      return answer
     },
   }
 }
@@ -140,27 +141,83 @@ export function createRpcChannel(rpcUrl: string, options: RpcChannelOptions = {}
     }
   }
 
+  /** Each signal's calls still waiting: one abort listener per signal (per scan) instead of one per call. */
+  const waitingOn = new WeakMap<AbortSignal, Set<Pending>>()
+
+  /** Ends `call` with its outcome, once: a call its caller gave up on ignores the answer that comes later. */
+  const finish = (call: Pending, ok: boolean, outcome: unknown) => {
+    if (call.done) return
+    call.done = true
+    if (call.signal) waitingOn.get(call.signal)?.delete(call)
+    if (ok) call.resolve(outcome)
+    else call.reject(outcome)
+  }
+
   const settle = (call: Pending, answer: unknown) => {
+    let result: unknown
     try {
-      call.resolve(resultOf(answer, call.method))
+      result = resultOf(answer, call.method)
     } catch (error) {
-      call.reject(error)
+      return finish(call, false, error)
     }
+    finish(call, true, result)
+  }
+
+  /** The caller gave up on `call`: it ends now, and its exchange ends once no call in it is waiting. */
+  const abandon = (call: Pending) => {
+    finish(call, false, new RpcFailure('ABORTED', `The call to the node (${call.method}) was cancelled.`, null))
+    const flight = call.exchange
+    if (!flight) return
+    flight.waiting -= 1
+    if (flight.waiting === 0) flight.controller.abort()
+  }
+
+  /** Ends `call` when `signal` aborts; the signal's first call registers its listener. */
+  const watch = (signal: AbortSignal, call: Pending) => {
+    let calls = waitingOn.get(signal)
+    if (!calls) {
+      const watched = new Set<Pending>()
+      calls = watched
+      waitingOn.set(signal, watched)
+      signal.addEventListener(
+        'abort',
+        () => {
+          for (const each of watched) abandon(each)
+        },
+        { once: true },
+      )
+    }
+    calls.add(call)
   }
 
   const send = (calls: Pending[]) => {
     const ids = calls.map(() => nextId++)
-    const requests = calls.map(
-      (call, index) =>
-        `{"jsonrpc":"2.0","id":${ids[index]},"method":${JSON.stringify(call.method)},"params":${call.params}}`,
-    )
+    const payload = calls.map((call, index) => ({
+      jsonrpc: '2.0',
+      id: ids[index],
+      method: call.method,
+      params: call.params,
+    }))
     const lone = calls.length === 1
-    const body = lone ? (requests[0] as string) : `[${requests.join(',')}]`
+    let body: string
+    try {
+      // One pass over the whole body: writing each call's params apart and joining them cost more than a third more
+      // CPU per call, in copies and in collector work.
+      body = JSON.stringify(lone ? payload[0] : payload)
+    } catch (error) {
+      // Params that cannot be sent (a bigint, a cycle) are the engine's bug: those calls end with the reason, the
+      // other scans' calls still go.
+      const sendable = calls.filter((call) => writable(call.params))
+      for (const call of calls) if (!sendable.includes(call)) finish(call, false, error)
+      if (sendable.length > 0 && sendable.length < calls.length) send(sendable)
+      else for (const call of sendable) finish(call, false, error)
+      return
+    }
     const flight: Flight = { controller: new AbortController(), waiting: calls.length, timedOut: false }
     for (const call of calls) call.exchange = flight
     void exchange(body, flight).then((outcome) => {
       if (!outcome.ok) {
-        for (const call of calls) call.reject(transportFailure(outcome.failure, call.method))
+        for (const call of calls) finish(call, false, transportFailure(outcome.failure, call.method))
         return
       }
       const answer = outcome.body
@@ -174,50 +231,43 @@ export function createRpcChannel(rpcUrl: string, options: RpcChannelOptions = {}
   }
 
   const flush = () => {
-    const calls = pending.filter((call) => !call.done)
+    const calls = pending
     pending = []
-    for (let start = 0; start < calls.length; start += maxBatch) send(calls.slice(start, start + maxBatch))
-  }
-
-  /** The caller gave up on `call`: it ends now, and its exchange ends once no call in it is waiting. */
-  const abandon = (call: Pending) => {
-    call.reject(new RpcFailure('ABORTED', `The call to the node (${call.method}) was cancelled.`, null))
-    const flight = call.exchange
-    if (!flight) return
-    flight.waiting -= 1
-    if (flight.waiting === 0) flight.controller.abort()
+    let batch: Pending[] = []
+    for (const call of calls) {
+      if (call.done) continue
+      batch.push(call)
+      if (batch.length === maxBatch) {
+        send(batch)
+        batch = []
+      }
+    }
+    if (batch.length > 0) send(batch)
   }
 
   return {
-    call: (method, params, signal) => {
-      const json = JSON.stringify(params)
-      return new Promise((resolve, reject) => {
-        const call: Pending = { method, params: json, resolve, reject, done: false, exchange: null }
-        const onAbort = () => abandon(call)
-        const end = () => {
-          call.done = true
-          signal?.removeEventListener('abort', onAbort)
-        }
-        call.resolve = (value) => {
-          if (call.done) return
-          end()
-          resolve(value)
-        }
-        call.reject = (error) => {
-          if (call.done) return
-          end()
-          reject(error)
-        }
-        if (signal?.aborted) return onAbort()
-        signal?.addEventListener('abort', onAbort, { once: true })
+    call: (method, params, signal) =>
+      new Promise((resolve, reject) => {
+        const call: Pending = { method, params, resolve, reject, done: false, exchange: null, signal }
+        if (signal?.aborted) return abandon(call)
+        if (signal) watch(signal, call)
         if (pending.push(call) === 1) schedule(flush)
         else if (pending.length >= maxBatch) flush()
-      })
-    },
+      }),
   }
 }
 
 const failed = (kind: Transport['kind'], detail: string): Exchange => ({ ok: false, failure: { kind, detail } })
+
+/** Whether `params` can be written as JSON. */
+function writable(params: unknown[]): boolean {
+  try {
+    JSON.stringify(params)
+    return true
+  } catch {
+    return false
+  }
+}
 
 /** The result of one JSON-RPC answer, or the RpcFailure it stands for. */
 function resultOf(answer: unknown, method: string): unknown {
