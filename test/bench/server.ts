@@ -4,7 +4,8 @@
  * concurrency 1, 8 and 32, beside the raw eth_simulateV1 calls those scans make, sent straight to the node; the
  * server's CPU per scan (all its threads); start time and idle RSS; RSS over 10,000 scans; throughput by thread count;
  * the plain transfer with each scan's node call sent alone (--node-batch 1) and batched (the default), side by side.
- * Each scenario is measured after BENCH_SERVER_WARMUP scans (default 3,000) of it, once the server's code is compiled.
+ * Each scenario is measured after BENCH_SERVER_WARMUP scans (default 3,000) of it, once the server's code is compiled,
+ * and each concurrency after BENCH_LEVEL_WARMUP scans (default 1,000) at it.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
@@ -27,6 +28,12 @@ const PER_LEVEL = Number(process.env.BENCH_REQUESTS ?? 2_000)
  * scan's CPU is mostly the compiler's, and no server runs in it for long.
  */
 const WARMUP = Number(process.env.BENCH_SERVER_WARMUP ?? 3_000)
+/**
+ * Scans sent at each concurrency before it is measured: a server that has just run at another concurrency takes a
+ * while to settle (plain transfers at c = 1 right after c = 8: about 1.2–1.4 ms of CPU per scan in the first 200,
+ * 0.75 ms after 2,000), and a row should show the level, not the change of level.
+ */
+const LEVEL_WARMUP = Number(process.env.BENCH_LEVEL_WARMUP ?? 1_000)
 const SOAK = Number(process.env.BENCH_SOAK ?? 10_000)
 const SOAK_STEP = 1_000
 const CONCURRENCY = [1, 8, 32]
@@ -174,6 +181,7 @@ async function main() {
   for (const target of targets) {
     await load(post(target), WARMUP, 8)
     for (const concurrency of CONCURRENCY) {
+      await load(post(target), LEVEL_WARMUP, concurrency)
       const cpuBefore = cpuSeconds(server.pid)
       const scans = await load(post(target), PER_LEVEL, concurrency)
       const cpuMs = ((cpuSeconds(server.pid) - cpuBefore) * 1000) / PER_LEVEL
