@@ -11,8 +11,8 @@ const httpAgent = new HttpAgent({ keepAlive: true })
 const httpsAgent = new HttpsAgent({ keepAlive: true })
 
 /**
- * No node answer a scan needs comes near 4 MiB, and an answer may carry a batch of DEFAULT_NODE_BATCH scans' calls;
- * reading past that would only fill memory.
+ * No one scan's node answer comes near 10 MiB, the limit while each call travelled alone; an answer now carries a batch
+ * of up to `--node-batch` scans' calls (8 by default). Reading past this would only fill memory.
  */
 const MAX_ANSWER_BYTES = 32 * 1024 * 1024
 
