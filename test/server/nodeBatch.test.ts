@@ -19,11 +19,17 @@ const SCANS = 24
 let devnet: Devnet
 /** JSON-RPC calls per POST that reached the node, since the last test began. */
 let posts: number[] = []
+/** The proxy answers every batch with one error, as a node that takes no batches does. */
+let refuseBatches = false
 let proxyUrl: string
 const proxy = createServer((request, response) => {
   void readBody(request).then(async (body) => {
     const parsed = JSON.parse(body) as unknown
     posts.push(Array.isArray(parsed) ? parsed.length : 1)
+    if (refuseBatches && Array.isArray(parsed)) {
+      const refusal = { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'batch requests are not supported' } }
+      return response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(refusal))
+    }
     const answer = await fetch(devnet.fixtures.rpcUrl, {
       method: 'POST',
       body,
@@ -97,6 +103,17 @@ describe('node calls of concurrent scans', () => {
     expect(await concurrentTransfers(3)).toEqual(sent)
     expect(Math.max(...posts)).toBeLessThanOrEqual(3)
     expect(posts.reduce((sum, calls) => sum + calls, 0)).toBe(SCANS)
+  })
+
+  it('reach a node that refuses batches: each refused call goes again alone and every scan is answered', async () => {
+    refuseBatches = true
+    try {
+      expect(await concurrentTransfers(3)).toEqual(sent)
+    } finally {
+      refuseBatches = false
+    }
+    // Batches sent before the first refusal came back are refused too; each of their calls then goes once, alone.
+    expect(posts.filter((calls) => calls === 1)).toHaveLength(SCANS)
   })
 
   it('travel one per POST with --node-batch 1', async () => {

@@ -101,13 +101,15 @@ export function rpcClientFor(access: NodeAccess): RpcClient {
 
 /**
  * A channel to the node at `rpcUrl`. Requests gathered until the schedule flushes them travel as one JSON-RPC batch
- * (a lone one as a plain request). Each exchange is one POST read whole: no retries (a scan that failed says so).
+ * (a lone one as a plain request). Each exchange is one POST read whole, with no retries (a scan that failed says so),
+ * but for one case: a node that answers a batch as a whole, not call by call, refused it, and its calls go again alone.
  */
 export function createRpcChannel(rpcUrl: string, options: RpcChannelOptions = {}): RpcChannel {
   const fetchFn = options.fetch ?? globalThis.fetch
   const timeoutMs = options.timeoutMs ?? TIMEOUT_MS
   const schedule = options.schedule ?? queueMicrotask
-  const maxBatch = Math.max(1, options.maxBatch ?? Number.POSITIVE_INFINITY)
+  // Drops to 1 for good once the node refuses a batch.
+  let maxBatch = Math.max(1, options.maxBatch ?? Number.POSITIVE_INFINITY)
   let nextId = 1
   let pending: Pending[] = []
 
@@ -222,10 +224,17 @@ export function createRpcChannel(rpcUrl: string, options: RpcChannelOptions = {}
       }
       const answer = outcome.body
       if (lone) return settle(calls[0] as Pending, answer)
-      // A node answers a batch with an array in any order, or with one error object for the whole batch.
-      const byId = new Map<unknown, unknown>(Array.isArray(answer) ? answer.map((one: Answer) => [one?.id, one]) : [])
+      if (!Array.isArray(answer)) {
+        // One answer for the whole batch: a node that takes no batches (or none this large). Each call goes again
+        // alone, and so does every later one, rather than failing calls that would each have been served.
+        maxBatch = 1
+        for (const call of calls) if (!call.done) send([call])
+        return
+      }
+      // A node answers a batch with an array, in any order.
+      const byId = new Map<unknown, unknown>(answer.map((one: Answer) => [one?.id, one]))
       calls.forEach((call, index) => {
-        settle(call, Array.isArray(answer) ? byId.get(ids[index]) : answer)
+        settle(call, byId.get(ids[index]))
       })
     })
   }

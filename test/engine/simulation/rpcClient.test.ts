@@ -17,6 +17,9 @@ let bodies: unknown[] = []
 /** The calls of each exchange whose connection closed before the stand-in answered it. */
 let cancelled: string[][] = []
 
+/** Batch members of one recorded body, by method. */
+const methodsOf = (body: unknown) => (Array.isArray(body) ? body : [body]).map((one: JsonRpcRequest) => one.method)
+
 /** A scan's client over a channel of its own, as the engine makes it when it is handed none. */
 const clientOf = (node: string, options?: RpcChannelOptions) => createRpcClient(createRpcChannel(node, options))
 
@@ -35,7 +38,7 @@ beforeAll(async () => {
         })
         return
       }
-      if (methods.includes('eth_batchError')) {
+      if (Array.isArray(parsed) && methods.includes('eth_batchError')) {
         return response.end(
           JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'no batches' } }),
         )
@@ -98,15 +101,20 @@ describe('createRpcClient', () => {
     expect(await Promise.all(methods.map((method) => client.request(method, [])))).toEqual(methods)
   })
 
-  it('fails every call of a batch the node refused as a whole, in the words of the node', async () => {
+  it('sends each call of a batch the node refused as a whole again alone, and every later call alone', async () => {
     const client = clientOf(url)
-    const outcomes = await Promise.allSettled([client.request('eth_chainId', []), client.request('eth_batchError', [])])
-    for (const outcome of outcomes) {
-      expect(outcome).toMatchObject({
-        status: 'rejected',
-        reason: { kind: 'REJECTED', message: expect.stringContaining('no batches') },
-      })
-    }
+    const answers = await Promise.all([client.request('eth_chainId', []), client.request('eth_batchError', [])])
+    expect(answers).toEqual(['eth_chainId', 'eth_batchError'])
+    const later = await Promise.all([client.request('eth_gasPrice', []), client.request('eth_blockNumber', [])])
+    expect(later).toEqual(['eth_gasPrice', 'eth_blockNumber'])
+    expect(bodies.map(methodsOf)).toEqual([
+      ['eth_chainId', 'eth_batchError'],
+      ['eth_chainId'],
+      ['eth_batchError'],
+      ['eth_gasPrice'],
+      ['eth_blockNumber'],
+    ])
+    expect(bodies.slice(1).every((body) => !Array.isArray(body))).toBe(true)
   })
 
   it('names a method the node lacks as UNSUPPORTED_METHOD', async () => {
@@ -160,9 +168,6 @@ describe('createRpcClient', () => {
     expect(client.stats).toEqual({ roundTrips: 1, requests: 1 })
   })
 })
-
-/** Batch members of one recorded body, by method. */
-const methodsOf = (body: unknown) => (Array.isArray(body) ? body : [body]).map((one: JsonRpcRequest) => one.method)
 
 describe('createRpcChannel shared by scans', () => {
   it("gathers the calls of several scans made in one event-loop turn into one batch; each scan's stats count its own", async () => {
