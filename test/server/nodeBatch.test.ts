@@ -3,13 +3,12 @@
  * calls and every scan gets its own answer; with 1 every call travels alone; a batch size that is not a positive
  * integer is refused at start. A recording proxy in front of the devnet's anvil sees the traffic.
  */
-import { createServer } from 'node:http'
 import { parseEther } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../src/devnet/devnet.ts'
 import { buildScenarios, type TransactionScenario } from '../bench/scenarios.ts'
 import { startTestDevnet } from '../support/devnet.ts'
-import { listenOnFreePort, readBody } from '../support/net.ts'
+import { type SlowNode, startSlowNode } from '../support/slowNode.ts'
 import { post } from './client.ts'
 import { serve, stop } from './serveCommand.ts'
 
@@ -21,32 +20,24 @@ let devnet: Devnet
 let posts: number[] = []
 /** The proxy answers every batch with one error, as a node that takes no batches does. */
 let refuseBatches = false
-let proxyUrl: string
-const proxy = createServer((request, response) => {
-  void readBody(request).then(async (body) => {
-    const parsed = JSON.parse(body) as unknown
-    posts.push(Array.isArray(parsed) ? parsed.length : 1)
-    if (refuseBatches && Array.isArray(parsed)) {
-      const refusal = { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'batch requests are not supported' } }
-      return response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(refusal))
-    }
-    const answer = await fetch(devnet.fixtures.rpcUrl, {
-      method: 'POST',
-      body,
-      headers: request.headers as HeadersInit,
-    })
-    response.writeHead(answer.status, { 'content-type': 'application/json' }).end(await answer.text())
-  })
-})
+let proxy: SlowNode
 
 beforeAll(async () => {
   devnet = await startTestDevnet()
-  proxyUrl = `http://127.0.0.1:${await listenOnFreePort(proxy)}`
+  proxy = await startSlowNode(devnet.fixtures.rpcUrl, 0, (body) => {
+    const parsed = JSON.parse(body) as unknown
+    posts.push(Array.isArray(parsed) ? parsed.length : 1)
+    if (!refuseBatches || !Array.isArray(parsed)) return undefined
+    return JSON.stringify({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: 'batch requests are not supported' },
+    })
+  })
 })
 
 afterAll(async () => {
-  proxy.closeAllConnections()
-  await new Promise((resolve) => proxy.close(resolve))
+  await proxy?.close()
   await devnet?.stop()
 })
 
@@ -60,7 +51,7 @@ async function concurrentTransfers(nodeBatch: number): Promise<string[]> {
     '--port',
     '0',
     '--rpc',
-    `ethereum/devnet=${proxyUrl}`,
+    `ethereum/devnet=${proxy.url}`,
     '--api-key',
     KEY,
     '--threads',
@@ -122,7 +113,7 @@ describe('node calls of concurrent scans', () => {
   })
 
   it('are refused at start with a batch size that is not a positive integer, naming the flag', async () => {
-    const zero = serve(['--port', '0', '--rpc', `ethereum/devnet=${proxyUrl}`, '--api-key', KEY, '--node-batch', '0'])
+    const zero = serve(['--port', '0', '--rpc', `ethereum/devnet=${proxy.url}`, '--api-key', KEY, '--node-batch', '0'])
     expect(await zero.exited).toBe(2)
     expect(zero.output().stderr).toContain('--node-batch must be an integer of at least 1, got "0"')
   })
