@@ -167,6 +167,7 @@ export function createRpcChannel(rpcUrl: string, options: RpcChannelOptions = {}
 
   /** The caller gave up on `call`: it ends now, and its exchange ends once no call in it is waiting. */
   const abandon = (call: Pending) => {
+    if (call.done) return
     finish(call, false, new RpcFailure('ABORTED', `The call to the node (${call.method}) was cancelled.`, null))
     const flight = call.exchange
     if (!flight) return
