@@ -113,4 +113,4 @@ export {
   scanTransactions,
   scanTransactionsWithStats,
 } from './scan/index.ts'
-export { createRpcChannel, type RpcChannelOptions, type RpcStats } from './simulation/index.ts'
+export { createRpcChannel, NO_TRAFFIC, type RpcChannelOptions, type RpcStats } from './simulation/index.ts'

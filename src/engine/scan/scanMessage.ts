@@ -109,11 +109,13 @@ import {
 } from '../risk/index.ts'
 import { isSafeOwner } from '../safe/index.ts'
 import {
+  addStats,
   cachedTokenMetadata,
   codeSizeBefore,
   codeSizeRead,
   erc20BalanceRead,
   knownChainId,
+  NO_TRAFFIC,
   nativeBalanceRead,
   type Read,
   type ReadResults,
@@ -142,8 +144,6 @@ type Analysis = {
 }
 
 type Scan = { ok: true; analysis: Analysis; stats: RpcStats } | { ok: false; error: EngineError; stats: RpcStats }
-
-const NO_TRAFFIC: RpcStats = { roundTrips: 0, requests: 0 }
 
 /** Scans a message request: the response, or an error value (a bad envelope names the field); never throws. */
 export async function scanMessage(request: unknown, options: ScanOptions): Promise<ScanOutcome<ScanMessageResponse>> {
@@ -273,7 +273,7 @@ async function scanSafeTransaction(
     runSimulation({ ...safeSimulationInput(safeTx, wallet, from), assets: assetPlan }, options)
   let run: RunOutcome = await simulate(input.userAccount)
   if (!run.ok) return { ok: false, error: run.error, stats: NO_TRAFFIC }
-  const stats = { ...run.result.stats }
+  let stats = run.result.stats
   const safe = run.result.safes.get(wallet.toLowerCase()) ?? null
   const decodedMessage = decodeTypedMessage(typedData)
   if (!safe) {
@@ -307,8 +307,7 @@ async function scanSafeTransaction(
   if (!isSafeOwner(safe, input.userAccount) && firstOwner) {
     run = await simulate(getAddress(firstOwner))
     if (!run.ok) return { ok: false, error: run.error, stats }
-    stats.roundTrips += run.result.stats.roundTrips
-    stats.requests += run.result.stats.requests
+    stats = addStats(stats, run.result.stats)
   }
   const result = run.result
   const txs = result.outcomes.map((outcome) => outcome.tx)
@@ -415,10 +414,7 @@ async function scanUserOperation(
   }
   const scan = await scanSignedRun(typedData, userOperationRun(operation, first, signer), signer, options)
   if (!scan.ok) return scan
-  const stats = {
-    roundTrips: scan.stats.roundTrips + read.stats.roundTrips,
-    requests: scan.stats.requests + read.stats.requests,
-  }
+  const stats = addStats(scan.stats, read.stats)
   // A setup call runs on the account itself, as its own code wants: it can hand the account to someone else (an
   // executor, an owner, a module) without moving any asset, so it is named whatever the changes show.
   const setsUp = isAddressEqual(first.to, operation.sender)

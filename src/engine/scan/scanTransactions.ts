@@ -12,7 +12,13 @@ import {
   uniqueWarnings,
 } from '../risk/index.ts'
 import { decodeExecTransaction, isSafeOwner } from '../safe/index.ts'
-import { type RpcStats, runSimulation, type SimulationInput, type SimulationResult } from '../simulation/index.ts'
+import {
+  NO_TRAFFIC,
+  type RpcStats,
+  runSimulation,
+  type SimulationInput,
+  type SimulationResult,
+} from '../simulation/index.ts'
 import { internalError } from './internalError.ts'
 import { perTransactionResults } from './perTransaction.ts'
 import { simulationPrices } from './pricing.ts'
@@ -33,15 +39,15 @@ export async function scanTransactionsWithStats(
   options: ScanOptions,
 ): Promise<{ outcome: ScanOutcome<ScanTransactionsResponse>; stats: RpcStats }> {
   const parsed = parseTransactionsRequest(request)
-  if (!parsed.ok) return { outcome: parsed, stats: { roundTrips: 0, requests: 0 } }
+  if (!parsed.ok) return { outcome: parsed, stats: NO_TRAFFIC }
   const { simulation: input, origin } = parsed.value
   try {
     const run = await runSimulation({ ...input, assets: assetPlan, sellProbe: worthSellProbe }, options)
-    if (!run.ok) return { outcome: run, stats: { roundTrips: 0, requests: 0 } }
+    if (!run.ok) return { outcome: run, stats: NO_TRAFFIC }
     return { outcome: { ok: true, response: renderResponse(input, origin, run.result) }, stats: run.result.stats }
   } catch (error) {
     // Node failures are values by now (RPC_ERROR); anything thrown here is a bug in Preflight.
-    return { outcome: { ok: false, error: internalError(error) }, stats: { roundTrips: 0, requests: 0 } }
+    return { outcome: { ok: false, error: internalError(error) }, stats: NO_TRAFFIC }
   }
 }
 

@@ -47,7 +47,7 @@ export {
   tokenUriRead,
   totalSupplyRead,
 } from './reads.ts'
-export { createRpcChannel, type RpcChannelOptions, type RpcStats } from './rpc.ts'
+export { addStats, createRpcChannel, NO_TRAFFIC, type RpcChannelOptions, type RpcStats } from './rpc.ts'
 export {
   type RunOutcome,
   runSimulation,

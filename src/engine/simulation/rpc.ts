@@ -4,8 +4,23 @@
  */
 import type { NodeFailureKind, RpcChannel, ScanOptions } from '../api/index.ts'
 
-/** How much one scan talked to the node: sequential round trips and JSON-RPC requests (batch members count each). */
-export type RpcStats = { roundTrips: number; requests: number }
+/**
+ * How much one scan talked to the node: sequential round trips, JSON-RPC requests (batch members count each), and the
+ * milliseconds during which at least one of its calls waited for an answer, so a slow scan can be told from a slow node.
+ */
+export type RpcStats = { roundTrips: number; requests: number; nodeMs: number }
+
+/** The stats of a scan that never reached the node. */
+export const NO_TRAFFIC: Readonly<RpcStats> = Object.freeze({ roundTrips: 0, requests: 0, nodeMs: 0 })
+
+/** The traffic of two parts of one scan that ran one after the other. */
+export function addStats(first: RpcStats, second: RpcStats): RpcStats {
+  return {
+    roundTrips: first.roundTrips + second.roundTrips,
+    requests: first.requests + second.requests,
+    nodeMs: first.nodeMs + second.nodeMs,
+  }
+}
 
 export type RpcClient = {
   /** Sends one JSON-RPC request; concurrent calls made in the same tick travel as one JSON-RPC batch. */
@@ -75,16 +90,21 @@ type Exchange = { ok: true; body: unknown } | { ok: false; failure: Transport }
 
 /** A client for one scan over `channel`; its stats count only this scan's traffic. */
 export function createRpcClient(channel: RpcChannel, signal?: AbortSignal): RpcClient {
-  const stats: RpcStats = { roundTrips: 0, requests: 0 }
+  const stats: RpcStats = { ...NO_TRAFFIC }
   let inFlight = 0
+  let waitingSince = 0
   const release = () => {
     inFlight -= 1
+    if (inFlight === 0) stats.nodeMs += performance.now() - waitingSince
   }
   return {
     stats,
     request: (method, params) => {
       // A call made while none of this scan's is in flight begins a new sequential round trip; parallel ones share it.
-      if (inFlight === 0) stats.roundTrips += 1
+      if (inFlight === 0) {
+        stats.roundTrips += 1
+        waitingSince = performance.now()
+      }
       inFlight += 1
       stats.requests += 1
       const answer = channel.call(method, params, signal)

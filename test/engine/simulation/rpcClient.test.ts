@@ -72,7 +72,7 @@ describe('createRpcClient', () => {
     expect(await client.request('eth_blockNumber', [])).toBe('eth_blockNumber')
     expect(bodies).toHaveLength(1)
     expect(Array.isArray(bodies[0])).toBe(false)
-    expect(client.stats).toEqual({ roundTrips: 1, requests: 1 })
+    expect(client.stats).toMatchObject({ roundTrips: 1, requests: 1 })
   })
 
   it('sends requests made in the same tick as one batch, each answered with its own result', async () => {
@@ -81,7 +81,21 @@ describe('createRpcClient', () => {
     expect(answers).toEqual(['eth_chainId', 'eth_simulateV1'])
     expect(bodies).toHaveLength(1)
     expect((bodies[0] as JsonRpcRequest[]).map((one) => one.method)).toEqual(['eth_chainId', 'eth_simulateV1'])
-    expect(client.stats).toEqual({ roundTrips: 1, requests: 2 })
+    expect(client.stats).toMatchObject({ roundTrips: 1, requests: 2 })
+  })
+
+  it('counts the time its calls waited for the node once however many waited together, and not the time between', async () => {
+    const client = clientOf(url)
+    // The stand-in holds eth_delayed for 150 ms; two in one batch wait the same 150 ms.
+    await Promise.all([client.request('eth_delayed', []), client.request('eth_delayed', [])])
+    const afterFirst = client.stats.nodeMs
+    expect(afterFirst).toBeGreaterThanOrEqual(145)
+    expect(afterFirst).toBeLessThan(290)
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    await client.request('eth_delayed', [])
+    expect(client.stats).toMatchObject({ roundTrips: 2, requests: 3 })
+    expect(client.stats.nodeMs - afterFirst).toBeGreaterThanOrEqual(145)
+    expect(client.stats.nodeMs).toBeLessThan(440)
   })
 
   it('turns a node error into an RpcFailure with the code, alone or in a batch', async () => {
@@ -165,7 +179,7 @@ describe('createRpcClient', () => {
     await expect(client.request('eth_call', [1n])).rejects.toThrow(TypeError)
     expect(bodies).toEqual([])
     // The scan made the request, although nothing of it could leave.
-    expect(client.stats).toEqual({ roundTrips: 1, requests: 1 })
+    expect(client.stats).toMatchObject({ roundTrips: 1, requests: 1 })
   })
 })
 
@@ -179,7 +193,7 @@ describe('createRpcChannel shared by scans', () => {
     ])
     expect(await answers).toEqual(['eth_chainId', 'eth_blockNumber'])
     expect(bodies.map(methodsOf)).toEqual([['eth_chainId', 'eth_blockNumber']])
-    expect([first.stats, second.stats]).toEqual([
+    expect([first.stats, second.stats]).toMatchObject([
       { roundTrips: 1, requests: 1 },
       { roundTrips: 1, requests: 1 },
     ])
@@ -194,7 +208,7 @@ describe('createRpcChannel shared by scans', () => {
     const twos = createRpcClient(createRpcChannel(url, { maxBatch: 2 }))
     expect(await Promise.all(methods.map((method) => twos.request(method, [])))).toEqual(methods)
     expect(bodies.map(methodsOf)).toEqual([['eth_a', 'eth_b'], ['eth_c', 'eth_d'], ['eth_e']])
-    expect(twos.stats).toEqual({ roundTrips: 1, requests: 5 })
+    expect(twos.stats).toMatchObject({ roundTrips: 1, requests: 5 })
     bodies = []
     const ones = createRpcClient(createRpcChannel(url, { maxBatch: 1 }))
     expect(await Promise.all(methods.slice(0, 2).map((method) => ones.request(method, [])))).toEqual(
