@@ -113,6 +113,8 @@ declare module 'fastify' {
     keyId: string
     apiVersion: ApiVersion | null
     rpcRoundTrips: number
+    /** Milliseconds the scan waited on its node (RpcStats.nodeMs), so a log tells a slow node from a slow server. */
+    nodeMs: number
     network: string
   }
 }
@@ -171,6 +173,7 @@ export function buildApp(config: AppConfig): ScanApp {
   app.decorateRequest('keyId', '')
   app.decorateRequest('apiVersion', null)
   app.decorateRequest('rpcRoundTrips', 0)
+  app.decorateRequest('nodeMs', 0)
   app.decorateRequest('network', '')
 
   // X-Api-Version picks the route: every scan endpoint is registered once per version, with that version's schemas.
@@ -311,6 +314,7 @@ export function buildApp(config: AppConfig): ScanApp {
       status,
       durationMs,
       rpcRoundTrips: request.rpcRoundTrips,
+      nodeMs: request.nodeMs,
     })
   })
 
@@ -388,6 +392,8 @@ export function buildApp(config: AppConfig): ScanApp {
     }
     const result = await withDeadline(job)
     request.rpcRoundTrips = result.stats.roundTrips
+    request.nodeMs = Math.round(result.stats.nodeMs * 100) / 100
+    if (result.stats.requests > 0) metrics.nodeSeconds.observe({ network: pair }, result.stats.nodeMs / 1000)
     if (result.ok) return reply.type('application/json; charset=utf-8').send(result.json)
     return refuseEngineError(request, result.error, pair, rpcUrl)
   }

@@ -1,7 +1,13 @@
-/** Prometheus metrics of the scan API (GET /metrics): requests by route and status, scan latency, node errors. */
+/**
+ * Prometheus metrics of the scan API (GET /metrics): requests by route and status, scan latency and the node's part of
+ * it, node errors.
+ */
 import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client'
 
 export type Metrics = ReturnType<typeof createMetrics>
+
+/** Seconds, from a cached scan to one at the scan timeout. */
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20]
 
 /** A registry of its own per server, so two servers in one process (tests) never mix their counts. */
 export function createMetrics() {
@@ -19,7 +25,14 @@ export function createMetrics() {
       name: 'preflight_scan_duration_seconds',
       help: 'Time from a scan request to its answer, by route',
       labelNames: ['route'] as const,
-      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20],
+      buckets: LATENCY_BUCKETS,
+      registers: [registry],
+    }),
+    nodeSeconds: new Histogram({
+      name: 'preflight_scan_node_wait_seconds',
+      help: 'Time a scan waited on its node, by chain/network: the part of preflight_scan_duration_seconds the node took',
+      labelNames: ['network'] as const,
+      buckets: LATENCY_BUCKETS,
       registers: [registry],
     }),
     nodeErrors: new Counter({

@@ -6,6 +6,7 @@
 import {
   createRpcChannel,
   type EngineError,
+  NO_TRAFFIC,
   type RpcChannel,
   type RpcStats,
   type ScanOptions,
@@ -77,7 +78,7 @@ export async function runScanJob(job: ScanJob, signal: AbortSignal): Promise<Sca
     }
   }
   const request = transactionRequestFor(job.body, job.version)
-  if (!request.ok) return { ok: false, error: request.error, stats: { roundTrips: 0, requests: 0 } }
+  if (!request.ok) return { ok: false, error: request.error, stats: NO_TRAFFIC }
   const { outcome, stats } = await scanTransactionsWithStats(request.request, options)
   if (!outcome.ok) {
     const error =

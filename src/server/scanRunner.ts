@@ -3,6 +3,7 @@
  * its main thread only speaks HTTP. Either way a scan is a plain ScanJob in and a ScanJobResult out.
  */
 import { Worker } from 'node:worker_threads'
+import { NO_TRAFFIC } from '../engine/index.ts'
 import { runScanJob, type ScanJob, type ScanJobResult } from './scanJob.ts'
 
 export type ScanRunner = {
@@ -53,7 +54,7 @@ export function threadRunner(count: number, workerFile: URL): ScanRunner {
         settle({
           ok: false,
           error: { kind: 'INTERNAL', message: 'the scan thread stopped during the scan' },
-          stats: { roundTrips: 0, requests: 0 },
+          stats: NO_TRAFFIC,
         })
       }
       slot.pending.clear()

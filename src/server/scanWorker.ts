@@ -1,5 +1,6 @@
 /** The entry point of a scan worker thread: runs the jobs the server posts and posts back their results. */
 import { parentPort } from 'node:worker_threads'
+import { NO_TRAFFIC } from '../engine/index.ts'
 import { runScanJob } from './scanJob.ts'
 import type { WorkerReply, WorkerRequest } from './scanRunner.ts'
 
@@ -18,7 +19,7 @@ port.on('message', (message: WorkerRequest) => {
     .catch((error: unknown): WorkerReply['result'] => ({
       ok: false,
       error: { kind: 'INTERNAL', message: error instanceof Error ? (error.stack ?? error.message) : String(error) },
-      stats: { roundTrips: 0, requests: 0 },
+      stats: NO_TRAFFIC,
     }))
     .then((result) => {
       running.delete(message.id)

@@ -10,6 +10,7 @@ import { buildScenarios } from '../bench/scenarios.ts'
 import { startTestDevnet } from '../support/devnet.ts'
 import { startUnreachableEndpoint, type UnreachableEndpoint } from '../support/net.ts'
 import { type RedisServer, startRedis } from '../support/redis.ts'
+import { startSlowNode } from '../support/slowNode.ts'
 import { errorOf, post } from './client.ts'
 import { logSink } from './logSink.ts'
 
@@ -144,6 +145,31 @@ describe('health, readiness and metrics', () => {
     expect(metrics).toMatch(
       /preflight_scan_duration_seconds_count\{route="\/:chain\/v0\/:network\/scan\/transactions"\} 1/,
     )
+  })
+
+  it("tells the node's part of a scan: nodeMs in its log line and the node-wait histogram, by network", async () => {
+    const slow = await startSlowNode(devnet.fixtures.rpcUrl, 300)
+    try {
+      const { server, logs } = await start({ networks: parseNetworks([`ethereum/devnet=${slow.url}`]) })
+      const request = buildScenarios(devnet.fixtures, []).find((s) => s.kind === 'transactions')?.request
+      const answer = await post(`${server.url}/ethereum/v0/devnet/scan/transactions`, request, { 'X-Api-Key': 'key-a' })
+      expect(answer.status).toBe(200)
+      const line = logs.lines().find((one) => one.requestId === (answer.body as { requestId: string }).requestId)
+      const { durationMs, nodeMs, rpcRoundTrips } = line as {
+        durationMs: number
+        nodeMs: number
+        rpcRoundTrips: number
+      }
+      expect(rpcRoundTrips).toBe(1)
+      expect(nodeMs).toBeGreaterThanOrEqual(300)
+      expect(durationMs).toBeGreaterThanOrEqual(nodeMs)
+      const metrics = await (await fetch(`${server.url}/metrics`)).text()
+      expect(metrics).toContain('preflight_scan_node_wait_seconds_bucket{le="0.25",network="ethereum/devnet"} 0')
+      expect(metrics).toContain('preflight_scan_node_wait_seconds_bucket{le="0.5",network="ethereum/devnet"} 1')
+      expect(metrics).toContain('preflight_scan_node_wait_seconds_count{network="ethereum/devnet"} 1')
+    } finally {
+      await slow.close()
+    }
   })
 
   it('/openapi.json refuses an unknown version and /docs serves a page with its scripts', async () => {

@@ -133,6 +133,7 @@ describe('preflight serve', () => {
         rpcRoundTrips: 1,
       })
       expect(typeof scanLine?.durationMs).toBe('number')
+      expect(scanLine?.nodeMs).toBeGreaterThan(0)
       const everything = running.output().stdout + running.output().stderr
       for (const secret of [key, 'flag-key-secret', request?.userAccount ?? 'none', devnet.fixtures.rpcUrl]) {
         expect(everything).not.toContain(secret)
