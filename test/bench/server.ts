@@ -1,14 +1,16 @@
 /**
  * `npm run bench:server`: the compiled scan API under load on loopback against the devnet. For a plain transfer, a
  * Safe execTransaction under the MULTISIG_WALLET preset and a permit message: scans/s and p50/p99 latency at
- * concurrency 1, 8 and 32, beside the raw eth_simulateV1 calls those scans make, sent straight to the node; the
- * server's CPU per scan (all its threads); start time and idle RSS; RSS over 10,000 scans; throughput by thread count;
- * the plain transfer with each scan's node call sent alone (--node-batch 1) and batched (the default), side by side.
+ * concurrency 1, 8 and 32, beside the raw eth_simulateV1 calls those scans make, sent straight to the node; how much
+ * of a scan's time, by the server's own log, was the node's and how much its own; the server's CPU per scan (all its
+ * threads, and at c = 32 by thread); start time and idle RSS; RSS over 10,000 scans; throughput by the cores the server may use; the plain
+ * transfer with each scan's node call sent alone (--node-batch 1) and batched (the default), side by side. The load
+ * comes from a process of its own (loadClient.ts).
  * Each scenario is measured after BENCH_SERVER_WARMUP scans (default 3,000) of it, once the server's code is compiled,
  * and each concurrency after BENCH_LEVEL_WARMUP scans (default 1,000) at it.
  */
-import { type ChildProcess, spawn } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { readdirSync, readFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
 import type { Address } from 'viem'
@@ -17,6 +19,7 @@ import { scanMessage, scanTransactions } from '../../src/engine/index.ts'
 import { DEFAULT_NODE_BATCH } from '../../src/server/scanJob.ts'
 import { defaultScanThreads } from '../../src/server/scanRunner.ts'
 import { freePort } from '../support/devnet.ts'
+import { type LoadResult, startLoadClient } from './loadClient.ts'
 import { buildScenarios, permitMessage } from './scenarios.ts'
 import { quantile } from './stats.ts'
 
@@ -37,16 +40,48 @@ const LEVEL_WARMUP = Number(process.env.BENCH_LEVEL_WARMUP ?? 1_000)
 const SOAK = Number(process.env.BENCH_SOAK ?? 10_000)
 const SOAK_STEP = 1_000
 const CONCURRENCY = [1, 8, 32]
+const TOP = CONCURRENCY[CONCURRENCY.length - 1] as number
 /** Alternating rounds of half a level each, per node batch size. */
 const BATCH_ROUNDS = 4
 const TICKS_PER_SECOND = 100
 
 type Target = { name: string; path: string; body: unknown; raw: string }
 
+/** CPU seconds used so far by what a /proc stat file describes (a process, all its threads, or one thread). */
+function cpuSecondsIn(statFile: string): number {
+  const fields = readFileSync(statFile, 'utf8').split(') ')[1]?.split(' ') ?? []
+  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND
+}
+
 /** CPU seconds the process has used so far, all threads (Linux /proc). */
 function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? []
-  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND
+  return cpuSecondsIn(`/proc/${pid}/stat`)
+}
+
+/** CPU seconds so far of each of the process's threads, by thread id. */
+function threadCpuSeconds(pid: number): Map<number, number> {
+  const threads = new Map<number, number>()
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    threads.set(Number(tid), cpuSecondsIn(`/proc/${pid}/task/${tid}/stat`))
+  }
+  return threads
+}
+
+/**
+ * Where the process's CPU went between two readings, in ms per scan: its main thread (HTTP), its `scanThreads` scan
+ * threads (the busiest of the others under scan load) and the rest (V8's collector helpers, libuv).
+ */
+function cpuByThread(pid: number, before: Map<number, number>, after: Map<number, number>, scans: number) {
+  const used = [...after].map(([tid, seconds]) => [tid, seconds - (before.get(tid) ?? 0)] as const)
+  const others = used.filter(([tid]) => tid !== pid).map(([, seconds]) => seconds)
+  others.sort((a, b) => b - a)
+  const perScan = (seconds: number) => (seconds * 1000) / scans
+  const sum = (values: number[]) => values.reduce((total, value) => total + value, 0)
+  return (scanThreads: number) => ({
+    main: perScan(used.find(([tid]) => tid === pid)?.[1] ?? 0),
+    scan: perScan(sum(others.slice(0, scanThreads))),
+    rest: perScan(sum(others.slice(scanThreads))),
+  })
 }
 
 function rssMb(pid: number): number {
@@ -54,45 +89,48 @@ function rssMb(pid: number): number {
   return Number(line?.[1] ?? 0) / 1024
 }
 
-/** Sends `total` requests with `concurrency` in flight; latencies in ms and the wall time. */
-async function load(send: () => Promise<void>, total: number, concurrency: number) {
-  const latencies: number[] = []
-  let started = 0
-  const begin = performance.now()
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (started < total) {
-        started += 1
-        const t0 = performance.now()
-        await send()
-        latencies.push(performance.now() - t0)
-      }
-    }),
-  )
-  return { latencies, seconds: (performance.now() - begin) / 1000 }
-}
+/** A scan's log line as the bench reads it: its time in the server and the part of it the node took. */
+type ScanLine = { durationMs: number; nodeMs: number }
 
-async function startServer(rpcUrl: string, threads: number, extraArgs: string[] = []) {
+/**
+ * Starts `preflight serve` on the devnet node; `cores`, when given, pins it to those CPUs (taskset). The server's
+ * request log lines are kept: `scanLines(n)` waits for the first `n` (they are written in blocks, at least every
+ * 250 ms) and returns them.
+ */
+async function startServer(rpcUrl: string, threads: number, extraArgs: string[] = [], cores?: string) {
   const port = await freePort()
   const started = performance.now()
-  const child: ChildProcess = spawn(
+  const command = [
     process.execPath,
-    [
-      join(import.meta.dirname, '../../bin/preflight.mjs'),
-      'serve',
-      '--port',
-      String(port),
-      '--rpc',
-      `ethereum/devnet=${rpcUrl}`,
-      '--rate-limit',
-      '100000000',
-      '--threads',
-      String(threads),
-      ...extraArgs,
-    ],
-    { env: { ...process.env, PREFLIGHT_API_KEYS: KEY }, stdio: ['ignore', 'ignore', 'pipe'] },
-  )
+    join(import.meta.dirname, '../../bin/preflight.mjs'),
+    'serve',
+    '--port',
+    String(port),
+    '--rpc',
+    `ethereum/devnet=${rpcUrl}`,
+    '--rate-limit',
+    '100000000',
+    '--threads',
+    String(threads),
+    ...extraArgs,
+  ]
+  const argv = cores === undefined ? command : ['taskset', '--cpu-list', cores, ...command]
+  const child: ChildProcess = spawn(argv[0] as string, argv.slice(1), {
+    env: { ...process.env, PREFLIGHT_API_KEYS: KEY },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let stderr = ''
+  let partial = ''
+  const lines: ScanLine[] = []
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+    const text = partial + chunk
+    const complete = text.split('\n')
+    partial = complete.pop() ?? ''
+    for (const line of complete) {
+      const entry = JSON.parse(line) as { msg?: string; durationMs?: number; nodeMs?: number }
+      if (entry.msg === 'request') lines.push({ durationMs: entry.durationMs ?? 0, nodeMs: entry.nodeMs ?? 0 })
+    }
+  })
   await new Promise<void>((resolve, reject) => {
     child.stderr?.on('data', (chunk) => {
       stderr += chunk
@@ -102,7 +140,14 @@ async function startServer(rpcUrl: string, threads: number, extraArgs: string[] 
   })
   const startMs = performance.now() - started
   const url = `http://127.0.0.1:${port}`
-  return { child, url, pid: child.pid as number, startMs }
+  const scanLines = async (count: number): Promise<ScanLine[]> => {
+    for (let waited = 0; lines.length < count && waited < 5_000; waited += 50) {
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    if (lines.length < count) throw new Error(`the server logged ${lines.length} requests of ${count}`)
+    return lines.slice(0, count)
+  }
+  return { child, url, pid: child.pid as number, startMs, scanLines }
 }
 
 /** Sends SIGTERM and waits for the drain to end; says so if it takes longer than the scan timeout. */
@@ -113,6 +158,16 @@ async function stop(child: ChildProcess): Promise<void> {
   await exited
   const ms = performance.now() - started
   if (ms > 20_000) process.stdout.write(`  (the server took ${Math.round(ms)} ms to stop)\n`)
+}
+
+/** True when `taskset` (util-linux) can pin a process to cores here. */
+function hasTaskset(): boolean {
+  try {
+    execFileSync('taskset', ['--cpu-list', '0', 'true'], { stdio: 'ignore' })
+    return true
+  } catch {
+    return false
+  }
 }
 
 /** The one eth_simulateV1 body a scan sends, captured by running the engine once with a recording fetch. */
@@ -150,48 +205,62 @@ async function main() {
     targets.push({ name, path: `/ethereum/v0/devnet/scan/${kind}`, body, raw: await capture(rpcUrl, kind, body) })
   }
 
+  const client = startLoadClient()
+  type Server = Awaited<ReturnType<typeof startServer>>
+  /** Requests each server has been sent, to find a run's log lines. */
+  const sent = new Map<Server, number>()
+  const scan = async (server: Server, target: Target, total: number, concurrency: number): Promise<LoadResult> => {
+    const result = await client.send({
+      url: `${server.url}${target.path}`,
+      headers: { 'content-type': 'application/json', 'x-api-key': KEY },
+      body: JSON.stringify(target.body),
+      total,
+      concurrency,
+    })
+    sent.set(server, (sent.get(server) ?? 0) + total)
+    return result
+  }
+  const raw = (target: Target, total: number, concurrency: number) =>
+    client.send({ url: rpcUrl, headers: { 'content-type': 'application/json' }, body: target.raw, total, concurrency })
+  const p50p99 = (values: number[]) => `${quantile(values, 0.5).toFixed(1)} / ${quantile(values, 0.99).toFixed(1)}`
+
   const defaultThreads = Number(process.env.BENCH_THREADS ?? defaultScanThreads(availableParallelism()))
   const server = await startServer(rpcUrl, defaultThreads)
   const idleRss = rssMb(server.pid)
-  const post =
-    (target: Target, url = server.url) =>
-    async () => {
-      const response = await fetch(`${url}${target.path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-api-key': KEY },
-        body: JSON.stringify(target.body),
-      })
-      if (response.status !== 200) throw new Error(`${target.name}: ${response.status} ${await response.text()}`)
-      await response.arrayBuffer()
-    }
-  const raw = (target: Target) => async () => {
-    const response = await fetch(rpcUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: target.raw,
-    })
-    await response.arrayBuffer()
-  }
 
   process.stdout.write(`server: started in ${Math.round(server.startMs)} ms, idle RSS ${idleRss.toFixed(0)} MB\n\n`)
   process.stdout.write(
-    '| scenario | c | scans/s | p50 ms | p99 ms | server CPU/scan | raw simulate/s | raw p50 ms | raw p99 ms |\n',
+    '| scenario | c | scans/s | p50 ms | p99 ms | node wait p50 / p99 ms | server own p50 / p99 ms | server CPU/scan | raw simulate/s | raw p50 ms | raw p99 ms |\n',
   )
-  process.stdout.write('|---|---|---|---|---|---|---|---|---|\n')
+  process.stdout.write('|---|---|---|---|---|---|---|---|---|---|---|\n')
+  const splits: string[] = []
+  let plainSplit = { main: 0, scan: 0, rest: 0 }
   for (const target of targets) {
-    await load(post(target), WARMUP, 8)
+    await scan(server, target, WARMUP, 8)
     for (const concurrency of CONCURRENCY) {
-      await load(post(target), LEVEL_WARMUP, concurrency)
+      await scan(server, target, LEVEL_WARMUP, concurrency)
+      const before = sent.get(server) ?? 0
       const cpuBefore = cpuSeconds(server.pid)
-      const scans = await load(post(target), PER_LEVEL, concurrency)
+      const threadsBefore = threadCpuSeconds(server.pid)
+      const scans = await scan(server, target, PER_LEVEL, concurrency)
       const cpuMs = ((cpuSeconds(server.pid) - cpuBefore) * 1000) / PER_LEVEL
-      const direct = await load(raw(target), PER_LEVEL, concurrency)
+      if (concurrency === TOP) {
+        const split = cpuByThread(server.pid, threadsBefore, threadCpuSeconds(server.pid), PER_LEVEL)(defaultThreads)
+        if (target === targets[0]) plainSplit = split
+        splits.push(
+          `${target.name} ${split.main.toFixed(2)} ms on the main thread, ${split.scan.toFixed(2)} on the scan thread(s), ${split.rest.toFixed(2)} on the others`,
+        )
+      }
+      const logged = (await server.scanLines(before + PER_LEVEL)).slice(before)
+      const direct = await raw(target, PER_LEVEL, concurrency)
       const row = [
         target.name,
         concurrency,
         Math.round(PER_LEVEL / scans.seconds),
         quantile(scans.latencies, 0.5).toFixed(2),
         quantile(scans.latencies, 0.99).toFixed(2),
+        p50p99(logged.map((line) => line.nodeMs)),
+        p50p99(logged.map((line) => line.durationMs - line.nodeMs)),
         `${cpuMs.toFixed(2)} ms`,
         Math.round(PER_LEVEL / direct.seconds),
         quantile(direct.latencies, 0.5).toFixed(2),
@@ -201,12 +270,21 @@ async function main() {
     }
   }
 
+  process.stdout.write(`\nCPU per scan at c = ${TOP} by thread: ${splits.join('; ')}.\n`)
+  if (defaultThreads > 0 && plainSplit.main > 0) {
+    // From CPU alone: the main thread serves every scan, so past the cores that keep it busy, more cores add nothing.
+    const threadsToFill = Math.ceil(plainSplit.scan / plainSplit.main)
+    process.stdout.write(
+      `Plain transfers from CPU alone: the main thread caps a process at about ${(Math.round(10 / plainSplit.main) * 100).toLocaleString('en')} scans/s, which ${threadsToFill} scan thread(s) reach (${threadsToFill + 1} cores); past that, run more processes.\n`,
+    )
+  }
+
   const plain = targets[0] as Target
   // Read every SOAK_STEP scans: the heap's own saw-tooth (collections, young generation resizing) moves RSS by tens of
   // MB either way, so two readings alone can show a leak or hide one. A leak shows as the later half sitting higher.
   const rss = [rssMb(server.pid)]
   for (let done = 0; done < SOAK; done += SOAK_STEP) {
-    await load(post(plain), Math.min(SOAK_STEP, SOAK - done), 8)
+    await scan(server, plain, Math.min(SOAK_STEP, SOAK - done), 8)
     rss.push(rssMb(server.pid))
   }
   const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length
@@ -220,14 +298,19 @@ async function main() {
   )
   await stop(server.child)
 
-  process.stdout.write('\nplain transfer at c = 32 by scan threads:\n')
-  // Up to one thread per core, so a bigger machine shows how throughput grows with its cores.
-  for (let threads = 0; threads <= availableParallelism(); threads += 1) {
-    const one = await startServer(rpcUrl, threads)
-    await load(post(plain, one.url), WARMUP, 8)
-    const run = await load(post(plain, one.url), PER_LEVEL, 32)
+  // The server pinned to its first k cores, with the scan threads a k-core machine gets by default; the node and the
+  // load generator run where the scheduler puts them, on any core.
+  process.stdout.write('\nplain transfer at c = 32 by the cores the server may use (taskset):\n')
+  if (!hasTaskset()) process.stdout.write('  skipped: no taskset on this machine (util-linux)\n')
+  for (let cores = 1; hasTaskset() && cores <= availableParallelism(); cores += 1) {
+    const threads = defaultScanThreads(cores)
+    const one = await startServer(rpcUrl, threads, [], `0-${cores - 1}`)
+    await scan(one, plain, WARMUP, 8)
+    const cpuBefore = cpuSeconds(one.pid)
+    const run = await scan(one, plain, PER_LEVEL, 32)
+    const cpuMs = ((cpuSeconds(one.pid) - cpuBefore) * 1000) / PER_LEVEL
     process.stdout.write(
-      `  --threads ${threads}: ${Math.round(PER_LEVEL / run.seconds)} scans/s, p50 ${quantile(run.latencies, 0.5).toFixed(2)} ms, p99 ${quantile(run.latencies, 0.99).toFixed(2)} ms\n`,
+      `  ${cores} core(s), --threads ${threads}: ${Math.round(PER_LEVEL / run.seconds)} scans/s, p50 ${quantile(run.latencies, 0.5).toFixed(2)} ms, p99 ${quantile(run.latencies, 0.99).toFixed(2)} ms, server CPU/scan ${cpuMs.toFixed(2)} ms\n`,
     )
     await stop(one.child)
   }
@@ -241,11 +324,11 @@ async function main() {
     batches.map((batch) => startServer(rpcUrl, defaultThreads, ['--node-batch', String(batch)])),
   )
   const results = servers.map(() => ({ cpu: 0, seconds: 0, latencies: [] as number[] }))
-  for (const one of servers) await load(post(plain, one.url), WARMUP, 8)
+  for (const one of servers) await scan(one, plain, WARMUP, 8)
   for (let round = 0; round < BATCH_ROUNDS; round += 1) {
     for (const [index, one] of servers.entries()) {
       const cpuBefore = cpuSeconds(one.pid)
-      const run = await load(post(plain, one.url), PER_LEVEL / 2, 32)
+      const run = await scan(one, plain, PER_LEVEL / 2, 32)
       const result = results[index] as (typeof results)[number]
       result.cpu += cpuSeconds(one.pid) - cpuBefore
       result.seconds += run.seconds
@@ -260,6 +343,7 @@ async function main() {
     )
   }
   await Promise.all(servers.map((one) => stop(one.child)))
+  client.close()
   await devnet.stop()
 }
 
