@@ -30,7 +30,9 @@ export function createMetrics() {
     }),
     nodeSeconds: new Histogram({
       name: 'preflight_scan_node_wait_seconds',
-      help: 'Time a scan waited on its node, by chain/network: the part of preflight_scan_duration_seconds the node took',
+      help:
+        'Time a scan waited on its node, by chain/network: the part of preflight_scan_duration_seconds the node took ' +
+        '(scans the node failed count in preflight_node_errors_total instead)',
       labelNames: ['network'] as const,
       buckets: LATENCY_BUCKETS,
       registers: [registry],
