@@ -18,7 +18,7 @@ export async function readAccountCode(account: Address, options: NodeAccess): Pr
       const shown = String(JSON.stringify(code)).slice(0, 40)
       throw new RpcFailure('BAD_ANSWER', `The node answered eth_getCode with ${shown}, not code.`, null)
     }
-    return { ok: true, code, stats: { ...client.stats } }
+    return { ok: true, code, stats: client.stats }
   } catch (error) {
     if (!(error instanceof RpcFailure)) throw error
     return { ok: false, error: { kind: 'RPC_ERROR', reason: error.kind, message: error.message } }

@@ -8,10 +8,10 @@ import type { NodeFailureKind, RpcChannel, ScanOptions } from '../api/index.ts'
  * How much one scan talked to the node: sequential round trips, JSON-RPC requests (batch members count each), and the
  * milliseconds during which at least one of its calls waited for an answer, so a slow scan can be told from a slow node.
  */
-export type RpcStats = { roundTrips: number; requests: number; nodeMs: number }
+export type RpcStats = { readonly roundTrips: number; readonly requests: number; readonly nodeMs: number }
 
-/** The stats of a scan that never reached the node. */
-export const NO_TRAFFIC: Readonly<RpcStats> = Object.freeze({ roundTrips: 0, requests: 0, nodeMs: 0 })
+/** The stats of a scan that never reached the node, or whose node failed it (the server counts those as node errors). */
+export const NO_TRAFFIC: RpcStats = Object.freeze({ roundTrips: 0, requests: 0, nodeMs: 0 })
 
 /** The traffic of two parts of one scan that ran one after the other. */
 export function addStats(first: RpcStats, second: RpcStats): RpcStats {
@@ -25,7 +25,8 @@ export function addStats(first: RpcStats, second: RpcStats): RpcStats {
 export type RpcClient = {
   /** Sends one JSON-RPC request; concurrent calls made in the same tick travel as one JSON-RPC batch. */
   request: (method: string, params: unknown[]) => Promise<unknown>
-  stats: RpcStats
+  /** This scan's traffic so far, as a copy; a wait still open (a probe given up on) counts up to now. */
+  readonly stats: RpcStats
 }
 
 export type RpcChannelOptions = {
@@ -90,24 +91,29 @@ type Exchange = { ok: true; body: unknown } | { ok: false; failure: Transport }
 
 /** A client for one scan over `channel`; its stats count only this scan's traffic. */
 export function createRpcClient(channel: RpcChannel, signal?: AbortSignal): RpcClient {
-  const stats: RpcStats = { ...NO_TRAFFIC }
+  let roundTrips = 0
+  let requests = 0
   let inFlight = 0
   let waitingSince = 0
+  let nodeMs = 0
   const release = () => {
     inFlight -= 1
-    if (inFlight === 0) stats.nodeMs += performance.now() - waitingSince
+    if (inFlight === 0) nodeMs += performance.now() - waitingSince
   }
   return {
-    stats,
+    get stats() {
+      const open = inFlight > 0 ? performance.now() - waitingSince : 0
+      return { roundTrips, requests, nodeMs: nodeMs + open }
+    },
     request: (method, params) => {
+      const answer = channel.call(method, params, signal)
       // A call made while none of this scan's is in flight begins a new sequential round trip; parallel ones share it.
       if (inFlight === 0) {
-        stats.roundTrips += 1
+        roundTrips += 1
         waitingSince = performance.now()
       }
       inFlight += 1
-      stats.requests += 1
-      const answer = channel.call(method, params, signal)
+      requests += 1
       answer.then(release, release)
       return answer
     },

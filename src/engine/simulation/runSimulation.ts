@@ -263,7 +263,7 @@ export async function runSimulation(input: SimulationInput, options: RunOptions)
         // A probe of a simulation the node then refused would judge transactions the scan cannot show.
         sellProbes: phase.ok ? sellProbes : [],
         environmentProbe: phase.ok ? environmentProbe : null,
-        stats: { ...client.stats },
+        stats: client.stats,
       },
     }
   } catch (error) {

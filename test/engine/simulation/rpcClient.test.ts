@@ -44,7 +44,7 @@ beforeAll(async () => {
         )
       }
       const answer = (one: JsonRpcRequest) =>
-        one.method === 'eth_fail'
+        one.method === 'eth_fail' || one.method === 'eth_delayedFail'
           ? { jsonrpc: '2.0', id: one.id, error: { code: -32602, message: 'bad params' } }
           : one.method === 'eth_unknown'
             ? { jsonrpc: '2.0', id: one.id, error: { code: -32601, message: 'the method eth_unknown does not exist' } }
@@ -52,7 +52,7 @@ beforeAll(async () => {
               ? { jsonrpc: '2.0', id: one.id }
               : { jsonrpc: '2.0', id: one.id, result: one.method }
       response.setHeader('content-type', 'application/json')
-      const delay = methods.includes('eth_delayed') ? 150 : 0
+      const delay = methods.some((method) => method.startsWith('eth_delayed')) ? 150 : 0
       // Batch answers come back in reverse order: JSON-RPC lets a node answer a batch in any order.
       const text = JSON.stringify(Array.isArray(parsed) ? parsed.map(answer).reverse() : answer(parsed))
       setTimeout(() => response.end(text), delay)
@@ -84,18 +84,33 @@ describe('createRpcClient', () => {
     expect(client.stats).toMatchObject({ roundTrips: 1, requests: 2 })
   })
 
-  it('counts the time its calls waited for the node once however many waited together, and not the time between', async () => {
+  it('counts the time its calls waited for the node once however many waited together, a failed one too, not the time between', async () => {
     const client = clientOf(url)
-    // The stand-in holds eth_delayed for 150 ms; two in one batch wait the same 150 ms.
+    // The stand-in holds eth_delayed and eth_delayedFail for 150 ms; two in one batch wait the same 150 ms.
+    const firstStart = performance.now()
     await Promise.all([client.request('eth_delayed', []), client.request('eth_delayed', [])])
+    const firstWall = performance.now() - firstStart
     const afterFirst = client.stats.nodeMs
     expect(afterFirst).toBeGreaterThanOrEqual(145)
-    expect(afterFirst).toBeLessThan(290)
+    // Counted per call, the two would make about twice the time they took together.
+    expect(afterFirst).toBeLessThanOrEqual(firstWall)
     await new Promise((resolve) => setTimeout(resolve, 300))
-    await client.request('eth_delayed', [])
+    const secondStart = performance.now()
+    await expect(client.request('eth_delayedFail', [])).rejects.toMatchObject({ code: -32602 })
+    const secondWall = performance.now() - secondStart
     expect(client.stats).toMatchObject({ roundTrips: 2, requests: 3 })
     expect(client.stats.nodeMs - afterFirst).toBeGreaterThanOrEqual(145)
-    expect(client.stats.nodeMs).toBeLessThan(440)
+    // The 300 ms between the two round trips are not node time.
+    expect(client.stats.nodeMs).toBeLessThanOrEqual(firstWall + secondWall)
+  })
+
+  it('counts a wait still open up to the moment its stats are read, as a scan that gives up on a probe reads them', async () => {
+    const client = clientOf(url)
+    const answer = client.request('eth_delayed', [])
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(client.stats.nodeMs).toBeGreaterThanOrEqual(95)
+    await answer
+    expect(client.stats.nodeMs).toBeGreaterThanOrEqual(145)
   })
 
   it('turns a node error into an RpcFailure with the code, alone or in a batch', async () => {
