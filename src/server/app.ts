@@ -390,20 +390,26 @@ export function buildApp(config: AppConfig): ScanApp {
       ...(config.probeEnvironment && kind === 'transactions' ? { probeEnvironment: true } : {}),
       ...(config.nodeBatch === undefined ? {} : { nodeBatch: config.nodeBatch }),
     }
-    const result = await withDeadline(job)
+    const result = await withDeadline(job, pair)
     request.rpcRoundTrips = result.stats.roundTrips
     request.nodeMs = Math.round(result.stats.nodeMs * 100) / 100
-    if (result.stats.requests > 0) metrics.nodeSeconds.observe({ network: pair }, result.stats.nodeMs / 1000)
+    // A scan its node failed is a node error, not a wait (a Safe scan's second run can fail after a first one counted).
+    const nodeFailed = !result.ok && result.error.kind === 'RPC_ERROR'
+    if (result.stats.requests > 0 && !nodeFailed) {
+      metrics.nodeSeconds.observe({ network: pair }, result.stats.nodeMs / 1000)
+    }
     if (result.ok) return reply.type('application/json; charset=utf-8').send(result.json)
     return refuseEngineError(request, result.error, pair, rpcUrl)
   }
 
-  const withDeadline = async (job: ScanJob): Promise<ScanJobResult> => {
+  const withDeadline = async (job: ScanJob, network: string): Promise<ScanJobResult> => {
     const controller = new AbortController()
     inFlight.add(controller)
     let timer: NodeJS.Timeout | undefined
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
+        // A scan still running at its deadline is almost always waiting on its node, whose own timeout is longer.
+        metrics.nodeErrors.inc({ network, kind: 'TIMEOUT' })
         controller.abort()
         reject(
           new Refusal(

@@ -31,8 +31,8 @@ export function createMetrics() {
     nodeSeconds: new Histogram({
       name: 'preflight_scan_node_wait_seconds',
       help:
-        'Time a scan waited on its node, by chain/network: the part of preflight_scan_duration_seconds the node took ' +
-        '(scans the node failed count in preflight_node_errors_total instead)',
+        'Time a scan had a node call out, by chain/network, from the call being queued to its answer being read ' +
+        '(scans the node failed, or that ran past the scan timeout, count in preflight_node_errors_total instead)',
       labelNames: ['network'] as const,
       buckets: LATENCY_BUCKETS,
       registers: [registry],

@@ -57,6 +57,9 @@ describe('a node that never answers', () => {
       })
       expect(answer.status).toBe(504)
       expect((answer.body as { error: string }).error).toMatch(/did not finish within 0.3 seconds/)
+      const metrics = await (await fetch(`${slow.url}/metrics`)).text()
+      expect(metrics).toContain('preflight_node_errors_total{network="ethereum/stuck",kind="TIMEOUT"} 1')
+      expect(metrics).not.toContain('preflight_scan_node_wait_seconds_count{network="ethereum/stuck"}')
     } finally {
       await slow.close()
       for (const socket of sockets) socket.destroy()
