@@ -6,6 +6,7 @@
  */
 import '../extension/inpage/support/pageGlobals.ts'
 import { createPatcher } from '../../src/extension/inpage/patchProvider.ts'
+import { mean } from './stats.ts'
 
 const CALLS = 100_000
 const ROUNDS = 30
@@ -35,6 +36,5 @@ for (let round = 0; round < ROUNDS; round++) {
   plainMs.push(time(plain))
   hookedMs.push(time(hooked))
 }
-const mean = (list: number[]) => list.reduce((sum, value) => sum + value, 0) / list.length
 const perCallMs = (mean(hookedMs) - mean(plainMs)) / CALLS
 process.stdout.write(`${JSON.stringify({ calls: CALLS, rounds: ROUNDS, perCallMs })}\n`)

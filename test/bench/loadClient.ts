@@ -30,6 +30,7 @@ async function runOrder(order: LoadOrder, agent: Agent): Promise<LoadResult> {
   const latencies = new Float64Array(order.total)
   let started = 0
   let finished = 0
+  let failed = false
   const once = () =>
     new Promise<void>((resolve, reject) => {
       const sent = request(
@@ -38,6 +39,7 @@ async function runOrder(order: LoadOrder, agent: Agent): Promise<LoadResult> {
           let text = ''
           if (response.statusCode !== 200) response.on('data', (chunk: Buffer) => (text += chunk))
           else response.resume()
+          response.on('error', reject)
           response.on('end', () => {
             if (response.statusCode !== 200) reject(new Error(`${order.url}: ${response.statusCode} ${text}`))
             else resolve()
@@ -46,11 +48,15 @@ async function runOrder(order: LoadOrder, agent: Agent): Promise<LoadResult> {
       )
       sent.on('error', reject)
       sent.end(body)
+    }).catch((error: unknown) => {
+      // The other senders stop at their next request instead of running the order out against a broken server.
+      failed = true
+      throw error
     })
   const begin = performance.now()
   await Promise.all(
     Array.from({ length: order.concurrency }, async () => {
-      while (started < order.total) {
+      while (started < order.total && !failed) {
         started += 1
         const t0 = performance.now()
         await once()
@@ -68,14 +74,24 @@ export function startLoadClient(): { send: (order: LoadOrder) => Promise<LoadRes
     execArgv: ['--import', 'tsx'],
     env: { ...process.env, LOAD_CLIENT: '1' },
   })
+  // The bench ending for any reason ends its load generator too.
+  const stop = () => child.kill()
+  process.once('exit', stop)
+  let exited: string | null = null
   let waiting: ((reply: Reply) => void) | null = null
   child.on('message', (reply: Reply) => waiting?.(reply))
-  child.once('exit', (code) => waiting?.({ ok: false, message: `the load generator exited (${code})` }))
+  const end = (why: string) => {
+    exited = why
+    waiting?.({ ok: false, message: why })
+  }
+  child.once('exit', (code) => end(`the load generator exited (${code})`))
+  child.once('error', (error) => end(`the load generator failed: ${error.message}`))
   let queue: Promise<unknown> = Promise.resolve()
   const send = (order: LoadOrder) => {
     const next = queue.then(
       () =>
         new Promise<LoadResult>((resolve, reject) => {
+          if (exited) return reject(new Error(exited))
           waiting = (reply) => {
             waiting = null
             if (reply.ok) resolve(reply.result)
@@ -87,10 +103,15 @@ export function startLoadClient(): { send: (order: LoadOrder) => Promise<LoadRes
     queue = next.catch(() => {})
     return next
   }
-  return { send, close: () => child.kill() }
+  const close = () => {
+    process.off('exit', stop)
+    child.kill()
+  }
+  return { send, close }
 }
 
 if (process.env.LOAD_CLIENT === '1' && process.send) {
+  process.once('disconnect', () => process.exit(0))
   const agent = new Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY })
   process.on('message', (order: LoadOrder) => {
     runOrder(order, agent).then(

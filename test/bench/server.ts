@@ -21,7 +21,7 @@ import { defaultScanThreads } from '../../src/server/scanRunner.ts'
 import { freePort } from '../support/devnet.ts'
 import { type LoadResult, startLoadClient } from './loadClient.ts'
 import { buildScenarios, permitMessage } from './scenarios.ts'
-import { quantile } from './stats.ts'
+import { mean, quantile, sum } from './stats.ts'
 
 const KEY = 'bench-key'
 const PER_LEVEL = Number(process.env.BENCH_REQUESTS ?? 2_000)
@@ -71,22 +71,35 @@ function threadCpuSeconds(pid: number): Map<number, number> {
  * Where the process's CPU went between two readings, in ms per scan: its main thread (HTTP), its `scanThreads` scan
  * threads (the busiest of the others under scan load) and the rest (V8's collector helpers, libuv).
  */
-function cpuByThread(pid: number, before: Map<number, number>, after: Map<number, number>, scans: number) {
-  const used = [...after].map(([tid, seconds]) => [tid, seconds - (before.get(tid) ?? 0)] as const)
+function cpuByThread(
+  pid: number,
+  readings: { before: Map<number, number>; after: Map<number, number> },
+  scans: number,
+  scanThreads: number,
+) {
+  const used = [...readings.after].map(([tid, seconds]) => [tid, seconds - (readings.before.get(tid) ?? 0)] as const)
   const others = used.filter(([tid]) => tid !== pid).map(([, seconds]) => seconds)
   others.sort((a, b) => b - a)
   const perScan = (seconds: number) => (seconds * 1000) / scans
-  const sum = (values: number[]) => values.reduce((total, value) => total + value, 0)
-  return (scanThreads: number) => ({
+  return {
     main: perScan(used.find(([tid]) => tid === pid)?.[1] ?? 0),
     scan: perScan(sum(others.slice(0, scanThreads))),
     rest: perScan(sum(others.slice(scanThreads))),
-  })
+  }
 }
 
 function rssMb(pid: number): number {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+) kB/)
   return Number(line?.[1] ?? 0) / 1024
+}
+
+/** One stdout line of the server as JSON, or null when it is not. */
+function parsedLogLine(line: string): { msg?: string; durationMs?: number; nodeMs?: number } | null {
+  try {
+    return JSON.parse(line)
+  } catch {
+    return null
+  }
 }
 
 /** A scan's log line as the bench reads it: its time in the server and the part of it the node took. */
@@ -127,8 +140,9 @@ async function startServer(rpcUrl: string, threads: number, extraArgs: string[] 
     const complete = text.split('\n')
     partial = complete.pop() ?? ''
     for (const line of complete) {
-      const entry = JSON.parse(line) as { msg?: string; durationMs?: number; nodeMs?: number }
-      if (entry.msg === 'request') lines.push({ durationMs: entry.durationMs ?? 0, nodeMs: entry.nodeMs ?? 0 })
+      // Every stdout line is a pino JSON line today; anything else is not a request's and is skipped.
+      const entry = parsedLogLine(line)
+      if (entry?.msg === 'request') lines.push({ durationMs: entry.durationMs ?? 0, nodeMs: entry.nodeMs ?? 0 })
     }
   })
   await new Promise<void>((resolve, reject) => {
@@ -239,13 +253,15 @@ async function main() {
     await scan(server, target, WARMUP, 8)
     for (const concurrency of CONCURRENCY) {
       await scan(server, target, LEVEL_WARMUP, concurrency)
+      // Runs do not overlap and every request logs one line, so a run's lines are the next PER_LEVEL after the count.
       const before = sent.get(server) ?? 0
       const cpuBefore = cpuSeconds(server.pid)
       const threadsBefore = threadCpuSeconds(server.pid)
       const scans = await scan(server, target, PER_LEVEL, concurrency)
       const cpuMs = ((cpuSeconds(server.pid) - cpuBefore) * 1000) / PER_LEVEL
       if (concurrency === TOP) {
-        const split = cpuByThread(server.pid, threadsBefore, threadCpuSeconds(server.pid), PER_LEVEL)(defaultThreads)
+        const readings = { before: threadsBefore, after: threadCpuSeconds(server.pid) }
+        const split = cpuByThread(server.pid, readings, PER_LEVEL, defaultThreads)
         if (target === targets[0]) plainSplit = split
         splits.push(
           `${target.name} ${split.main.toFixed(2)} ms on the main thread, ${split.scan.toFixed(2)} on the scan thread(s), ${split.rest.toFixed(2)} on the others`,
@@ -287,7 +303,6 @@ async function main() {
     await scan(server, plain, Math.min(SOAK_STEP, SOAK - done), 8)
     rss.push(rssMb(server.pid))
   }
-  const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length
   const half = Math.ceil(rss.length / 2)
   const [first, last] = [rss[0] as number, rss[rss.length - 1] as number]
   const percent = (from: number, to: number) => `${(((to - from) / from) * 100).toFixed(1)} %`
@@ -301,8 +316,9 @@ async function main() {
   // The server pinned to its first k cores, with the scan threads a k-core machine gets by default; the node and the
   // load generator run where the scheduler puts them, on any core.
   process.stdout.write('\nplain transfer at c = 32 by the cores the server may use (taskset):\n')
-  if (!hasTaskset()) process.stdout.write('  skipped: no taskset on this machine (util-linux)\n')
-  for (let cores = 1; hasTaskset() && cores <= availableParallelism(); cores += 1) {
+  const pinnable = hasTaskset()
+  if (!pinnable) process.stdout.write('  skipped: no taskset on this machine (util-linux)\n')
+  for (let cores = 1; pinnable && cores <= availableParallelism(); cores += 1) {
     const threads = defaultScanThreads(cores)
     const one = await startServer(rpcUrl, threads, [], `0-${cores - 1}`)
     await scan(one, plain, WARMUP, 8)

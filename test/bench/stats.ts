@@ -1,5 +1,15 @@
 /** Small statistics for benchmark samples. */
 
+/** The sum of `samples`. */
+export function sum(samples: readonly number[]): number {
+  return samples.reduce((total, value) => total + value, 0)
+}
+
+/** The arithmetic mean of `samples`; NaN for no samples. */
+export function mean(samples: readonly number[]): number {
+  return sum(samples) / samples.length
+}
+
 /** The q-th quantile (0..1) of `samples` by nearest rank; NaN for no samples. */
 export function quantile(samples: readonly number[], q: number): number {
   if (samples.length === 0) return Number.NaN
