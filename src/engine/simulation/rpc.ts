@@ -86,8 +86,17 @@ type Answer = { id?: unknown; result?: unknown; error?: { code?: unknown; messag
 /** Why a whole HTTP exchange failed, before any single call's answer could be read. */
 type Transport = { kind: Exclude<NodeFailureKind, 'REJECTED' | 'UNSUPPORTED_METHOD' | 'BAD_ANSWER'>; detail: string }
 
-/** What one exchange came back with: the parsed body, or why there is none. */
-type Exchange = { ok: true; body: unknown } | { ok: false; failure: Transport }
+/** What one exchange came back with: the parsed body, or why there is none (with the HTTP status, when one came). */
+type Exchange = { ok: true; body: unknown } | { ok: false; failure: Transport; status?: number }
+
+/**
+ * HTTP statuses with which nodes and gateways turn a batch away for its size (400 Bad Request, 413 Content Too Large).
+ * 429 is not among them: a node that limits the rate would only get more requests from the batch sent in parts.
+ */
+const BATCH_REFUSED_STATUSES = new Set([400, 413])
+
+/** JSON-RPC "Invalid Request": for a well-formed call in a batch, the node's word that the batch is too large (geth). */
+const INVALID_REQUEST = -32600
 
 /** A client for one scan over `channel`; its stats count only this scan's traffic. */
 export function createRpcClient(channel: RpcChannel, signal?: AbortSignal): RpcClient {
@@ -128,13 +137,14 @@ export function rpcClientFor(access: NodeAccess): RpcClient {
 /**
  * A channel to the node at `rpcUrl`. Requests gathered until the schedule flushes them travel as one JSON-RPC batch
  * (a lone one as a plain request). Each exchange is one POST read whole, with no retries (a scan that failed says so),
- * but for one case: a node that answers a batch as a whole, not call by call, refused it, and its calls go again alone.
+ * but for one case: a node that turns a batch away (a status, one error for the whole batch, or none for its calls)
+ * gets its calls again in smaller batches (sendSmaller).
  */
 export function createRpcChannel(rpcUrl: string, options: RpcChannelOptions = {}): RpcChannel {
   const fetchFn = options.fetch ?? globalThis.fetch
   const timeoutMs = options.timeoutMs ?? TIMEOUT_MS
   const schedule = options.schedule ?? queueMicrotask
-  // Drops to 1 for good once the node refuses a batch.
+  // Halves, for good, each time the node refuses a batch (sendSmaller).
   let maxBatch = Math.max(1, options.maxBatch ?? Number.POSITIVE_INFINITY)
   let nextId = 1
   let pending: Pending[] = []
@@ -152,7 +162,13 @@ export function createRpcChannel(rpcUrl: string, options: RpcChannelOptions = {}
         body,
         signal: flight.controller.signal,
       })
-      if (!response.ok) return failed('HTTP_ERROR', `HTTP ${response.status}`)
+      if (!response.ok) {
+        return {
+          ok: false,
+          failure: { kind: 'HTTP_ERROR', detail: `HTTP ${response.status}` },
+          status: response.status,
+        }
+      }
       const text = await response.text()
       try {
         return { ok: true, body: JSON.parse(text) }
@@ -246,24 +262,34 @@ export function createRpcChannel(rpcUrl: string, options: RpcChannelOptions = {}
     for (const call of calls) call.exchange = flight
     void exchange(body, flight).then((outcome) => {
       if (!outcome.ok) {
+        if (!lone && outcome.status !== undefined && BATCH_REFUSED_STATUSES.has(outcome.status))
+          return sendSmaller(calls)
         for (const call of calls) finish(call, false, transportFailure(outcome.failure, call.method))
         return
       }
       const answer = outcome.body
       if (lone) return settle(calls[0] as Pending, answer)
-      if (!Array.isArray(answer)) {
-        // One answer for the whole batch: a node that takes no batches (or none this large). Each call goes again
-        // alone, and so does every later one, rather than failing calls that would each have been served.
-        maxBatch = 1
-        for (const call of calls) if (!call.done) send([call])
-        return
-      }
+      // One answer for the whole batch: a node that takes no batches, or none this large.
+      if (!Array.isArray(answer)) return sendSmaller(calls)
       // A node answers a batch with an array, in any order.
       const byId = new Map<unknown, unknown>(answer.map((one: Answer) => [one?.id, one]))
+      const answers = ids.map((id) => byId.get(id))
+      if (answers.every(refusesBatch)) return sendSmaller(calls)
       calls.forEach((call, index) => {
-        settle(call, byId.get(ids[index]))
+        settle(call, answers[index])
       })
     })
+  }
+
+  /**
+   * The node refused `calls` as a batch: they go again in batches half as large, and so does every later call, down to
+   * one call per POST, rather than failing calls that would have been served. Halving finds a node's limit (some
+   * gateways take 3 or 5 calls, most 100 or more) in a few refusals.
+   */
+  const sendSmaller = (calls: Pending[]) => {
+    maxBatch = Math.max(1, Math.min(maxBatch, Math.floor(calls.length / 2)))
+    const waiting = calls.filter((call) => !call.done)
+    for (let start = 0; start < waiting.length; start += maxBatch) send(waiting.slice(start, start + maxBatch))
   }
 
   const flush = () => {
@@ -294,6 +320,16 @@ export function createRpcChannel(rpcUrl: string, options: RpcChannelOptions = {}
 }
 
 const failed = (kind: Transport['kind'], detail: string): Exchange => ({ ok: false, failure: { kind, detail } })
+
+/**
+ * Whether one call's entry in a batch answer turns the batch away rather than answering the call: missing (geth puts
+ * its refusal on the first call only), or an Invalid Request error, which a well-formed call gets only for its batch.
+ */
+function refusesBatch(answer: unknown): boolean {
+  if (answer === undefined) return true
+  const error = (answer as Answer | null)?.error
+  return typeof error === 'object' && error !== null && error.code === INVALID_REQUEST
+}
 
 /** Whether `params` can be written as JSON. */
 function writable(params: unknown[]): boolean {

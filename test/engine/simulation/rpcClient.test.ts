@@ -38,6 +38,17 @@ beforeAll(async () => {
         })
         return
       }
+      // Batch limits as nodes and gateways enforce them, named by a prefix every call of the batch carries.
+      if (Array.isArray(parsed) && parsed.length > 3 && methods.some((method) => method.startsWith('eth_limit3'))) {
+        return response.writeHead(413).end('request entity too large')
+      }
+      if (Array.isArray(parsed) && parsed.length > 2 && methods.some((method) => method.startsWith('eth_gethLimit2'))) {
+        const refusal = { jsonrpc: '2.0', id: parsed[0]?.id, error: { code: -32600, message: 'batch too large' } }
+        return response.end(JSON.stringify([refusal]))
+      }
+      if (Array.isArray(parsed) && methods.some((method) => method.startsWith('eth_busy'))) {
+        return response.writeHead(429).end('rate limited')
+      }
       if (Array.isArray(parsed) && methods.includes('eth_batchError')) {
         return response.end(
           JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'no batches' } }),
@@ -130,7 +141,7 @@ describe('createRpcClient', () => {
     expect(await Promise.all(methods.map((method) => client.request(method, [])))).toEqual(methods)
   })
 
-  it('sends each call of a batch the node refused as a whole again alone, and every later call alone', async () => {
+  it('sends the calls of a batch of two the node refused as a whole again alone, and every later call alone', async () => {
     const client = clientOf(url)
     const answers = await Promise.all([client.request('eth_chainId', []), client.request('eth_batchError', [])])
     expect(answers).toEqual(['eth_chainId', 'eth_batchError'])
@@ -144,6 +155,34 @@ describe('createRpcClient', () => {
       ['eth_blockNumber'],
     ])
     expect(bodies.slice(1).every((body) => !Array.isArray(body))).toBe(true)
+  })
+
+  it("finds a node's batch limit by halving: a node that takes 3 calls and answers more with HTTP 413", async () => {
+    const client = clientOf(url, { maxBatch: 8 })
+    const methods = Array.from({ length: 8 }, (_, index) => `eth_limit3_${index}`)
+    expect(await Promise.all(methods.map((method) => client.request(method, [])))).toEqual(methods)
+    expect(bodies.map((body) => methodsOf(body).length)).toEqual([8, 4, 4, 2, 2, 2, 2])
+    // Later calls start at the size that was taken.
+    const later = methods.slice(0, 4).map((method) => `${method}_later`)
+    expect(await Promise.all(later.map((method) => client.request(method, [])))).toEqual(later)
+    expect(bodies.slice(7).map((body) => methodsOf(body).length)).toEqual([2, 2])
+  })
+
+  it('takes a batch answer that refuses the batch on its first call only (geth over its limit) as a refusal', async () => {
+    const client = clientOf(url)
+    const methods = Array.from({ length: 4 }, (_, index) => `eth_gethLimit2_${index}`)
+    expect(await Promise.all(methods.map((method) => client.request(method, [])))).toEqual(methods)
+    expect(bodies.map((body) => methodsOf(body).length)).toEqual([4, 2, 2])
+  })
+
+  it('does not split a batch the node rate-limits (HTTP 429): its calls fail, sent once', async () => {
+    const client = clientOf(url)
+    const outcomes = await Promise.allSettled([client.request('eth_busy_a', []), client.request('eth_busy_b', [])])
+    expect(outcomes).toMatchObject([
+      { status: 'rejected', reason: { kind: 'HTTP_ERROR', message: expect.stringContaining('HTTP 429') } },
+      { status: 'rejected', reason: { kind: 'HTTP_ERROR' } },
+    ])
+    expect(bodies).toHaveLength(1)
   })
 
   it('names a method the node lacks as UNSUPPORTED_METHOD', async () => {
