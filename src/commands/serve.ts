@@ -25,8 +25,8 @@ const USAGE = `preflight serve --port Q --rpc CHAIN/NETWORK=URL … --api-key KE
                                0 scans on the main thread
   --node-batch N               the most node calls that scans made in the same moment send as one JSON-RPC batch
                                (default ${DEFAULT_NODE_BATCH}); 1 sends each call alone, for a node that runs a batch's
-                               calls one after another (geth); a node that refuses batches is detected and then
-                               gets every call alone
+                               calls one after another (geth); a node that refuses a batch gets its calls again in
+                               batches half as large, and every later call in batches of that size
   --scan-timeout S             seconds before a scan is answered 504 and its node calls cancelled (default 20)
   --probe-environment          also run each transaction scan's transactions as a block runs them (a real gas price
                                and base fee, a wallet's gas) and warn SIMULATION_EVASION when that leaves the user
