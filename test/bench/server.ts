@@ -132,6 +132,10 @@ async function startServer(rpcUrl: string, threads: number, extraArgs: string[] 
     env: { ...process.env, PREFLIGHT_API_KEYS: KEY },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
+  // A bench that fails half-way leaves no server behind.
+  const orphaned = () => child.kill()
+  process.once('exit', orphaned)
+  child.once('exit', () => process.off('exit', orphaned))
   let stderr = ''
   let partial = ''
   const lines: ScanLine[] = []
