@@ -162,13 +162,7 @@ export function createRpcChannel(rpcUrl: string, options: RpcChannelOptions = {}
         body,
         signal: flight.controller.signal,
       })
-      if (!response.ok) {
-        return {
-          ok: false,
-          failure: { kind: 'HTTP_ERROR', detail: `HTTP ${response.status}` },
-          status: response.status,
-        }
-      }
+      if (!response.ok) return failed('HTTP_ERROR', `HTTP ${response.status}`, response.status)
       const text = await response.text()
       try {
         return { ok: true, body: JSON.parse(text) }
@@ -319,7 +313,8 @@ export function createRpcChannel(rpcUrl: string, options: RpcChannelOptions = {}
   }
 }
 
-const failed = (kind: Transport['kind'], detail: string): Exchange => ({ ok: false, failure: { kind, detail } })
+const failed = (kind: Transport['kind'], detail: string, status?: number): Exchange =>
+  status === undefined ? { ok: false, failure: { kind, detail } } : { ok: false, failure: { kind, detail }, status }
 
 /**
  * Whether one call's entry in a batch answer turns the batch away rather than answering the call: missing (geth puts
