@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../../src/devnet/devnet.ts'
 import { createRpcChannel, type ScanOptions, scanMessage, scanTransactions } from '../../../src/engine/index.ts'
 import { buildScenarios } from '../../bench/scenarios.ts'
+import { sum } from '../../bench/stats.ts'
 import { startTestDevnet } from '../../support/devnet.ts'
 
 let devnet: Devnet
@@ -60,7 +61,7 @@ describe('scans sharing a channel', () => {
       expect(outcome.ok, scenarios[index]?.name).toBe(true)
       expect(withoutId(outcome), scenarios[index]?.name).toEqual(withoutId(alone[index] as typeof outcome))
     }
-    const calls = shared.posts.reduce((sum, count) => sum + count, 0)
+    const calls = sum(shared.posts)
     expect(requests.length).toBeGreaterThan(8)
     expect(Math.max(...shared.posts)).toBe(8)
     expect(shared.posts.length).toBeLessThan(calls / 2)
