@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
-import { limitHeapGrowth } from '../server/heapGrowth.ts'
+import { applyHeapSettings } from '../server/heapSettings.ts'
 import { readKeysFile } from '../server/keys.ts'
 import { parseNetworks } from '../server/networks.ts'
 import { DEFAULT_NODE_BATCH } from '../server/scanJob.ts'
@@ -122,8 +122,8 @@ async function serve(argv: string[]): Promise<number> {
     )
   }
 
-  // Before the scan threads start, so their heaps are limited too.
-  limitHeapGrowth()
+  // Before the scan threads start, so their heaps are set up with it.
+  applyHeapSettings()
   // Nothing needs stopping before this point, so a signal during the chain checks just ends the process.
   const stop = listenForStop()
   let server: Awaited<ReturnType<typeof startScanServer>>
