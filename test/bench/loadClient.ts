@@ -6,8 +6,8 @@
  * nothing else.
  */
 
-import { fork } from 'node:child_process'
 import { Agent, request } from 'node:http'
+import { benchRole, forkBenchProcess } from './benchProcess.ts'
 
 /** One run: `total` POSTs of `body` to `url`, `concurrency` in flight; every answer must be 200. */
 export type LoadOrder = {
@@ -70,14 +70,12 @@ async function runOrder(order: LoadOrder, agent: Agent): Promise<LoadResult> {
 }
 
 /** Starts the load generator process; `send` runs one order in it (one at a time), `close` ends it. */
-export function startLoadClient(): { send: (order: LoadOrder) => Promise<LoadResult>; close: () => void } {
-  const child = fork(new URL(import.meta.url), [], {
-    execArgv: ['--import', 'tsx'],
-    env: { ...process.env, LOAD_CLIENT: '1' },
-  })
-  // The bench ending for any reason ends its load generator too.
-  const stop = () => child.kill()
-  process.once('exit', stop)
+export function startLoadClient(): {
+  send: (order: LoadOrder) => Promise<LoadResult>
+  close: () => void
+  pid: number
+} {
+  const child = forkBenchProcess(new URL(import.meta.url), 'load-client')
   let exited: string | null = null
   let waiting: ((reply: Reply) => void) | null = null
   child.on('message', (reply: Reply) => waiting?.(reply))
@@ -104,14 +102,10 @@ export function startLoadClient(): { send: (order: LoadOrder) => Promise<LoadRes
     queue = next.catch(() => {})
     return next
   }
-  const close = () => {
-    process.off('exit', stop)
-    child.kill()
-  }
-  return { send, close }
+  return { send, close: () => child.kill(), pid: child.pid as number }
 }
 
-if (process.env.LOAD_CLIENT === '1' && process.send) {
+if (benchRole === 'load-client' && process.send) {
   process.once('disconnect', () => process.exit(0))
   const agent = new Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY })
   process.on('message', (order: LoadOrder) => {

@@ -3,9 +3,10 @@
  * Safe execTransaction under the MULTISIG_WALLET preset and a permit message: scans/s and p50/p99 latency at
  * concurrency 1, 8 and 32, beside the raw eth_simulateV1 calls those scans make, sent straight to the node; how much
  * of a scan's time, by the server's own log, was the node's and how much its own; the server's CPU per scan (all its
- * threads, and at c = 32 by thread); start time and idle RSS; RSS over 10,000 scans; throughput by the cores the server may use; the plain
- * transfer with each scan's node call sent alone (--node-batch 1) and batched (the default), side by side. The load
- * comes from a process of its own (loadClient.ts).
+ * threads, and at c = 32 by thread); start time and idle RSS; RSS over 10,000 scans; throughput by the cores the
+ * server may use, against anvil and against a node replaying anvil's answers (replayNode.ts); the plain transfer with
+ * each scan's node call sent alone (--node-batch 1) and batched (the default), side by side. The load comes from a
+ * process of its own (loadClient.ts).
  * Each scenario is measured after BENCH_SERVER_WARMUP scans (default 3,000) of it, once the server's code is compiled,
  * and each concurrency after BENCH_LEVEL_WARMUP scans (default 1,000) at it.
  */
@@ -20,6 +21,7 @@ import { DEFAULT_NODE_BATCH } from '../../src/server/scanJob.ts'
 import { defaultScanThreads } from '../../src/server/scanRunner.ts'
 import { freePort } from '../support/devnet.ts'
 import { type LoadResult, startLoadClient } from './loadClient.ts'
+import { startReplayNode } from './replayNode.ts'
 import { buildScenarios, permitMessage } from './scenarios.ts'
 import { mean, quantile, sum } from './stats.ts'
 
@@ -318,22 +320,38 @@ async function main() {
   await stop(server.child)
 
   // The server pinned to its first k cores, with the scan threads a k-core machine gets by default; the node and the
-  // load generator run where the scheduler puts them, on any core.
-  process.stdout.write('\nplain transfer at c = 32 by the cores the server may use (taskset):\n')
+  // load generator run where the scheduler puts them, on any core. Against anvil, the server and anvil share those
+  // cores; the replaying node answers for almost no CPU, which leaves them to the server.
   const pinnable = hasTaskset()
-  if (!pinnable) process.stdout.write('  skipped: no taskset on this machine (util-linux)\n')
-  for (let cores = 1; pinnable && cores <= availableParallelism(); cores += 1) {
-    const threads = defaultScanThreads(cores)
-    const one = await startServer(rpcUrl, threads, [], `0-${cores - 1}`)
-    await scan(one, plain, WARMUP, 8)
-    const cpuBefore = cpuSeconds(one.pid)
-    const run = await scan(one, plain, PER_LEVEL, 32)
-    const cpuMs = ((cpuSeconds(one.pid) - cpuBefore) * 1000) / PER_LEVEL
-    process.stdout.write(
-      `  ${cores} core(s), --threads ${threads}: ${Math.round(PER_LEVEL / run.seconds)} scans/s, p50 ${quantile(run.latencies, 0.5).toFixed(2)} ms, p99 ${quantile(run.latencies, 0.99).toFixed(2)} ms, server CPU/scan ${cpuMs.toFixed(2)} ms\n`,
-    )
-    await stop(one.child)
+  const replay = await startReplayNode(rpcUrl)
+  const nodes = [
+    ['anvil', rpcUrl, null],
+    ["a node replaying anvil's answers", replay.url, replay.pid],
+  ] as const
+  for (const [label, node, nodePid] of nodes) {
+    process.stdout.write(`\nplain transfer at c = 32 against ${label}, by the cores the server may use (taskset):\n`)
+    if (!pinnable) process.stdout.write('  skipped: no taskset on this machine (util-linux)\n')
+    for (let cores = 1; pinnable && cores <= availableParallelism(); cores += 1) {
+      const threads = defaultScanThreads(cores)
+      const one = await startServer(node, threads, [], `0-${cores - 1}`)
+      await scan(one, plain, WARMUP, 8)
+      await scan(one, plain, LEVEL_WARMUP, 32)
+      // What the others took of the same cores, per scan: the load generator, and the replaying node (anvil's own
+      // process is not the bench's to read).
+      const others = nodePid === null ? [client.pid] : [client.pid, nodePid]
+      const before = [one.pid, ...others].map(cpuSeconds)
+      const run = await scan(one, plain, PER_LEVEL, 32)
+      const [cpuMs, generatorMs, nodeMs] = [one.pid, ...others].map(
+        (pid, index) => ((cpuSeconds(pid) - (before[index] as number)) * 1000) / PER_LEVEL,
+      )
+      const helpers = `load generator ${generatorMs?.toFixed(2)} ms${nodeMs === undefined ? '' : `, node ${nodeMs.toFixed(2)} ms`}`
+      process.stdout.write(
+        `  ${cores} core(s), --threads ${threads}: ${Math.round(PER_LEVEL / run.seconds)} scans/s, p50 ${quantile(run.latencies, 0.5).toFixed(2)} ms, p99 ${quantile(run.latencies, 0.99).toFixed(2)} ms, server CPU/scan ${cpuMs?.toFixed(2)} ms (${helpers})\n`,
+      )
+      await stop(one.child)
+    }
   }
+  replay.close()
 
   // Side by side, rounds alternating, since the machine's pace drifts more within minutes than the difference.
   process.stdout.write(
