@@ -336,8 +336,7 @@ async function main() {
       const one = await startServer(node, threads, [], `0-${cores - 1}`)
       await scan(one, plain, WARMUP, 8)
       await scan(one, plain, LEVEL_WARMUP, 32)
-      // What the others took of the same cores, per scan: the load generator, and the replaying node (anvil's own
-      // process is not the bench's to read).
+      // What the load generator and the replaying node took of the same cores, per scan (anvil's CPU is not read).
       const others = nodePid === null ? [client.pid] : [client.pid, nodePid]
       const before = [one.pid, ...others].map(cpuSeconds)
       const run = await scan(one, plain, PER_LEVEL, 32)
