@@ -6,6 +6,9 @@
  */
 import { setFlagsFromString } from 'node:v8'
 
+/** The semi-space of each scan thread's young generation, in MB. */
+export const SCAN_THREAD_SEMI_SPACE_MB = 32
+
 /**
  * - Heap growth 100 %: left to itself V8 lets a busy heap grow to up to four times what its last full collection kept,
  *   so RSS climbed by a fifth over a few thousand scans and fell back, a saw-tooth wide enough to hide a leak; at 100 %
@@ -21,7 +24,7 @@ import { setFlagsFromString } from 'node:v8'
 export const HEAP_FLAGS = [
   '--heap-growing-percent=100',
   '--no-allocation-site-pretenuring',
-  '--max-semi-space-size=32',
+  `--max-semi-space-size=${SCAN_THREAD_SEMI_SPACE_MB}`,
 ] as const
 
 /**

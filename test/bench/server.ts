@@ -4,9 +4,10 @@
  * concurrency 1, 8 and 32, beside the raw eth_simulateV1 calls those scans make, sent straight to the node; how much
  * of a scan's time, by the server's own log, was the node's and how much its own; the server's CPU per scan (all its
  * threads, and at c = 32 by thread); start time and idle RSS; RSS over 10,000 scans; throughput by the cores the
- * server may use, against anvil and against a node replaying anvil's answers (replayNode.ts); the plain transfer with
- * each scan's node call sent alone (--node-batch 1) and batched (the default), side by side. The load comes from a
- * process of its own (loadClient.ts).
+ * server may use, against anvil and against a node replaying anvil's answers (replayNode.ts); side by side, the plain
+ * transfer with each scan's node call sent alone (--node-batch 1) and batched (the default), and each scenario with
+ * the main thread's young generation as V8 sizes it and as large as the scan threads'. The load comes from a process of
+ * its own (loadClient.ts).
  * Each scenario is measured after BENCH_SERVER_WARMUP scans (default 3,000) of it, once the server's code is compiled,
  * and each concurrency after BENCH_LEVEL_WARMUP scans (default 1,000) at it.
  */
@@ -17,6 +18,7 @@ import { join } from 'node:path'
 import type { Address } from 'viem'
 import { startDevnet } from '../../src/devnet/devnet.ts'
 import { scanMessage, scanTransactions } from '../../src/engine/index.ts'
+import { SCAN_THREAD_SEMI_SPACE_MB } from '../../src/server/heapSettings.ts'
 import { DEFAULT_NODE_BATCH } from '../../src/server/scanJob.ts'
 import { defaultScanThreads } from '../../src/server/scanRunner.ts'
 import { freePort } from '../support/devnet.ts'
@@ -43,8 +45,11 @@ const SOAK = Number(process.env.BENCH_SOAK ?? 10_000)
 const SOAK_STEP = 1_000
 const CONCURRENCY = [1, 8, 32]
 const TOP = CONCURRENCY[CONCURRENCY.length - 1] as number
-/** Alternating rounds of half a level each, per node batch size. */
+/** Alternating rounds per server when two are compared, each half a level. */
 const BATCH_ROUNDS = 4
+const SEMI_ROUNDS = 4
+/** The young generation NODE_OPTIONS gives the main thread in the last comparison: what serve gives its scan threads. */
+const MAIN_SEMI_SPACE = `--max-semi-space-size=${SCAN_THREAD_SEMI_SPACE_MB}`
 const TICKS_PER_SECOND = 100
 
 type Target = { name: string; path: string; body: unknown; raw: string }
@@ -108,11 +113,18 @@ function parsedLogLine(line: string): { msg?: string; durationMs?: number; nodeM
 type ScanLine = { durationMs: number; nodeMs: number }
 
 /**
- * Starts `preflight serve` on the devnet node; `cores`, when given, pins it to those CPUs (taskset). The server's
+ * Starts `preflight serve` on the devnet node; `cores`, when given, pins it to those CPUs (taskset), and `nodeOptions`
+ * becomes its NODE_OPTIONS. The server's
  * request log lines are kept: `scanLines(n)` waits for the first `n` (they are written in blocks, at least every
  * 250 ms) and returns them.
  */
-async function startServer(rpcUrl: string, threads: number, extraArgs: string[] = [], cores?: string) {
+async function startServer(
+  rpcUrl: string,
+  threads: number,
+  extraArgs: string[] = [],
+  placement: { cores?: string; nodeOptions?: string } = {},
+) {
+  const { cores, nodeOptions } = placement
   const port = await freePort()
   const started = performance.now()
   const command = [
@@ -131,7 +143,11 @@ async function startServer(rpcUrl: string, threads: number, extraArgs: string[] 
   ]
   const argv = cores === undefined ? command : ['taskset', '--cpu-list', cores, ...command]
   const child: ChildProcess = spawn(argv[0] as string, argv.slice(1), {
-    env: { ...process.env, PREFLIGHT_API_KEYS: KEY },
+    env: {
+      ...process.env,
+      PREFLIGHT_API_KEYS: KEY,
+      ...(nodeOptions === undefined ? {} : { NODE_OPTIONS: nodeOptions }),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   // A bench that fails half-way leaves no server behind.
@@ -333,7 +349,7 @@ async function main() {
     if (!pinnable) process.stdout.write('  skipped: no taskset on this machine (util-linux)\n')
     for (let cores = 1; pinnable && cores <= availableParallelism(); cores += 1) {
       const threads = defaultScanThreads(cores)
-      const one = await startServer(node, threads, [], `0-${cores - 1}`)
+      const one = await startServer(node, threads, [], { cores: `0-${cores - 1}` })
       await scan(one, plain, WARMUP, 8)
       await scan(one, plain, LEVEL_WARMUP, 32)
       // What the load generator and the replaying node took of the same cores, per scan (anvil's CPU is not read).
@@ -353,31 +369,50 @@ async function main() {
   replay.close()
 
   // Side by side, rounds alternating, since the machine's pace drifts more within minutes than the difference.
+  const alternating = async (servers: Server[], target: Target, rounds: number) => {
+    const results = servers.map(() => ({ cpu: 0, seconds: 0, latencies: [] as number[] }))
+    for (const one of servers) await scan(one, target, WARMUP, 8)
+    for (const one of servers) await scan(one, target, LEVEL_WARMUP, TOP)
+    for (let round = 0; round < rounds; round += 1) {
+      for (const [index, one] of servers.entries()) {
+        const cpuBefore = cpuSeconds(one.pid)
+        const run = await scan(one, target, PER_LEVEL / 2, TOP)
+        const result = results[index] as (typeof results)[number]
+        result.cpu += cpuSeconds(one.pid) - cpuBefore
+        result.seconds += run.seconds
+        result.latencies.push(...run.latencies)
+      }
+    }
+    return results.map(({ cpu, seconds, latencies }) => {
+      const [p50, p99] = [quantile(latencies, 0.5), quantile(latencies, 0.99)]
+      return `${Math.round(latencies.length / seconds)} scans/s, p50 ${p50.toFixed(2)} ms, p99 ${p99.toFixed(2)} ms (${(p99 / p50).toFixed(2)}×), server CPU/scan ${((cpu * 1000) / latencies.length).toFixed(2)} ms`
+    })
+  }
+
   process.stdout.write(
-    `\nplain transfer at c = 32 by --node-batch (default ${DEFAULT_NODE_BATCH}), rounds alternating:\n`,
+    `\nplain transfer at c = ${TOP} by --node-batch (default ${DEFAULT_NODE_BATCH}), rounds alternating:\n`,
   )
   const batches = [1, DEFAULT_NODE_BATCH]
-  const servers = await Promise.all(
+  const batchServers = await Promise.all(
     batches.map((batch) => startServer(rpcUrl, defaultThreads, ['--node-batch', String(batch)])),
   )
-  const results = servers.map(() => ({ cpu: 0, seconds: 0, latencies: [] as number[] }))
-  for (const one of servers) await scan(one, plain, WARMUP, 8)
-  for (let round = 0; round < BATCH_ROUNDS; round += 1) {
-    for (const [index, one] of servers.entries()) {
-      const cpuBefore = cpuSeconds(one.pid)
-      const run = await scan(one, plain, PER_LEVEL / 2, 32)
-      const result = results[index] as (typeof results)[number]
-      result.cpu += cpuSeconds(one.pid) - cpuBefore
-      result.seconds += run.seconds
-      result.latencies.push(...run.latencies)
+  const byBatch = await alternating(batchServers, plain, BATCH_ROUNDS)
+  for (const [index, batch] of batches.entries()) process.stdout.write(`  --node-batch ${batch}: ${byBatch[index]}\n`)
+  await Promise.all(batchServers.map((one) => stop(one.child)))
+
+  // serve sizes its scan threads' young generation itself; the main thread's was sized when the process started, and
+  // only NODE_OPTIONS reaches it (README, "Young objects kept young").
+  const semiSpaces = [undefined, MAIN_SEMI_SPACE] as const
+  const servers = await Promise.all(
+    semiSpaces.map((nodeOptions) => startServer(rpcUrl, defaultThreads, [], { nodeOptions })),
+  )
+  process.stdout.write(`\nat c = ${TOP} by the main thread's young generation, rounds alternating:\n`)
+  for (const target of targets) {
+    const bySemiSpace = await alternating(servers, target, SEMI_ROUNDS)
+    for (const [index, nodeOptions] of semiSpaces.entries()) {
+      const label = nodeOptions === undefined ? "V8's default" : `NODE_OPTIONS=${nodeOptions}`
+      process.stdout.write(`  ${target.name}, ${label}: ${bySemiSpace[index]}\n`)
     }
-  }
-  for (const [index, batch] of batches.entries()) {
-    const { cpu, seconds, latencies } = results[index] as (typeof results)[number]
-    const scans = latencies.length
-    process.stdout.write(
-      `  --node-batch ${batch}: ${Math.round(scans / seconds)} scans/s, p50 ${quantile(latencies, 0.5).toFixed(2)} ms, p99 ${quantile(latencies, 0.99).toFixed(2)} ms, server CPU/scan ${((cpu * 1000) / scans).toFixed(2)} ms\n`,
-    )
   }
   await Promise.all(servers.map((one) => stop(one.child)))
   client.close()
