@@ -15,8 +15,8 @@ export const SCAN_THREAD_SEMI_SPACE_MB = 32
  *   it stayed within 4 % over 10,000 scans.
  * - No allocation-site pretenuring: V8 saw a request's objects (parsed node answers among them) survive a
  *   young-generation collection and began allocating them straight into the old generation, where they died an
- *   instant later: at c = 32 the scan thread ran a full collection every 0.35–0.5 s (every 1.3–1.9 s with pretenuring off), and
- *   each paused every scan in flight.
+ *   instant later: at c = 32 the scan thread ran a full collection every 0.35–0.5 s (every 1.3–1.9 s with pretenuring
+ *   off), and each paused every scan in flight.
  * - A 32 MB semi-space for the scan threads (twice V8's default): fewer young-generation collections, so fewer
  *   requests' objects are caught alive by one and promoted. The main thread's young generation was sized when the
  *   process started and keeps V8's default.

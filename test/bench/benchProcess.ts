@@ -1,4 +1,7 @@
-/** Helpers of `bench:server` that run as processes of their own, so their collections pause neither the bench nor each other. */
+/**
+ * Helpers of `bench:server` that run as processes of their own, so that their collections pause neither the bench nor
+ * each other.
+ */
 import { type ChildProcess, fork } from 'node:child_process'
 
 /** The role a forked helper module runs as, or undefined in the bench's own process. */
