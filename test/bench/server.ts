@@ -46,8 +46,7 @@ const SOAK_STEP = 1_000
 const CONCURRENCY = [1, 8, 32]
 const TOP = CONCURRENCY[CONCURRENCY.length - 1] as number
 /** Alternating rounds per server when two are compared, each half a level. */
-const BATCH_ROUNDS = 4
-const SEMI_ROUNDS = 4
+const ALTERNATING_ROUNDS = 4
 /** The young generation NODE_OPTIONS gives the main thread in the last comparison: what serve gives its scan threads. */
 const MAIN_SEMI_SPACE = `--max-semi-space-size=${SCAN_THREAD_SEMI_SPACE_MB}`
 const TICKS_PER_SECOND = 100
@@ -114,9 +113,8 @@ type ScanLine = { durationMs: number; nodeMs: number }
 
 /**
  * Starts `preflight serve` on the devnet node; `cores`, when given, pins it to those CPUs (taskset), and `nodeOptions`
- * becomes its NODE_OPTIONS. The server's
- * request log lines are kept: `scanLines(n)` waits for the first `n` (they are written in blocks, at least every
- * 250 ms) and returns them.
+ * becomes its NODE_OPTIONS. The server's request log lines are kept: `scanLines(n)` waits for the first `n` (they are
+ * written in blocks, at least every 250 ms) and returns them.
  */
 async function startServer(
   rpcUrl: string,
@@ -194,6 +192,12 @@ async function stop(child: ChildProcess): Promise<void> {
   await exited
   const ms = performance.now() - started
   if (ms > 20_000) process.stdout.write(`  (the server took ${Math.round(ms)} ms to stop)\n`)
+}
+
+/** One run at one concurrency in a line: throughput, p50 and p99 (and their ratio), and the server's CPU per scan. */
+function runSummary(latencies: number[], seconds: number, cpuMsPerScan: number): string {
+  const [p50, p99] = [quantile(latencies, 0.5), quantile(latencies, 0.99)]
+  return `${Math.round(latencies.length / seconds)} scans/s, p50 ${p50.toFixed(2)} ms, p99 ${p99.toFixed(2)} ms (${(p99 / p50).toFixed(2)}×), server CPU/scan ${cpuMsPerScan.toFixed(2)} ms`
 }
 
 /** True when `taskset` (util-linux) can pin a process to cores here. */
@@ -345,23 +349,25 @@ async function main() {
     ["a node replaying anvil's answers", replay.url, replay.pid],
   ] as const
   for (const [label, node, nodePid] of nodes) {
-    process.stdout.write(`\nplain transfer at c = 32 against ${label}, by the cores the server may use (taskset):\n`)
+    process.stdout.write(
+      `\nplain transfer at c = ${TOP} against ${label}, by the cores the server may use (taskset):\n`,
+    )
     if (!pinnable) process.stdout.write('  skipped: no taskset on this machine (util-linux)\n')
     for (let cores = 1; pinnable && cores <= availableParallelism(); cores += 1) {
       const threads = defaultScanThreads(cores)
       const one = await startServer(node, threads, [], { cores: `0-${cores - 1}` })
       await scan(one, plain, WARMUP, 8)
-      await scan(one, plain, LEVEL_WARMUP, 32)
+      await scan(one, plain, LEVEL_WARMUP, TOP)
       // What the load generator and the replaying node took of the same cores, per scan (anvil's CPU is not read).
       const others = nodePid === null ? [client.pid] : [client.pid, nodePid]
       const before = [one.pid, ...others].map(cpuSeconds)
-      const run = await scan(one, plain, PER_LEVEL, 32)
+      const run = await scan(one, plain, PER_LEVEL, TOP)
       const [cpuMs, generatorMs, nodeMs] = [one.pid, ...others].map(
         (pid, index) => ((cpuSeconds(pid) - (before[index] as number)) * 1000) / PER_LEVEL,
       )
       const helpers = `load generator ${generatorMs?.toFixed(2)} ms${nodeMs === undefined ? '' : `, node ${nodeMs.toFixed(2)} ms`}`
       process.stdout.write(
-        `  ${cores} core(s), --threads ${threads}: ${Math.round(PER_LEVEL / run.seconds)} scans/s, p50 ${quantile(run.latencies, 0.5).toFixed(2)} ms, p99 ${quantile(run.latencies, 0.99).toFixed(2)} ms, server CPU/scan ${cpuMs?.toFixed(2)} ms (${helpers})\n`,
+        `  ${cores} core(s), --threads ${threads}: ${runSummary(run.latencies, run.seconds, cpuMs as number)} (${helpers})\n`,
       )
       await stop(one.child)
     }
@@ -383,10 +389,7 @@ async function main() {
         result.latencies.push(...run.latencies)
       }
     }
-    return results.map(({ cpu, seconds, latencies }) => {
-      const [p50, p99] = [quantile(latencies, 0.5), quantile(latencies, 0.99)]
-      return `${Math.round(latencies.length / seconds)} scans/s, p50 ${p50.toFixed(2)} ms, p99 ${p99.toFixed(2)} ms (${(p99 / p50).toFixed(2)}×), server CPU/scan ${((cpu * 1000) / latencies.length).toFixed(2)} ms`
-    })
+    return results.map(({ cpu, seconds, latencies }) => runSummary(latencies, seconds, (cpu * 1000) / latencies.length))
   }
 
   process.stdout.write(
@@ -396,7 +399,7 @@ async function main() {
   const batchServers = await Promise.all(
     batches.map((batch) => startServer(rpcUrl, defaultThreads, ['--node-batch', String(batch)])),
   )
-  const byBatch = await alternating(batchServers, plain, BATCH_ROUNDS)
+  const byBatch = await alternating(batchServers, plain, ALTERNATING_ROUNDS)
   for (const [index, batch] of batches.entries()) process.stdout.write(`  --node-batch ${batch}: ${byBatch[index]}\n`)
   await Promise.all(batchServers.map((one) => stop(one.child)))
 
@@ -408,7 +411,7 @@ async function main() {
   )
   process.stdout.write(`\nat c = ${TOP} by the main thread's young generation, rounds alternating:\n`)
   for (const target of targets) {
-    const bySemiSpace = await alternating(servers, target, SEMI_ROUNDS)
+    const bySemiSpace = await alternating(servers, target, ALTERNATING_ROUNDS)
     for (const [index, nodeOptions] of semiSpaces.entries()) {
       const label = nodeOptions === undefined ? "V8's default" : `NODE_OPTIONS=${nodeOptions}`
       process.stdout.write(`  ${target.name}, ${label}: ${bySemiSpace[index]}\n`)
