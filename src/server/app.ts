@@ -14,6 +14,7 @@ import Fastify, {
 import { chainIdOf, type EngineError, newRequestId } from '../engine/index.ts'
 import { docsAsset, docsPage } from './docsPage.ts'
 import { parseDomainsRequest, scanDomains } from './domains.ts'
+import { idTable } from './idTable.ts'
 import { acceptedKeyHash, type KeySet, keyId } from './keys.ts'
 import { blockedStdout } from './logDestination.ts'
 import { createMetrics } from './metrics.ts'
@@ -142,7 +143,7 @@ export type ScanApp = {
 export function buildApp(config: AppConfig): ScanApp {
   const metrics = createMetrics()
   const ready = readinessChecker(config.networks, config.store)
-  const inFlight = new Set<AbortController>()
+  const inFlight = idTable<AbortController>()
   let draining = false
 
   const app = Fastify({
@@ -404,7 +405,7 @@ export function buildApp(config: AppConfig): ScanApp {
 
   const withDeadline = async (job: ScanJob, network: string): Promise<ScanJobResult> => {
     const controller = new AbortController()
-    inFlight.add(controller)
+    const scan = inFlight.add(controller)
     let timer: NodeJS.Timeout | undefined
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
@@ -423,7 +424,7 @@ export function buildApp(config: AppConfig): ScanApp {
       return await Promise.race([config.runner.run(job, controller.signal), deadline])
     } finally {
       clearTimeout(timer)
-      inFlight.delete(controller)
+      inFlight.delete(scan)
     }
   }
 
@@ -551,7 +552,7 @@ export function buildApp(config: AppConfig): ScanApp {
       draining = true
     },
     cancelScans: () => {
-      for (const controller of inFlight) controller.abort()
+      for (const controller of inFlight.values()) controller.abort()
     },
   }
 }

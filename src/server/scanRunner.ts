@@ -4,6 +4,7 @@
  */
 import { Worker } from 'node:worker_threads'
 import { NO_TRAFFIC } from '../engine/index.ts'
+import { type IdTable, idTable } from './idTable.ts'
 import { runScanJob, type ScanJob, type ScanJobResult } from './scanJob.ts'
 
 export type ScanRunner = {
@@ -31,19 +32,18 @@ export function inlineRunner(): ScanRunner {
 export type WorkerRequest = { type: 'scan'; id: number; job: ScanJob } | { type: 'abort'; id: number }
 export type WorkerReply = { id: number; result: ScanJobResult }
 
-type Slot = { worker: Worker; pending: Map<number, (result: ScanJobResult) => void> }
+type Slot = { worker: Worker; pending: IdTable<(result: ScanJobResult) => void> }
 
 /**
  * `count` worker threads running `workerFile` (scanWorker's compiled entry). Each job goes to the thread with the fewest
  * jobs in flight; a thread that dies fails its jobs as INTERNAL errors and is replaced.
  */
 export function threadRunner(count: number, workerFile: URL): ScanRunner {
-  let nextId = 1
   let closing = false
   const slots: Slot[] = []
   const start = (index: number) => {
     const worker = new Worker(workerFile)
-    const slot: Slot = { worker, pending: new Map() }
+    const slot: Slot = { worker, pending: idTable() }
     worker.on('message', ({ id, result }: WorkerReply) => {
       slot.pending.get(id)?.(result)
       slot.pending.delete(id)
@@ -71,13 +71,12 @@ export function threadRunner(count: number, workerFile: URL): ScanRunner {
     run: (job, signal) =>
       new Promise((resolve) => {
         const slot = slots.reduce((best, candidate) => (candidate.pending.size < best.pending.size ? candidate : best))
-        const id = nextId++
-        const onAbort = () => slot.worker.postMessage({ type: 'abort', id } satisfies WorkerRequest)
-        signal.addEventListener('abort', onAbort, { once: true })
-        slot.pending.set(id, (result) => {
+        const id = slot.pending.add((result) => {
           signal.removeEventListener('abort', onAbort)
           resolve(result)
         })
+        const onAbort = () => slot.worker.postMessage({ type: 'abort', id } satisfies WorkerRequest)
+        signal.addEventListener('abort', onAbort, { once: true })
         slot.worker.postMessage({ type: 'scan', id, job } satisfies WorkerRequest)
       }),
     close: async () => {
