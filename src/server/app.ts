@@ -83,6 +83,13 @@ const CORS_HEADERS = {
   'access-control-max-age': '600',
 }
 
+const EVERY_ANSWER_HEADERS = {
+  ...CORS_HEADERS,
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+  'content-language': CONTENT_LANGUAGE,
+}
+
 const SCAN_PATHS = {
   transactions: '/:chain/v0/:network/scan/transactions',
   transaction: '/:chain/v0/:network/scan/transaction',
@@ -199,13 +206,8 @@ export function buildApp(config: AppConfig): ScanApp {
   }
 
   app.addHook('onRequest', async (request, reply) => {
-    reply.headers({
-      ...CORS_HEADERS,
-      'x-request-id': request.id,
-      'cache-control': 'no-store',
-      'x-content-type-options': 'nosniff',
-      'content-language': CONTENT_LANGUAGE,
-    })
+    reply.headers(EVERY_ANSWER_HEADERS)
+    reply.header('x-request-id', request.id)
     if (!request.routeOptions.config?.scan) return
     if (draining) {
       reply.header('connection', 'close')
