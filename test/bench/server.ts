@@ -3,7 +3,8 @@
  * Safe execTransaction under the MULTISIG_WALLET preset and a permit message: scans/s and p50/p99 latency at
  * concurrency 1, 8 and 32, beside the raw eth_simulateV1 calls those scans make, sent straight to the node; how much
  * of a scan's time, by the server's own log, was the node's and how much its own; the server's CPU per scan (all its
- * threads, and at c = 32 by thread); start time and idle RSS; RSS over 10,000 scans; throughput by the cores the
+ * threads, and at c = 32 by thread); at c = 32, p99/p50 over several windows and the time the server, the node and the
+ * load generator waited for a core; start time and idle RSS; RSS over 10,000 scans; throughput by the cores the
  * server may use, against anvil and against a node replaying anvil's answers (replayNode.ts); side by side, the plain
  * transfer with each scan's node call sent alone (--node-batch 1) and batched (the default), and each scenario with
  * the main thread's young generation as V8 sizes it and as large as the scan threads'. The load comes from a process of
@@ -45,6 +46,11 @@ const SOAK = Number(process.env.BENCH_SOAK ?? 10_000)
 const SOAK_STEP = 1_000
 const CONCURRENCY = [1, 8, 32]
 const TOP = CONCURRENCY[CONCURRENCY.length - 1] as number
+/**
+ * Windows of BENCH_REQUESTS scans measured at c = TOP for each scenario (the first is the table's row): one window's
+ * p99 moves from run to run by more than any change made to it did, so the tail is read over several.
+ */
+const TAIL_WINDOWS = Number(process.env.BENCH_TAIL_WINDOWS ?? 5)
 /** Alternating rounds per server when two are compared, each half a level. */
 const ALTERNATING_ROUNDS = 4
 /** The young generation NODE_OPTIONS gives the main thread in the last comparison: what serve gives its scan threads. */
@@ -92,6 +98,36 @@ function cpuByThread(
     scan: perScan(sum(others.slice(0, scanThreads))),
     rest: perScan(sum(others.slice(scanThreads))),
   }
+}
+
+/**
+ * Seconds the process's threads have spent so far runnable but waiting for a core (Linux schedstat): what a machine
+ * with fewer cores than busy threads adds to every request.
+ */
+function waitingSeconds(pid: number): number {
+  let waited = 0
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      waited += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[1]) / 1e9
+    } catch {
+      // A thread that ended between the listing and the read took its time with it.
+    }
+  }
+  return waited
+}
+
+/** The pid of this process's child named `name` (anvil, which the devnet starts), or undefined. */
+function childPid(name: string): number | undefined {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      const [comm, rest] = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')
+      if (comm?.endsWith(`(${name}`) && Number(rest?.split(' ')[1]) === process.pid) return Number(entry)
+    } catch {
+      // Gone since the listing.
+    }
+  }
+  return undefined
 }
 
 function rssMb(pid: number): number {
@@ -274,6 +310,14 @@ async function main() {
   )
   process.stdout.write('|---|---|---|---|---|---|---|---|---|---|---|\n')
   const splits: string[] = []
+  const waits: string[] = []
+  const tails: string[] = []
+  const anvil = childPid('anvil')
+  const waited = [
+    ['server', server.pid],
+    ['node', anvil],
+    ['load generator', client.pid],
+  ] as const
   let plainSplit = { main: 0, scan: 0, rest: 0 }
   for (const target of targets) {
     await scan(server, target, WARMUP, 8)
@@ -283,12 +327,19 @@ async function main() {
       const before = sent.get(server) ?? 0
       const cpuBefore = cpuSeconds(server.pid)
       const threadsBefore = threadCpuSeconds(server.pid)
+      const waitingBefore = waited.map(([, pid]) => (pid === undefined ? 0 : waitingSeconds(pid)))
       const scans = await scan(server, target, PER_LEVEL, concurrency)
       const cpuMs = ((cpuSeconds(server.pid) - cpuBefore) * 1000) / PER_LEVEL
       if (concurrency === TOP) {
         const readings = { before: threadsBefore, after: threadCpuSeconds(server.pid) }
         const split = cpuByThread(server.pid, readings, PER_LEVEL, defaultThreads)
         if (target === targets[0]) plainSplit = split
+        const waitMs = waited.map(([label, pid], index) =>
+          pid === undefined
+            ? `${label} not read`
+            : `${label} ${(((waitingSeconds(pid) - (waitingBefore[index] as number)) * 1000) / PER_LEVEL).toFixed(2)} ms`,
+        )
+        waits.push(`${target.name}: ${waitMs.join(', ')} (server CPU ${cpuMs.toFixed(2)} ms)`)
         splits.push(
           `${target.name} ${split.main.toFixed(2)} ms on the main thread, ${split.scan.toFixed(2)} on the scan thread(s), ${split.rest.toFixed(2)} on the others`,
         )
@@ -309,10 +360,23 @@ async function main() {
         quantile(direct.latencies, 0.99).toFixed(2),
       ]
       process.stdout.write(`| ${row.join(' | ')} |\n`)
+      if (concurrency === TOP) {
+        const windows = [scans.latencies]
+        while (windows.length < TAIL_WINDOWS) windows.push((await scan(server, target, PER_LEVEL, TOP)).latencies)
+        const ratios = windows.map((latencies) => quantile(latencies, 0.99) / quantile(latencies, 0.5))
+        const all = windows.flat()
+        tails.push(
+          `${target.name} ${ratios.map((ratio) => ratio.toFixed(2)).join(' ')}× (${ratios.filter((ratio) => ratio <= 2).length} of ${ratios.length} within 2×; all ${all.length.toLocaleString('en')} scans together ${(quantile(all, 0.99) / quantile(all, 0.5)).toFixed(2)}×)`,
+        )
+      }
     }
   }
 
   process.stdout.write(`\nCPU per scan at c = ${TOP} by thread: ${splits.join('; ')}.\n`)
+  process.stdout.write(`Waiting for a core at c = ${TOP}, per scan (all threads of each): ${waits.join('; ')}.\n`)
+  process.stdout.write(
+    `p99/p50 at c = ${TOP} in ${TAIL_WINDOWS} windows of ${PER_LEVEL.toLocaleString('en')} scans (the first is the table's): ${tails.join('; ')}.\n`,
+  )
   if (defaultThreads > 0 && plainSplit.main > 0) {
     // From CPU alone: the main thread serves every scan, so past the cores that keep it busy, more cores add nothing.
     const threadsToFill = Math.ceil(plainSplit.scan / plainSplit.main)
