@@ -90,7 +90,9 @@ export function prepareRead(abi: Abi, functionName: string): ReadFunction {
 
 function read(key: string, to: Address, func: ReadFunction, args: readonly unknown[], timing: Read['timing']): Read {
   const prepared = func()
-  const data = encodeFunctionData({ ...prepared, args } as never)
+  // Fields named rather than spread: Node 20's V8 gives each `{ ...prepared, args }` a hidden class of its own, made in
+  // the old generation, and this runs for every read of every scan.
+  const data = encodeFunctionData({ abi: prepared.abi, functionName: prepared.functionName, args } as never)
   const decodeAbi = (result: Hex) => decodeFunctionResult({ abi: prepared.abi, data: result } as never)
   return {
     key,
