@@ -7,7 +7,7 @@
  * tables left behind keep the entries they held reachable: everything an entry reaches (a request, its scan, the
  * node's answer) then survives young collections until the next full one, and is copied into the old generation on the
  * way. Integer-keyed properties of a plain object live in a dictionary that does not do this (idTable.test.ts measures
- * both; so does Node 24's V8).
+ * both; Node 24's V8 treats Maps the same way).
  */
 export type IdTable<T> = {
   /** Stores `value` under an id not in use, from 1 to 2^31 - 1, and returns the id. */
