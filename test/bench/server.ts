@@ -26,7 +26,7 @@ import { freePort } from '../support/devnet.ts'
 import { type LoadResult, startLoadClient } from './loadClient.ts'
 import { startReplayNode } from './replayNode.ts'
 import { buildScenarios, permitMessage } from './scenarios.ts'
-import { mean, quantile, sum } from './stats.ts'
+import { mean, quantile, sum, tailRatio } from './stats.ts'
 
 const KEY = 'bench-key'
 const PER_LEVEL = Number(process.env.BENCH_REQUESTS ?? 2_000)
@@ -366,10 +366,10 @@ async function main() {
       if (concurrency === TOP) {
         const windows = [scans.latencies]
         while (windows.length < TAIL_WINDOWS) windows.push((await scan(server, target, PER_LEVEL, TOP)).latencies)
-        const ratios = windows.map((latencies) => quantile(latencies, 0.99) / quantile(latencies, 0.5))
+        const ratios = windows.map(tailRatio)
         const all = windows.flat()
         tails.push(
-          `${target.name} ${ratios.map((ratio) => ratio.toFixed(2)).join(' ')}× (${ratios.filter((ratio) => ratio <= 2).length} of ${ratios.length} within 2×; all ${all.length.toLocaleString('en')} scans together ${(quantile(all, 0.99) / quantile(all, 0.5)).toFixed(2)}×)`,
+          `${target.name} ${ratios.map((ratio) => ratio.toFixed(2)).join(' ')}× (${ratios.filter((ratio) => ratio <= 2).length} of ${ratios.length} within 2×; all ${all.length.toLocaleString('en')} scans together ${tailRatio(all).toFixed(2)}×)`,
         )
       }
     }

@@ -18,6 +18,11 @@ export function quantile(samples: readonly number[], q: number): number {
   return sorted[rank] as number
 }
 
+/** How far the tail reaches past the middle: p99 over p50 (the load targets want it within 2). */
+export function tailRatio(samples: readonly number[]): number {
+  return quantile(samples, 0.99) / quantile(samples, 0.5)
+}
+
 /** The value seen most often (ties: the largest), for counts that should not vary between runs. */
 export function mode(samples: readonly number[]): number {
   const counts = new Map<number, number>()
