@@ -153,6 +153,31 @@ describe("a wallet's own message channel", () => {
     expect(outcome.received).toEqual([])
   })
 
+  it('a signing request carried by the named properties of arrays, which a lenient wallet would read, is refused and reaches nothing', async () => {
+    // Structured cloning keeps an array's named properties: the message, the request, or a Multichain call's params.
+    const send = (id: string) =>
+      `{ jsonrpc: '2.0', id: '${id}', method: 'eth_sendTransaction', params: [${tx(ATTACKER, ONE_ETH)}] }`
+    const outcome = await run(
+      `Promise.all([
+        Object.assign([], { target: 'testwallet-contentscript', data: { name: 'testwallet-provider', data: ${send('outer')} } }),
+        { target: 'testwallet-contentscript', data: { name: 'testwallet-provider', data: Object.assign([], ${send('request')}) } },
+        { target: 'testwallet-contentscript', data: { name: 'testwallet-multichain-provider', data: { jsonrpc: '2.0', id: 'invoke',
+          method: 'wallet_invokeMethod', params: Object.assign([], { scope: 'eip155:31337', request: ${send('inner')} }) } } },
+      ].map((message) => new Promise((resolve) => {
+        const id = message.data.data.id
+        addEventListener('message', (event) => {
+          const answer = event.data?.target === 'testwallet-inpage' ? event.data.data?.data : undefined
+          if (answer && answer.id === id) resolve(answer.error?.code)
+        })
+        postMessage(message, '*')
+      })))`,
+      'reject',
+    )
+    expect(outcome.shown).toEqual([])
+    expect(outcome.settled.ok).toEqual([-32600, -32600, -32600])
+    expect(outcome.received).toEqual([])
+  })
+
   it('a frame whose hook the page answered before Preflight started there still gets a window for what its wallet sends', async () => {
     // The hostile suite's recorded limit, with a wallet that talks over its channel: the page's port forwards its own
     // transaction, and the relay, which the page cannot answer for, stops it on the channel.

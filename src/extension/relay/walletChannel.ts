@@ -51,23 +51,31 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /**
+ * Any object, arrays included: structured cloning keeps an array's named properties, and a wallet that reads
+ * `message.target` or `request.method` finds them on an array as on a plain object.
+ */
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null
+
+/**
  * What one request on the channel asks for: the signing method classified (the hook's rules), or of a Multichain API
- * call the method inside it, with the call and its scope.
+ * call the method inside it, with the call and its scope; `plain` when every level of it is a plain object, as
+ * providers post it.
  */
 function readCall(
   item: unknown,
 ):
   | { kind: 'pass' }
   | { kind: 'refuse'; code: number; message: string }
-  | { kind: 'intercept'; method: InterceptedMethod; call: Record<string, unknown>; scope?: unknown } {
-  if (!isRecord(item)) return { kind: 'pass' }
-  const invoked = item.method === INVOKE_METHOD && isRecord(item.params) ? item.params : undefined
+  | { kind: 'intercept'; method: InterceptedMethod; call: Record<string, unknown>; scope?: unknown; plain: boolean } {
+  if (!isObject(item)) return { kind: 'pass' }
+  const invoked = item.method === INVOKE_METHOD && isObject(item.params) ? item.params : undefined
   const call = invoked ? invoked.request : item
   // An answer or a notification carries no method.
-  if (!isRecord(call) || !('method' in call)) return { kind: 'pass' }
+  if (!isObject(call) || !('method' in call)) return { kind: 'pass' }
   const method = classifyMethod(call.method)
   if (method.kind !== 'intercept') return method.kind === 'pass' ? { kind: 'pass' } : method
-  return invoked ? { ...method, call, scope: invoked.scope } : { ...method, call }
+  const plain = isRecord(item) && isRecord(call) && (invoked === undefined || isRecord(invoked))
+  return invoked ? { ...method, call, scope: invoked.scope, plain } : { ...method, call, plain }
 }
 
 const refused = (target: string, name: string, id: unknown, message: string): ChannelMessage => ({
@@ -80,29 +88,30 @@ const refused = (target: string, name: string, id: unknown, message: string): Ch
 
 /**
  * Reads one message posted on the window (its data, as structured-cloned for the relay's world), as leniently as the
- * wallet's own stream reads it: an envelope that is an array, or a stream name that is no plain string, still reaches
- * the stream its name converts to, so a signing request in one is refused rather than let by.
+ * wallet's own stream reads it: a message, envelope or request that is an array, or a stream name that is no plain
+ * string, still reaches the stream its name converts to, so a signing request in one is refused rather than let by.
  */
 export function readChannelMessage(data: unknown): ChannelMessage {
-  if (!isRecord(data) || typeof data.target !== 'string' || !data.target.endsWith(CONTENT_SCRIPT_SUFFIX)) return OTHER
+  if (!isObject(data) || typeof data.target !== 'string' || !data.target.endsWith(CONTENT_SCRIPT_SUFFIX)) return OTHER
   const { target } = data
   const envelope = data.data
-  if (typeof envelope !== 'object' || envelope === null) return OTHER
-  const { name: rawName, data: inner } = envelope as { name?: unknown; data?: unknown }
-  const plain = isRecord(envelope) && typeof rawName === 'string'
+  if (!isObject(envelope)) return OTHER
+  const { name: rawName, data: inner } = envelope
+  const plain = isRecord(data) && isRecord(envelope) && typeof rawName === 'string'
   const name = typeof rawName === 'string' ? rawName : String(rawName)
-  if (Array.isArray(inner)) {
+  const read = readCall(inner)
+  // An array is a batch, unless its named properties make it a request (read as one below, and refused).
+  if (Array.isArray(inner) && read.kind === 'pass') {
     // Providers post one request at a time; a batch holding a signing request, directly or inside a Multichain API
     // call, is only ever a page's.
     if (inner.every((item) => readCall(item).kind === 'pass')) return OTHER
     return refused(target, name, null, 'a batch with a signing request.')
   }
-  const read = readCall(inner)
   if (read.kind === 'pass') return OTHER
   const id = (inner as Record<string, unknown>).id
   if (read.kind === 'refuse')
     return { kind: 'refused', target, name, id, error: { code: read.code, message: read.message } }
-  if (!plain) return refused(target, name, id, 'its envelope is not the one wallets post.')
+  if (!plain || !read.plain) return refused(target, name, id, 'its envelope is not the one wallets post.')
   if (read.scope !== undefined && (typeof read.scope !== 'string' || scopeChain(read.scope) === undefined)) {
     return refused(target, name, id, `"${String(read.scope)}" is no EVM chain (eip155:<chain id>).`)
   }

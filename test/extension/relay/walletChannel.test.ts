@@ -91,6 +91,28 @@ describe('envelopes the wallet reads more leniently than a provider posts', () =
       readChannelMessage({ target: 'metamask-contentscript', data: Object.assign([], { name: 'x', data: 'SYN' }) }),
     ).toEqual({ kind: 'other' })
   })
+
+  it('refuses a signing request carried by the named properties of an array, at every level a wallet reads', () => {
+    // Structured cloning keeps an array's named properties; a wallet that reads `message.target` finds them.
+    const messageAsArray = Object.assign([], envelope(send))
+    const requestAsArray = envelope(Object.assign([], send))
+    const invokeParamsAsArray = envelope({
+      id: 5,
+      method: 'wallet_invokeMethod',
+      params: Object.assign([], { scope: 'eip155:1', request: { method: 'eth_sendTransaction', params: [TX] } }),
+    })
+    const invokedRequestAsArray = envelope({
+      id: 5,
+      method: 'wallet_invokeMethod',
+      params: { scope: 'eip155:1', request: Object.assign([], { method: 'eth_sendTransaction', params: [TX] }) },
+    })
+    for (const message of [messageAsArray, requestAsArray, invokeParamsAsArray, invokedRequestAsArray]) {
+      expect(readChannelMessage(message)).toMatchObject({ kind: 'refused', id: 5, error: { code: -32600 } })
+    }
+    expect(readChannelMessage(Object.assign([], envelope({ id: 1, method: 'eth_chainId' })))).toEqual({
+      kind: 'other',
+    })
+  })
 })
 
 describe('a Multichain API call (wallet_invokeMethod)', () => {
