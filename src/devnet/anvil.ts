@@ -101,6 +101,13 @@ export async function startAnvil(options: { port: number; fork?: ForkOptions }):
     child.kill('SIGKILL')
     throw new DevnetError('ANVIL_FAILED', ready.why)
   }
+  try {
+    await silenceCallLog(rpcUrl)
+  } catch (error) {
+    child.kill('SIGKILL')
+    const why = error instanceof Error ? error.message : String(error)
+    throw new DevnetError('ANVIL_FAILED', `anvil listened on ${rpcUrl} but did not answer a request: ${why}`)
+  }
   const stop = async () => {
     process.off('exit', killWithParent)
     if (child.exitCode !== null || child.signalCode !== null) return
@@ -110,6 +117,20 @@ export async function startAnvil(options: { port: number; fork?: ForkOptions }):
     clearTimeout(forceKill)
   }
   return { rpcUrl, port, stop }
+}
+
+/**
+ * Stops anvil's line per RPC call. Nobody reads those lines (listening() drains them), and under load writing them cost
+ * anvil and draining them woke this process for every call: raw eth_simulateV1 batches at c = 32 went from 10,400–12,500
+ * to 14,900–15,400 a second without them, anvil's CPU per call from 0.13–0.15 to 0.12 ms.
+ */
+async function silenceCallLog(rpcUrl: string): Promise<void> {
+  const response = await fetch(rpcUrl, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'anvil_setLoggingEnabled', params: [false] }),
+  })
+  await response.text()
 }
 
 /** Resolves when the child prints `line` on stdout; its later output (one line per RPC call) is drained unread. */

@@ -189,18 +189,22 @@ async function startServer(
   process.once('exit', orphaned)
   child.once('exit', () => process.off('exit', orphaned))
   let stderr = ''
+  // Log text is kept as it arrives and read into lines only when asked for, after a run: parsing each line as it came
+  // was this process's work during the run, on the cores the server being measured shares.
+  let unread: string[] = []
   let partial = ''
   const lines: ScanLine[] = []
-  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-    const text = partial + chunk
-    const complete = text.split('\n')
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => unread.push(chunk))
+  const readLines = () => {
+    const complete = (partial + unread.join('')).split('\n')
+    unread = []
     partial = complete.pop() ?? ''
     for (const line of complete) {
       // Every stdout line is a pino JSON line today; anything else is not a request's and is skipped.
       const entry = parsedLogLine(line)
       if (entry?.msg === 'request') lines.push({ durationMs: entry.durationMs ?? 0, nodeMs: entry.nodeMs ?? 0 })
     }
-  })
+  }
   await new Promise<void>((resolve, reject) => {
     child.stderr?.on('data', (chunk) => {
       stderr += chunk
@@ -211,8 +215,10 @@ async function startServer(
   const startMs = performance.now() - started
   const url = `http://127.0.0.1:${port}`
   const scanLines = async (count: number): Promise<ScanLine[]> => {
+    readLines()
     for (let waited = 0; lines.length < count && waited < 5_000; waited += 50) {
       await new Promise((resolve) => setTimeout(resolve, 50))
+      readLines()
     }
     if (lines.length < count) throw new Error(`the server logged ${lines.length} requests of ${count}`)
     return lines.slice(0, count)
