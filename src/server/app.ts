@@ -279,21 +279,28 @@ export function buildApp(config: AppConfig): ScanApp {
   })
 
   // A body that trickles in slower than the deadline gets 408 rather than holding the connection.
-  app.addHook('preParsing', async (_request, _reply, payload) => {
-    let timer: NodeJS.Timeout | undefined
+  app.addHook('preParsing', async (request, reply, payload) => {
     const guarded = new Transform({
       transform(chunk, _encoding, callback) {
         callback(null, chunk)
       },
-      flush(callback) {
-        clearTimeout(timer)
-        callback()
-      },
     })
-    timer = setTimeout(
+    const timer = setTimeout(
       () => guarded.destroy(new Refusal(408, `body: not received within ${config.bodyTimeoutMs / 1000} seconds`)),
       config.bodyTimeoutMs,
     )
+    const stop = () => clearTimeout(timer)
+    guarded.once('end', stop)
+    // The deadline ends with the answer too. A request answered before its body arrived (a 413 from its Content-Length,
+    // a GET with a body, a refused content type, a 408) has nobody to read the rest, so its connection closes rather
+    // than stay open for a client that may never stop sending.
+    reply.raw.once('close', () => {
+      stop()
+      if (!request.raw.complete) request.raw.destroy()
+    })
+    // Only a parser reading the body reports its errors; on a body nobody reads, an error with no listener would be
+    // thrown out of the event loop and end the process.
+    guarded.on('error', () => {})
     payload.on('error', (error) => guarded.destroy(error))
     return payload.pipe(guarded)
   })

@@ -4,7 +4,7 @@
  * 502 or 504 within the timeout; a scan that throws is a 500 that harms no other request.
  */
 
-import { createServer as createHttpServer } from 'node:http'
+import { createServer as createHttpServer, request as httpRequest } from 'node:http'
 import { connect, createServer as createNetServer, type Socket } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../src/devnet/devnet.ts'
@@ -299,6 +299,54 @@ describe('a client that sends its body too slowly', () => {
       expect(body.requestId).toMatch(/^[0-9a-f]{32}$/)
     } finally {
       await impatient.close()
+    }
+  })
+})
+
+describe('a body the server answers without reading', () => {
+  it('ends its deadline and its connection with the answer: the process outlives it, serves on and closes at once', async () => {
+    const quick = await startScanServer({
+      port: 0,
+      networks: parseNetworks([`ethereum/devnet=${devnet.fixtures.rpcUrl}`]),
+      apiKeys: [KEY],
+      bodyTimeoutMs: 300,
+      maxBodyBytes: 50_000,
+      logStream: logSink().stream,
+    })
+    // An error escaping a stream nobody listens to is thrown out of the event loop; vitest would only report it later.
+    const escaped: unknown[] = []
+    const record = (error: unknown) => escaped.push(error)
+    process.on('uncaughtException', record)
+    const { port } = new URL(quick.url)
+    // Over the socket buffers, so most of each body stays unread when the answer goes.
+    const body = 'a'.repeat(200_000)
+    const send = (method: string, path: string, headers: Record<string, string>) =>
+      new Promise<number>((resolve) => {
+        const sent = httpRequest({ host: '127.0.0.1', port, method, path, headers }, (response) => {
+          response.resume()
+          resolve(response.statusCode ?? 0)
+        })
+        // The server may close its side before the whole body is written.
+        sent.on('error', () => resolve(0))
+        sent.end(body)
+      })
+    try {
+      const statuses = await Promise.all([
+        send('GET', '/healthz', { 'content-type': 'text/plain' }),
+        send('OPTIONS', '/anything', {}),
+        send('POST', '/nothing', { 'content-type': 'text/plain' }),
+        send('POST', '/ethereum/v0/devnet/scan/transactions', { 'content-type': 'application/json', 'x-api-key': KEY }),
+      ])
+      expect(statuses[3]).toBe(413)
+      await new Promise((resolve) => setTimeout(resolve, 900))
+      expect(escaped).toEqual([])
+      expect((await fetch(`${quick.url}/healthz`)).status).toBe(200)
+    } finally {
+      process.off('uncaughtException', record)
+      // No connection waits on a body nobody reads: closing does not sit out the scan timeout (20 s).
+      const closing = performance.now()
+      await quick.close()
+      expect(performance.now() - closing).toBeLessThan(5_000)
     }
   })
 })
