@@ -12,6 +12,7 @@ import Fastify, {
   LogController,
 } from 'fastify'
 import { chainIdOf, type EngineError, newRequestId } from '../engine/index.ts'
+import { MAX_BODY_DEPTH, pathPastDepth } from './bodyDepth.ts'
 import { docsAsset, docsPage } from './docsPage.ts'
 import { parseDomainsRequest, scanDomains } from './domains.ts'
 import { idTable } from './idTable.ts'
@@ -303,6 +304,13 @@ export function buildApp(config: AppConfig): ScanApp {
     guarded.on('error', () => {})
     payload.on('error', (error) => guarded.destroy(error))
     return payload.pipe(guarded)
+  })
+
+  // Before the schemas: validating a body nested thousands of levels deep would recurse as deep.
+  app.addHook('preValidation', async (request) => {
+    if (!request.routeOptions.config?.scan) return
+    const path = pathPastDepth(request.body)
+    if (path !== null) refuse(400, `${path || 'body'}: nested deeper than ${MAX_BODY_DEPTH} levels`)
   })
 
   app.addHook('onResponse', async (request, reply) => {

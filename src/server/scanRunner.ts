@@ -77,7 +77,18 @@ export function threadRunner(count: number, workerFile: URL): ScanRunner {
         })
         const onAbort = () => slot.worker.postMessage({ type: 'abort', id } satisfies WorkerRequest)
         signal.addEventListener('abort', onAbort, { once: true })
-        slot.worker.postMessage({ type: 'scan', id, job } satisfies WorkerRequest)
+        try {
+          slot.worker.postMessage({ type: 'scan', id, job } satisfies WorkerRequest)
+        } catch (error) {
+          // A job that cannot be copied to the thread never reaches it: its entry would otherwise wait forever,
+          // holding the job and counting against the thread.
+          slot.pending.get(id)?.({
+            ok: false,
+            error: { kind: 'INTERNAL', message: `the scan could not be handed to its thread: ${String(error)}` },
+            stats: NO_TRAFFIC,
+          })
+          slot.pending.delete(id)
+        }
       }),
     close: async () => {
       closing = true

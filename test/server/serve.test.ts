@@ -143,6 +143,36 @@ describe('preflight serve', () => {
     }
   })
 
+  it('refuses a body nested past the depth limit naming the field, serves one within it, on a scan thread', async () => {
+    const running = serve(['--port', '0', '--rpc', `ethereum/devnet=${devnet.fixtures.rpcUrl}`, '--threads', '1'], {
+      PREFLIGHT_API_KEYS: 'k',
+    })
+    try {
+      const url = await running.ready
+      const request = transfer() as { metadata: Record<string, unknown> }
+      // Deep JSON as text: 5,000 levels overflowed the stack copying the job to the scan thread (a 500 before).
+      const deep = (levels: number) =>
+        JSON.stringify({ ...request, metadata: { ...request.metadata, extra: 0 } }).replace(
+          '"extra":0',
+          `"extra":${'['.repeat(levels)}0${']'.repeat(levels)}`,
+        )
+      const send = (body: string) =>
+        fetch(`${url}/ethereum/v0/devnet/scan/transactions`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-api-key': 'k' },
+          body,
+        })
+      const refused = await send(deep(5_000))
+      expect(refused.status).toBe(400)
+      expect(((await refused.json()) as { error: string }).error).toMatch(
+        /^metadata\.extra\[0\]\[0\]…: nested deeper than 512 levels$/,
+      )
+      expect((await send(deep(300))).status).toBe(200)
+    } finally {
+      stop(running.child)
+    }
+  })
+
   it('on SIGTERM, finishes the scan in flight, refuses new ones, then exits 0', async () => {
     const slow = await startSlowNode(devnet.fixtures.rpcUrl, 1_500)
     const running = serve(['--port', '0', '--rpc', `ethereum/devnet=${slow.url}`, '--api-key', 'k'])
