@@ -21,6 +21,13 @@ describe('origin checks against the bundled phishing list', () => {
     ])
   })
 
+  it('a long name is looked up by its parents as a short one is, from the top-level domain down', () => {
+    expect(checkDomain(`${'claim.'.repeat(300)}moonbirds.tv`)).toEqual({ kind: 'BLOCKED', match: 'moonbirds.tv' })
+    expect(checkDomain(`${'a.'.repeat(1_000)}metamask.io`)).toEqual({ kind: 'ALLOWED' })
+    expect(checkDomain(`metamask${'.'.repeat(2_000)}io`)).toEqual({ kind: 'UNKNOWN' })
+    expect(checkDomain('moonbirds.tv.example.org')).toEqual({ kind: 'UNKNOWN' })
+  })
+
   it('look-alikes of popular sites are a COPY_CAT_DOMAIN warning; unrelated sites get nothing', () => {
     expect(checkDomain('metamesk.io')).toEqual({ kind: 'LOOKALIKE', target: 'metamask.io' })
     expect(originWarnings('https://opensae.io')).toMatchObject([{ kind: 'COPY_CAT_DOMAIN', severity: 'WARNING' }])
