@@ -60,6 +60,13 @@ const DOMAIN_FIELD_TYPES: Record<string, string> = {
 /** More struct types than any real protocol uses: a bound on the work (and recursion depth) a payload can cause. */
 const MAX_TYPES = 256
 
+/**
+ * Longer field types, or more array dimensions, than any real protocol writes: reading a type's array suffixes took
+ * time growing with the square of its length (9 s for `uint8[][]…` of 800 kB) and recursed once per dimension.
+ */
+const MAX_TYPE_TEXT = 256
+const MAX_ARRAY_DIMENSIONS = 8
+
 /** Integers longer than this cannot be in range for any EIP-712 integer type (2^256 has 78 digits). */
 const MAX_INTEGER_TEXT = 80
 
@@ -222,6 +229,12 @@ function parseTypes(value: unknown, path: string): Record<string, TypedDataField
         throw new PayloadError(fieldPath, `expected {name: string, type: string}, got ${preview(field)}`)
       }
       if (field.name === '') throw new PayloadError(`${fieldPath}.name`, 'empty field name')
+      if (field.type.length > MAX_TYPE_TEXT) {
+        throw new PayloadError(`${fieldPath}.type`, `longer than ${MAX_TYPE_TEXT} characters`)
+      }
+      if (field.type.split('[').length - 1 > MAX_ARRAY_DIMENSIONS) {
+        throw new PayloadError(`${fieldPath}.type`, `more than ${MAX_ARRAY_DIMENSIONS} array dimensions`)
+      }
       if (seen.has(field.name)) throw new PayloadError(`${fieldPath}.name`, `"${field.name}" is declared twice`)
       seen.add(field.name)
       return { name: field.name, type: field.type }

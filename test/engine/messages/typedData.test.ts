@@ -205,6 +205,20 @@ describe('malformed payloads: an error naming the field, never a throw', () => {
     expect(errorOf(payload)).toBe('message.data.types: declares 303 types; at most 256')
   })
 
+  it('a field type longer, or with more array dimensions, than any protocol writes', () => {
+    const typed = (type: string) => ({
+      types: { EIP712Domain: [{ name: 'chainId', type: 'uint256' }], P: [{ name: 'v', type }] },
+      primaryType: 'P',
+      domain: { chainId: 1 },
+      message: { v: [] },
+    })
+    expect(errorOf(typed(`uint8${'[]'.repeat(400_000)}`))).toBe(
+      'message.data.types.P[0].type: longer than 256 characters',
+    )
+    expect(errorOf(typed(`uint8${'[]'.repeat(9)}`))).toBe('message.data.types.P[0].type: more than 8 array dimensions')
+    expect(parseTypedData(typed(`uint8${'[]'.repeat(8)}`)).ok).toBe(true)
+  })
+
   it('bool values must be booleans: the string "false" would be signed as true by some wallets', () => {
     const payload = {
       types: { EIP712Domain: [{ name: 'chainId', type: 'uint256' }], P: [{ name: 'allowed', type: 'bool' }] },
