@@ -15,6 +15,7 @@ import {
   scanTransactionsWithStats,
 } from '../engine/index.ts'
 import { nodeHttpFetch } from './nodeHttpFetch.ts'
+import { urlSecrets } from './redactUrl.ts'
 import { renderMessage, renderTransactions } from './render.ts'
 import type { ApiVersion } from './versions.ts'
 
@@ -91,13 +92,22 @@ export async function runScanJob(job: ScanJob, signal: AbortSignal): Promise<Sca
   return { ok: true, json: scrub(json, job), stats }
 }
 
+/** Each node URL's secrets (urlSecrets), worked out once: a server has a fixed set of nodes. */
+const secretsByUrl = new Map<string, string[]>()
+
 /**
- * The engine never puts the node's URL in a response; a node could still echo it inside an error text it returns.
- * Whatever follows the scheme (host, path with a hosted node's key, query) is replaced before the answer leaves.
+ * The engine never puts the node's URL in a response; a node could still echo it, or its key alone, inside an error
+ * text it returns. Every part of the URL that may be a key is replaced before the answer leaves.
  */
 function scrub(json: string, job: ScanJob): string {
-  const secret = job.rpcUrl.replace(/^https?:\/\//, '')
-  return json.includes(secret) ? json.replaceAll(secret, '[node]') : json
+  let secrets = secretsByUrl.get(job.rpcUrl)
+  if (!secrets) {
+    secrets = urlSecrets(job.rpcUrl)
+    secretsByUrl.set(job.rpcUrl, secrets)
+  }
+  let text = json
+  for (const secret of secrets) if (text.includes(secret)) text = text.replaceAll(secret, '[node]')
+  return text
 }
 
 type TxRequestChoice =

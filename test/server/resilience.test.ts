@@ -204,7 +204,8 @@ describe('hostile but valid requests', () => {
 
 describe('node faults', () => {
   /** A JSON-RPC endpoint that misbehaves in one way for every request. */
-  async function faultyNode(fault: 'http500' | 'rpcError' | 'dropMidway' | 'garbage') {
+  async function faultyNode(fault: 'http500' | 'rpcError' | 'dropMidway' | 'garbage' | 'echo') {
+    let url = ''
     const node = createHttpServer(async (request, response) => {
       await readBody(request)
       if (fault === 'dropMidway') {
@@ -215,12 +216,18 @@ describe('node faults', () => {
       }
       if (fault === 'http500') return response.writeHead(500).end('upstream exploded')
       if (fault === 'garbage') return response.writeHead(200, { 'content-type': 'text/html' }).end('<html>hi</html>')
+      // As gateways word a refusal: the key alone, the request's path, and the URL percent-encoded.
+      const message =
+        fault === 'echo'
+          ? `key secret-key-0123 over quota for POST ${request.url} (${encodeURIComponent(url)}); token Q1-token-secret`
+          : 'header not found'
       response
         .writeHead(200, { 'content-type': 'application/json' })
-        .end(JSON.stringify({ jsonrpc: '2.0', id: 0, error: { code: -32000, message: 'header not found' } }))
+        .end(JSON.stringify({ jsonrpc: '2.0', id: 0, error: { code: -32000, message } }))
     })
     const port = await listenOnFreePort(node)
-    return { url: `http://127.0.0.1:${port}/v3/secret-key`, close: () => new Promise((resolve) => node.close(resolve)) }
+    url = `http://127.0.0.1:${port}/v3/secret-key-0123?apikey=Q1-token-secret`
+    return { url, close: () => new Promise((resolve) => node.close(resolve)) }
   }
 
   it.each([
@@ -248,8 +255,11 @@ describe('node faults', () => {
     }
   })
 
-  it('a node that refuses the simulation with an error: 200 with the reason in aggregated.error, no URL', async () => {
-    const node = await faultyNode('rpcError')
+  it.each([
+    'rpcError',
+    'echo',
+  ] as const)('a node that refuses the simulation (%s): the reason is passed on, never its URL or key', async (fault) => {
+    const node = await faultyNode(fault)
     const faulty = await startScanServer({
       port: 0,
       networks: parseNetworks([`ethereum/sepolia=${node.url}`]),
@@ -261,7 +271,10 @@ describe('node faults', () => {
       const answer = await post(`${faulty.url}/ethereum/v0/sepolia/scan/transactions`, request, { 'X-Api-Key': KEY })
       // The chain id is asked in the same batch and refused too: the node failed, which is a 502.
       expect([200, 502]).toContain(answer.status)
-      expect(JSON.stringify(answer.body)).not.toContain('secret-key')
+      const text = JSON.stringify(answer.body)
+      expect(text).not.toContain('secret-key')
+      expect(text).not.toContain('Q1-token-secret')
+      if (fault === 'echo') expect(text).toMatch(/key \[node\] over quota for POST \/v3\/\[node\]/)
     } finally {
       await faulty.close()
       await node.close()
