@@ -3,6 +3,7 @@
  * schemas/ and used to validate requests, serialise answers and publish the OpenAPI document. Around the scans: keys,
  * rate limits, structured logs, Prometheus metrics, health and readiness, and a drain that lets scans finish.
  */
+import { STATUS_CODES } from 'node:http'
 import { Transform } from 'node:stream'
 import Fastify, {
   type FastifyError,
@@ -42,6 +43,8 @@ import {
 import { API_VERSIONS, type ApiVersion, chooseVersion, DEFAULT_API_VERSION } from './versions.ts'
 
 export const MAX_BODY_BYTES = 1024 * 1024
+/** The longest path segment (a chain or network name) the router reads. */
+const MAX_PARAM_LENGTH = 100
 
 export type AppConfig = {
   /** "chain/network" (lowercase) → JSON-RPC URL of a node that supports eth_simulateV1. */
@@ -162,7 +165,7 @@ export function buildApp(config: AppConfig): ScanApp {
     genReqId: () => newRequestId(),
     requestIdHeader: false,
     bodyLimit: config.maxBodyBytes,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 100 },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     requestTimeout: 60_000,
     return503OnClosing: false,
     ajv: {
@@ -175,6 +178,25 @@ export function buildApp(config: AppConfig): ScanApp {
       },
     },
     schemaErrorFormatter: (errors, context) => new Error(describeValidationError(errors, context)),
+    // The router's own refusals answer as every other error does: JSON with a request id, the usual headers, a log line.
+    frameworkErrors: (error, request, reply) => {
+      const [status, message] = routerRefusal(error)
+      request.log.info({ msg: 'request', route: 'unrouted', status })
+      metrics.requests.inc({ route: 'unrouted', status })
+      const answer = reply as FastifyReply
+      answer.headers(EVERY_ANSWER_HEADERS).header('x-request-id', request.id)
+      return answer.code(status).send({ error: message, requestId: request.id })
+    },
+    // So do requests Node's HTTP parser turns away before there is a request at all.
+    clientErrorHandler: (error: NodeJS.ErrnoException, socket) => {
+      if (error.code === 'ECONNRESET' || socket.destroyed) return
+      const [status, message] = parserRefusal(error)
+      const requestId = newRequestId()
+      app.log.info({ msg: 'request', requestId, route: 'unparsed', status })
+      metrics.requests.inc({ route: 'unparsed', status })
+      if (socket.writable) socket.write(rawAnswer(status, { error: message, requestId }, requestId))
+      socket.destroy(error)
+    },
   })
 
   // Scan bodies are JSON only: a text/plain body is refused by its Content-Type, not parsed as a string.
@@ -576,6 +598,39 @@ export function buildApp(config: AppConfig): ScanApp {
 
 function headerText(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value.join(',') : value
+}
+
+/** The router's refusal of a path as the status and message the client gets. */
+function routerRefusal(error: FastifyError): [number, string] {
+  switch (error.code) {
+    case 'FST_ERR_BAD_URL':
+      return [400, 'path: not a valid URL (a malformed percent-encoding)']
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return [414, `path: a segment is longer than ${MAX_PARAM_LENGTH} characters`]
+    default:
+      return [500, 'Internal Server Error']
+  }
+}
+
+/** Why Node's HTTP parser turned a connection's request away, as the status and message the client gets. */
+function parserRefusal(error: NodeJS.ErrnoException): [number, string] {
+  if (error.code === 'HPE_HEADER_OVERFLOW') return [431, 'headers: larger than the 16 KiB limit altogether']
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return [408, 'request: not received in time']
+  return [400, 'request: not valid HTTP/1.1']
+}
+
+/** A whole HTTP/1.1 answer written straight to a socket, with the headers every answer carries; it closes the socket. */
+function rawAnswer(status: number, body: object, requestId: string): string {
+  const text = JSON.stringify(body)
+  const headers: Record<string, string> = {
+    ...EVERY_ANSWER_HEADERS,
+    'x-request-id': requestId,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(text)),
+    connection: 'close',
+  }
+  const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`)
+  return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${lines.join('')}\r\n${text}`
 }
 
 /** An error as the status and message the client gets (Fastify's own errors keep their status). */

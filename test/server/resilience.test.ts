@@ -255,31 +255,31 @@ describe('node faults', () => {
     }
   })
 
-  it.each([
-    'rpcError',
-    'echo',
-  ] as const)('a node that refuses the simulation (%s): the reason is passed on, never its URL or key', async (fault) => {
-    const node = await faultyNode(fault)
-    const faulty = await startScanServer({
-      port: 0,
-      networks: parseNetworks([`ethereum/sepolia=${node.url}`]),
-      apiKeys: [KEY],
-      logStream: logSink().stream,
-    })
-    try {
-      const request = buildScenarios(devnet.fixtures, []).find((s) => s.kind === 'transactions')?.request
-      const answer = await post(`${faulty.url}/ethereum/v0/sepolia/scan/transactions`, request, { 'X-Api-Key': KEY })
-      // The chain id is asked in the same batch and refused too: the node failed, which is a 502.
-      expect([200, 502]).toContain(answer.status)
-      const text = JSON.stringify(answer.body)
-      expect(text).not.toContain('secret-key')
-      expect(text).not.toContain('Q1-token-secret')
-      if (fault === 'echo') expect(text).toMatch(/key \[node\] over quota for POST \/v3\/\[node\]/)
-    } finally {
-      await faulty.close()
-      await node.close()
-    }
-  })
+  it.each(['rpcError', 'echo'] as const)(
+    'a node that refuses the simulation (%s): the reason is passed on, never its URL or key',
+    async (fault) => {
+      const node = await faultyNode(fault)
+      const faulty = await startScanServer({
+        port: 0,
+        networks: parseNetworks([`ethereum/sepolia=${node.url}`]),
+        apiKeys: [KEY],
+        logStream: logSink().stream,
+      })
+      try {
+        const request = buildScenarios(devnet.fixtures, []).find((s) => s.kind === 'transactions')?.request
+        const answer = await post(`${faulty.url}/ethereum/v0/sepolia/scan/transactions`, request, { 'X-Api-Key': KEY })
+        // The chain id is asked in the same batch and refused too: the node failed, which is a 502.
+        expect([200, 502]).toContain(answer.status)
+        const text = JSON.stringify(answer.body)
+        expect(text).not.toContain('secret-key')
+        expect(text).not.toContain('Q1-token-secret')
+        if (fault === 'echo') expect(text).toMatch(/key \[node\] over quota for POST \/v3\/\[node\]/)
+      } finally {
+        await faulty.close()
+        await node.close()
+      }
+    },
+  )
 })
 
 describe('a client that sends its body too slowly', () => {
@@ -361,5 +361,47 @@ describe('a body the server answers without reading', () => {
       await quick.close()
       expect(performance.now() - closing).toBeLessThan(5_000)
     }
+  })
+})
+
+describe('requests turned away before any route sees them', () => {
+  /** Writes `text` on a fresh connection and resolves with everything the server answered. */
+  const raw = (text: string) =>
+    new Promise<string>((resolve) => {
+      const socket = connect(Number(new URL(server.url).port), '127.0.0.1')
+      let answer = ''
+      socket.on('data', (chunk) => {
+        answer += chunk
+      })
+      socket.on('close', () => resolve(answer))
+      socket.on('error', () => {})
+      socket.write(text)
+      setTimeout(() => socket.end(), 300)
+    })
+
+  it.each([
+    ['a malformed percent-encoding', 'GET /%zz HTTP/1.1\r\nHost: x\r\n\r\n', 400, /^path: not a valid URL/],
+    [
+      'a path segment past 100 characters',
+      `POST /${'e'.repeat(150)}/v0/devnet/scan/transactions HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n`,
+      414,
+      /^path: a segment is longer than 100 characters$/,
+    ],
+    [
+      'headers past 16 KiB',
+      `GET /healthz HTTP/1.1\r\nHost: x\r\nX-A: ${'a'.repeat(20_000)}\r\n\r\n`,
+      431,
+      /^headers: larger than/,
+    ],
+    ['no HTTP at all', 'GARBAGE\r\n\r\n', 400, /^request: not valid HTTP/],
+  ])('%s: JSON with a request id, as every answer', async (_what, text, status, error) => {
+    const answer = await raw(text)
+    expect(answer.split('\r\n', 1)[0]).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `))
+    const head = answer.slice(0, answer.indexOf('\r\n\r\n')).toLowerCase()
+    const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { error: string; requestId: string }
+    expect(body.error).toMatch(error)
+    expect(body.requestId).toMatch(/^[0-9a-f]{32}$/)
+    expect(head).toContain(`x-request-id: ${body.requestId}`)
+    expect(head).toContain('access-control-allow-origin: *')
   })
 })
