@@ -332,6 +332,35 @@ describe('bad requests', () => {
     expect(errorOf(answer)).toMatch(/^body: invalid JSON/)
   })
 
+  it("names a key that would reach an object's prototype, where JSON's own parser said only 'invalid JSON'", async () => {
+    const answer = await post(
+      `${base}/ethereum/v0/devnet/scan/message`,
+      '{"message": {"kind": "SIGN_TYPED_DATA", "data": {"types": {"__proto__": []}}}, "metadata": {"origin": "https://a.example"}}',
+      { 'X-Api-Key': KEY, 'content-type': 'application/json' },
+    )
+    expect(answer.status).toBe(400)
+    expect(errorOf(answer)).toBe(
+      "message.data.types.__proto__: a key that reaches an object's prototype is not accepted",
+    )
+  })
+
+  it('refuses with 415 a compressed body or another charset than UTF-8, which it would read as something else', async () => {
+    const url = `${base}/ethereum/v0/devnet/scan/transactions`
+    const gzip = await post(url, '{}', {
+      'X-Api-Key': KEY,
+      'content-type': 'application/json',
+      'content-encoding': 'gzip',
+    })
+    expect(gzip.status).toBe(415)
+    expect(errorOf(gzip)).toBe('Content-Encoding: gzip is not accepted; send the body uncompressed')
+    const utf16 = await post(url, '{}', { 'X-Api-Key': KEY, 'content-type': 'application/json; charset=utf-16' })
+    expect(utf16.status).toBe(415)
+    expect(errorOf(utf16)).toBe('Content-Type: charset utf-16 is not accepted; send UTF-8')
+    const utf8 = await post(url, '{}', { 'X-Api-Key': KEY, 'content-type': 'application/json; charset=UTF-8' })
+    expect(utf8.status).toBe(400)
+    expect(errorOf(utf8)).toMatch(/txObjects/)
+  })
+
   it('refuses a body that is not JSON by content type', async () => {
     const answer = await post(`${base}/ethereum/v0/devnet/scan/transactions`, '{}', {
       'X-Api-Key': KEY,
