@@ -1,5 +1,6 @@
 /** `preflight serve`: the HTTP scan API on a port, until SIGINT or SIGTERM (which drain it first). */
 import { existsSync } from 'node:fs'
+import { isIP } from 'node:net'
 import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { applyHeapSettings } from '../server/heapSettings.ts'
@@ -7,7 +8,7 @@ import { readKeysFile } from '../server/keys.ts'
 import { parseNetworks } from '../server/networks.ts'
 import { DEFAULT_NODE_BATCH } from '../server/scanJob.ts'
 import { defaultScanThreads } from '../server/scanRunner.ts'
-import { startScanServer } from '../server/server.ts'
+import { DEFAULT_MAX_CONNECTIONS, startScanServer } from '../server/server.ts'
 import { checkChain } from './chainCheck.ts'
 import { listenForStop, parseCommandLine, portOption, UsageError, withUsageErrors } from './options.ts'
 
@@ -28,6 +29,10 @@ const USAGE = `preflight serve --port Q --rpc CHAIN/NETWORK=URL … --api-key KE
                                calls one after another (geth); a node that refuses a batch gets its calls again in
                                batches half as large, and every later call in batches of that size
   --scan-timeout S             seconds before a scan is answered 504 and its node calls cancelled (default 20)
+  --max-connections N          open connections kept at most; more are closed as they arrive (default ${DEFAULT_MAX_CONNECTIONS})
+  --trust-proxy LIST           load balancers or proxies trusted to name the client in X-Forwarded-For, as addresses
+                               and CIDR ranges (10.0.0.0/8,127.0.0.1); without it, every client behind one is the
+                               balancer, and one client's wrong keys get the balancer's address refused
   --probe-environment          also run each transaction scan's transactions as a block runs them (a real gas price
                                and base fee, a wallet's gas) and warn SIMULATION_EVASION when that leaves the user
                                worse off than the simulation shows: one more node call per scan that runs code
@@ -63,6 +68,8 @@ async function serve(argv: string[]): Promise<number> {
       redis: { type: 'string' },
       threads: { type: 'string' },
       'scan-timeout': { type: 'string' },
+      'max-connections': { type: 'string' },
+      'trust-proxy': { type: 'string' },
       'node-batch': { type: 'string' },
       'probe-environment': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
@@ -106,6 +113,13 @@ async function serve(argv: string[]): Promise<number> {
   const rateLimit = positiveInteger('rate-limit', values['rate-limit'], 600)
   const scanTimeoutMs = positiveInteger('scan-timeout', values['scan-timeout'], 20) * 1000
   const nodeBatch = positiveInteger('node-batch', values['node-batch'], DEFAULT_NODE_BATCH)
+  const maxConnections = positiveInteger('max-connections', values['max-connections'], DEFAULT_MAX_CONNECTIONS)
+  const trustProxy = values['trust-proxy']
+  if (trustProxy !== undefined && !isAddressList(trustProxy)) {
+    throw new UsageError(
+      `--trust-proxy takes IP addresses and CIDR ranges separated by commas (10.0.0.0/8,127.0.0.1), got "${trustProxy.slice(0, 80)}"`,
+    )
+  }
   const compiled = existsSync(fileURLToPath(WORKER_FILE))
   const threads = compiled
     ? positiveInteger('threads', values.threads, defaultScanThreads(availableParallelism()), 0)
@@ -139,6 +153,8 @@ async function serve(argv: string[]): Promise<number> {
       threads,
       workerFile: WORKER_FILE,
       nodeBatch,
+      maxConnections,
+      ...(trustProxy === undefined ? {} : { trustProxy }),
       ...(values.redis ? { redisUrl: values.redis } : {}),
       ...(values['probe-environment'] ? { probeEnvironment: true } : {}),
     })
@@ -161,4 +177,14 @@ async function serve(argv: string[]): Promise<number> {
   await stop.signal
   await server.close()
   return 0
+}
+
+/** Whether `text` lists IP addresses or CIDR ranges, separated by commas. */
+function isAddressList(text: string): boolean {
+  return text.split(',').every((entry) => {
+    const [address = '', bits, ...rest] = entry.trim().split('/')
+    const version = isIP(address)
+    if (version === 0 || rest.length > 0) return false
+    return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (version === 4 ? 32 : 128))
+  })
 }

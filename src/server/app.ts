@@ -43,6 +43,8 @@ import {
 import { API_VERSIONS, type ApiVersion, chooseVersion, DEFAULT_API_VERSION } from './versions.ts'
 
 export const MAX_BODY_BYTES = 1024 * 1024
+/** How long a client may take to send a request's headers, unless told otherwise. */
+export const HEADERS_TIMEOUT_MS = 10_000
 /** The longest path segment (a chain or network name) the router reads. */
 const MAX_PARAM_LENGTH = 100
 
@@ -62,6 +64,13 @@ export type AppConfig = {
   /** Longest a client may take to send its body before it gets 408. */
   bodyTimeoutMs: number
   maxBodyBytes: number
+  /** Longest a client may take to send a request's headers (default HEADERS_TIMEOUT_MS). */
+  headersTimeoutMs?: number
+  /**
+   * The proxies trusted to say who the client is (`X-Forwarded-For`), as addresses and CIDR ranges separated by commas.
+   * Unset, the client is the connection's peer, and behind a load balancer every client is the balancer.
+   */
+  trustProxy?: string
   /** Where the JSON log lines go (one per request, plus errors); stdout by default. */
   logStream?: NodeJS.WritableStream
   /** Transaction scans also run the transactions as a block runs them (the engine's probeEnvironment). */
@@ -148,6 +157,8 @@ export type ScanApp = {
   startDraining: () => void
   /** Cancels every scan still running (their clients get 504), for a drain that ran out of time. */
   cancelScans: () => void
+  /** Resolves once no request is being answered: what connections are left hold requests still arriving, if any. */
+  requestsAnswered: () => Promise<void>
 }
 
 /** Builds the Fastify app (not listening). Every request gets an answer with a request id; none can crash it. */
@@ -167,6 +178,10 @@ export function buildApp(config: AppConfig): ScanApp {
     bodyLimit: config.maxBodyBytes,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     requestTimeout: 60_000,
+    // Headers arrive in one go from any real client; a connection that trickles them is timed out in seconds, checked
+    // every second, rather than in Node's 60 s checked every 30 s, which let one client hold thousands of sockets.
+    http: { headersTimeout: config.headersTimeoutMs ?? HEADERS_TIMEOUT_MS, connectionsCheckingInterval: 1_000 },
+    ...(config.trustProxy === undefined ? {} : { trustProxy: config.trustProxy }),
     return503OnClosing: false,
     ajv: {
       customOptions: {
@@ -237,7 +252,17 @@ export function buildApp(config: AppConfig): ScanApp {
     throw new Refusal(status, message, headers)
   }
 
+  // Requests being answered, counted so that a drain knows when the connections left hold nobody's request.
+  let answering = 0
+  let answered: (() => void) | null = null
+  const requestEnded = () => {
+    answering -= 1
+    if (answering === 0) answered?.()
+  }
+
   app.addHook('onRequest', async (request, reply) => {
+    answering += 1
+    reply.raw.once('close', requestEnded)
     reply.headers(EVERY_ANSWER_HEADERS)
     reply.header('x-request-id', request.id)
     if (!request.routeOptions.config?.scan) return
@@ -596,6 +621,12 @@ export function buildApp(config: AppConfig): ScanApp {
     cancelScans: () => {
       for (const controller of inFlight.values()) controller.abort()
     },
+    requestsAnswered: () =>
+      answering === 0
+        ? Promise.resolve()
+        : new Promise((resolve) => {
+            answered = resolve
+          }),
   }
 }
 

@@ -28,6 +28,15 @@ export type ServerConfig = {
   scanTimeoutMs?: number
   bodyTimeoutMs?: number
   maxBodyBytes?: number
+  /** Longest a client may take to send a request's headers (default 10 s). */
+  headersTimeoutMs?: number
+  /**
+   * Open connections the server keeps at most (default DEFAULT_MAX_CONNECTIONS); more are closed as they arrive, so
+   * that idle or slow clients cannot take every file descriptor the node calls and the logs need.
+   */
+  maxConnections?: number
+  /** Proxies trusted to name the client (`--trust-proxy`), see AppConfig.trustProxy. */
+  trustProxy?: string
   /** Where JSON log lines go (stdout by default). */
   logStream?: NodeJS.WritableStream
   /** Runs the scans instead of the engine: a test's stand-in for a failing engine. */
@@ -48,6 +57,9 @@ export type RunningServer = {
   close: () => Promise<void>
 }
 
+/** Open connections kept at most unless told otherwise: far more than a scan API's clients hold, far fewer than 20,000 descriptors. */
+export const DEFAULT_MAX_CONNECTIONS = 5_000
+
 /** Creates the server and listens on host:port (port 0 picks a free one). */
 export async function startScanServer(config: ServerConfig & { port: number; host?: string }): Promise<RunningServer> {
   const keys: KeySet = keySet(config.apiKeys ?? [], config.apiKeyHashes ?? [])
@@ -58,7 +70,7 @@ export async function startScanServer(config: ServerConfig & { port: number; hos
   const runner: ScanRunner =
     config.runner ?? (threads > 0 && config.workerFile ? threadRunner(threads, config.workerFile) : inlineRunner())
   const scanTimeoutMs = config.scanTimeoutMs ?? 20_000
-  const { app, startDraining, cancelScans } = buildApp({
+  const { app, startDraining, cancelScans, requestsAnswered } = buildApp({
     networks: config.networks,
     keys,
     runner,
@@ -68,6 +80,8 @@ export async function startScanServer(config: ServerConfig & { port: number; hos
     scanTimeoutMs,
     bodyTimeoutMs: config.bodyTimeoutMs ?? 10_000,
     maxBodyBytes: config.maxBodyBytes ?? MAX_BODY_BYTES,
+    ...(config.headersTimeoutMs === undefined ? {} : { headersTimeoutMs: config.headersTimeoutMs }),
+    ...(config.trustProxy === undefined ? {} : { trustProxy: config.trustProxy }),
     ...(config.logStream ? { logStream: config.logStream } : {}),
     ...(config.probeEnvironment ? { probeEnvironment: true } : {}),
     ...(config.nodeBatch === undefined ? {} : { nodeBatch: config.nodeBatch }),
@@ -75,6 +89,7 @@ export async function startScanServer(config: ServerConfig & { port: number; hos
   if (!(await store.ready(2_000)))
     app.log.warn({ msg: 'the rate-limit store is not reachable yet; requests are let through until it is' })
   const host = config.host ?? '127.0.0.1'
+  app.server.maxConnections = config.maxConnections ?? DEFAULT_MAX_CONNECTIONS
   await app.listen({ port: config.port, host })
   const address = app.server.address()
   const port = typeof address === 'object' && address ? address.port : config.port
@@ -90,7 +105,12 @@ export async function startScanServer(config: ServerConfig & { port: number; hos
           cancelScans()
           app.server.closeAllConnections()
         }, scanTimeoutMs + 1_000)
-        await app.close()
+        const closed = app.close()
+        // Once every request has its answer, a connection still open holds only one that never finished arriving
+        // (headers or a body sent slowly): it would have held the stop until the cutoff.
+        await requestsAnswered()
+        app.server.closeAllConnections()
+        await closed
         clearTimeout(cutoff)
         await runner.close()
         await store.close()

@@ -2,6 +2,7 @@
  * Operating the scan API: per-key rate limits in memory and in a real Redis shared by two servers, wrong-key brute
  * force, health and readiness, Prometheus metrics and the node's URL kept out of answers.
  */
+import { connect } from 'node:net'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../src/devnet/devnet.ts'
 import { parseNetworks } from '../../src/server/networks.ts'
@@ -88,6 +89,65 @@ describe('rate limits', () => {
     const right = await domains(server, 'key-a')
     expect(right.status).toBe(429)
     expect(errorOf(right)).toMatch(/wrong X-Api-Key/)
+  })
+
+  const fromClient = (server: RunningServer, key: string, client: string) =>
+    post(`${server.url}/v0/domains`, { domains: ['example.org'] }, { 'X-Api-Key': key, 'X-Forwarded-For': client })
+
+  it("with --trust-proxy, one client's wrong keys refuse that client, not every client behind the balancer", async () => {
+    const trusting = (await start({ authFailureLimit: 3, trustProxy: '127.0.0.1' })).server
+    const plain = (await start({ authFailureLimit: 3 })).server
+    for (const server of [trusting, plain]) {
+      for (let i = 0; i < 4; i += 1) await fromClient(server, `guess-${i}`, '10.0.0.1')
+      expect((await fromClient(server, 'key-a', '10.0.0.1')).status).toBe(429)
+    }
+    expect((await fromClient(trusting, 'key-a', '10.9.9.9')).status).toBe(200)
+    // Without it the balancer (here the loopback peer) is the one client, refused for all.
+    expect((await fromClient(plain, 'key-a', '10.9.9.9')).status).toBe(429)
+  })
+})
+
+describe('clients that hold connections', () => {
+  it('closes a connection whose headers do not arrive in time, answering 408 with a request id', async () => {
+    const { server } = await start({ headersTimeoutMs: 500 })
+    const socket = connect(Number(new URL(server.url).port), '127.0.0.1')
+    let answer = ''
+    socket.on('data', (chunk) => {
+      answer += chunk
+    })
+    const closed = new Promise((resolve) => socket.once('close', resolve))
+    socket.write('POST /v0/domains HTTP/1.1\r\nHost: x\r\nX-Api-')
+    await closed
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /)
+    expect(answer).toMatch(/"requestId":"[0-9a-f]{32}"/)
+  })
+
+  it('keeps at most --max-connections open: the next is closed as it arrives, and accepted once one ends', async () => {
+    const { server } = await start({ maxConnections: 3 })
+    const port = Number(new URL(server.url).port)
+    const held = await Promise.all(
+      Array.from({ length: 3 }, async () => {
+        const socket = connect(port, '127.0.0.1')
+        await new Promise((resolve) => socket.once('connect', resolve))
+        return socket
+      }),
+    )
+    const refused = await fetch(`${server.url}/healthz`).then(
+      (response) => response.status,
+      () => 'closed',
+    )
+    expect(refused).toBe('closed')
+    const ended = held.pop()
+    ended?.destroy()
+    await expect
+      .poll(() =>
+        fetch(`${server.url}/healthz`).then(
+          (r) => r.status,
+          () => 0,
+        ),
+      )
+      .toBe(200)
+    for (const socket of held) socket.destroy()
   })
 })
 

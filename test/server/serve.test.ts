@@ -1,6 +1,7 @@
 /** `preflight serve` as a process: flags, keys from the environment, a real scan, and a clean stop on SIGTERM. */
 import { createHash } from 'node:crypto'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Address } from 'viem'
@@ -27,13 +28,18 @@ const transfer = () => buildScenarios(devnet.fixtures, []).find((s) => s.kind ==
 
 describe('preflight serve', () => {
   it('refuses to start without an --rpc or an API key, saying which', async () => {
-    // Started together: each start pays tsx's compile time, and the three are independent.
+    // Started together: each start pays tsx's compile time, and the four are independent.
     const noRpc = serve(['--port', '0', '--api-key', 'k'])
     const badRpc = serve(['--port', '0', '--rpc', 'ethereum-mainnet', '--api-key', 'k'])
     const noKey = serve(['--port', '0', '--rpc', `ethereum/devnet=${devnet.fixtures.rpcUrl}`], {
       PREFLIGHT_API_KEYS: '',
     })
-    expect(await Promise.all([noRpc.exited, badRpc.exited, noKey.exited])).toEqual([2, 2, 2])
+    const badProxy = serve(
+      ['--port', '0', '--rpc', `ethereum/devnet=${devnet.fixtures.rpcUrl}`, '--trust-proxy', 'balancer.local'],
+      { PREFLIGHT_API_KEYS: 'k' },
+    )
+    expect(await Promise.all([noRpc.exited, badRpc.exited, noKey.exited, badProxy.exited])).toEqual([2, 2, 2, 2])
+    expect(badProxy.output().stderr).toMatch(/--trust-proxy takes IP addresses and CIDR ranges/)
     expect(noRpc.output().stderr).toMatch(/--rpc/)
     expect(badRpc.output().stderr).toMatch(/CHAIN\/NETWORK=URL/)
     expect(noKey.output().stderr).toMatch(/--api-key/)
@@ -189,6 +195,27 @@ describe('preflight serve', () => {
     } finally {
       stop(running.child)
       await slow.close()
+    }
+  })
+
+  it('on SIGTERM, a connection whose request never finished arriving does not hold the stop', async () => {
+    const running = serve(['--port', '0', '--rpc', `ethereum/devnet=${devnet.fixtures.rpcUrl}`, '--api-key', 'k'])
+    try {
+      const url = new URL((await running.ready) ?? '')
+      // Half a request's headers, as a slow or hostile client leaves them.
+      const socket = connect(Number(url.port), '127.0.0.1')
+      socket.on('error', () => {})
+      await new Promise((resolve) => socket.once('connect', resolve))
+      socket.write('POST /ethereum/v0/devnet/scan/transactions HTTP/1.1\r\nHost: x\r\nX-Api-')
+      expect((await fetch(`${url.origin}/healthz`)).status).toBe(200)
+      const stopping = performance.now()
+      running.child.kill('SIGTERM')
+      expect(await running.exited).toBe(0)
+      // Well under the scan timeout (20 s) and its grace second, which it waited before.
+      expect(performance.now() - stopping).toBeLessThan(5_000)
+      socket.destroy()
+    } finally {
+      stop(running.child)
     }
   })
 
