@@ -15,6 +15,7 @@ import Fastify, {
 import { chainIdOf, type EngineError, newRequestId } from '../engine/index.ts'
 import { docsAsset, docsPage } from './docsPage.ts'
 import { parseDomainsRequest, scanDomains } from './domains.ts'
+import { clientGroup } from './clientGroup.ts'
 import { idTable } from './idTable.ts'
 import { parseJsonBody } from './jsonBody.ts'
 import { acceptedKeyHash, type KeySet, keyId } from './keys.ts'
@@ -285,7 +286,8 @@ export function buildApp(config: AppConfig): ScanApp {
 
   /** Keys, then limits: an address with too many wrong keys is refused before its key is even looked at. */
   const authorise = async (request: FastifyRequest) => {
-    const until = blocked.get(request.ip)
+    const client = clientGroup(request.ip)
+    const until = blocked.get(client)
     if (until !== undefined && until > Date.now()) {
       metrics.rateLimited.inc({ reason: 'auth' })
       refuse(429, 'too many requests with a wrong X-Api-Key from this address; retry later', retryAfter(until))
@@ -293,8 +295,8 @@ export function buildApp(config: AppConfig): ScanApp {
     const presented = headerText(request.headers['x-api-key'])
     const hash = acceptedKeyHash(config.keys, presented)
     if (hash === null) {
-      const failures = await count(`auth:${request.ip}`)
-      if (failures && failures.count >= config.authFailureLimit) block(request.ip, failures.resetAt)
+      const failures = await count(`auth:${client}`)
+      if (failures && failures.count >= config.authFailureLimit) block(client, failures.resetAt)
       refuse(
         401,
         presented === undefined

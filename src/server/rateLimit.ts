@@ -17,19 +17,29 @@ export type CounterStore = {
   close: () => Promise<void>
 }
 
-/** The most keys a memory store tracks per window; past it new keys share one counter (stricter, never unbounded). */
-const MAX_MEMORY_KEYS = 100_000
+/**
+ * The most keys a memory store tracks per window in each namespace (a key's text before its first `:`); past it, new
+ * keys of that namespace share one counter (stricter, never unbounded). Each namespace has its own room: wrong keys
+ * from 100,000 addresses once filled the one shared table, and an API key not yet counted that minute was refused.
+ */
+export const MAX_MEMORY_KEYS = 100_000
 
 /** Counters in this process: exact for one process (worker threads share it), not shared with other processes. */
 export function memoryStore(now: () => number = Date.now): CounterStore {
   let window = -1
-  let counts = new Map<string, number>()
+  let namespaces = new Map<string, Map<string, number>>()
   return {
     hit: async (key, windowMs) => {
       const current = Math.floor(now() / windowMs)
       if (current !== window) {
         window = current
+        namespaces = new Map()
+      }
+      const namespace = key.slice(0, key.indexOf(':') + 1)
+      let counts = namespaces.get(namespace)
+      if (!counts) {
         counts = new Map()
+        namespaces.set(namespace, counts)
       }
       const slot = counts.has(key) || counts.size < MAX_MEMORY_KEYS ? key : '\u0000overflow'
       const count = (counts.get(slot) ?? 0) + 1
