@@ -44,6 +44,8 @@ import {
 import { API_VERSIONS, type ApiVersion, chooseVersion, DEFAULT_API_VERSION } from './versions.ts'
 
 export const MAX_BODY_BYTES = 1024 * 1024
+/** The status logged for a request whose client closed the connection before its answer (nginx's). */
+const CLIENT_CLOSED = 499
 /** How long a client may take to send a request's headers, unless told otherwise. */
 export const HEADERS_TIMEOUT_MS = 10_000
 /** The longest path segment (a chain or network name) the router reads. */
@@ -138,6 +140,10 @@ declare module 'fastify' {
     /** Milliseconds the scan waited on its node (RpcStats.nodeMs), so a log tells a slow node from a slow server. */
     nodeMs: number
     network: string
+    /** The scan's entry in the scans in flight (0 when none), so a client that leaves can have it cancelled. */
+    scanId: number
+    /** performance.now() when the request arrived, for the duration of one its client abandoned. */
+    startedAt: number
   }
 }
 
@@ -231,6 +237,8 @@ export function buildApp(config: AppConfig): ScanApp {
   app.decorateRequest('rpcRoundTrips', 0)
   app.decorateRequest('nodeMs', 0)
   app.decorateRequest('network', '')
+  app.decorateRequest('scanId', 0)
+  app.decorateRequest('startedAt', 0)
 
   // X-Api-Version picks the route: every scan endpoint is registered once per version, with that version's schemas.
   app.addConstraintStrategy({
@@ -262,8 +270,12 @@ export function buildApp(config: AppConfig): ScanApp {
   }
 
   app.addHook('onRequest', async (request, reply) => {
+    request.startedAt = performance.now()
     answering += 1
-    reply.raw.once('close', requestEnded)
+    reply.raw.once('close', () => {
+      requestEnded()
+      if (!reply.raw.writableFinished) clientLeft(request)
+    })
     reply.headers(EVERY_ANSWER_HEADERS)
     reply.header('x-request-id', request.id)
     if (!request.routeOptions.config?.scan) return
@@ -364,15 +376,14 @@ export function buildApp(config: AppConfig): ScanApp {
     return payload.pipe(guarded)
   })
 
-  app.addHook('onResponse', async (request, reply) => {
+  /** One line per request and its count: never the body, never the key (only its id). */
+  const requestDone = (request: FastifyRequest, status: number, elapsedMs: number) => {
     const route = request.routeOptions.url ?? 'unknown'
-    const status = reply.statusCode
     metrics.requests.inc({ route, status })
-    const durationMs = Math.round(reply.elapsedTime * 100) / 100
-    if (request.routeOptions.config?.scan && request.apiVersion) {
+    const durationMs = Math.round(elapsedMs * 100) / 100
+    if (request.routeOptions.config?.scan && request.apiVersion && status !== CLIENT_CLOSED) {
       metrics.scanSeconds.observe({ route }, durationMs / 1000)
     }
-    // One line per request: never the body, never the key (only its id).
     request.log.info({
       msg: 'request',
       keyId: request.keyId || null,
@@ -385,7 +396,19 @@ export function buildApp(config: AppConfig): ScanApp {
       rpcRoundTrips: request.rpcRoundTrips,
       nodeMs: request.nodeMs,
     })
-  })
+  }
+
+  app.addHook('onResponse', async (request, reply) => requestDone(request, reply.statusCode, reply.elapsedTime))
+
+  /**
+   * A client that closed its connection before its answer was written: its scan is cancelled (its node calls with it),
+   * and it is logged and counted as 499, as proxies write it. Neither Fastify's onResponse nor its onRequestAbort (which
+   * needs the request itself cut short) sees a client that sent its whole request and left while waiting.
+   */
+  const clientLeft = (request: FastifyRequest) => {
+    inFlight.get(request.scanId)?.abort()
+    requestDone(request, CLIENT_CLOSED, performance.now() - request.startedAt)
+  }
 
   app.setErrorHandler((error: FastifyError | Refusal, request, reply) => {
     const [status, message] = errorAnswer(error, config.maxBodyBytes)
@@ -460,7 +483,7 @@ export function buildApp(config: AppConfig): ScanApp {
       ...(config.probeEnvironment && kind === 'transactions' ? { probeEnvironment: true } : {}),
       ...(config.nodeBatch === undefined ? {} : { nodeBatch: config.nodeBatch }),
     }
-    const result = await withDeadline(job, pair)
+    const result = await withDeadline(request, job, pair)
     request.rpcRoundTrips = result.stats.roundTrips
     request.nodeMs = Math.round(result.stats.nodeMs * 100) / 100
     // A scan its node failed is a node error, not a wait (a Safe scan's second run can fail after a first one counted).
@@ -472,9 +495,10 @@ export function buildApp(config: AppConfig): ScanApp {
     return refuseEngineError(request, result.error, pair, rpcUrl)
   }
 
-  const withDeadline = async (job: ScanJob, network: string): Promise<ScanJobResult> => {
+  const withDeadline = async (request: FastifyRequest, job: ScanJob, network: string): Promise<ScanJobResult> => {
     const controller = new AbortController()
     const scan = inFlight.add(controller)
+    request.scanId = scan
     let timer: NodeJS.Timeout | undefined
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
@@ -494,6 +518,7 @@ export function buildApp(config: AppConfig): ScanApp {
     } finally {
       clearTimeout(timer)
       inFlight.delete(scan)
+      request.scanId = 0
     }
   }
 

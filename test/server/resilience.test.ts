@@ -405,3 +405,53 @@ describe('requests turned away before any route sees them', () => {
     expect(head).toContain('access-control-allow-origin: *')
   })
 })
+
+describe('a client that leaves before its answer', () => {
+  it("cancels its scan and the scan's node call, and is logged and counted as 499", async () => {
+    // A node that reads the call and never answers; it notes when the server gives up the connection.
+    const connections: { received: boolean; closed: boolean }[] = []
+    const node = createNetServer((socket) => {
+      const seen = { received: false, closed: false }
+      connections.push(seen)
+      socket.on('data', () => {
+        seen.received = true
+      })
+      socket.on('close', () => {
+        seen.closed = true
+      })
+    })
+    const port = await listenOnFreePort(node)
+    const logs = logSink()
+    const patient = await startScanServer({
+      port: 0,
+      networks: parseNetworks([`ethereum/sepolia=http://127.0.0.1:${port}`]),
+      apiKeys: [KEY],
+      logStream: logs.stream,
+    })
+    try {
+      const request = buildScenarios(devnet.fixtures, []).find((s) => s.kind === 'transactions')?.request
+      const leaving = new AbortController()
+      const answer = fetch(`${patient.url}/ethereum/v0/sepolia/scan/transactions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': KEY },
+        body: JSON.stringify(request),
+        signal: leaving.signal,
+      }).catch(() => 'left')
+      await expect.poll(() => connections.some((one) => one.received), { timeout: 5_000 }).toBe(true)
+      leaving.abort()
+      expect(await answer).toBe('left')
+      // Within the scan timeout's 20 s by far: the node call ends with the client.
+      await expect.poll(() => connections.every((one) => one.closed), { timeout: 5_000 }).toBe(true)
+      await expect
+        .poll(() => logs.lines().filter((line) => line.msg === 'request'), { timeout: 5_000 })
+        .toEqual([expect.objectContaining({ status: 499, route: '/:chain/v0/:network/scan/transactions' })])
+      const metrics = await (await fetch(`${patient.url}/metrics`)).text()
+      expect(metrics).toMatch(
+        /preflight_http_requests_total\{route="\/:chain\/v0\/:network\/scan\/transactions",status="499"\} 1/,
+      )
+    } finally {
+      await patient.close()
+      node.close()
+    }
+  })
+})
