@@ -93,6 +93,8 @@ export function createPatcher(gate: Gate, isLate: () => boolean): Patcher {
   /** Getters the hook installed, to tell its accessors from a wallet's. */
   const ourGetters = newWeakSet<AnyFunction>()
   const standIns = newWeakMap<object, object>()
+  /** Engines whose entry points the hook replaced in place: the page may see them as they are. */
+  const hookedEngines = newWeakSet<object>()
   const providerViews = newWeakMap<object, object>()
   const entryNames = bare<Record<string, true>>()
   for (let index = 0; index < PROVIDER_ENTRIES.length; index++) entryNames[(PROVIDER_ENTRIES[index] as Entry)[0]] = true
@@ -140,50 +142,89 @@ export function createPatcher(gate: Gate, isLate: () => boolean): Patcher {
     return 'failed'
   }
 
-  /** Patches `entries` on `target` itself (as the wallet's own seat) and on each prototype up its chain. */
+  /**
+   * Patches `entries` on `target` itself (as the wallet's own seat) and on each prototype up its chain; false when one
+   * could not be replaced anywhere (a frozen object, or a class prototype frozen as `harden()` freezes it).
+   */
   function patchWhereTheyLive(target: object, entries: readonly Entry[]): boolean {
-    let ownPatched = true
+    let patched = true
     for (let index = 0; index < entries.length; index++) {
       const entry = entries[index] as Entry
-      if (patchSlot(target, entry[0], entry[1], { owner: target, onPrototype: false }) === 'failed') ownPatched = false
+      if (patchSlot(target, entry[0], entry[1], { owner: target, onPrototype: false }) === 'failed') patched = false
     }
     let prototype = getPrototypeOf(target)
     for (let depth = 0; depth < MAX_PROTOTYPE_DEPTH; depth++) {
       if (!prototype || prototype === ObjectPrototype || prototype === FunctionPrototype) break
       for (let index = 0; index < entries.length; index++) {
         const entry = entries[index] as Entry
-        patchSlot(prototype, entry[0], entry[1], { owner: prototype, onPrototype: true })
+        if (patchSlot(prototype, entry[0], entry[1], { owner: prototype, onPrototype: true }) === 'failed')
+          patched = false
       }
       prototype = getPrototypeOf(prototype)
     }
-    return ownPatched
+    return patched
   }
 
+  /**
+   * The wallet's own function for `name`, where the first object up `provider`'s chain that has the name holds it as
+   * a plain value (not already the hook's); undefined where the hook's accessor or wrapper already answers for it.
+   */
+  function unpatchedEntry(provider: object, name: string): AnyFunction | undefined {
+    let holder: object | null = provider
+    for (let depth = 0; holder && depth <= MAX_PROTOTYPE_DEPTH; depth++) {
+      const descriptor = getOwnPropertyDescriptor(holder, name)
+      if (descriptor) {
+        const value = hasOwn(descriptor, 'value') ? descriptor.value : undefined
+        return typeof value === 'function' && !isWrapper(value) ? (value as AnyFunction) : undefined
+      }
+      holder = getPrototypeOf(holder)
+    }
+    return undefined
+  }
+
+  /** Hooks an engine; one whose `handle` cannot be replaced (a frozen engine) is seen through a stand-in. */
   function patchEngine(engine: unknown, held: Held): void {
     if (engine === null || typeof engine !== 'object') return
     holdAs(engine, held)
-    patchWhereTheyLive(engine, ENGINE_ENTRIES)
+    if (patchWhereTheyLive(engine, ENGINE_ENTRIES)) weakSetAdd(hookedEngines, engine)
+  }
+
+  /** The engine as the page may see it: itself when hooked (or no engine), else its stand-in, made once. */
+  function engineSeen(engine: unknown): unknown {
+    if (engine === null || typeof engine !== 'object' || weakSetHas(hookedEngines, engine)) return engine
+    let standIn = weakMapGet(standIns, engine) as object | undefined
+    if (!standIn) {
+      standIn = standInFor(engine as Record<string, unknown>, ENGINE_ENTRIES)
+      weakMapSet(standIns, engine, standIn)
+    }
+    return standIn
   }
 
   /** Hooks the provider's engine, now and whenever the wallet assigns a new one. */
-  function hookEngine(provider: object, held: Held): void {
+  /**
+   * Hooks the provider's engine, now and whenever the wallet assigns a new one; false when the page would still read an
+   * engine it could call around the hook (a frozen one in a slot that cannot become an accessor): the provider then
+   * needs a stand-in, which shows the engine's.
+   */
+  function hookEngine(provider: object, held: Held): boolean {
     const descriptor = getOwnPropertyDescriptor(provider, ENGINE_KEY)
-    if (!descriptor) return
+    if (!descriptor) return true
     if (!hasOwn(descriptor, 'value')) {
-      if (descriptor.get && !weakSetHas(ourGetters, descriptor.get))
-        patchEngine(apply(descriptor.get, provider, []), held)
-      return
+      if (!descriptor.get || weakSetHas(ourGetters, descriptor.get)) return true
+      const engine = apply(descriptor.get, provider, [])
+      patchEngine(engine, held)
+      return engineSeen(engine) === engine
     }
     let engine = descriptor.value
     patchEngine(engine, held)
-    if (!descriptor.configurable) return
-    const get = () => engine
+    if (!descriptor.configurable) return engineSeen(engine) === engine
+    const get = () => engineSeen(engine)
     weakSetAdd(ourGetters, get)
     const set = (value: unknown) => {
       engine = value
       patchEngine(value, held)
     }
-    defineProperty(provider, ENGINE_KEY, {
+    return defineProperty(provider, ENGINE_KEY, {
       __proto__: null,
       get,
       set,
@@ -328,27 +369,24 @@ export function createPatcher(gate: Gate, isLate: () => boolean): Patcher {
     }
   }
 
-  /** A stand-in for a provider whose own entry points cannot be replaced: the hook's wrappers, the rest forwarded. */
-  function standInFor(provider: Record<string, unknown>): object {
+  /**
+   * A stand-in for a provider (or an engine, with its entries) whose entry points cannot all be replaced, on it or up
+   * its chain: the hook's wrappers for those, the engine as engineSeen shows it, the rest forwarded.
+   */
+  function standInFor(provider: Record<string, unknown>, entries: readonly Entry[] = PROVIDER_ENTRIES): object {
     const overrides = bare<Record<PropertyKey, AnyFunction>>()
-    for (let index = 0; index < PROVIDER_ENTRIES.length; index++) {
-      const entry = PROVIDER_ENTRIES[index] as Entry
-      const value = getOwnPropertyDescriptor(provider, entry[0])
-      const raw = value && hasOwn(value, 'value') ? value.value : undefined
-      if (typeof raw === 'function' && !isWrapper(raw)) {
-        overrides[entry[0]] = wrapEntryPoint(
-          gate,
-          entry[1],
-          { owner: provider, onPrototype: false },
-          raw as AnyFunction,
-        )
-      }
+    for (let index = 0; index < entries.length; index++) {
+      const entry = entries[index] as Entry
+      const raw = unpatchedEntry(provider, entry[0])
+      if (raw) overrides[entry[0]] = wrapEntryPoint(gate, entry[1], { owner: provider, onPrototype: false }, raw)
     }
     const handler = {
       __proto__: null,
       get: (_: object, key: PropertyKey) => {
         const override = typeof key === 'string' ? overrides[key] : undefined
-        return override ?? reflectGet(provider, key, provider)
+        if (override) return override
+        const value = reflectGet(provider, key, provider)
+        return key === ENGINE_KEY ? engineSeen(value) : value
       },
       set: (_: object, key: PropertyKey, value: unknown) => reflectSet(provider, key, value),
       has: (_: object, key: PropertyKey) => reflectHas(provider, key),
@@ -361,7 +399,7 @@ export function createPatcher(gate: Gate, isLate: () => boolean): Patcher {
         const override = typeof key === 'string' ? overrides[key] : undefined
         const out = { __proto__: null, enumerable: descriptor.enumerable, configurable: true } as PropertyDescriptor
         if (hasOwn(descriptor, 'value')) {
-          out.value = override ?? descriptor.value
+          out.value = override ?? (key === ENGINE_KEY ? engineSeen(descriptor.value) : descriptor.value)
           out.writable = descriptor.writable
         } else {
           out.get = descriptor.get
@@ -399,9 +437,9 @@ export function createPatcher(gate: Gate, isLate: () => boolean): Patcher {
     // A wallet that publishes its provider first and fills it in after, in the same script: look once that has run.
     enqueueMicrotask(() => recheck(provider, held))
     const patched = patchWhereTheyLive(provider, PROVIDER_ENTRIES)
-    hookEngine(provider, held)
+    const engineHooked = hookEngine(provider, held)
     hookProviders(provider)
-    if (patched) return provider
+    if (patched && engineHooked) return provider
     const standIn = standInFor(provider)
     holdAs(standIn, held)
     weakMapSet(standIns, provider, standIn)

@@ -245,6 +245,41 @@ describe('patching a wallet where its methods live', () => {
     expect(reviewed).toHaveLength(2)
   })
 
+  it('stands in for a wallet hardened whole (harden()): provider, engine and their class prototypes frozen', async () => {
+    const { gate, reviewed } = gateThat(reject)
+    const patcher = createPatcher(gate, () => true)
+    const { wallet, calls, Provider } = makeWallet()
+    for (const frozen of [Provider.prototype, Object.getPrototypeOf(wallet._rpcEngine), wallet._rpcEngine, wallet]) {
+      Object.freeze(frozen)
+    }
+    const standIn = patcher.register(wallet) as typeof wallet
+    expect(standIn).not.toBe(wallet)
+    await expect(standIn.request(SIGN)).rejects.toMatchObject({ code: 4001 })
+    const viaRpc = await new Promise((resolve) => standIn._rpcRequest({ ...SIGN, id: 1 }, (error) => resolve(error)))
+    expect(viaRpc).toMatchObject({ code: 4001 })
+    expect(await standIn._rpcEngine.handle({ ...SIGN, id: 2 })).toMatchObject({ error: { code: 4001 } })
+    // The class's own method, reached through the stand-in's prototype, still calls the hooked layers beneath it
+    // (this wallet's request drops their error; what counts is that the request went to review, not to the engine).
+    await Provider.prototype.request.call(standIn, SIGN).catch(() => undefined)
+    expect(reviewed.map((one) => one.method)).toEqual([
+      'personal_sign',
+      'personal_sign',
+      'personal_sign',
+      'personal_sign',
+    ])
+    expect(calls.filter((call) => call.entry !== 'request' && call.payload.method === 'personal_sign')).toEqual([])
+  })
+
+  it('shows a frozen engine through a stand-in where the provider itself could be hooked', async () => {
+    const { gate, reviewed } = gateThat(reject)
+    const { wallet, calls } = makeWallet()
+    Object.freeze(Object.getPrototypeOf(wallet._rpcEngine))
+    createPatcher(gate, () => true).register(wallet)
+    expect(await wallet._rpcEngine.handle({ ...SIGN, id: 3 })).toMatchObject({ error: { code: 4001 } })
+    expect(reviewed).toHaveLength(1)
+    expect(calls.filter((call) => call.entry === 'handle')).toEqual([])
+  })
+
   it("hooks a wallet as it joins providers[], also in a list the page keeps or through the page's own setter", async () => {
     const { gate, reviewed } = gateThat(reject)
     const patcher = createPatcher(gate, () => true)
