@@ -13,9 +13,9 @@ import Fastify, {
   LogController,
 } from 'fastify'
 import { chainIdOf, type EngineError, newRequestId } from '../engine/index.ts'
+import { clientGroup } from './clientGroup.ts'
 import { docsAsset, docsPage } from './docsPage.ts'
 import { parseDomainsRequest, scanDomains } from './domains.ts'
-import { clientGroup } from './clientGroup.ts'
 import { idTable } from './idTable.ts'
 import { parseJsonBody } from './jsonBody.ts'
 import { acceptedKeyHash, type KeySet, keyId } from './keys.ts'
