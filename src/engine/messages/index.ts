@@ -25,8 +25,8 @@
  * - `depositUpdates.ts`: Across's signed redirection of a bridge deposit already made.
  * - `signedDeposits.ts`: Across deposits signed for its periphery (gasless bridging), and where they send the funds.
  * - `userOperations.ts`: ERC-4337 user operations signed as typed data, run as the EntryPoint's calls to the account.
- * - `readability.ts`: addresses written in a form other than 0x-hex, text that reorders its own display, and messages
- *   the scan cannot read.
+ * - `readability.ts`: addresses written in a form other than 0x-hex, text that reorders its own display, payloads that
+ *   wallets sign differently, and messages the scan cannot read.
  */
 
 export { type BlurSignature, findBlurSignature, isBlurSite } from './blur.ts'
@@ -52,7 +52,12 @@ export {
   type TokenPermit,
 } from './permits.ts'
 export { decodeRawMessage, rawMessageHex, rawMessageWarnings, readRawMessage } from './rawMessage.ts'
-export { reorderedTextWarnings, unreadableWarning, unusualAddressWarnings } from './readability.ts'
+export {
+  reorderedTextWarnings,
+  unreadableWarning,
+  unusualAddressWarnings,
+  walletDisagreementWarnings,
+} from './readability.ts'
 export { safeSignerWarnings } from './safeChecks.ts'
 export { findSafeMessage, type SafeMessage, safeMessageContext, safeMessageWarnings } from './safeMessage.ts'
 export {

@@ -26,6 +26,34 @@ export function unusualAddressWarnings(typedData: TypedData): Warning[] {
 }
 
 /**
+ * A WARNING where wallets sign different things for the same payload (TypedData.undeclaredDomainFields, otherRoot):
+ * what is shown is what MetaMask signs, and a wallet built on ethers signs something else, possibly far worse.
+ */
+export function walletDisagreementWarnings(typedData: TypedData): Warning[] {
+  const warnings: Warning[] = []
+  const fields = typedData.undeclaredDomainFields
+  if (fields.length > 0) {
+    warnings.push(
+      unreadableWarning(
+        `Its domain holds ${fields.join(', ')} but its types do not declare ${fields.length === 1 ? 'it' : 'them'}. ` +
+          'Some wallets sign the undeclared fields and some leave them out, so what this signature allows depends on ' +
+          'your wallet, and what is shown here may not be it. Honest apps declare every domain field.',
+      ),
+    )
+  }
+  if (typedData.otherRoot !== undefined) {
+    warnings.push(
+      unreadableWarning(
+        `It asks to sign a ${typedData.primaryType}, but its types are built around a ${typedData.otherRoot}, which ` +
+          `some wallets sign instead: what is shown here may not be what your wallet signs. Honest apps sign the type ` +
+          'their others belong to.',
+      ),
+    )
+  }
+  return warnings
+}
+
+/**
  * A WARNING for every string of the domain and the message holding characters that reorder its display (U+202E
  * turns "moc.elgoog" into "google.com"): the field reads differently from what is signed.
  */

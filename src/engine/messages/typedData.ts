@@ -33,7 +33,10 @@ export type UnusualAddress = { field: string; written: string; address: Address 
 
 /**
  * A validated EIP-712 payload; `domain` holds exactly the fields `types.EIP712Domain` declares. `unusualAddresses`
- * lists every address written in a form other than the canonical one (see UnusualAddress).
+ * lists every address written in a form other than the canonical one (see UnusualAddress). The last two fields name
+ * where wallets part ways on what the payload signs: MetaMask's encoder and viem sign the domain's declared fields and
+ * `primaryType`; encoders built on ethers (v5, v6) take the domain's type from the fields it holds and sign the one
+ * type no other refers to, whatever `primaryType` says.
  */
 export type TypedData = {
   types: Record<string, TypedDataField[]>
@@ -41,6 +44,10 @@ export type TypedData = {
   primaryType: string
   message: TypedStruct
   unusualAddresses: UnusualAddress[]
+  /** EIP-712 domain fields (chainId, verifyingContract, …) the domain holds but `types.EIP712Domain` leaves out. */
+  undeclaredDomainFields: string[]
+  /** The one type nothing refers to, when that is not `primaryType`: what ethers-based wallets sign instead. */
+  otherRoot: string | undefined
 }
 
 type TypedDataResult = { ok: true; typedData: TypedData } | { ok: false; error: InvalidRequest }
@@ -70,7 +77,8 @@ const MAX_ARRAY_DIMENSIONS = 8
 /** Integers longer than this cannot be in range for any EIP-712 integer type (2^256 has 78 digits). */
 const MAX_INTEGER_TEXT = 80
 
-const STRUCT_NAME = /^[A-Za-z0-9_$:]+$/
+/** Word characters only: MetaMask's encoder finds a field's struct type by its leading word characters. */
+const STRUCT_NAME = /^\w+$/
 const SOLIDITY_LIKE = /^(u?int|bytes)[0-9]*$/
 const INTEGER_TYPE = /^(u?)int([0-9]+)$/
 const FIXED_BYTES_TYPE = /^bytes([0-9]+)$/
@@ -197,7 +205,13 @@ function normalise(payload: unknown, path: string): TypedData {
     )
   }
   const message = parseStruct(walk, primaryType, payload.message, `${path}.message`)
-  return { types, domain, primaryType, message, unusualAddresses: walk.unusual }
+  const declared = new Set((types.EIP712Domain ?? []).map((field) => field.name))
+  const undeclaredDomainFields = Object.keys(payload.domain as Record<string, unknown>).filter(
+    (name) => Object.hasOwn(DOMAIN_FIELD_TYPES, name) && !declared.has(name),
+  )
+  const roots = rootTypes(types)
+  const otherRoot = roots.length === 1 && roots[0] !== primaryType ? roots[0] : undefined
+  return { types, domain, primaryType, message, unusualAddresses: walk.unusual, undeclaredDomainFields, otherRoot }
 }
 
 function parseTypes(value: unknown, path: string): Record<string, TypedDataField[]> {
@@ -296,6 +310,13 @@ function rejectCycles(types: Record<string, TypedDataField[]>, path: string): vo
   for (const name of Object.keys(types)) visit(name, [])
 }
 
+/** The struct types no other struct refers to (the domain's aside): the candidates for what is signed. */
+function rootTypes(types: Record<string, TypedDataField[]>): string[] {
+  const referred = new Set<string>()
+  for (const fields of Object.values(types)) for (const field of fields) referred.add(baseType(field.type))
+  return Object.keys(types).filter((name) => name !== 'EIP712Domain' && !referred.has(name))
+}
+
 function baseType(type: string): string {
   return type.replace(/(\[[0-9]*\])+$/, '')
 }
@@ -346,6 +367,13 @@ function parseValue(walk: Walk, type: string, value: unknown, path: string): Typ
   if (type === 'string') return typeof value === 'string' ? value : fail()
   if (type === 'bytes') {
     if (typeof value !== 'string') return fail()
+    // MetaMask's encoder reads "0X…" as hex and viem as text: the two sign different bytes.
+    if (value.startsWith('0X')) {
+      throw new PayloadError(
+        path,
+        `expected bytes, got ${preview(value)}: write 0x in lowercase, wallets read 0X differently`,
+      )
+    }
     // As wallets encode bytes: 0x-hex (an odd digit count gets a leading zero), any other text as its UTF-8 bytes.
     if (/^0x[0-9a-f]*$/i.test(value)) return `0x${value.length % 2 === 0 ? '' : '0'}${value.slice(2)}`.toLowerCase()
     return stringToHex(value)
@@ -393,7 +421,10 @@ function parseAddress(walk: Walk, value: unknown, path: string): Address {
     }
     address = `0x${digits.padStart(40, '0')}`.toLowerCase() as Address
   } else if (typeof value === 'string' && value.length > 0 && value.length <= MAX_INTEGER_TEXT) {
-    address = numberToHex(leadingBytes(base10Reading(value), 20), { size: 20 })
+    const reading = base10Reading(value)
+    // Characters below "0" (a space, a minus) read as negative digits: no address, and the wallet refuses it too.
+    if (reading < 0n) throw new PayloadError(path, `expected address, got ${preview(value)}`)
+    address = numberToHex(leadingBytes(reading, 20), { size: 20 })
   } else {
     throw new PayloadError(path, `expected address, got ${preview(value)}`)
   }
@@ -445,6 +476,14 @@ function toBigInt(value: unknown, type: string, path: string): bigint {
   if (typeof value === 'string') {
     if (value.length > MAX_INTEGER_TEXT) {
       throw new PayloadError(path, `expected ${type}, got a ${value.length}-character number (out of range)`)
+    }
+    // ethers 5 reads "0X…" as another number (bn.js takes the X for a hex digit) where BigInt() and the others read
+    // the hex after it: what is shown would not be what such a wallet signs.
+    if (/^\s*-?0X/.test(value)) {
+      throw new PayloadError(
+        path,
+        `expected ${type}, got ${preview(value)}: write 0x in lowercase, wallets read 0X differently`,
+      )
     }
     // Wallets read integer text with BigInt(): decimal, 0x, 0o or 0b, surrounding spaces, "" as 0.
     try {

@@ -90,6 +90,7 @@ import {
   unvaluedPaymentWarnings,
   type WitnessOutput,
   type WitnessPayment,
+  walletDisagreementWarnings,
   witnessOutputs,
   witnessPayments,
 } from '../messages/index.ts'
@@ -202,6 +203,7 @@ async function analyse(input: MessageScanInput, options: ScanOptions): Promise<S
   const warnings = [
     ...unusualAddressWarnings(typedData),
     ...reorderedTextWarnings(typedData),
+    ...walletDisagreementWarnings(typedData),
     ...scan.analysis.warnings,
     ...deposits.flatMap((deposit) => signedDepositWarnings(deposit, input.userAccount, chainId)),
   ]

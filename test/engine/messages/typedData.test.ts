@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { ETHER_MAIL, NAMED_DOMAIN_FIELDS, type TypedDataField } from '../../../src/devnet/eip712.ts'
-import { reorderedTextWarnings } from '../../../src/engine/messages/readability.ts'
+import { reorderedTextWarnings, walletDisagreementWarnings } from '../../../src/engine/messages/readability.ts'
 import {
   decodeTypedMessage,
   hashTypedPayload,
@@ -281,5 +281,71 @@ describe('text that reorders its own display', () => {
       'message.to.name',
       'message.contents',
     ])
+  })
+})
+
+describe('where wallets sign different things for the same payload', () => {
+  const parsed = (payload: unknown) => {
+    const result = parseTypedData(payload)
+    if (!result.ok) throw new Error(result.error.message)
+    return result.typedData
+  }
+
+  it('a domain field the types leave out: MetaMask signs without it, ethers-based wallets with it, so WARN', () => {
+    const payload = mail()
+    payload.types = { ...payload.types, EIP712Domain: NAMED_DOMAIN_FIELDS.slice(0, 2) }
+    const typedData = parsed(payload)
+    expect(typedData.undeclaredDomainFields).toEqual(['chainId', 'verifyingContract'])
+    expect(Object.keys(typedData.domain)).toEqual(['name', 'version'])
+    const [warning] = walletDisagreementWarnings(typedData)
+    expect(warning).toMatchObject({ kind: 'RELIABLE_SIMULATION_NOT_POSSIBLE', severity: 'WARNING' })
+    expect(warning?.message).toMatch(/holds chainId, verifyingContract but its types do not declare them/)
+    expect(walletDisagreementWarnings(parsed(mail()))).toEqual([])
+  })
+
+  it('a primaryType that is not the one type the others belong to: ethers-based wallets sign that one instead', () => {
+    const payload = {
+      ...mail(),
+      primaryType: 'Person',
+      message: { name: 'Bob', wallet: mail().domain.verifyingContract },
+    }
+    const typedData = parsed(payload)
+    expect(typedData.otherRoot).toBe('Mail')
+    expect(walletDisagreementWarnings(typedData)[0]?.message).toMatch(
+      /sign a Person, but its types are built around a Mail/,
+    )
+    // Two types nothing refers to: no wallet can pick one but by primaryType, so nothing to warn about.
+    const unrelated = { ...payload, types: { ...payload.types, Note: [{ name: 'text', type: 'string' }] } }
+    expect(parsed(unrelated).otherRoot).toBeUndefined()
+  })
+
+  it('text that wallets read as different values is refused, and a malformed address is an error, not a crash', () => {
+    const typed = (type: string, value: unknown) => ({
+      types: { EIP712Domain: [{ name: 'chainId', type: 'uint256' }], P: [{ name: 'v', type }] },
+      primaryType: 'P',
+      domain: { chainId: 1 },
+      message: { v: value },
+    })
+    expect(errorOf(typed('uint256', '0X01'))).toMatch(/^message\.data\.message\.v: .*write 0x in lowercase/)
+    expect(errorOf(typed('bytes', '0X1234'))).toMatch(/^message\.data\.message\.v: .*write 0x in lowercase/)
+    expect(parseTypedData(typed('uint256', '0x01')).ok).toBe(true)
+    expect(errorOf(typed('address', ' 0x70997970c51812dc3a010c7d01b50e0d17dc79c8'))).toMatch(
+      /^message\.data\.message\.v: expected address/,
+    )
+    expect(errorOf(typed('address', '-1'))).toMatch(/^message\.data\.message\.v: expected address/)
+  })
+
+  it('a struct name with characters past word characters, which MetaMask reads only up to, is refused', () => {
+    const payload = {
+      types: {
+        EIP712Domain: [{ name: 'chainId', type: 'uint256' }],
+        Main: [{ name: 'a', type: 'Z:x' }],
+        'Z:x': [{ name: 'v', type: 'uint256' }],
+      },
+      primaryType: 'Main',
+      domain: { chainId: 1 },
+      message: { a: { v: 1 } },
+    }
+    expect(errorOf(payload)).toMatch(/"Z:x" is not a valid struct type name/)
   })
 })

@@ -200,6 +200,38 @@ describe('scanMessage: permits', () => {
     expect(await submitPermit(signature, 3, spender, parseUnits('500', 6), deadline)).toBe(parseUnits('500', 6))
   })
 
+  it('a permit whose domain holds chainId and the token undeclared: a wallet that signs them grants it, so WARN', async () => {
+    const nonce = await client().readContract({
+      address: fixtures.erc20.address,
+      abi: tokenAbi,
+      functionName: 'nonces',
+      args: [user],
+    })
+    const deadline = now + 3600
+    const honest = eip2612(user, router, parseUnits('900', 6), nonce, deadline)
+    // As the page sends it: the domain names the chain and the token, its type only name and version.
+    const data = { ...honest, types: { ...honest.types, EIP712Domain: NAMED_DOMAIN_FIELDS.slice(0, 2) } }
+    const { response } = await scanOk(request(data), fixtures.rpcUrl, now)
+    expect(validate(response)).toEqual([])
+    expect(response.action).toBe('WARN')
+    expect(response.warnings).toEqual([
+      expect.objectContaining({
+        kind: 'RELIABLE_SIMULATION_NOT_POSSIBLE',
+        message: expect.stringMatching(/holds chainId, verifyingContract but its types do not declare them/),
+      }),
+    ])
+    // A wallet that takes the domain's type from the fields it holds (ethers; viem without EIP712Domain) signs the
+    // full domain, and the token honours that signature.
+    const owner = privateKeyToAccount(fixtures.accounts[0]?.privateKey as Hex)
+    const signature = await owner.signTypedData({
+      domain: { ...data.domain, verifyingContract: fixtures.erc20.address },
+      types: { Permit: data.types.Permit },
+      primaryType: 'Permit',
+      message: { owner: user, spender: router, value: parseUnits('900', 6), nonce, deadline: BigInt(deadline) },
+    })
+    expect(await submitPermit(signature, 4, router, parseUnits('900', 6), deadline)).toBe(parseUnits('900', 6))
+  })
+
   it('a permit with its spender and token written in decimal: MetaMask signs it, the token honours it, BLOCK', async () => {
     const c = client()
     const spender = fixtures.accounts[5]?.address as Address
