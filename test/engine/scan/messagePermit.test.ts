@@ -225,7 +225,7 @@ describe('scanMessage: permits', () => {
     const owner = privateKeyToAccount(fixtures.accounts[0]?.privateKey as Hex)
     const signature = await owner.signTypedData({
       domain: { ...data.domain, verifyingContract: fixtures.erc20.address },
-      types: { Permit: data.types.Permit },
+      types: { Permit: honest.types.Permit },
       primaryType: 'Permit',
       message: { owner: user, spender: router, value: parseUnits('900', 6), nonce, deadline: BigInt(deadline) },
     })
