@@ -4,7 +4,8 @@
  * whose prices sit in a Merkle tree of listings). The signed payload of a `Root`, and of a v2 order's listings, holds
  * only a hash: what is sold and for how much can be shown only when the request also carries the tree, each entry
  * with its Merkle proof (`message.orders[]` beside `root`, `message.listings[]` beside the order's fields; not signed,
- * and believed only when the proofs lead to the signed root, as the exchange itself checks them).
+ * and believed only when the proofs lead to the signed root, as the exchange itself checks them, and when they are the
+ * whole tree: a tree given in part would show some of what one signature approves).
  */
 import { encodeAbiParameters, type Hex, keccak256, zeroAddress } from 'viem'
 import { type Address, isRecord } from '../api/index.ts'
@@ -90,6 +91,7 @@ function bulkRoot(typedData: TypedData, payload: unknown, user: Address): BlurSi
     }
   }
   const trades: SeaportTrade[] = []
+  const proven: ProvenLeaf[] = []
   for (const entry of entries) {
     const order = isRecord(entry) ? entry.order : undefined
     const parsed = parseTypedData({
@@ -100,11 +102,14 @@ function bulkRoot(typedData: TypedData, payload: unknown, user: Address): BlurSi
     })
     if (!parsed.ok) return unopened('BULK_V1', `an order of its tree is not a Blur order (${parsed.error.message})`)
     const leaf = hashTypedPayload(parsed.typedData).messageHash
-    if (!provesRoot(leaf, entry, typedData.message.root as Hex)) {
+    const proof = proofOf(entry)
+    if (!proof || !provesRoot(leaf, proof, typedData.message.root as Hex)) {
       return unopened('BULK_V1', 'the orders given with it do not lead to the root it signs')
     }
+    proven.push({ leaf, proof })
     trades.push(v1Trade(parsed.typedData.message, user))
   }
+  if (!wholeTree(proven)) return unopened('BULK_V1', PART_OF_TREE)
   return { kind: 'orders', form: 'BULK_V1', orders: bulkOrders(trades, user) }
 }
 
@@ -126,6 +131,8 @@ function v2Order(typedData: TypedData, payload: unknown, user: Address): BlurSig
   const fee = ((message.makerFee as TypedStruct).rate as bigint) ?? 0n
   const erc1155 = message.assetType === 1n
   const trades: SeaportTrade[] = []
+  const proven: ProvenLeaf[] = []
+  const indexes = new Set<bigint>()
   for (const entry of entries) {
     const listing = readListing(entry)
     if (!listing) return unopened('ORDER_V2', 'a listing given with it is not index, tokenId, amount and price')
@@ -135,9 +142,12 @@ function v2Order(typedData: TypedData, payload: unknown, user: Address): BlurSig
         [listing.index, listing.tokenId, listing.amount, listing.price],
       ),
     )
-    if (!provesRoot(leaf, entry, message.listingsRoot as Hex)) {
+    const proof = proofOf(entry)
+    if (!proof || !provesRoot(leaf, proof, message.listingsRoot as Hex)) {
       return unopened('ORDER_V2', 'the listings given with it do not lead to the root it signs')
     }
+    proven.push({ leaf, proof })
+    indexes.add(listing.index)
     const nft: SeaportItem = {
       kind: erc1155 ? 'ERC1155' : 'ERC721',
       token: message.collection as Address,
@@ -154,8 +164,13 @@ function v2Order(typedData: TypedData, payload: unknown, user: Address): BlurSig
         : { offerer: user, gives: [eth(total)], receives: [nft] },
     )
   }
+  // The order signs how many listings its tree holds: fewer given means some are not shown.
+  if (BigInt(indexes.size) !== message.numberOfListings || !wholeTree(proven)) return unopened('ORDER_V2', PART_OF_TREE)
   return { kind: 'orders', form: 'ORDER_V2', orders: bulkOrders(trades, user) }
 }
+
+const PART_OF_TREE =
+  'what the request shows is only part of the tree it signs, and the signature also approves what it leaves out'
 
 const V1_ORDER_FIELDS = V1_ORDER.split(',').map((field) => {
   const [type, name] = field.split(' ')
@@ -199,17 +214,52 @@ function toUint(value: unknown): bigint | null {
   }
 }
 
-/** OpenZeppelin's MerkleProof (sorted pairs), as both Blur exchanges verify a leaf against the signed root. */
-function provesRoot(leaf: Hex, entry: unknown, root: Hex): boolean {
+/** A tree entry's leaf and the proof that led it to the signed root. */
+type ProvenLeaf = { leaf: Hex; proof: Hex[] }
+
+/** An entry's Merkle proof, lowercase, or null when it is not a list of 32-byte hashes of a sane length. */
+function proofOf(entry: unknown): Hex[] | null {
   const proof = isRecord(entry) ? entry.proof : undefined
-  if (!Array.isArray(proof) || proof.length > MAX_PROOF_LENGTH) return false
-  let node = leaf
+  if (!Array.isArray(proof) || proof.length > MAX_PROOF_LENGTH) return null
+  const hashes: Hex[] = []
   for (const sibling of proof) {
-    if (typeof sibling !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(sibling)) return false
-    const [a, b] = BigInt(node) < BigInt(sibling) ? [node, sibling as Hex] : [sibling as Hex, node]
-    node = keccak256(`0x${a.slice(2)}${b.slice(2)}`)
+    if (typeof sibling !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(sibling)) return null
+    hashes.push(sibling.toLowerCase() as Hex)
   }
+  return hashes
+}
+
+/** OpenZeppelin's MerkleProof (sorted pairs), as both Blur exchanges verify a leaf against the signed root. */
+function provesRoot(leaf: Hex, proof: Hex[], root: Hex): boolean {
+  let node = leaf
+  for (const sibling of proof) node = parentOf(node, sibling)
   return node.toLowerCase() === root.toLowerCase()
+}
+
+function parentOf(node: Hex, sibling: Hex): Hex {
+  const [a, b] = BigInt(node) < BigInt(sibling) ? [node, sibling] : [sibling, node]
+  return keccak256(`0x${a.slice(2)}${b.slice(2)}`)
+}
+
+/**
+ * Whether the proven leaves are the whole tree: every sibling on every proof is one of them, or a node built from
+ * them. Proofs that hold any other hash have a leaf the request does not show under it, which the root signs too.
+ */
+function wholeTree(proven: ProvenLeaf[]): boolean {
+  const known = new Set<string>(proven.map(({ leaf }) => leaf.toLowerCase()))
+  const walks = proven.map(({ leaf, proof }) => ({ node: leaf, proof, step: 0 }))
+  for (let progress = true; progress; ) {
+    progress = false
+    for (const walk of walks) {
+      for (let sibling = walk.proof[walk.step]; sibling && known.has(sibling); sibling = walk.proof[walk.step]) {
+        walk.node = parentOf(walk.node, sibling)
+        known.add(walk.node.toLowerCase())
+        walk.step += 1
+        progress = true
+      }
+    }
+  }
+  return walks.every((walk) => walk.step === walk.proof.length)
 }
 
 function single(trade: SeaportTrade): SeaportOrders {

@@ -182,6 +182,28 @@ describe('scanMessage: Blur orders', () => {
     expect(response.simulationResults.expectedStateChanges).toEqual([])
   })
 
+  it('a bulk Root given with only part of its tree is not read as the part: blind, WARN', async () => {
+    // The root signs a listing for 1 ETH and one for nothing; the request shows only the first, with a valid proof.
+    const data = bulk([parseEther('1'), 0n])
+    const shown = { ...data, message: { ...data.message, orders: data.message.orders.slice(0, 1) } }
+    const { response } = await scanOk(request(shown), fixtures.rpcUrl)
+    expect(kinds(response)).toEqual([['RELIABLE_SIMULATION_NOT_POSSIBLE', 'WARNING']])
+    expect(response.warnings[0]?.message).toMatch(/only part of the tree it signs/)
+    expect(response.simulationResults.expectedStateChanges).toEqual([])
+  })
+
+  it('a v2 order given with fewer listings than it signs is not read as those: blind, WARN', async () => {
+    const both = v2Order([
+      { index: 0, tokenId: 1, amount: 1, price: parseEther('1') },
+      { index: 1, tokenId: 2, amount: 1, price: 0n },
+    ])
+    const shown = { ...both, message: { ...both.message, listings: both.message.listings?.slice(0, 1) } }
+    const { response } = await scanOk(request(shown), fixtures.rpcUrl)
+    expect(kinds(response)).toEqual([['RELIABLE_SIMULATION_NOT_POSSIBLE', 'WARNING']])
+    expect(response.warnings[0]?.message).toMatch(/only part of the tree it signs/)
+    expect(response.action).toBe('WARN')
+  })
+
   it('a v2 order: blind without its listings, read with them, BLOCK when a listing is free', async () => {
     const blind = await scanOk(request(v2Order(null)), fixtures.rpcUrl)
     expect(kinds(blind.response)).toEqual([['RELIABLE_SIMULATION_NOT_POSSIBLE', 'WARNING']])
