@@ -173,7 +173,10 @@ export function createRequests(browser: Browser, store: PendingStore, scanner: S
       id,
       outcome: outcome ?? outcomeOf(decision, record.params),
     }
-    await browser.tabs.sendMessage(record.tabId, delivery, { frameId: record.frameId }).catch(() => undefined)
+    // Not awaited: the relay shares its page's main thread, so a page that spins forever never acknowledges, and this
+    // runs inside the window's one-at-a-time queue, which every other site's requests wait on. A relay that missed it
+    // gets the settled record when it reconnects (resume).
+    void browser.tabs.sendMessage(record.tabId, delivery, { frameId: record.frameId }).catch(() => undefined)
     void history.add(historyEntry(record, decision, Date.now())).catch(() => undefined)
     if (decision === 'continue') {
       void counterparties.remember(scanRecipients(record.scan, record.account)).catch(() => undefined)
