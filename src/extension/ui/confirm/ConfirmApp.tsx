@@ -179,6 +179,8 @@ export function ConfirmApp({ initialId, announced = false, queue }: Props) {
   const [waitEnded, setWaitEnded] = useState(false)
   /** The request decided in this window and still on screen until the worker names the next one. */
   const [decidedId, setDecidedId] = useState<string | null>(null)
+  /** The first request this window showed: only it may be decided at once; any after it replaced one on screen. */
+  const [firstShownId, setFirstShownId] = useState<string | null>(null)
   const requests = queue((state) => state.requests)
   const ended = queue((state) => state.ended)
   const readError = queue((state) => state.error)
@@ -234,6 +236,11 @@ export function ConfirmApp({ initialId, announced = false, queue }: Props) {
       show(inWindow[0]?.id ?? shownId)
     }
   }, [awaitingArrival, arrived, othersHere, inWindow, show, shownId])
+
+  const requestId = request?.id
+  useEffect(() => {
+    if (requestId !== undefined && firstShownId === null) setFirstShownId(requestId)
+  }, [requestId, firstShownId])
 
   useEffect(() => {
     if (!request) return
@@ -304,7 +311,13 @@ export function ConfirmApp({ initialId, announced = false, queue }: Props) {
         action={view.action}
         needsAcknowledgement={needsAcknowledgement}
         busy={!!sending || decidedHere}
-        armAfterMs={changed === undefined && shownId === initialId && !waitEnded ? 0 : NEXT_REQUEST_ARM_MS}
+        // The window's own request, shown first, is decided at once; a request named in the URL but shown after
+        // another (the other page's request arrived first) is armed after a pause like any that replaced one.
+        armAfterMs={
+          changed === undefined && shownId === initialId && (firstShownId ?? shownId) === shownId && !waitEnded
+            ? 0
+            : NEXT_REQUEST_ARM_MS
+        }
         onDecide={decideShown}
       />
     </main>
