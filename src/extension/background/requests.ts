@@ -450,6 +450,13 @@ export function createRequests(browser: Browser, store: PendingStore, scanner: S
       waiting.delete(record.id)
       return post(port, { type: 'settle', rid, outcome: NOT_KEPT(reason(error)) })
     }
+    // The page went away while its request waited its turn in the window's queue: dropRequests ran before it was
+    // stored and found nothing, so it is settled here rather than shown to nobody.
+    if (!byPort.has(port)) {
+      await settle(record.id, 'closed')
+      closeIfIdle()
+      return undefined
+    }
     return { record, settings }
   }
 
@@ -502,6 +509,9 @@ export function createRequests(browser: Browser, store: PendingStore, scanner: S
     },
     /** The user's decision from the confirmation window, and the request that window shows next. */
     async decide(id: string, decision: Decision, seen: number): Promise<DecisionReply> {
+      // A decision can be what woke a stopped worker: it is taken on the queue that worker rebuilds, or the window
+      // is told nothing follows and closes, rejecting the requests still waiting in it.
+      await restored
       if (decision === 'continue') setContinuing(id, 1)
       try {
         if (decision === 'continue') {
@@ -520,6 +530,7 @@ export function createRequests(browser: Browser, store: PendingStore, scanner: S
     },
     /** Rejects every waiting request at once (the window's "Reject all"). */
     async rejectAll(): Promise<DecisionReply> {
+      await restored
       for (const id of queue.ids()) await settle(id, 'reject')
       queue.windowClosing()
       return { ok: true, next: null }
