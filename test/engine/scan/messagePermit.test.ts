@@ -76,6 +76,9 @@ describe('scanMessage: permits', () => {
       args: [user, spender],
     })
   }
+  /** The user's next EIP-2612 nonce at the devnet token. */
+  const userNonce = () =>
+    client().readContract({ address: fixtures.erc20.address, abi: tokenAbi, functionName: 'nonces', args: [user] })
   const request = (data: unknown, userAccount: string = user, origin = 'https://app.uniswap.org') => ({
     message: { kind: 'SIGN_TYPED_DATA', data },
     userAccount,
@@ -162,14 +165,8 @@ describe('scanMessage: permits', () => {
   })
 
   it('an EIP-2612 permit the devnet token accepts: scanned, then signed and submitted on chain', async () => {
-    const c = client()
     const spender = fixtures.accounts[3]?.address as Address
-    const nonce = await c.readContract({
-      address: fixtures.erc20.address,
-      abi: tokenAbi,
-      functionName: 'nonces',
-      args: [user],
-    })
+    const nonce = await userNonce()
     const deadline = now + 3600
     const data = eip2612(user, spender, parseUnits('500', 6), nonce, deadline)
     const { response } = await scanOk(request(data), fixtures.rpcUrl, now)
@@ -201,12 +198,7 @@ describe('scanMessage: permits', () => {
   })
 
   it('a permit whose domain holds chainId and the token undeclared: a wallet that signs them grants it, so WARN', async () => {
-    const nonce = await client().readContract({
-      address: fixtures.erc20.address,
-      abi: tokenAbi,
-      functionName: 'nonces',
-      args: [user],
-    })
+    const nonce = await userNonce()
     const deadline = now + 3600
     const honest = eip2612(user, router, parseUnits('900', 6), nonce, deadline)
     // As the page sends it: the domain names the chain and the token, its type only name and version.
@@ -233,14 +225,8 @@ describe('scanMessage: permits', () => {
   })
 
   it('a permit with its spender and token written in decimal: MetaMask signs it, the token honours it, BLOCK', async () => {
-    const c = client()
     const spender = fixtures.accounts[5]?.address as Address
-    const nonce = await c.readContract({
-      address: fixtures.erc20.address,
-      abi: tokenAbi,
-      functionName: 'nonces',
-      args: [user],
-    })
+    const nonce = await userNonce()
     const deadline = now + 3600
     const data = eip2612(user, spender, parseUnits('700', 6), nonce, deadline)
     // The scanner-evasion trick: addresses as decimal numbers, which the wallet's encoder reads as the same address.
