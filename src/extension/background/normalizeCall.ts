@@ -119,8 +119,11 @@ function domainChain(typedData: unknown): number | undefined {
   const domainType = isRecord(data.types) && Object.hasOwn(data.types, 'EIP712Domain') ? data.types.EIP712Domain : []
   const signed = Array.isArray(domainType) && domainType.some((field) => isRecord(field) && field.name === 'chainId')
   if (!signed || !Object.hasOwn(domain, 'chainId') || domain.chainId === null) return undefined
+  // As the scan and the wallet's encoder read it (BigInt's text forms: " 1", "+1", "0o1"), so the chain the request is
+  // simulated on is the one its signature binds.
+  const written = domain.chainId
   try {
-    return toChainId(domain.chainId, 'domain.chainId')
+    return toChainId(typeof written === 'string' ? BigInt(written) : written, 'domain.chainId')
   } catch {
     return undefined
   }

@@ -254,6 +254,11 @@ describe('normalizeCall: signatures', () => {
     expect((await normal(call('eth_signTypedData_v4', [OTHER, typed], '0x1'))).chainId).toBe(1)
     const noChain = { ...chainBound, domain: { chainId: -3 } }
     expect((await normal(call('eth_signTypedData_v4', [OTHER, noChain], '0x1'))).chainId).toBe(1)
+    // Text the wallet's encoder reads as a number (BigInt's forms) binds that chain as the scan reads it.
+    for (const written of [' 10', '+10', '0o12', '10 ']) {
+      const loose = { ...chainBound, domain: { chainId: written } }
+      expect((await normal(call('eth_signTypedData_v4', [OTHER, loose], '0x1'))).chainId).toBe(10)
+    }
   })
 
   it('ignores a domain chainId that types.EIP712Domain does not declare: it is not signed, so it binds no chain', async () => {
