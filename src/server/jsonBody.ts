@@ -29,33 +29,37 @@ export function parseJsonBody(text: string): JsonBody {
   return problem ? { ok: false, message: problem } : { ok: true, value }
 }
 
-/** A value met on the walk, with the way back to the top for naming it. */
-type Visit = { value: unknown; depth: number; segment: string; parent: Visit | null }
+/** An object met on the walk, with the way back to the top for naming it (the name is only written for a refusal). */
+type Visit = { value: object; depth: number; key: string | number | null; parent: Visit | null }
 
 /**
  * What is wrong with a parsed body, as `path: reason`, or null. Iterative, so it cannot overflow the stack it protects,
- * and linear in the size of the body.
+ * and linear in the size of the body: it runs on every request, so only objects are visited and no path is written
+ * unless one is refused.
  */
 export function bodyProblem(body: unknown, limit: number = MAX_BODY_DEPTH): string | null {
-  const stack: Visit[] = [{ value: body, depth: 0, segment: '', parent: null }]
+  if (typeof body !== 'object' || body === null) return null
+  const stack: Visit[] = [{ value: body, depth: 0, key: null, parent: null }]
   for (let visit = stack.pop(); visit; visit = stack.pop()) {
     const { value, depth } = visit
-    if (typeof value !== 'object' || value === null) continue
     if (depth >= limit) return `${pathOf(visit)}: nested deeper than ${limit} levels`
     if (Array.isArray(value)) {
       for (let index = 0; index < value.length; index++) {
-        stack.push({ value: value[index], depth: depth + 1, segment: `[${index}]`, parent: visit })
+        const inner: unknown = value[index]
+        if (typeof inner === 'object' && inner !== null) {
+          stack.push({ value: inner, depth: depth + 1, key: index, parent: visit })
+        }
       }
       continue
     }
     for (const key of Object.keys(value)) {
-      const inner = (value as Record<string, unknown>)[key]
-      const segment = /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`
-      const here: Visit = { value: inner, depth: depth + 1, segment, parent: visit }
+      const inner: unknown = (value as Record<string, unknown>)[key]
       if (key === '__proto__' || (key === 'constructor' && isObjectWith(inner, 'prototype'))) {
-        return `${pathOf(here)}: a key that reaches an object's prototype is not accepted`
+        const at: Visit = { value: {}, depth: depth + 1, key, parent: visit }
+        return `${pathOf(at)}: a key that reaches an object's prototype is not accepted`
       }
-      stack.push(here)
+      if (typeof inner === 'object' && inner !== null)
+        stack.push({ value: inner, depth: depth + 1, key, parent: visit })
     }
   }
   return null
@@ -65,13 +69,16 @@ function isObjectWith(value: unknown, key: string): boolean {
   return typeof value === 'object' && value !== null && Object.hasOwn(value, key)
 }
 
+/** `.name`, `["odd name"]` or `[3]`, as the path of a field is written. */
+function segmentOf(key: string | number): string {
+  if (typeof key === 'number') return `[${key}]`
+  return /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`
+}
+
 function pathOf(visit: Visit): string {
-  const segments: string[] = []
-  for (let at: Visit | null = visit; at; at = at.parent) segments.push(at.segment)
-  segments.reverse()
-  const named = segments
-    .slice(1, 1 + NAMED_SEGMENTS)
-    .join('')
-    .replace(/^\./, '')
-  return segments.length > 1 + NAMED_SEGMENTS ? `${named}…` : named || 'body'
+  const keys: (string | number)[] = []
+  for (let at: Visit | null = visit; at; at = at.parent) if (at.key !== null) keys.push(at.key)
+  keys.reverse()
+  const named = keys.slice(0, NAMED_SEGMENTS).map(segmentOf).join('').replace(/^\./, '')
+  return keys.length > NAMED_SEGMENTS ? `${named}…` : named || 'body'
 }
