@@ -368,12 +368,7 @@ function parseValue(walk: Walk, type: string, value: unknown, path: string): Typ
   if (type === 'bytes') {
     if (typeof value !== 'string') return fail()
     // MetaMask's encoder reads "0X…" as hex and viem as text: the two sign different bytes.
-    if (value.startsWith('0X')) {
-      throw new PayloadError(
-        path,
-        `expected bytes, got ${preview(value)}: write 0x in lowercase, wallets read 0X differently`,
-      )
-    }
+    if (value.startsWith('0X')) throw upperCaseHex('bytes', value, path)
     // As wallets encode bytes: 0x-hex (an odd digit count gets a leading zero), any other text as its UTF-8 bytes.
     if (/^0x[0-9a-f]*$/i.test(value)) return `0x${value.length % 2 === 0 ? '' : '0'}${value.slice(2)}`.toLowerCase()
     return stringToHex(value)
@@ -479,12 +474,7 @@ function toBigInt(value: unknown, type: string, path: string): bigint {
     }
     // ethers 5 reads "0X…" as another number (bn.js takes the X for a hex digit) where BigInt() and the others read
     // the hex after it: what is shown would not be what such a wallet signs.
-    if (/^\s*-?0X/.test(value)) {
-      throw new PayloadError(
-        path,
-        `expected ${type}, got ${preview(value)}: write 0x in lowercase, wallets read 0X differently`,
-      )
-    }
+    if (/^\s*-?0X/.test(value)) throw upperCaseHex(type, value, path)
     // Wallets read integer text with BigInt(): decimal, 0x, 0o or 0b, surrounding spaces, "" as 0.
     try {
       return BigInt(value)
@@ -493,6 +483,14 @@ function toBigInt(value: unknown, type: string, path: string): bigint {
     }
   }
   throw new PayloadError(path, `expected ${type}, got ${preview(value)}`)
+}
+
+/** The refusal of hex written with `0X`, which wallets read as different values (see its callers). */
+function upperCaseHex(type: string, value: string, path: string): PayloadError {
+  return new PayloadError(
+    path,
+    `expected ${type}, got ${preview(value)}: write 0x in lowercase, wallets read 0X differently`,
+  )
 }
 
 /** A short rendering of a bad value for error messages (page input can be huge). */
