@@ -121,9 +121,10 @@ function domainChain(typedData: unknown): number | undefined {
   if (!signed || !Object.hasOwn(domain, 'chainId') || domain.chainId === null) return undefined
   // As the scan and the wallet's encoder read it (BigInt's text forms: " 1", "+1", "0o1"), so the chain the request is
   // simulated on is the one its signature binds.
+  // Text longer than any chain id is not parsed (BigInt takes time on page-sized text), only refused by toChainId.
   const written = domain.chainId
   try {
-    return toChainId(typeof written === 'string' ? BigInt(written) : written, 'domain.chainId')
+    return toChainId(typeof written === 'string' && written.length <= 80 ? BigInt(written) : written, 'domain.chainId')
   } catch {
     return undefined
   }
