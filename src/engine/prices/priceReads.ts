@@ -1,10 +1,10 @@
 /**
  * The reads that price assets, made in the before-block of the scan's one eth_simulateV1 call: a Chainlink feed's
  * latestRoundData for the native currency and for tokens the list covers; for other tokens, each candidate Uniswap V3
- * pool's observe([window, 0]) and its balance of the quote token, plus the quote token's own feed.
+ * pool's observe([window, 0]) and what it pays for the token within 5% of its price, plus the quote token's own feed.
  */
 import { type Address, parseAbi } from 'viem'
-import { erc20BalanceRead, prepareRead, type Read, staticRead } from '../simulation/index.ts'
+import { poolDepthRead, prepareRead, type Read, staticRead } from '../simulation/index.ts'
 import { v3PoolAddress } from './pools.ts'
 import type { Feed, PriceSources } from './sources.ts'
 
@@ -21,6 +21,7 @@ const observe = prepareRead(poolAbi, 'observe')
 export const priceKeys = {
   feed: (feed: Address) => `feed:${feed.toLowerCase()}`,
   observe: (pool: Address, seconds: number) => `observe:${pool.toLowerCase()}:${seconds}`,
+  depth: (pool: Address, token: Address) => `depth:${pool.toLowerCase()}:${token.toLowerCase()}`,
 }
 
 function feedRead(feed: Feed): Read {
@@ -45,7 +46,7 @@ export function priceReads(sources: PriceSources, tokens: Address[]): Read[] {
           const pool = v3PoolAddress(deployment, token, quote.token, fee)
           const window = [sources.twapSeconds, 0]
           reads.push(staticRead(priceKeys.observe(pool, sources.twapSeconds), pool, observe, [window]))
-          reads.push(erc20BalanceRead(quote.token, pool))
+          reads.push(poolDepthRead(priceKeys.depth(pool, token), pool, token))
         }
       }
     }

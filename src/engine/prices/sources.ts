@@ -22,7 +22,8 @@ export type PriceSources = {
   uniswapV3: V3Deployment[]
   uniswapV2: V2Deployment[]
   twapSeconds: number
-  minQuoteUsd: number
+  /** The least a pool must pay, in dollars of its quote token, for the token before its price falls 5%. */
+  minDepthUsd: number
 }
 
 type ChainEntry = {
@@ -32,7 +33,7 @@ type ChainEntry = {
   uniswapV3?: V3Deployment[]
   uniswapV2?: V2Deployment[]
   twapSeconds?: number
-  minQuoteUsd?: number
+  minDepthUsd?: number
 }
 
 const chains = (bundled as { chains: Record<string, ChainEntry> }).chains
@@ -62,6 +63,6 @@ function resolve(id: string): PriceSources | null {
     uniswapV3: [...v3, ...included.flatMap((other) => other.uniswapV3)],
     uniswapV2: [...v2, ...included.flatMap((other) => other.uniswapV2)],
     twapSeconds: entry.twapSeconds ?? included[0]?.twapSeconds ?? 1800,
-    minQuoteUsd: entry.minQuoteUsd ?? included[0]?.minQuoteUsd ?? Number.POSITIVE_INFINITY,
+    minDepthUsd: entry.minDepthUsd ?? included[0]?.minDepthUsd ?? Number.POSITIVE_INFINITY,
   }
 }

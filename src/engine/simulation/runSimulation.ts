@@ -26,6 +26,7 @@ import { fetchChainId, knownChainId } from './chain.ts'
 import { type ControlEvent, controlEvents, controlReads } from './controlEvents.ts'
 import { type ChainHead, chainHead, type EnvironmentProbe, probeEnvironment } from './environmentProbe.ts'
 import { type CreditDelegation, creditDelegations, lendingReads } from './lendingEvents.ts'
+import { POOL_DEPTH_ADDRESS, POOL_DEPTH_CODE } from './poolDepthRead.ts'
 import { type AssetPlan, predictReads, priceReadsForEvents, readsForEvents } from './readPlan.ts'
 import { READER_ADDRESS, READER_CODE, type Read, type ReadResults } from './reads.ts'
 import { type NodeAccess, type RpcClient, RpcFailure, type RpcStats, rpcClientFor } from './rpc.ts'
@@ -388,6 +389,7 @@ function beforeOverrides(input: SimulationInput): Record<string, AccountOverride
   const overrides: Record<string, AccountOverride> = {
     [READER_ADDRESS]: { code: READER_CODE },
     [SAFE_INSPECTOR_ADDRESS]: { code: SAFE_INSPECTOR_CODE },
+    [POOL_DEPTH_ADDRESS]: { code: POOL_DEPTH_CODE },
   }
   for (const { address, value } of input.balances) {
     overrides[address] ??= {}

@@ -23,7 +23,7 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { foundry } from 'viem/chains'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { TxRequest } from '../../../src/devnet/dapp/requests.ts'
-import { DEADLINE, v2AddLiquidityEth, v2SwapEthForTokens } from '../../../src/devnet/dapp/uniswap.ts'
+import { DEADLINE, swapRouterAbi, v2AddLiquidityEth, v2SwapEthForTokens } from '../../../src/devnet/dapp/uniswap.ts'
 import type { Devnet } from '../../../src/devnet/devnet.ts'
 import {
   artifacts,
@@ -63,15 +63,20 @@ const maker = () => fx().accounts[5]?.address as Address
 /** Who scans transfers and swaps. */
 const user = () => fx().accounts[6]?.address as Address
 
-/** A token priced by a deep V3 pool ($30 a token, 100 WETH deep) and one whose only pool is thin (1 WETH). */
+/**
+ * A token priced by a deep V3 pool ($30 a token, 100 WETH deep), one whose only pool is thin (1 WETH), and one whose
+ * pool holds 40 WETH ($120,000) parked out of range, where nobody can sell the token for any of it.
+ */
 let deep: Address
 let thin: Address
+let parked: Address
 
 beforeAll(async () => {
   devnet = await startTestDevnet()
   rpcUrl = devnet.fixtures.rpcUrl
   deep = await tokenWithPool('Deep Token', 'DEEP', parseEther('100'), parseEther('10000'))
   thin = await tokenWithPool('Thin Token', 'THIN', parseEther('1'), parseEther('100'))
+  parked = await tokenWithPool('Parked Token', 'PARK', parseEther('40'), parseEther('4000'), 'parked')
   // A TWAP window of history for both pools.
   await client().request({ method: 'evm_increaseTime', params: [numberToHex(1800)] } as never)
   await client().mine({ blocks: 1 })
@@ -95,8 +100,17 @@ async function send(to: Address, data: Hex, value = 0n, from = maker()) {
   return receipt
 }
 
-/** A new 18-decimal token, held by `maker`, with a full-range V3 pool against WETH of the given depth. */
-async function tokenWithPool(name: string, symbol: string, weth: bigint, tokens: bigint): Promise<Address> {
+/**
+ * A new 18-decimal token, held by `maker`, with a V3 pool against WETH priced at `weth` for `tokens`: its liquidity
+ * over the full range, or `parked` as that much WETH alone, out of range where the token is worth next to nothing.
+ */
+async function tokenWithPool(
+  name: string,
+  symbol: string,
+  weth: bigint,
+  tokens: bigint,
+  range: 'full' | 'parked' = 'full',
+): Promise<Address> {
   const token = fixtureArtifact('DevToken')
   const hash = await client().deployContract({
     account: maker(),
@@ -111,6 +125,9 @@ async function tokenWithPool(name: string, symbol: string, weth: bigint, tokens:
   const tokenFirst = address.toLowerCase() < wethAddress.toLowerCase()
   const [token0, token1] = tokenFirst ? [address, wethAddress] : [wethAddress, address]
   const [amount0, amount1] = tokenFirst ? [tokens, weth] : [weth, tokens]
+  const [wethOnly0, wethOnly1] = tokenFirst ? [0n, weth] : [weth, 0n]
+  const [tickLower, tickUpper] =
+    range === 'full' ? [-887220, 887220] : tokenFirst ? [-887220, -600000] : [600000, 887220]
   const fee = 3000
   await send(
     manager,
@@ -141,10 +158,10 @@ async function tokenWithPool(name: string, symbol: string, weth: bigint, tokens:
           token0,
           token1,
           fee,
-          tickLower: -887220,
-          tickUpper: 887220,
-          amount0Desired: amount0,
-          amount1Desired: amount1,
+          tickLower,
+          tickUpper,
+          amount0Desired: range === 'full' ? amount0 : wethOnly0,
+          amount1Desired: range === 'full' ? amount1 : wethOnly1,
           amount0Min: 0n,
           amount1Min: 0n,
           recipient: maker(),
@@ -185,6 +202,23 @@ const transfer = (token: Address, from: Address, amount: bigint): TxRequest => (
     args: [fx().accounts[7]?.address as Address, amount],
   }),
 })
+
+/** Sells `amount` of `token` into its 0.3% V3 pool against WETH, as `maker`. */
+async function sell(token: Address, amount: bigint) {
+  const router = fx().uniswapV3.swapRouter
+  await send(token, encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [router, maxUint256] }))
+  const params = {
+    tokenIn: token,
+    tokenOut: fx().weth.address,
+    fee: 3000,
+    recipient: maker(),
+    deadline: DEADLINE,
+    amountIn: amount,
+    amountOutMinimum: 0n,
+    sqrtPriceLimitX96: 0n,
+  }
+  await send(router, encodeFunctionData({ abi: swapRouterAbi, functionName: 'exactInputSingle', args: [params] }))
+}
 
 async function latestTimestamp(): Promise<bigint> {
   return (await client().getBlock()).timestamp
@@ -259,6 +293,23 @@ describe('prices read in the same call', () => {
   it('a thin pool invents no price: null', async () => {
     const { response } = await scan(transfer(thin, maker(), parseEther('3')))
     expect(assetOf(response, maker(), thin).price).toBeNull()
+  })
+
+  it('quote tokens parked out of range invent no price: what a sale would be paid is what counts', async () => {
+    const { response } = await scan(transfer(parked, maker(), parseEther('3')))
+    expect(assetOf(response, maker(), parked).price).toBeNull()
+  })
+
+  it('a deep pool whose price now is more than 10% off its TWAP gives null', async () => {
+    await sell(deep, parseEther('1500'))
+    const { response } = await scan(transfer(deep, maker(), parseEther('3')))
+    expect(assetOf(response, maker(), deep).price).toBeNull()
+  })
+
+  it('a deep pool moved less than 10% still prices at its TWAP', async () => {
+    await sell(deep, parseEther('100'))
+    const { response } = await scan(transfer(deep, maker(), parseEther('3')))
+    expect(assetOf(response, maker(), deep).price?.dollarValuePerToken).toBeCloseTo(30, 0)
   })
 
   it('a stale feed gives null, never its old answer', async () => {
