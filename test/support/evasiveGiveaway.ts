@@ -1,7 +1,8 @@
 /**
  * A simulation-evading contract for tests: its claim pays a claimer back twice what they send while it can tell it is
  * being simulated, and keeps what it is sent for its owner in a mined transaction. Each deployment reads one tell: a
- * gas price of 0, a base fee of 0, or more gas left than a wallet gives a transaction.
+ * gas price of 0, a base fee of 0, more gas left than a wallet gives a transaction, or code at the addresses where the
+ * engine places its own.
  */
 import { type Address, encodeFunctionData, type Hex, parseAbi, parseEther } from 'viem'
 import { waitForReceipt } from '../../src/devnet/receipt.ts'
@@ -23,7 +24,10 @@ contract EvasiveGiveaway {
     function simulated() internal view returns (bool) {
         if (tell == 0) return tx.gasprice == 0;
         if (tell == 1) return block.basefee == 0;
-        return gasleft() > 5_000_000;
+        if (tell == 2) return gasleft() > 5_000_000;
+        // The addresses where the engine places its read and probe code (reader, Safe inspector, pool depth, sell).
+        return address(uint160(0x50524546)).code.length + address(uint160(0x53414645)).code.length
+            + address(uint160(0x44455054)).code.length + address(uint160(0x53454c4c)).code.length > 0;
     }
 
     function claim() external payable {
@@ -34,6 +38,9 @@ contract EvasiveGiveaway {
 
 /** What the contract reads to tell a simulation from a mined transaction. */
 export const TELLS = { gasPrice: 0, baseFee: 1, gasLeft: 2 } as const
+
+/** The tell the engine leaves nothing for: code at its own read and probe addresses while transactions run. */
+export const ENGINE_CODE_TELL = 3
 
 /** The calldata of a claim. */
 export const CLAIM: Hex = encodeFunctionData({ abi: parseAbi(['function claim() payable']), functionName: 'claim' })

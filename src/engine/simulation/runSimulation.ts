@@ -308,7 +308,7 @@ async function simulate(
     blockStateCalls: [
       { stateOverrides: beforeOverrides(input), calls: reads.map(readCall) },
       { stateOverrides: transactionOverrides(input), calls: txs.map(txCall) },
-      { calls: stateReads.map(readCall) },
+      { stateOverrides: injectedCode(true), calls: stateReads.map(readCall) },
     ],
   }
   let answer: unknown
@@ -364,11 +364,11 @@ function blockTag(blockNumber: bigint | null): string {
 }
 
 /**
- * The sell probe's first block: the transactions on the scan's state, every override in force at once (there are no
- * before-reads to keep from the transactions' own overrides).
+ * The first block of the sell and environment probes: the transactions on the scan's state, every override in force at
+ * once (there are no before-reads to keep from the transactions' own overrides) and none of the engine's read code.
  */
 function probeBase(input: SimulationInput, txs: SimulationTx[]): ProbeBase {
-  const stateOverrides = beforeOverrides(input)
+  const stateOverrides = inputOverrides(input, {})
   addStorage(stateOverrides, transactionStorage(input))
   return { stateOverrides, calls: txs.map(txCall) }
 }
@@ -385,12 +385,28 @@ function txCall(tx: SimulationTx) {
 
 type AccountOverride = { balance?: Hex; code?: Hex; stateDiff?: Record<Hex, Hex> }
 
-function beforeOverrides(input: SimulationInput): Record<string, AccountOverride> {
-  const overrides: Record<string, AccountOverride> = {
-    [READER_ADDRESS]: { code: READER_CODE },
-    [SAFE_INSPECTOR_ADDRESS]: { code: SAFE_INSPECTOR_CODE },
-    [POOL_DEPTH_ADDRESS]: { code: POOL_DEPTH_CODE },
+/**
+ * The code the engine places for its reads. It is there for the reads only: while the user's transactions run, the
+ * accounts hold no code again, or a contract could check one of these public addresses and behave only when simulated.
+ */
+function injectedCode(present: boolean): Record<string, AccountOverride> {
+  return {
+    [READER_ADDRESS]: { code: present ? READER_CODE : '0x' },
+    [SAFE_INSPECTOR_ADDRESS]: { code: present ? SAFE_INSPECTOR_CODE : '0x' },
+    [POOL_DEPTH_ADDRESS]: { code: present ? POOL_DEPTH_CODE : '0x' },
   }
+}
+
+/** The before-block's overrides: the engine's read code and the input's balances and storage. */
+function beforeOverrides(input: SimulationInput): Record<string, AccountOverride> {
+  return inputOverrides(input, injectedCode(true))
+}
+
+/** The input's balance and storage overrides, added to `overrides`. */
+function inputOverrides(
+  input: SimulationInput,
+  overrides: Record<string, AccountOverride>,
+): Record<string, AccountOverride> {
   for (const { address, value } of input.balances) {
     overrides[address] ??= {}
     overrides[address].balance = numberToHex(value)
@@ -400,7 +416,7 @@ function beforeOverrides(input: SimulationInput): Record<string, AccountOverride
 }
 
 function transactionOverrides(input: SimulationInput): Record<string, AccountOverride> {
-  const overrides: Record<string, AccountOverride> = {}
+  const overrides = injectedCode(false)
   addStorage(overrides, transactionStorage(input))
   return overrides
 }

@@ -7,6 +7,7 @@
  */
 import {
   type Address,
+  bytesToHex,
   decodeFunctionResult,
   encodeFunctionData,
   getAddress,
@@ -20,8 +21,13 @@ import { type Movement, netByAccount } from './assetEvents.ts'
 import type { RpcClient } from './rpc.ts'
 import { checkSimulateResult, type RpcCallResult } from './simulateResponse.ts'
 
-/** Where the probe lives during its call (its code is injected by a state override); the last bytes spell "SELL". */
-export const SELL_PROBE_ADDRESS: Address = '0x0000000000000000000000000000000053454c4c'
+/**
+ * Where the probe lives during one call (its code is injected by a state override): a fresh random address each time,
+ * since the user's transfer back runs while the code is there, and a token could look for it at a fixed address.
+ */
+function probeAddress(): Address {
+  return bytesToHex(globalThis.crypto.getRandomValues(new Uint8Array(20)))
+}
 
 /** Runtime code of SellProbe.sol (solc 0.8.28, optimizer 200 runs, evm paris, no metadata). */
 export const SELL_PROBE_CODE: Hex =
@@ -128,6 +134,7 @@ export async function probeSells(
   userAccount: Address,
   tag: string,
 ): Promise<SellProbe[]> {
+  const probe = probeAddress()
   const calls = targets.flatMap((target) => [
     {
       from: userAccount,
@@ -137,7 +144,7 @@ export async function probeSells(
     },
     {
       from: userAccount,
-      to: SELL_PROBE_ADDRESS,
+      to: probe,
       data: encodeFunctionData({
         abi: probeAbi,
         functionName: 'sell',
@@ -150,11 +157,9 @@ export async function probeSells(
     traceTransfers: false,
     validation: false,
     blockStateCalls: [
-      {
-        stateOverrides: { ...base.stateOverrides, [SELL_PROBE_ADDRESS]: { code: SELL_PROBE_CODE } },
-        calls: base.calls,
-      },
-      { calls },
+      { stateOverrides: base.stateOverrides, calls: base.calls },
+      // The probe's code arrives after the user's transactions, so none of them can see it and act bought-back-able.
+      { stateOverrides: { [probe]: { code: SELL_PROBE_CODE } }, calls },
     ],
   }
   const answer = await client.request('eth_simulateV1', [payload, tag])

@@ -15,7 +15,7 @@ import {
   scanTransactionsWithStats,
 } from '../../../src/engine/index.ts'
 import { devnetRolledBackPerTest } from '../../support/devnet.ts'
-import { CLAIM, deployEvasiveGiveaway, TELLS } from '../../support/evasiveGiveaway.ts'
+import { CLAIM, deployEvasiveGiveaway, ENGINE_CODE_TELL, TELLS } from '../../support/evasiveGiveaway.ts'
 import { devnetClient } from '../protocolSupport.ts'
 import { validateTransactionsResponse } from '../transactionSupport.ts'
 
@@ -97,6 +97,16 @@ describe('a claim that pays back only while it is simulated', () => {
       expect((await client().getBalance({ address: owner() })) - ownerBefore).toBe(CLAIMED)
     })
   }
+})
+
+describe("a claim that looks for the engine's own code", () => {
+  it('finds none while the transactions run: the scan shows the loss, and the probe agrees', async () => {
+    const giveaway = await deployEvasiveGiveaway(fx().rpcUrl, owner(), ENGINE_CODE_TELL)
+    const { response } = await scan([claim(giveaway)], true)
+    const mine = response.simulationResults.aggregated.expectedStateChanges[user().toLowerCase() as Address]
+    expect(mine?.map((change) => change.humanReadableDiff)).toEqual(['Send 0.1 ETH'])
+    expect(evasion(response)).toEqual([])
+  })
 })
 
 describe('honest transactions, probed', () => {
