@@ -8,6 +8,7 @@ import {
   decodeFunctionResult,
   encodeFunctionData,
   type Hex,
+  hexToBytes,
   parseAbi,
   prepareEncodeFunctionData,
 } from 'viem'
@@ -201,8 +202,8 @@ export function codeSizeBefore(reads: ReadResults, account: Address): bigint | u
 /** name, symbol, decimals and the ERC-1155 interface flag of a token contract. */
 export function tokenMetadataReads(token: Address): Read[] {
   return [
-    read(readKeys.tokenField(token, 'name'), token, readFunctions.name, [], 'static'),
-    read(readKeys.tokenField(token, 'symbol'), token, readFunctions.symbol, [], 'static'),
+    textRead(readKeys.tokenField(token, 'name'), token, readFunctions.name),
+    textRead(readKeys.tokenField(token, 'symbol'), token, readFunctions.symbol),
     read(readKeys.tokenField(token, 'decimals'), token, readFunctions.decimals, [], 'static'),
     read(
       readKeys.tokenField(token, 'is1155'),
@@ -212,6 +213,27 @@ export function tokenMetadataReads(token: Address): Read[] {
       'static',
     ),
   ]
+}
+
+/**
+ * A name or symbol read: an ABI string, or the bytes32 that early tokens (MKR, SAI) answer instead, its text
+ * zero-padded on the right; null for a bytes32 that is not UTF-8 text. No ABI string fits in one word, so the answer's
+ * length tells which.
+ */
+function textRead(key: string, token: Address, func: ReadFunction): Read {
+  const asString = read(key, token, func, [], 'static')
+  return { ...asString, decode: (result) => (result.length === 66 ? bytes32Text(result) : asString.decode(result)) }
+}
+
+function bytes32Text(word: Hex): string | null {
+  const bytes = hexToBytes(word)
+  let end = bytes.length
+  while (end > 0 && bytes[end - 1] === 0) end -= 1
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, end))
+  } catch {
+    return null
+  }
 }
 
 /** An ERC-721 token's metadata URI (`tokenURI`), read before the transactions: a burn must not hide it. */

@@ -52,19 +52,27 @@ export function cachedTokenMetadata(chainId: number | null, token: Address): Tok
   return chainId === null ? undefined : metadataCache.get(cacheKey(chainId, token))
 }
 
-/** Takes a token's metadata from simulation reads (when they were made) and caches it for later scans. */
+/** The fields read of every token (tokenMetadataReads): none answering means the reads were not made. */
+const FIELDS = ['name', 'symbol', 'decimals', 'is1155'] as const
+
+/**
+ * Takes a token's metadata from simulation reads (when they were made) and caches it for later scans. Each field
+ * stands on its own: a contract without name() still has its symbol, decimals and ERC-1155 flag.
+ */
 export function tokenMetadata(chainId: number, token: Address, reads: ReadResults): TokenMetadata {
   const cached = cachedTokenMetadata(chainId, token)
   if (cached) return cached
-  const nameKey = readKeys.tokenField(token, 'name')
-  if (!reads.before.has(nameKey)) return { name: null, symbol: null, decimals: null, is1155: false }
+  if (!FIELDS.some((field) => reads.before.has(readKeys.tokenField(token, field)))) {
+    return { name: null, symbol: null, decimals: null, is1155: false }
+  }
+  const field = (name: (typeof FIELDS)[number]) => reads.before.get(readKeys.tokenField(token, name))
   const text = (value: unknown) => (typeof value === 'string' && value.length > 0 ? value.slice(0, 100) : null)
-  const decimals = reads.before.get(readKeys.tokenField(token, 'decimals'))
+  const decimals = field('decimals')
   const metadata: TokenMetadata = {
-    name: text(reads.before.get(nameKey)),
-    symbol: text(reads.before.get(readKeys.tokenField(token, 'symbol'))),
+    name: text(field('name')),
+    symbol: text(field('symbol')),
     decimals: typeof decimals === 'number' && decimals <= 77 ? decimals : null,
-    is1155: reads.before.get(readKeys.tokenField(token, 'is1155')) === true,
+    is1155: field('is1155') === true,
   }
   metadataCache.set(cacheKey(chainId, token), metadata)
   return metadata
