@@ -18,6 +18,8 @@
  * - `sellProbe.ts`: whether a token the user buys sells back to its pool (SellProbe.sol), in a call of its own that
  *   travels beside the second call, or alone.
  * - `tokenMetadata.ts`: token name, symbol and decimals from the reads, cached per chain.
+ * - `tokenText.ts`: a token's name and symbol cleaned of hidden, reordering and look-alike characters, what they held,
+ *   and the skeleton a symbol is compared by.
  * - `accountCode.ts`: an account's code in full, where a delegation must be told from no code (user operations).
  * - `rpc.ts`, `chain.ts`, `simulateResponse.ts`: the channel to a node that gathers requests into batches (a scan's
  *   own, or one a server's scans share) with the per-scan client that counts round trips, which chain a node serves,
@@ -63,3 +65,4 @@ export {
 } from './runSimulation.ts'
 export type { SellProbe } from './sellProbe.ts'
 export { cachedTokenMetadata, type TokenMetadata, tokenMetadata } from './tokenMetadata.ts'
+export { type TokenDisguise, textSkeleton } from './tokenText.ts'

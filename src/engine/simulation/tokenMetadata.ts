@@ -4,9 +4,19 @@
  */
 import type { Address } from 'viem'
 import { type ReadResults, readKeys } from './reads.ts'
+import { type CleanText, cleanName, cleanSymbol, type TokenDisguise } from './tokenText.ts'
 
-/** What the chain says about a token contract; decimals null when it has none (NFTs). */
-export type TokenMetadata = { name: string | null; symbol: string | null; decimals: number | null; is1155: boolean }
+/**
+ * What the chain says about a token contract; decimals null when it has none (NFTs). Name and symbol are cleaned for
+ * display (tokenText.ts); `disguise` says what they held that an honest token has no use for, absent when nothing.
+ */
+export type TokenMetadata = {
+  name: string | null
+  symbol: string | null
+  decimals: number | null
+  is1155: boolean
+  disguise?: TokenDisguise
+}
 
 /**
  * How many tokens' metadata one process remembers. Every scan can name new tokens (a hostile client, thousands), so
@@ -66,14 +76,27 @@ export function tokenMetadata(chainId: number, token: Address, reads: ReadResult
     return { name: null, symbol: null, decimals: null, is1155: false }
   }
   const field = (name: (typeof FIELDS)[number]) => reads.before.get(readKeys.tokenField(token, name))
-  const text = (value: unknown) => (typeof value === 'string' && value.length > 0 ? value.slice(0, 100) : null)
+  const clean = (value: unknown, how: (raw: string) => CleanText): CleanText =>
+    typeof value === 'string' ? how(value) : { text: null, disguise: null }
+  const name = clean(field('name'), cleanName)
+  const symbol = clean(field('symbol'), cleanSymbol)
   const decimals = field('decimals')
+  const disguise = worse(symbol.disguise, name.disguise)
   const metadata: TokenMetadata = {
-    name: text(field('name')),
-    symbol: text(field('symbol')),
+    name: name.text,
+    symbol: symbol.text,
     decimals: typeof decimals === 'number' && decimals <= 77 ? decimals : null,
     is1155: field('is1155') === true,
+    ...(disguise ? { disguise } : {}),
   }
   metadataCache.set(cacheKey(chainId, token), metadata)
   return metadata
+}
+
+/** The order TokenDisguise values are reported in, worst first: hidden text can hide anything else. */
+const DISGUISE_RANK: TokenDisguise[] = ['hidden', 'lookalike', 'figures']
+
+function worse(a: TokenDisguise | null, b: TokenDisguise | null): TokenDisguise | null {
+  if (a === null || b === null) return a ?? b
+  return DISGUISE_RANK.indexOf(a) <= DISGUISE_RANK.indexOf(b) ? a : b
 }
