@@ -2,6 +2,7 @@
 
 import tokenList from '@uniswap/default-token-list/build/uniswap-default.tokenlist.json'
 import type { Address } from 'viem'
+import { textSkeleton } from '../simulation/index.ts'
 
 type ListedToken = { address: Address; name: string; symbol: string; decimals: number; logoURI: string | null }
 
@@ -11,7 +12,8 @@ type Index = { byAddress: Map<string, ListedToken>; bySymbol: Map<string, Listed
 let index: Index | undefined
 
 const addressKey = (chainId: number, address: string) => `${chainId}:${address.toLowerCase()}`
-const symbolKey = (chainId: number, symbol: string) => `${chainId}:${symbol.trim().toUpperCase()}`
+/** Symbols compare by how they look, so "USDС" (Cyrillic Es) or "USDC" with a zero-width space finds USDC. */
+const symbolKey = (chainId: number, symbol: string) => `${chainId}:${textSkeleton(symbol)}`
 
 /** Built on first use, in one pass: nothing is read while the service worker starts. */
 function listIndex(): Index {
@@ -33,8 +35,8 @@ export function listedToken(chainId: number, token: Address): ListedToken | null
 }
 
 /**
- * A token on the bundled list for that chain whose symbol is `symbol` (any case), or null: the token a counterfeit
- * with that symbol passes itself off as.
+ * A token on the bundled list for that chain whose symbol looks like `symbol` (any case, look-alike letters and
+ * invisible characters aside), or null: the token a counterfeit with that symbol passes itself off as.
  */
 export function listedTokenWithSymbol(chainId: number, symbol: string): ListedToken | null {
   return listIndex().bySymbol.get(symbolKey(chainId, symbol)) ?? null

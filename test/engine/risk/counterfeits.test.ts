@@ -1,9 +1,10 @@
 /**
  * Counterfeit tokens: one that takes a listed token's symbol from another address is called out when it is received,
  * in a transaction and in a signed order alike; against the devnet, scanned as mainnet (chain 1), whose list names
- * the real USDC, the devnet's own "USDC" is such a copy.
+ * the real USDC, the devnet's own "USDC" is such a copy. So is a symbol written with invisible or look-alike characters
+ * to read as USDC; and a token whose symbol or name hides, reverses or imitates text is suspect in its own right.
  */
-import { type Address, encodeFunctionData, erc20Abi, parseUnits } from 'viem'
+import { type Address, createTestClient, encodeFunctionData, erc20Abi, http, parseAbi, parseUnits } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../../src/devnet/devnet.ts'
 import type { AssetChange } from '../../../src/engine/assets/index.ts'
@@ -11,6 +12,7 @@ import { scanTransactions } from '../../../src/engine/index.ts'
 import { counterfeitWarnings } from '../../../src/engine/risk/index.ts'
 import type { TokenMetadata } from '../../../src/engine/simulation/index.ts'
 import { startTestDevnet } from '../../support/devnet.ts'
+import { runtimeCode } from '../../support/solc.ts'
 
 const USER: Address = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 const FAKE: Address = '0x00000000000000000000000000000000000fa4e0'
@@ -75,6 +77,101 @@ describe('a counterfeit received in a transaction', () => {
       expect.objectContaining({
         kind: 'SUSPECTED_MALICIOUS',
         data: { token: fixtures.erc20.address.toLowerCase(), impersonates: REAL_USDC.toLowerCase() },
+      }),
+    )
+  })
+
+  /** A token whose symbol() answers `symbol` (Solidity escapes such as \u200b), minted and paid to the user in one scan. */
+  const tokenSource = (symbol: string) => `
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.24;
+contract Tok {
+    event Transfer(address indexed from, address indexed to, uint256 value);
+    mapping(address => uint256) public balanceOf;
+    function name() external pure returns (string memory) { return "USD Coin"; }
+    function symbol() external pure returns (string memory) { return unicode"${symbol}"; }
+    function decimals() external pure returns (uint8) { return 6; }
+    function mint(address to, uint256 amount) external { balanceOf[to] += amount; emit Transfer(address(0), to, amount); }
+    function transfer(address to, uint256 amount) external returns (bool) {
+        balanceOf[msg.sender] -= amount; balanceOf[to] += amount; emit Transfer(msg.sender, to, amount); return true;
+    }
+}`
+  const tokenAbi = parseAbi([
+    'function mint(address to, uint256 amount)',
+    'function transfer(address to, uint256 amount)',
+  ])
+
+  async function receiveToken(token: Address, symbol: string, chainId: number) {
+    const { fixtures } = devnet
+    const anvil = createTestClient({ mode: 'anvil', transport: http(fixtures.rpcUrl) })
+    await anvil.setCode({ address: token, bytecode: runtimeCode('Tok.sol', tokenSource(symbol), 'Tok') })
+    const payer = fixtures.accounts[2]?.address as Address
+    const user = fixtures.accounts[1]?.address as Address
+    const amount = parseUnits('10000', 6)
+    const call = (data: `0x${string}`) => ({ from: payer, to: token, data })
+    const outcome = await scanTransactions(
+      {
+        txObjects: [
+          call(encodeFunctionData({ abi: tokenAbi, functionName: 'mint', args: [payer, amount] })),
+          call(encodeFunctionData({ abi: tokenAbi, functionName: 'transfer', args: [user, amount] })),
+        ],
+        userAccount: user,
+        metadata: { origin: 'https://otc.example' },
+      },
+      { rpcUrl: fixtures.rpcUrl, chainId },
+    )
+    if (!outcome.ok) throw new Error(JSON.stringify(outcome.error))
+    const [change] =
+      outcome.response.simulationResults.aggregated.expectedStateChanges[user.toLowerCase() as Address] ?? []
+    return { response: outcome.response, change }
+  }
+
+  const disguises: [string, string][] = [
+    ['a zero-width space after it', 'USDC\\u200b'],
+    ['a Cyrillic Es for its C', 'USD\\u0421'],
+    ['a Cyrillic Dze for its S', 'U\\u0405DC'],
+    ['a zero-width joiner inside', 'US\\u200dDC'],
+    ['a word joiner after it', 'USDC\\u2060'],
+    ['fullwidth letters', '\\uff35\\uff33\\uff24\\uff23'],
+  ]
+  disguises.forEach(([label, symbol], index) => {
+    it(`a symbol written as USDC with ${label}, scanned as mainnet → the counterfeit warning, saying how`, async () => {
+      const token = `0x00000000000000000000000000000000000c01${index.toString(16).padStart(2, '0')}` as Address
+      const { response, change } = await receiveToken(token, symbol, 1)
+      expect(response.action).toBe('WARN')
+      const warning = response.warnings.find((w) => w.kind === 'SUSPECTED_MALICIOUS')
+      expect(warning?.data).toEqual({ token, impersonates: REAL_USDC.toLowerCase() })
+      expect(warning?.message).toContain('This one writes its symbol or name with')
+      expect(change?.humanReadableDiff).not.toMatch(/[\u200b-\u200f\u2060]/)
+    })
+  })
+
+  it('a symbol reversed by a bidi override: nothing hidden reaches the API, and the token is suspect', async () => {
+    const token: Address = '0x00000000000000000000000000000000000c0200'
+    // RLO + "CDSU" displays as "USDC" wherever the text is drawn.
+    const { response, change } = await receiveToken(token, '\\u202eCDSU', 1)
+    expect(change?.humanReadableDiff).toBe('Receive 10,000 CDSU')
+    expect(change?.rawInfo.data).toMatchObject({ asset: { symbol: 'CDSU' } })
+    expect(response.action).toBe('WARN')
+    expect(response.warnings).toContainEqual(
+      expect.objectContaining({
+        kind: 'SUSPECTED_MALICIOUS',
+        severity: 'WARNING',
+        data: { token },
+        message: expect.stringContaining('invisible characters, or ones that reverse the text around them'),
+      }),
+    )
+  })
+
+  it('a symbol carrying a dollar amount and a check mark: shown without them, and the token is suspect', async () => {
+    const token: Address = '0x00000000000000000000000000000000000c0300'
+    const { response, change } = await receiveToken(token, 'USDC  \\u2248 $25,000.00 \\u2714 verified', 31337)
+    expect(change?.humanReadableDiff).toBe('Receive 10,000 USDC25000.00verified')
+    expect(response.warnings).toContainEqual(
+      expect.objectContaining({
+        kind: 'SUSPECTED_MALICIOUS',
+        data: { token },
+        message: expect.stringContaining('"≈"'),
       }),
     )
   })
