@@ -9,7 +9,20 @@ import { type ReadResults, readKeys } from '../simulation/index.ts'
  */
 const MAX_URI_LENGTH = 2048
 
-/** Metadata of one NFT: its token URI, '' when the URI was not read or the contract gave none. */
+/**
+ * Schemes a URI may have to be passed on: content-addressed (ipfs:, ar:), https:, inline raster images and inline JSON
+ * metadata. Anything else (javascript:, data:text/html, SVG, which may hold scripts) is a contract's attempt on the
+ * client that would open or embed it, never an image.
+ */
+const ALLOWED_URI = /^(?:ipfs:|ar:|https:|data:image\/(?:png|gif|webp|jpeg)[;,]|data:application\/json[;,])/i
+
+/** Characters no URI holds: controls, and format characters that hide text or reverse its direction. */
+const UNPRINTABLE = /[\p{Cc}\p{Cf}]/u
+
+/**
+ * Metadata of one NFT: its token URI, '' when the URI was not read, the contract gave none, or it is not one of the
+ * allowed schemes (ALLOWED_URI).
+ */
 export function nftMetadata(
   standard: 'ERC721' | 'ERC1155',
   token: Address,
@@ -18,7 +31,9 @@ export function nftMetadata(
 ): NftMetadata {
   const key = standard === 'ERC721' ? readKeys.tokenUri(token, tokenId) : readKeys.erc1155Uri(token, tokenId)
   const uri = reads.before.get(key)
-  if (typeof uri !== 'string' || uri.length > MAX_URI_LENGTH) return { rawImageUrl: '' }
+  if (typeof uri !== 'string' || uri.length > MAX_URI_LENGTH || !ALLOWED_URI.test(uri) || UNPRINTABLE.test(uri)) {
+    return { rawImageUrl: '' }
+  }
   return { rawImageUrl: standard === 'ERC1155' ? substituteId(uri, tokenId) : uri }
 }
 

@@ -38,9 +38,43 @@ describe('nftMetadata', () => {
     expect(nftMetadata('ERC721', TOKEN, 7n, reads([[key, 'ipfs://cid/7']]))).toEqual({ rawImageUrl: 'ipfs://cid/7' })
     expect(nftMetadata('ERC721', TOKEN, 7n, reads([]))).toEqual({ rawImageUrl: '' })
     expect(nftMetadata('ERC721', TOKEN, 7n, reads([[key, 42n]]))).toEqual({ rawImageUrl: '' })
-    expect(nftMetadata('ERC721', TOKEN, 7n, reads([[key, `data:,${'x'.repeat(5000)}`]]))).toEqual({ rawImageUrl: '' })
+    const oversized = `data:application/json,${'x'.repeat(5000)}`
+    expect(nftMetadata('ERC721', TOKEN, 7n, reads([[key, oversized]]))).toEqual({ rawImageUrl: '' })
     // The ERC-1155 read is a different function (uri), so an ERC-721 answer never stands in for it.
     expect(nftMetadata('ERC1155', TOKEN, 7n, reads([[key, 'ipfs://cid/7']]))).toEqual({ rawImageUrl: '' })
+  })
+
+  it('passes only ipfs:, ar:, https:, inline raster images and inline JSON; scripts and documents give ""', () => {
+    const key = readKeys.tokenUri(TOKEN, 1n)
+    const uriOf = (uri: string) => nftMetadata('ERC721', TOKEN, 1n, reads([[key, uri]])).rawImageUrl
+    for (const uri of [
+      'ipfs://cid/1',
+      'ar://tx/1',
+      'https://x.example/1.json',
+      'data:image/png;base64,iVBORw0KGgo=',
+      'DATA:IMAGE/WEBP;base64,UklGRg==',
+      'data:application/json;base64,eyJuYW1lIjoiMSJ9',
+      'data:application/json,{"name":"1"}',
+    ]) {
+      expect(uriOf(uri)).toBe(uri)
+    }
+    for (const uri of [
+      'javascript:alert(document.domain)',
+      'JavaScript:alert(1)',
+      ' javascript:alert(1)',
+      'data:text/html,<script>alert(1)</script>',
+      "data:image/svg+xml,<svg xmlns='http://www.w3.org/2000/svg' onload='alert(1)'></svg>",
+      'data:image/pngx,1',
+      'http://x.example/1.json',
+      'file:///etc/passwd',
+      'vbscript:msgbox(1)',
+      'https://x.example/\u202egnp.json',
+    ]) {
+      expect(uriOf(uri)).toBe('')
+    }
+    // An ERC-1155 template is judged before its {id} is filled in.
+    const template = readKeys.erc1155Uri(TOKEN, 1n)
+    expect(nftMetadata('ERC1155', TOKEN, 1n, reads([[template, 'javascript:{id}']]))).toEqual({ rawImageUrl: '' })
   })
 
   it('plans a URI read for NFTs the calldata names, but not for a token already known to be fungible', () => {
