@@ -1,3 +1,4 @@
+import { Fragment } from 'react'
 import { formatDollars } from '../lib/format.ts'
 import { type AccountGroup, dollarTotals } from '../lib/stateChangeView.ts'
 import { AddressText } from './AddressText.tsx'
@@ -35,7 +36,9 @@ export function StateChanges({ groups, pending, empty = 'No asset changes were f
               >
                 <TokenIcon icon={row.icon} />
                 <div>
-                  <div className="change-text">{row.text}</div>
+                  <div className="change-text">
+                    <Isolated text={row.text} asset={row.assetText} />
+                  </div>
                   {row.party && (
                     <div className="change-sub">
                       {row.party.label}{' '}
@@ -49,7 +52,7 @@ export function StateChanges({ groups, pending, empty = 'No asset changes were f
                   {row.note && <div className="change-sub">{row.note}</div>}
                   {row.canTake && (
                     <div className="change-sub can-take" data-testid="can-take">
-                      {row.canTake}
+                      <Isolated text={row.canTake} asset={row.assetText} />
                     </div>
                   )}
                 </div>
@@ -76,5 +79,25 @@ function Totals({ group }: { group: AccountGroup }) {
     <p className="totals" data-testid="dollar-totals">
       {who} {part(send, totals.send, totals.unpricedSend)} · {part(receive, totals.receive, totals.unpricedReceive)}
     </p>
+  )
+}
+
+/**
+ * `text` with the asset's own words in <bdi>, wherever they occur: a symbol or name in a right-to-left script keeps its
+ * direction to itself instead of reordering the amount and words around it.
+ */
+function Isolated({ text, asset }: { text: string; asset: string | null }) {
+  if (!asset || !text.includes(asset)) return <>{text}</>
+  return (
+    <>
+      {text.split(asset).map((part, index) => (
+        // The parts of one fixed string, never reordered.
+        // biome-ignore lint/suspicious/noArrayIndexKey: the parts have no identity beyond their position
+        <Fragment key={index}>
+          {index > 0 && <bdi>{asset}</bdi>}
+          {part}
+        </Fragment>
+      ))}
+    </>
   )
 }

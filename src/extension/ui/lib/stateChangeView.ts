@@ -20,6 +20,11 @@ export type ChangeRow = {
   /** e.g. "−1 ETH", "+1,000 USDC", "Allow 0xab…cd to spend unlimited USDC". */
   text: string
   /**
+   * The asset's symbol or name as `text` and `canTake` write it: the token's own words, which the window isolates
+   * (<bdi>) so that a right-to-left symbol cannot reorder the amount beside it. Null when the row names no asset.
+   */
+  assetText: string | null
+  /**
    * The other party: an address in full (shown shortened, full on hover and copy), or a description when the change
    * has no known party (an order's taker: "whoever fills the order").
    */
@@ -100,6 +105,7 @@ export function describeChange(change: StateChange, unknownParty: string | null 
         direction: diff < 0n ? 'out' : 'in',
         icon: { address: asset.address, label: asset.symbol, imageUrl: asset.imageUrl },
         text: `${formatAmount(diff, asset.decimals, { signed: true })} ${asset.symbol}`,
+        assetText: asset.symbol,
         party,
         note: boundNote(change.humanReadableDiff),
         canTake: null,
@@ -131,6 +137,7 @@ export function describeChange(change: StateChange, unknownParty: string | null 
           : revoke
             ? `Remove ${who}'s permission to spend your ${asset.symbol}`
             : `Allow ${who} to spend ${allowanceText(value, asset.decimals, asset.symbol)}`,
+        assetText: manager ? asset.name : asset.symbol,
         party: { label: manager ? 'manager' : 'spender', address: spender.address },
         note,
         canTake: revoke || manager ? null : canTakeText(raw.data.canTakeNow, asset.decimals, asset.symbol),
@@ -149,6 +156,7 @@ export function describeChange(change: StateChange, unknownParty: string | null 
         direction: diff < 0n ? 'out' : 'in',
         icon: { address: asset.address, label: symbol, imageUrl: null },
         text: `${formatAmount(diff, 0, { signed: true })} ${nftLabel(asset.name, tokenId)}`,
+        assetText: asset.name,
         party,
         note: null,
         canTake: null,
@@ -165,6 +173,7 @@ export function describeChange(change: StateChange, unknownParty: string | null 
         direction: revoke ? 'revoke' : 'approval',
         icon: { address: asset.address, label: asset.symbol, imageUrl: null },
         text: revoke ? `Remove ${who}'s permission to move ${item}` : `Allow ${who} to move ${item}`,
+        assetText: asset.name,
         party: { label: 'spender', address: spender.address },
         note: null,
         canTake: null,
@@ -185,6 +194,7 @@ export function describeChange(change: StateChange, unknownParty: string | null 
         text: revoke
           ? `Remove ${who}'s permission to move all your ${asset.name}`
           : `Allow ${who} to move all your ${asset.name}`,
+        assetText: asset.name,
         party: { label: 'operator', address: spender.address },
         note: null,
         canTake: revoke || !('canTakeNow' in raw.data) ? null : canTakeText(raw.data.canTakeNow, 0, asset.name),
@@ -204,6 +214,7 @@ function unknownChange(change: StateChange): ChangeRow {
     direction: 'approval',
     icon: { address: raw.data?.asset?.address ?? '0x', label: raw.data?.asset?.symbol ?? '?', imageUrl: null },
     text: change.humanReadableDiff,
+    assetText: null,
     party: null,
     note: null,
     canTake: null,
