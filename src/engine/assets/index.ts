@@ -5,6 +5,8 @@
  * diffs ("Send 1 ETH", "Approve 0xab…cd to spend unlimited USDC").
  *
  * - `assetChanges.ts`: nets movements and approvals into per-account changes (the internal model).
+ * - `balanceReconciliation.ts`: what was traced against the balances read before and after (reads decide; native
+ *   currency that left the trace is an untraced outflow).
  * - `stateChanges.ts`: renders them as state changes keyed by account.
  * - `assetObjects.ts`: the asset objects inside them (native currency, ERC-20, ERC-721, ERC-1155), priced when the
  *   scan read a price (prices/).
@@ -18,12 +20,12 @@
 export {
   type ApprovalChange,
   type AssetChange,
-  assetKey,
   computeAssetChanges,
   grantedAmount,
   type TransferChange,
 } from './assetChanges.ts'
 export { erc20Asset, erc721Asset, erc1155Asset, nativeAsset } from './assetObjects.ts'
+export { assetKey, type BalanceNet, balanceNets, untracedNativeOutflow } from './balanceReconciliation.ts'
 export { canTakeNow, formatAmount, isUnlimited, shortAddress } from './format.ts'
 export {
   controllerLabel,

@@ -21,8 +21,12 @@ export type AssetRef =
   | { standard: 'ERC721'; token: Address; tokenId: bigint }
   | { standard: 'ERC1155'; token: Address; tokenId: bigint }
 
-/** One movement of an asset from one account to another (mints come from and burns go to the zero address). */
-export type Movement = { asset: AssetRef; from: Address; to: Address; amount: bigint }
+/**
+ * One movement of an asset from one account to another (mints come from and burns go to the zero address). `wrap`
+ * marks a WETH-style Deposit or Withdrawal: any contract may log one (an old multisig logs Deposit for the ETH it
+ * receives), so it counts as a mint or burn only where the token's balance reads agree (balanceReconciliation.ts).
+ */
+export type Movement = { asset: AssetRef; from: Address; to: Address; amount: bigint; wrap?: true }
 
 /** Uniswap's Permit2, at the same address on every chain: it keeps token allowances of its own. */
 export const PERMIT2_ADDRESS: Address = '0x000000000022D473030F116dDEE9F6B43aC78BA3'
@@ -161,10 +165,22 @@ function collect(log: SimulatedLog, movements: Movement[], approvals: ApprovalEv
   } else if (topic === DEPOSIT && log.topics.length === 2) {
     // WETH-style wrappers mint on Deposit without a Transfer event.
     const { args } = decodeEventLog({ abi: wethDeposit, ...log, topics: asTopics(log) })
-    movements.push({ asset: { standard: 'ERC20', token }, from: zeroAddress, to: args.dst, amount: args.wad })
+    movements.push({
+      asset: { standard: 'ERC20', token },
+      from: zeroAddress,
+      to: args.dst,
+      amount: args.wad,
+      wrap: true,
+    })
   } else if (topic === WITHDRAWAL && log.topics.length === 2) {
     const { args } = decodeEventLog({ abi: wethWithdrawal, ...log, topics: asTopics(log) })
-    movements.push({ asset: { standard: 'ERC20', token }, from: args.src, to: zeroAddress, amount: args.wad })
+    movements.push({
+      asset: { standard: 'ERC20', token },
+      from: args.src,
+      to: zeroAddress,
+      amount: args.wad,
+      wrap: true,
+    })
   } else if (topic === APPROVAL && log.topics.length === 3) {
     const { args } = decodeEventLog({ abi: erc20Approval, ...log, topics: asTopics(log) })
     approvals.push({ kind: 'ERC20', token, owner: args.owner, spender: args.spender, amount: args.value })
