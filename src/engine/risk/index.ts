@@ -9,6 +9,8 @@
  * - `transactionWarnings.ts`: what a simulation's effects justify: known and suspected theft (drainers), approvals to
  *   people and for all NFTs, tokens sent to their own contract, odd gas, long bundles.
  * - `valueWarnings.ts`: a large dollar value sent for next to nothing back (TRADE_FOR_NOTHING for transactions).
+ * - `balanceDisagreements.ts`: tokens whose balance reads and events disagree (moves without events, events that
+ *   cancel out, a balanceOf that lies, a cut no event shows): RELIABLE_SIMULATION_NOT_POSSIBLE, naming the token.
  * - `mintedPaybacks.ts`: a token minted for the user on the spot that Preflight cannot value, and no receipt: what a
  *   drainer hands back so the drain does not look like one.
  * - `safeControl.ts`: Safe transactions that change who controls the wallet (owners, threshold, modules, guard,

@@ -7,12 +7,14 @@ import { addressesInArguments, decodeKnownFunction } from '../abi/index.ts'
 import type { Warning } from '../api/index.ts'
 import {
   type AssetChange,
+  balanceNets,
   formatAmount,
   grantedAmount,
   isUnlimited,
   type PriceOf,
   shortAddress,
   type TransferChange,
+  untracedNativeOutflow,
 } from '../assets/index.ts'
 import { type Call, expandCalls } from '../safe/index.ts'
 import {
@@ -25,6 +27,7 @@ import {
   type TokenMetadata,
   tokenMetadata,
 } from '../simulation/index.ts'
+import { balanceDisagreementWarnings } from './balanceDisagreements.ts'
 import { maliciousAddressWarnings } from './blocklist.ts'
 import { bridgeDeposits, bridgeDepositWarnings } from './bridgeDeposits.ts'
 import { contractControlWarnings } from './contractControl.ts'
@@ -80,14 +83,16 @@ export function simulationWarnings(
     ...tradeCounterparties(flows, holdsForUser),
     ...opStackEscrows(deposits, isUsers),
   ]
+  const nets = balanceNets(result)
   return [
     ...knownMaliciousWarnings(result.chainId, calls, changes),
-    ...drainWarnings(changes, userAccount, metadataOf, accounted, {
+    ...drainWarnings(changes, userAccount, metadataOf, accounted, untracedNativeOutflow(nets), {
       chainId: result.chainId,
       calls,
       movements: result.movements,
       priceOf,
     }),
+    ...balanceDisagreementWarnings(nets, userAccount, metadataOf),
     ...counterfeitWarnings(result.chainId, changes, userAccount, metadataOf),
     ...valueWarnings(result.chainId, changes, userAccount, priceOf, (token) => metadataOf(token).decimals),
     ...unsellableTokenWarnings(result.sellProbes, metadataOf, priceOf),
@@ -152,13 +157,16 @@ function knownMaliciousWarnings(chainId: number, calls: Call[], changes: AssetCh
  * transactions names — not a called contract, not a sender, not an argument. Honest payments name their recipient
  * (transfer(to), a Safe transaction's `to`, a router's `recipient`); swaps return something; a drainer forwards to a
  * hidden wallet. WARNING, not CRITICAL: fee splitters can look the same. `accounted` are addresses another rule
- * explains (a pool paying a swap's output elsewhere, a bridge keeping a deposit): not hidden wallets.
+ * explains (a pool paying a swap's output elsewhere, a bridge keeping a deposit): not hidden wallets. `untraced` is
+ * native currency that left the accounts read without a traced transfer (a SELFDESTRUCT forwarding it): its
+ * recipient is hidden even from the scan, so a native loss with such an outflow is the same pattern.
  */
 function drainWarnings(
   changes: AssetChange[],
   userAccount: Address,
   metadataOf: (token: Address) => TokenMetadata,
   accounted: Address[],
+  untraced: bigint,
   payback: PaybackContext,
 ): Warning[] {
   const { chainId, calls } = payback
@@ -182,20 +190,32 @@ function drainWarnings(
       : `all you get back is ${gains.map((gain) => amountName(chainId, gain, metadataOf)).join(', ')}, minted for ` +
         'you in this transaction, which Preflight cannot value (drainers mint such tokens to look like a payment)'
   const warnings: Warning[] = []
+  const called = calls.find((call) => call.to && call.depth === 0)?.to
+  const trust = `do not continue unless you trust ${called ? shortAddress(called) : 'the contract you are calling'}.`
   for (const loss of losses) {
     const takers = transfers.filter(
       (change) =>
         sameAsset(change.asset, loss.asset) && change.after > change.before && !named.has(change.account.toLowerCase()),
     )
+    if (loss.asset.standard === 'NATIVE' && untraced > 0n) {
+      const { symbol, decimals } = nativeCurrency(chainId)
+      warnings.push(
+        makeWarning(
+          'SUSPECTED_MALICIOUS',
+          'WARNING',
+          `Your ${symbol} would go on to an address Preflight cannot see: ${formatAmount(untraced, decimals)} ` +
+            `${symbol} leaves the accounts it checked without a transfer it can trace (as SELFDESTRUCT forwards it), ` +
+            `and ${back}. Wallet drainers hide where funds go this way: ${trust}`,
+        ),
+      )
+    }
     for (const taker of takers) {
-      const called = calls.find((call) => call.to && call.depth === 0)?.to
       warnings.push(
         makeWarning(
           'SUSPECTED_MALICIOUS',
           'WARNING',
           `Your ${assetName(chainId, loss.asset, metadataOf)} would end up with ${shortAddress(taker.account)}, an address ` +
-            `this transaction never names, and ${back}. Wallet drainers work this way: do not continue ` +
-            `unless you trust ${called ? shortAddress(called) : 'the contract you are calling'}.`,
+            `this transaction never names, and ${back}. Wallet drainers work this way: ${trust}`,
         ),
       )
     }
