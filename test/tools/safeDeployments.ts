@@ -31,7 +31,8 @@ const ROLES: Record<string, Role> = {
   SafeMigration: 'library',
   SafeToL2Migration: 'library',
   SafeToL2Setup: 'library',
-  SimulateTxAccessor: 'library',
+  // Delegate-called, it runs any call or delegate call it is handed as the Safe: no library to trust.
+  SimulateTxAccessor: 'other',
   CreateAndAddModules: 'library',
   CompatibilityFallbackHandler: 'fallbackHandler',
   DefaultCallbackHandler: 'fallbackHandler',

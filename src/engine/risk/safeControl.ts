@@ -44,6 +44,7 @@ export function safeControlWarnings(
  * libraries is CRITICAL even when this simulation shows no change: the code may act differently the day it runs.
  */
 function delegateCallWarning(call: Call): Warning[] {
+  if (call.unread) return [unreadCallWarning(call)]
   if (!call.delegate || !call.to || isSafeDeployment(call.to, 'library')) return []
   const target = shortAddress(call.to)
   return [
@@ -56,6 +57,23 @@ function delegateCallWarning(call: Call): Warning[] {
       { delegateCallTo: call.to.toLowerCase() },
     ),
   ]
+}
+
+/**
+ * Calls the engine could not read all of (nested too deep, or a MultiSend batch packed so that MultiSend runs bytes
+ * the decoder does not): they may hold a delegate call into any code, so they are judged as one, fail closed.
+ */
+function unreadCallWarning(call: Call): Warning {
+  const through = call.to ? ` through ${shortAddress(call.to)}` : ''
+  return makeWarning(
+    'SET_OWNER_AUTHORITY',
+    'CRITICAL',
+    `This transaction makes calls${through} that Preflight cannot read in full: they are nested deeper than any ` +
+      'ordinary transaction, or sit in a MultiSend batch whose bytes do not decode cleanly yet MultiSend would run. ' +
+      `Hidden there may be a delegate call into code that can replace the Safe’s singleton, add owners or ` +
+      `${TAKEOVER_POWERS}, whatever this simulation shows. Do not sign it.`,
+    call.to ? { unreadCallsIn: call.to.toLowerCase() } : null,
+  )
 }
 
 function changeWarnings(

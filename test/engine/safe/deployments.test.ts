@@ -26,6 +26,12 @@ describe('known Safe deployments', () => {
     expect(isSafeDeployment('0xfd0732Dc9E303f09fCEf3a7388Ad10A83459Ec99', 'fallbackHandler')).toBe(true)
     // A singleton is not a library: delegate-calling Safe's own singleton is no batch.
     expect(isSafeDeployment('0x41675C099F32341bf84BFc5382aF534df5C7461a', 'library')).toBe(false)
+    // SimulateTxAccessor, delegate-called, runs any call it is handed as the Safe: Safe's, but no library to trust.
+    expect(safeDeployment('0x3d4BA2E0884aa488718476ca2FB8Efc291A46199')).toEqual({
+      name: 'SimulateTxAccessor',
+      version: '1.4.1',
+      role: 'other',
+    })
     expect(safeDeployment('0x000000000000000000000000000000000000dEaD')).toBeNull()
   })
 })
