@@ -39,6 +39,7 @@ import { opStackDeposits, opStackDepositWarnings, opStackEscrows } from './opSta
 import { preSignatureWarnings } from './orderPreSignatures.ts'
 import { isKnownSpender, isWrappedNative } from './protocols.ts'
 import { safeControlWarnings } from './safeControl.ts'
+import { handlerSettingWarnings } from './safeHandlerSettings.ts'
 import { safeRefundWarnings } from './safeRefund.ts'
 import { hashSignatureWarnings } from './safeSignatures.ts'
 import { simulationEvasionWarnings } from './simulationEvasion.ts'
@@ -110,6 +111,7 @@ export function simulationWarnings(
     ...swapProceedsWarnings(payouts, result.chainId, metadataOf),
     ...opStackDepositWarnings(deposits, result.movements, isUsers, result.chainId, metadataOf),
     ...safeControlWarnings(calls, result.safeChanges, result.safes),
+    ...handlerSettingWarnings(calls, logs),
     ...safeRefundWarnings(result.chainId, calls, metadataOf),
     ...contractControlWarnings(result, calls, userAccount),
     ...hashSignatureWarnings(calls, logs, result.chainId),
