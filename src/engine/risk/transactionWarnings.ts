@@ -112,7 +112,7 @@ export function simulationWarnings(
     ...opStackDepositWarnings(deposits, result.movements, isUsers, result.chainId, metadataOf),
     ...safeControlWarnings(calls, result.safeChanges, result.safes),
     ...handlerSettingWarnings(calls, logs),
-    ...safeRefundWarnings(result.chainId, calls, metadataOf),
+    ...safeRefundWarnings(result, txs, metadataOf),
     ...contractControlWarnings(result, calls, userAccount),
     ...hashSignatureWarnings(calls, logs, result.chainId),
     ...preSignatureWarnings(calls, logs, (owner) => Boolean(result.safes.get(owner.toLowerCase()))),

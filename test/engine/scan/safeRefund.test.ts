@@ -13,15 +13,46 @@ import { waitForReceipt } from '../../../src/devnet/receipt.ts'
 import { safeAttacker } from '../../../src/devnet/safeProposals.ts'
 import { type SafeTx, scanTransactions, type Warning } from '../../../src/engine/index.ts'
 import { devnetRolledBackPerTest } from '../../support/devnet.ts'
+import { deployable } from '../../support/solc.ts'
 import { messageResponseValidator, scanOk } from '../messageSupport.ts'
 import { ownerSignatures } from '../safeSupport.ts'
 import { validateTransactionsResponse } from '../transactionSupport.ts'
+
+/** A token with nothing but a balance and a transfer, minted to `holder`: no list or cache knows it. */
+const PLAIN_TOKEN = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.24;
+contract PlainToken {
+    string public constant name = "Plain";
+    string public constant symbol = "PLN";
+    uint8 public constant decimals = 6;
+    mapping(address => uint256) public balanceOf;
+    event Transfer(address indexed from, address indexed to, uint256 value);
+    constructor(address holder, uint256 amount) {
+        balanceOf[holder] = amount;
+        emit Transfer(address(0), holder, amount);
+    }
+    function transfer(address to, uint256 value) external returns (bool) {
+        balanceOf[msg.sender] -= value;
+        balanceOf[to] += value;
+        emit Transfer(msg.sender, to, value);
+        return true;
+    }
+}
+`
 
 const fx = devnetRolledBackPerTest()
 const chain = () => createPublicClient({ chain: foundry, transport: http(fx().rpcUrl), pollingInterval: 20 })
 const validateMessage = messageResponseValidator()
 const owner = (index: number) => fx().accounts[index]?.address as Address
 const refunds = (warnings: Warning[]) => warnings.filter((warning) => warning.kind === 'MULTISIG_GAS_REFUND')
+
+/** Dev account 7, who executes Safe transactions here. */
+const executor = () =>
+  createWalletClient({
+    chain: foundry,
+    transport: http(fx().rpcUrl),
+    account: privateKeyToAccount(fx().accounts[7]?.privateKey as `0x${string}`),
+  })
 
 /** A Safe transaction that does nothing itself (a call with no value to owner 1), with the refund fields given. */
 function noOp(refund: Pick<SafeTx, 'baseGas' | 'gasPrice' | 'refundReceiver'>): SafeTx {
@@ -86,12 +117,7 @@ describe('a Safe transaction that pays a gas refund out of the Safe', () => {
       safe: await chain().getBalance({ address: fx().safe.address }),
       attacker: await chain().getBalance({ address: attacker }),
     }
-    const executor = createWalletClient({
-      chain: foundry,
-      transport: http(fx().rpcUrl),
-      account: privateKeyToAccount(fx().accounts[7]?.privateKey as `0x${string}`),
-    })
-    const hash = await executor.sendTransaction({
+    const hash = await executor().sendTransaction({
       to: fx().safe.address,
       data: execTransactionData(tx, signatures),
       gasPrice: parseGwei('1000'),
@@ -102,10 +128,51 @@ describe('a Safe transaction that pays a gas refund out of the Safe', () => {
     expect(before.safe - (await chain().getBalance({ address: fx().safe.address }))).toBe(paid)
   })
 
+  it('an ETH refund under the baseGas limit at a huge gas price, ~81 of the Safe’s 100 ETH → CRITICAL, BLOCK; executed, it takes that', async () => {
+    const attacker = safeAttacker(fx())
+    const gasPrice = parseGwei('180000')
+    const tx = noOp({ baseGas: 450_000n, gasPrice, refundReceiver: attacker })
+    const proposal = await scanProposal(tx)
+    expect(proposal.action).toBe('BLOCK')
+    const [warning] = refunds(proposal.warnings)
+    expect(warning?.severity).toBe('CRITICAL')
+    expect(warning?.message).toContain('so at least 81 ETH, about')
+    expect(warning?.message).toMatch(/: 9\d% of the 100 ETH the Safe holds/)
+    expect(warning?.message).toContain('this drains the Safe')
+
+    const before = await chain().getBalance({ address: fx().safe.address })
+    const hash = await executor().sendTransaction({
+      to: fx().safe.address,
+      data: execTransactionData(tx, await ownerSignatures(fx(), tx)),
+      gasPrice,
+      gas: 300_000n,
+    })
+    expect((await waitForReceipt(chain(), hash)).status).toBe('success')
+    expect(before - (await chain().getBalance({ address: fx().safe.address }))).toBeGreaterThan(parseEther('80'))
+  })
+
+  it('a refund in a token Preflight has never seen, no baseGas, most of the Safe’s tokens → CRITICAL, BLOCK', async () => {
+    const { abi, bytecode } = deployable('PlainToken.sol', PLAIN_TOKEN, 'PlainToken')
+    const held = 1_000_000n * 10n ** 6n
+    const deployed = await executor().deployContract({ abi, bytecode, args: [fx().safe.address, held] })
+    const token = (await waitForReceipt(chain(), deployed)).contractAddress as Address
+    const tx = {
+      ...noOp({ baseGas: 0n, gasPrice: held / 60_000n, refundReceiver: safeAttacker(fx()) }),
+      gasToken: token,
+    }
+    const proposal = await scanProposal(tx)
+    expect(proposal.action).toBe('BLOCK')
+    const [warning] = refunds(proposal.warnings)
+    expect(warning?.severity).toBe('CRITICAL')
+    expect(warning?.message).toContain('16.666666 PLN per unit of gas, whatever gas costs')
+    expect(warning?.message).toContain('of the 1,000,000 PLN the Safe holds')
+  })
+
   it('an ordinary refund to whoever executes it → WARNING, WARN, naming the least it pays', async () => {
     const tx = noOp({ baseGas: 40_000n, gasPrice: parseGwei('2'), refundReceiver: zeroAddress })
     const proposal = await scanProposal(tx)
     expect(proposal.action).toBe('WARN')
+    expect(refunds(proposal.warnings)[0]?.message).toMatch(/: 0% of the 100 ETH the Safe holds/)
     const [warning] = refunds(proposal.warnings)
     expect(warning?.severity).toBe('WARNING')
     expect(warning?.message).toContain('pays whoever executes it a gas refund')
