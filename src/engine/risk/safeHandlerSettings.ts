@@ -121,6 +121,8 @@ function settingWarning(setting: HandlerSetting): Warning {
       : `${who} is no contract Preflight knows. Do not sign it.`)
   return makeWarning('SET_OWNER_AUTHORITY', known ? 'WARNING' : 'CRITICAL', message, {
     safe: safe.toLowerCase(),
+    // The handler's own settings: the panel shows them with the Safe's fallback handler.
+    field: 'fallbackHandler',
     ...(kind === 'verifier' ? { domainSeparator: key, domainVerifier: handler.toLowerCase() } : {}),
     ...(kind === 'method' ? { selector: key, methodHandler: handler.toLowerCase() } : {}),
   })

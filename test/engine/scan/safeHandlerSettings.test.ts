@@ -173,6 +173,7 @@ describe('a setting of the ExtensibleFallbackHandler that gives away the Safe’
         kind: 'SET_OWNER_AUTHORITY',
         data: {
           safe: fx().safe.address.toLowerCase(),
+          field: 'fallbackHandler',
           domainSeparator: permit2Domain(),
           domainVerifier: attacker().toLowerCase(),
         },
@@ -208,6 +209,7 @@ describe('a setting of the ExtensibleFallbackHandler that gives away the Safe’
         severity: 'CRITICAL',
         data: {
           safe: fx().safe.address.toLowerCase(),
+          field: 'fallbackHandler',
           selector: '0x20c13b0b',
           methodHandler: attacker().toLowerCase(),
         },
