@@ -126,7 +126,7 @@ export function upgradeProxyProposal(fixtures: Fixtures, nonce: bigint): SafeTx 
 /** Every scenario by the id its demo button and tests use, with whether it must end at BLOCK. */
 export const SAFE_SCENARIOS = {
   'safe-takeover': { build: takeoverProposal, malicious: true },
-  'safe-add-owner': { build: addOwnerProposal, malicious: false },
+  'safe-add-owner': { build: addOwnerProposal, malicious: true },
   'safe-enable-module': { build: enableModuleProposal, malicious: true },
   'safe-set-guard': { build: setGuardProposal, malicious: true },
   'safe-honest-batch': { build: honestBatchProposal, malicious: false },

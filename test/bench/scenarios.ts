@@ -176,7 +176,7 @@ export function buildScenarios(fixtures: Fixtures, coldTokens: Address[]): Scena
     },
     {
       kind: 'message',
-      name: 'Safe message: add owner, threshold 1 (WARN)',
+      name: 'Safe message: add owner, threshold 1 (BLOCK)',
       request: () =>
         typedDataRequest(
           signer,

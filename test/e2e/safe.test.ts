@@ -112,19 +112,17 @@ describe('Safe proposals in the confirmation window', () => {
     })
   }
 
-  it('adding an owner with threshold 1: WARN, both changes spelled out in the panel', async () => {
+  it('adding an owner with threshold 1: BLOCK (the newcomer alone controls the Safe), both changes spelled out', async () => {
     const { confirm, result } = await sign(proposal('safe-add-owner'))
-    expect(await shownAction(confirm)).toBe('WARN')
     await expect
       .poll(() => controlRows(confirm))
       .toEqual([
-        ['owners', 'WARNING'],
-        ['threshold', 'WARNING'],
+        ['owners', 'CRITICAL'],
+        ['threshold', 'CRITICAL'],
       ])
     const text = await confirm.getByRole('region', { name: 'Safe transaction' }).textContent()
     expect(text).toContain('2 → 1 (any single owner then controls the Safe)')
-    await clickDecision(confirm, 'Reject')
-    expect(await result()).toEqual(REJECTED)
+    await expectBlocked(confirm, result)
   })
 
   it('an honest MultiSend batch: NONE with its transfers, and Continue signs it', async () => {

@@ -397,14 +397,14 @@ describe('the confirmation view of real scans', () => {
     expect(view.groups[0]?.rows.map((row) => row.text)).toEqual(['−1 ETH'])
   })
 
-  it('spells out an owner and threshold change as a warning in the Safe panel', async () => {
+  it('spells out an owner and threshold change in the Safe panel, CRITICAL when the new owner alone controls it', async () => {
     const { fixtures } = devnet
     const proposal = addOwnerProposal(fixtures, 0n)
     const view = await viewOfMessage(me, safeTxTypedData(fixtures.chainId, fixtures.safe.address, proposal))
-    expect(view.action).toBe('WARN')
+    expect(view.action).toBe('BLOCK')
     expect(view.control.map((change) => [change.label, change.text, change.severity])).toEqual([
-      ['Owners', `adds ${shortAddress(fixtures.drainer.attacker).toLowerCase()} (3 → 4 owners)`, 'WARNING'],
-      ['Threshold', '2 → 1 (any single owner then controls the Safe)', 'WARNING'],
+      ['Owners', `adds ${shortAddress(fixtures.drainer.attacker).toLowerCase()} (3 → 4 owners)`, 'CRITICAL'],
+      ['Threshold', '2 → 1 (any single owner then controls the Safe)', 'CRITICAL'],
     ])
     expect(view.groups).toEqual([])
   })

@@ -206,14 +206,21 @@ function authorityWarnings(change: SafeConfigChange): Warning[] {
   }
 }
 
-/** One warning per Safe for its owners and threshold, with the new owners and threshold spelled out. */
+/**
+ * One warning per Safe for its owners and threshold, with the new owners and threshold spelled out: CRITICAL when
+ * accounts that are not owners now reach the threshold by themselves (a non-owner added with threshold 1, every
+ * owner swapped out), since the current owners then lose the Safe; WARNING otherwise.
+ */
 function ownerWarning(changes: SafeConfigChange[], context: SafeContext | null): Warning | null {
   const owners = changes.find((change) => change.field === 'owners')
   const threshold = changes.find((change) => change.field === 'threshold')
   if (!owners && !threshold) return null
   const safe = (owners ?? threshold)?.safe as Address
+  const before = owners?.field === 'owners' ? owners.before : (context?.owners ?? [])
   const after = owners?.field === 'owners' ? owners.after : (context?.owners ?? [])
   const needed = threshold?.field === 'threshold' ? threshold.after : BigInt(context?.threshold ?? after.length)
+  const newcomers = after.filter((owner) => !before.some((known) => isAddressEqual(known, owner)))
+  const takenOver = newcomers.length > 0 && BigInt(newcomers.length) >= needed
   const parts = [
     ...(owners?.field === 'owners' ? [`owners ${describeOwners(owners.added, owners.removed)}`] : []),
     ...(threshold?.field === 'threshold' ? [`threshold ${threshold.before} → ${threshold.after}`] : []),
@@ -222,11 +229,16 @@ function ownerWarning(changes: SafeConfigChange[], context: SafeContext | null):
     needed === 1n
       ? 'any single one of them alone would control the Safe and everything in it'
       : `${needed} of them would have to confirm every transaction`
+  const verdict = !takenOver
+    ? 'Only continue if you expected this change.'
+    : `${newcomers.length === after.length ? 'None of its current owners would remain: ' : ''}` +
+      `${newcomers.map(shortAddress).join(', ')}, not owners today, would reach the threshold without any current ` +
+      'owner and control the Safe and everything in it. Do not sign it unless every one of them is a key you hold.'
   return makeWarning(
     'USER_ACCOUNT_OWNER_CHANGE',
-    'WARNING',
+    takenOver ? 'CRITICAL' : 'WARNING',
     `This transaction changes who controls the Safe ${shortAddress(safe)} (${parts.join('; ')}). Its owners would ` +
-      `then be ${after.map(shortAddress).join(', ')}, and ${rule}. Only continue if you expected this change.`,
+      `then be ${after.map(shortAddress).join(', ')}, and ${rule}. ${verdict}`,
     {
       safe: safe.toLowerCase(),
       owners: after.map((owner) => owner.toLowerCase()).join(','),
@@ -255,7 +267,8 @@ function selfCallWarning(call: Call): Warning[] {
     !isUnset(address(index)) && !isSafeDeployment(address(index), role)
   switch (decoded.functionName) {
     case 'addOwnerWithThreshold':
-      return [ownerChange(`adds ${who(0)} as an owner and then ${needs(1)}`)]
+      // Threshold 1: the account added, not an owner until now, alone controls the Safe.
+      return [ownerChange(`adds ${who(0)} as an owner and then ${needs(1)}`, args[1] === 1n ? 'CRITICAL' : 'WARNING')]
     case 'removeOwner':
       return [ownerChange(`removes the owner ${who(1)} and then ${needs(2)}`)]
     case 'swapOwner':
@@ -303,12 +316,14 @@ function confirmations(threshold: bigint): string {
   return `needs ${threshold} confirmations`
 }
 
-function ownerChange(change: string): Warning {
+function ownerChange(change: string, severity: Severity = 'WARNING'): Warning {
   return makeWarning(
     'USER_ACCOUNT_OWNER_CHANGE',
-    'WARNING',
-    `This Safe transaction ${change}. Owners decide what the Safe does with its assets: only continue if you expected ` +
-      'this change.',
+    severity,
+    `This Safe transaction ${change}. Owners decide what the Safe does with its assets: ` +
+      (severity === 'CRITICAL'
+        ? 'do not sign it unless that account is yours.'
+        : 'only continue if you expected this change.'),
   )
 }
 

@@ -91,16 +91,17 @@ function batch(): Hex {
 }
 
 describe('Safe owner management is flagged in plain English', () => {
-  it('addOwnerWithThreshold with threshold 1 → USER_ACCOUNT_OWNER_CHANGE naming the new owners and the threshold', async () => {
+  it('addOwnerWithThreshold with threshold 1 → USER_ACCOUNT_OWNER_CHANGE CRITICAL: the newcomer alone controls the Safe', async () => {
     const data = encodeFunctionData({ abi: safeAbi, functionName: 'addOwnerWithThreshold', args: [NEW_OWNER, 1n] })
     const response = await scanOk(safeRequest(data))
     expect(response.simulationResults.perTransaction[0]?.error).toBeNull()
-    expect(response.action).toBe('WARN')
+    expect(response.action).toBe('BLOCK')
     expect(response.warnings).toEqual([
-      expect.objectContaining({ kind: 'USER_ACCOUNT_OWNER_CHANGE', severity: 'WARNING' }),
+      expect.objectContaining({ kind: 'USER_ACCOUNT_OWNER_CHANGE', severity: 'CRITICAL' }),
     ])
     expect(response.warnings[0]?.message).toContain('owners adds 0x1111…1111; threshold 2 → 1')
     expect(response.warnings[0]?.message).toContain('any single one of them alone would control the Safe')
+    expect(response.warnings[0]?.message).toContain('0x1111…1111, not owners today, would reach the threshold')
     const safeChanges =
       response.simulationResults.aggregated.expectedStateChanges[fx().safe.address.toLowerCase() as Address]
     expect(safeChanges?.map((change) => change.rawInfo.kind)).toEqual([
@@ -120,6 +121,8 @@ describe('Safe owner management is flagged in plain English', () => {
     expect(swapped.simulationResults.perTransaction[0]?.error).toBeNull()
     expect(kinds(swapped.warnings)).toEqual(['USER_ACCOUNT_OWNER_CHANGE'])
     expect(swapped.warnings[0]?.message).toContain('owners adds 0x1111…1111, removes 0x3c44…93bc')
+    // One newcomer of three owners, two needed: the current owners keep control.
+    expect(swapped.warnings[0]?.severity).toBe('WARNING')
     const threshold = encodeFunctionData({ abi: safeAbi, functionName: 'changeThreshold', args: [3n] })
     const changed = await scanOk(safeRequest(threshold))
     expect(kinds(changed.warnings)).toEqual(['USER_ACCOUNT_OWNER_CHANGE'])
@@ -143,6 +146,17 @@ describe('Safe owner management is flagged in plain English', () => {
     const response = await scanOk(request)
     expect(response.simulationResults.perTransaction[0]?.error?.kind).toBe('TRANSACTION_REVERTED')
     expect(response.warnings).toEqual([expect.objectContaining({ kind: 'SET_OWNER_AUTHORITY', severity: 'CRITICAL' })])
+  })
+
+  it('a reverting proposal adding a non-owner with threshold 1 is CRITICAL from its calldata', async () => {
+    const data = encodeFunctionData({ abi: safeAbi, functionName: 'addOwnerWithThreshold', args: [NEW_OWNER, 1n] })
+    const { simulatorConfig: _preset, ...request } = safeRequest(data)
+    const response = await scanOk(request)
+    expect(response.simulationResults.perTransaction[0]?.error?.kind).toBe('TRANSACTION_REVERTED')
+    expect(response.warnings).toEqual([
+      expect.objectContaining({ kind: 'USER_ACCOUNT_OWNER_CHANGE', severity: 'CRITICAL' }),
+    ])
+    expect(response.warnings[0]?.message).toContain('do not sign it unless that account is yours')
   })
 
   it('a Safe transaction message that adds an owner carries the same warning', async () => {

@@ -5,22 +5,25 @@
  */
 import {
   type Address,
+  concat,
   createPublicClient,
   createWalletClient,
   encodeFunctionData,
+  encodePacked,
   erc20Abi,
   type Hex,
   http,
   pad,
   parseAbi,
   parseEther,
+  size,
   zeroAddress,
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { foundry } from 'viem/chains'
 import { describe, expect, it } from 'vitest'
 import { execTransactionData } from '../../../src/devnet/dapp/requests.ts'
-import { safeTxTypedData } from '../../../src/devnet/eip712.ts'
+import { plainSafeTx, safeTxTypedData } from '../../../src/devnet/eip712.ts'
 import { waitForReceipt } from '../../../src/devnet/receipt.ts'
 import { HONEST_BATCH, SAFE_SCENARIOS, type SafeScenario, safeAttacker } from '../../../src/devnet/safeProposals.ts'
 import {
@@ -42,6 +45,15 @@ const safeAbi = parseAbi([
   'function getThreshold() view returns (uint256)',
   'function getModulesPaginated(address start, uint256 pageSize) view returns (address[] array, address next)',
 ])
+const multiSendAbi = parseAbi(['function multiSend(bytes transactions) payable'])
+/** The head of a Safe's owner list: the previous owner of the first one. */
+const SENTINEL: Address = '0x0000000000000000000000000000000000000001'
+const swapOwner = (previous: Address, old: Address, replacement: Address) =>
+  encodeFunctionData({
+    abi: parseAbi(['function swapOwner(address prevOwner, address oldOwner, address newOwner)']),
+    functionName: 'swapOwner',
+    args: [previous, old, replacement],
+  })
 const attackAbi = parseAbi(['function sweep(address to, uint256 value, bytes data)', 'function sweep(address safe)'])
 const GUARD_SLOT = '0x4a204f620c8c5ccdca3fd54d003badd85ba500436a431f0cbda4f558c93c34c8'
 
@@ -225,11 +237,11 @@ describe('a Safe takeover ends at BLOCK, proven by the simulation', () => {
     await expect(execute(await proposal('safe-honest-batch'))).rejects.toThrow(/locked|revert/i)
   })
 
-  it('adding an owner and lowering the threshold to 1 → WARNING with the new owners and threshold spelled out', async () => {
+  it('adding an owner and lowering the threshold to 1 → CRITICAL, BLOCK, with the new owners and threshold spelled out', async () => {
     const tx = await proposal('safe-add-owner')
     const { response } = await scanProposal(tx)
-    expect(response.action).toBe('WARN')
-    expect(kinds(response.warnings)).toEqual(['WARNING USER_ACCOUNT_OWNER_CHANGE'])
+    expect(response.action).toBe('BLOCK')
+    expect(kinds(response.warnings)).toEqual(['CRITICAL USER_ACCOUNT_OWNER_CHANGE'])
     const message = response.warnings[0]?.message ?? ''
     expect(message).toContain('threshold 2 → 1')
     expect(message).toContain('any single one of them alone would control the Safe')
@@ -242,7 +254,7 @@ describe('a Safe takeover ends at BLOCK, proven by the simulation', () => {
       'Threshold: 2 → 1 (any single owner then controls the Safe)',
     ])
     const executed = await scanExecution(tx)
-    expect(executed.response.action).toBe('WARN')
+    expect(executed.response.action).toBe('BLOCK')
     expect(diffs(executed.response.simulationResults.aggregated.expectedStateChanges[safeKey()])).toEqual(
       diffs(response.simulationResults.expectedStateChanges),
     )
@@ -252,6 +264,29 @@ describe('a Safe takeover ends at BLOCK, proven by the simulation', () => {
       chain().readContract({ address: fx().safe.address, abi: safeAbi, functionName })
     expect(await read('getOwners')).toEqual([safeAttacker(fx()), owner(0), owner(1), owner(2)])
     expect(await read('getThreshold')).toBe(1n)
+  })
+
+  it('every owner, the signer included, swapped for outsiders in one batch → CRITICAL, BLOCK; executed, none remains', async () => {
+    const before = await chain().readContract({ address: fx().safe.address, abi: safeAbi, functionName: 'getOwners' })
+    const fresh = [safeAttacker(fx()), owner(5), owner(6)]
+    const swaps = before.map((old, index) => {
+      const swap = swapOwner(index === 0 ? SENTINEL : (fresh[index - 1] as Address), old, fresh[index] as Address)
+      return encodePacked(
+        ['uint8', 'address', 'uint256', 'uint256', 'bytes'],
+        [0, fx().safe.address, 0n, BigInt(size(swap)), swap],
+      )
+    })
+    const data = encodeFunctionData({ abi: multiSendAbi, functionName: 'multiSend', args: [concat(swaps)] })
+    const nonce = await chain().readContract({ address: fx().safe.address, abi: safeAbi, functionName: 'nonce' })
+    const tx = { ...plainSafeTx(fx().safeContracts.multiSendCallOnly, 0n, nonce, data), operation: 1 }
+    const { response } = await scanProposal(tx)
+    expect(response.action).toBe('BLOCK')
+    expect(kinds(response.warnings)).toEqual(['CRITICAL USER_ACCOUNT_OWNER_CHANGE'])
+    expect(response.warnings[0]?.message).toContain('None of its current owners would remain')
+
+    await execute(tx)
+    const after = await chain().readContract({ address: fx().safe.address, abi: safeAbi, functionName: 'getOwners' })
+    expect(after.some((address) => before.includes(address))).toBe(false)
   })
 
   it('an honest MultiSendCallOnly batch → NONE, with its transfers, exactly as the devnet then moves them', async () => {
