@@ -19,7 +19,7 @@ import { makeWarning } from './warnings.ts'
 
 /**
  * More `baseGas` than a refund's own costs (the signatures' calldata and the refund transfer, tens of thousands) can
- * explain: the rest is paid out of the Safe for gas no one spends. Judged only where the Safe's balance is unknown.
+ * explain: the rest is paid out of the Safe for gas no one spends.
  */
 export const REFUND_BASE_GAS_LIMIT = 500_000n
 
@@ -30,7 +30,7 @@ export const REFUND_DRAIN_PERCENT = 10n
  * Every Safe `execTransaction` among the transactions' calls that pays a refund, naming who is paid and the least
  * they get. CRITICAL when the refund can take REFUND_DRAIN_PERCENT or more of what the Safe holds of the asset it is
  * paid in (ETH, or `gasToken`): what it can cost is `baseGas` plus the gas the simulation used, at the signed gas
- * price. Where that balance is unknown, CRITICAL when `baseGas` alone exceeds REFUND_BASE_GAS_LIMIT. WARNING otherwise.
+ * price. CRITICAL too when `baseGas` alone exceeds REFUND_BASE_GAS_LIMIT, whatever the Safe holds. WARNING otherwise.
  */
 export function safeRefundWarnings(
   result: Pick<SimulationResult, 'chainId' | 'outcomes' | 'reads'>,
@@ -56,7 +56,7 @@ export function safeRefundWarnings(
       const held = result.reads.before.get(key)
       const share = typeof held === 'bigint' && held > 0n ? (likely * 100n) / held : null
       const excessive = exec.baseGas > REFUND_BASE_GAS_LIMIT
-      const critical = share === null ? excessive : share >= REFUND_DRAIN_PERCENT
+      const critical = excessive || (share !== null && share >= REFUND_DRAIN_PERCENT)
       const receiver = isAddressEqual(exec.refundReceiver, zeroAddress)
         ? 'whoever executes it'
         : shortAddress(exec.refundReceiver)
@@ -71,7 +71,7 @@ export function safeRefundWarnings(
             `of the ${inToken(held as bigint)} the Safe holds. `
       const verdict = !critical
         ? 'Safe{Wallet} signs transactions without refunds: sign only if you expect to pay this executor.'
-        : share === null
+        : excessive
           ? `No refund needs ${extraGas} gas on top of what the transaction uses: this drains the Safe. Do not sign it.`
           : 'No honest refund takes such a share of what the Safe holds: this drains the Safe. Do not sign it.'
       const message =
