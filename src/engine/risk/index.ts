@@ -17,6 +17,8 @@
  *   fallback handler, delegate calls).
  * - `safeSignatures.ts`: Safe signatures a transaction gives by hash alone (approveHash, SignMessageLib).
  * - `safeRefund.ts`: Safe transactions that pay a gas refund out of the Safe (MULTISIG_GAS_REFUND).
+ * - `safeHandlerSettings.ts`: settings of Safe's ExtensibleFallbackHandler that give the Safe's signature to a contract
+ *   (a domain verifier, a method handler).
  * - `counterfeits.ts`: tokens received that copy a listed token's symbol from another address (fake payments).
  * - `unsellableTokens.ts`: tokens the user buys that the scan's sell probe cannot sell back to their pool, or only at
  *   a tax above 10 % (honeypots), and buys that lose as much to the token's own tax (TOKEN_CANNOT_BE_SOLD).
