@@ -76,7 +76,7 @@ export function safeSimulationInput(safeTx: SafeTxMessage, wallet: Address, from
   const tx: SimulationTx = {
     from,
     to: wallet,
-    // The preset swaps these empty signatures for the sender's pre-validated one.
+    // The preset swaps these empty signatures for confirmations enough.
     data: encodeFunctionData({
       abi: safeAbi,
       functionName: 'execTransaction',

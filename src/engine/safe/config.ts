@@ -1,9 +1,9 @@
 /**
  * A Safe's configuration — who and what controls it — as the simulation reads it before and after the transactions,
- * and the changes between the two. The simulation's own overrides (the preset's threshold of 1, a message's nonce)
- * are told apart from what the transactions did, so only real changes are reported.
+ * and the changes between the two. The simulation's own override of the nonce (a message's) is told apart from what
+ * the transactions did, so only real changes are reported.
  */
-import { type Address, type Hex, hexToBigInt, isAddressEqual, toEventSelector, zeroAddress } from 'viem'
+import { type Address, type Hex, isAddressEqual, toEventSelector, zeroAddress } from 'viem'
 import { safeDeployment } from './deployments.ts'
 
 /** Everything that decides who controls a Safe. Slot fields are null where the Safe cannot show its storage (< 1.3.0). */
@@ -35,11 +35,6 @@ export type SafeConfigChange =
 
 /** What the simulation itself did to a Safe, so its overrides are not reported as the transactions' changes. */
 export type SimulationOverrides = {
-  /**
-   * The MULTISIG_WALLET preset set the threshold to 1 for the transactions; then the thresholds the decoded calls
-   * set (an add-owner call with threshold 1 writes nothing the simulation could see).
-   */
-  thresholdPreset: { announced: bigint[] } | null
   /** A message's nonce written into the nonce slot for the transactions, or null. */
   nonce: bigint | null
 }
@@ -47,11 +42,10 @@ export type SimulationOverrides = {
 /** A simulated log, as far as these checks read it. */
 type Log = { address: Address; topics: readonly Hex[]; data: Hex }
 
-let topics: { changedThreshold: Hex; executed: Set<Hex> } | undefined
+let topics: { executed: Set<Hex> } | undefined
 /** The Safe events' topics, hashed on first use: hashing while a service worker starts delays its first answer. */
 const safeTopics = () =>
   (topics ??= {
-    changedThreshold: toEventSelector('ChangedThreshold(uint256)'),
     executed: new Set([
       toEventSelector('ExecutionSuccess(bytes32,uint256)'),
       toEventSelector('ExecutionFailure(bytes32,uint256)'),
@@ -92,9 +86,8 @@ export function safeConfigChanges(
   }
   address('singleton')
   list('owners')
-  const threshold = thresholdAfter(before, after, overrides, own)
-  if (threshold !== before.threshold)
-    changes.push({ safe, field: 'threshold', before: before.threshold, after: threshold })
+  if (after.threshold !== before.threshold)
+    changes.push({ safe, field: 'threshold', before: before.threshold, after: after.threshold })
   list('modules')
   address('guard')
   address('moduleGuard')
@@ -105,20 +98,6 @@ export function safeConfigChanges(
   const expected = (overrides.nonce ?? before.nonce) + executions
   if (after.nonce !== expected) changes.push({ safe, field: 'nonce', before: before.nonce, after: after.nonce })
   return changes
-}
-
-/**
- * The threshold after the transactions. Under the preset the simulation runs with threshold 1, so an after-read of
- * 1 is the preset's unless the Safe emitted ChangedThreshold (then the last one is real) or a decoded call set 1
- * (addOwnerWithThreshold and removeOwner skip the write when the threshold already is 1).
- */
-function thresholdAfter(before: SafeConfig, after: SafeConfig, overrides: SimulationOverrides, logs: Log[]): bigint {
-  if (!overrides.thresholdPreset || after.threshold !== 1n) return after.threshold
-  const { changedThreshold } = safeTopics()
-  const changed = logs.filter((log) => log.topics[0] === changedThreshold)
-  const last = changed[changed.length - 1]
-  if (last) return hexToBigInt(last.data)
-  return overrides.thresholdPreset.announced.includes(1n) ? 1n : before.threshold
 }
 
 function includes(list: Address[], address: Address): boolean {

@@ -1,8 +1,8 @@
 /**
  * # safe — Safe (multisig) wallets as the simulation runs them
  *
- * - `preset.ts`: the MULTISIG_WALLET preset, as the simulation applies it: threshold 1, and the owner's pre-validated
- *   signature on an owner's execTransaction.
+ * - `preset.ts`: the MULTISIG_WALLET preset, as the simulation applies it: confirmations enough for any threshold,
+ *   from signers made for the scan, leaving the threshold and the owner list as the Safe holds them.
  * - `execTransaction.ts`: a Safe transaction recognised in calldata (execTransaction's arguments, named).
  * - `calls.ts`: the calls a transaction makes through execTransaction and MultiSend, unwrapped.
  * - `accountCalls.ts`: the calls a smart account's `execute` functions make (ERC-4337 accounts, ERC-7579), unwrapped.
@@ -34,5 +34,5 @@ export { isSafeOwner, type SafeContext, safeContext } from './context.ts'
 export { deploymentLabel, isSafeDeployment, type SafeDeployment, safeDeployment } from './deployments.ts'
 export { decodeExecTransaction, type ExecTransaction } from './execTransaction.ts'
 export { isExplained, type SafeIntent, safeIntent } from './intent.ts'
-export { applyMultisigPreset, presetStorage, SAFE_NONCE_SLOT } from './preset.ts'
+export { multisigPreset, SAFE_NONCE_SLOT } from './preset.ts'
 export { type SafeHashing, safeHashing, safeMessageHash, safeTxHash, safeTxTypeFields } from './versions.ts'

@@ -1,23 +1,108 @@
 /**
- * The MULTISIG_WALLET preset: for the simulation only, the wallet's threshold is 1 and an owner's execTransaction
- * carries that owner's pre-validated signature, so a Safe transaction simulates with zero or partial signatures.
+ * The MULTISIG_WALLET preset: for the simulation only, a Safe's execTransaction carries enough confirmations for any
+ * threshold, from signers the simulation makes. Each signer is an owner by its entry in the Safe's owners mapping
+ * alone (outside the owner list, so getOwners and the owner count stay real) and passes the Safe's EIP-1271 contract
+ * signature check. The threshold, the owner list, approved hashes and the nonce are what the Safe really holds, and the
+ * signers' addresses are drawn at random for each scan: code the transaction runs as the Safe cannot tell the
+ * simulation from the real execution by reading the Safe, as it could when the simulation set the threshold to 1.
  */
-import { type Address, concat, encodeFunctionData, type Hex, isAddressEqual, numberToHex, pad, toHex } from 'viem'
+import {
+  type Address,
+  bytesToHex,
+  concat,
+  encodeAbiParameters,
+  encodeFunctionData,
+  getAddress,
+  type Hex,
+  isAddressEqual,
+  keccak256,
+  pad,
+  toHex,
+} from 'viem'
 import { safeAbi } from '../abi/index.ts'
 import { decodeExecTransaction } from './execTransaction.ts'
 
-/** Storage slot of a Safe's threshold (Safe v1.x layout). */
-const SAFE_THRESHOLD_SLOT: Hex = pad('0x4', { size: 32 })
 /** Storage slot of a Safe's nonce (Safe v1.x layout). */
 export const SAFE_NONCE_SLOT: Hex = pad('0x5', { size: 32 })
+/** Storage slot of a Safe's owners mapping, owner → next owner (Safe v1.x layout: OwnerManager's first variable). */
+const SAFE_OWNERS_SLOT = 2n
+/**
+ * Confirmations the preset gives: the Safe checks only its threshold's worth, so any Safe requiring up to this many
+ * simulates; one requiring more fails with GS020 (signatures too short), shown as a failed simulation.
+ */
+export const PRESET_SIGNERS = 32
 
-/** The owner's pre-validated signature: r = owner, s = 0, v = 1 (valid when the owner itself sends the call). */
-export function prevalidatedSignature(owner: Address): Hex {
-  return concat([pad(owner.toLowerCase() as Hex, { size: 32 }), pad('0x0', { size: 32 }), toHex(1, { size: 1 })])
+/**
+ * The signers' code: answers any call with its own selector, which is both EIP-1271 magic values (isValidSignature
+ * (bytes,bytes) 0x20c13b0b before Safe 1.5.0, isValidSignature(bytes32,bytes) 0x1626ba7e from 1.5.0) —
+ * `mstore(0, and(calldataload(0), 0xffffffff << 224)) return(0, 32)`.
+ */
+const SIGNER_CODE: Hex = '0x6000357fffffffff000000000000000000000000000000000000000000000000000000001660005260206000f3'
+
+type StorageOverride = { address: Address; slot: Hex; value: Hex }
+
+/** The preset applied: the transactions as simulated, and the overrides that start with them. */
+export type MultisigPreset<T> = {
+  txs: T[]
+  /** The made signers, each an owner of every preset wallet from the transactions on. */
+  signers: Address[]
+  storage: StorageOverride[]
+  code: { address: Address; code: Hex }[]
 }
 
-/** execTransaction calldata with its signatures replaced by the sender's pre-validated signature. */
-function withPrevalidatedSignature(data: Hex, owner: Address): Hex {
+/**
+ * The signers' contract signatures, sorted by address as the Safe requires: r = signer, s = where the signature data
+ * starts (past every static part), v = 0; the data they share is empty.
+ */
+export function presetSignatures(signers: Address[]): Hex {
+  const data = toHex(signers.length * 65, { size: 32 })
+  const sorted = [...signers].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1))
+  return concat([
+    ...sorted.map((signer) => concat([pad(signer.toLowerCase() as Hex, { size: 32 }), data, '0x00'])),
+    pad('0x0', { size: 32 }),
+  ])
+}
+
+/** The storage slot of `owners[owner]` in a Safe. */
+export function ownerSlot(owner: Address): Hex {
+  return keccak256(encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], [owner, SAFE_OWNERS_SLOT]))
+}
+
+/**
+ * Under the preset, each execTransaction sent to a preset wallet carries the made signers' confirmations; nothing is
+ * made when no transaction needs it.
+ */
+export function multisigPreset<T extends { to: Address | null; data: Hex }>(
+  txs: T[],
+  wallets: Address[],
+): MultisigPreset<T> {
+  const preset = (tx: T) => !!tx.to && wallets.some((wallet) => isAddressEqual(wallet, tx.to as Address))
+  if (!txs.some((tx) => preset(tx) && decodeExecTransaction(tx.data)))
+    return { txs, signers: [], storage: [], code: [] }
+  const signers = Array.from({ length: PRESET_SIGNERS }, randomSigner)
+  const signatures = presetSignatures(signers)
+  return {
+    txs: txs.map((tx) => (preset(tx) ? { ...tx, data: withSignatures(tx.data, signatures) } : tx)),
+    signers,
+    // An owner entry needs only to be non-zero: the sentinel (1) keeps it out of the list walks.
+    storage: wallets.flatMap((address) =>
+      signers.map((signer) => ({ address, slot: ownerSlot(signer), value: pad('0x1', { size: 32 }) })),
+    ),
+    code: signers.map((address) => ({ address, code: SIGNER_CODE })),
+  }
+}
+
+/**
+ * A signer's random address, without zero bytes: calldata costs more for non-zero bytes, and the gas a scan reports
+ * must not depend on the draw.
+ */
+function randomSigner(): Address {
+  const bytes = crypto.getRandomValues(new Uint8Array(20)).map((byte) => (byte % 255) + 1)
+  return getAddress(bytesToHex(bytes))
+}
+
+/** execTransaction calldata with its signatures replaced; other calldata unchanged. */
+function withSignatures(data: Hex, signatures: Hex): Hex {
   const exec = decodeExecTransaction(data)
   if (!exec) return data
   return encodeFunctionData({
@@ -33,22 +118,7 @@ function withPrevalidatedSignature(data: Hex, owner: Address): Hex {
       exec.gasPrice,
       exec.gasToken,
       exec.refundReceiver,
-      prevalidatedSignature(owner),
+      signatures,
     ],
   })
-}
-
-/** Under the preset, an owner's execTransaction on the wallet carries the owner's pre-validated signature. */
-export function applyMultisigPreset<T extends { from: Address; to: Address | null; data: Hex }>(
-  tx: T,
-  wallets: Address[],
-): T {
-  if (!tx.to || !wallets.some((wallet) => isAddressEqual(wallet, tx.to as Address))) return tx
-  if (!decodeExecTransaction(tx.data)) return tx
-  return { ...tx, data: withPrevalidatedSignature(tx.data, tx.from) }
-}
-
-/** The preset's storage overrides, in force from the transactions on: each wallet's threshold set to 1. */
-export function presetStorage(wallets: Address[]): { address: Address; slot: Hex; value: Hex }[] {
-  return wallets.map((address) => ({ address, slot: SAFE_THRESHOLD_SLOT, value: numberToHex(1, { size: 32 }) }))
 }

@@ -258,8 +258,8 @@ async function analyseTypedData(
 // ── Safe transaction messages ────────────────────────────────────────────────────────────────────────────────────
 
 /**
- * Simulates the Safe transaction as the wallet's execTransaction sent by the signer, with threshold 1, the message's
- * nonce and the signer's pre-validated signature (seed §1.3), and reports the wallet's changes: who controls it
+ * Simulates the Safe transaction as the wallet's execTransaction sent by the signer, at the message's nonce and under
+ * the multisig preset (confirmations enough, the threshold untouched), and reports the wallet's changes: who controls it
  * first, then its assets. A queued transaction (a nonce above the Safe's) simulates on today's state at its nonce; a
  * used nonce (executed or replaced) is reported without effects, as it can never run. When the signer is not an
  * owner, the transaction is simulated once more from the first owner, so the user still sees what it does.

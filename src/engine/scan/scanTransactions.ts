@@ -105,7 +105,7 @@ function aggregatedError(input: SimulationInput, result: SimulationResult): Aggr
       reason: result.failure,
     }
   }
-  // The preset overrides the wallet's threshold slot: on anything but a Safe that corrupts the simulated state.
+  // The preset writes Safe owner slots into the wallet: on anything but a Safe that corrupts the simulated state.
   for (const wallet of input.multisigWallets) {
     if (result.safes.get(wallet.toLowerCase())) continue
     return {

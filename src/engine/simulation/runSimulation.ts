@@ -7,19 +7,17 @@
 import { type Address, getAddress, type Hex, isAddressEqual, numberToHex, pad, zeroAddress } from 'viem'
 import type { EngineError } from '../api/index.ts'
 import {
-  applyMultisigPreset,
   type Call,
   decodeExecTransaction,
   expandCalls,
   isSafeConfig,
-  presetStorage,
+  multisigPreset,
   SAFE_NONCE_SLOT,
   type SafeConfigChange,
   type SafeContext,
   type SimulationOverrides,
   safeConfigChanges,
   safeContext,
-  safeIntent,
 } from '../safe/index.ts'
 import { type ApprovalEvent, assetEventsFromLogs, type Movement, type SimulatedLog } from './assetEvents.ts'
 import { fetchChainId, knownChainId } from './chain.ts'
@@ -51,6 +49,7 @@ export type SimulationTx = {
 }
 
 type StorageOverride = { address: Address; slot: Hex; value: Hex }
+type CodeOverride = { address: Address; code: Hex }
 
 /** A storage slot or value as the 32-byte word eth_simulateV1 expects. */
 export function toWord(value: bigint): Hex {
@@ -67,10 +66,12 @@ export type SimulationInput = {
   balances: { address: Address; value: bigint }[]
   /** Storage overrides, in force from the before-reads on (simulatorConfig.stateOverrides.storage). */
   storage: StorageOverride[]
-  /** Wallets under the MULTISIG_WALLET preset: threshold 1 and pre-validated signatures for owner senders. */
+  /** Wallets under the MULTISIG_WALLET preset: their execTransactions carry confirmations enough (safe/preset.ts). */
   multisigWallets: Address[]
   /** Storage overrides that start with the transactions, e.g. a Safe's nonce slot for a typed-data message. */
   transactionStorage?: StorageOverride[]
+  /** Code placed from the transactions on, e.g. the multisig preset's signers. */
+  transactionCode?: CodeOverride[]
   /**
    * More addresses whose Safe configuration to read before and after the transactions; preset wallets, the user
    * account and the Safe of every execTransaction in the calldata are always read.
@@ -147,9 +148,9 @@ const READ_GAS = numberToHex(1_000_000)
 export const PROBE_TIMEOUT_MS = 5_000
 
 /** Runs the transactions with the reads they need and returns the internal model (1 round trip, at most 2). */
-export async function runSimulation(input: SimulationInput, options: RunOptions): Promise<RunOutcome> {
+export async function runSimulation(given: SimulationInput, options: RunOptions): Promise<RunOutcome> {
   const client = rpcClientFor(options)
-  const txs = input.txs.map((tx) => applyMultisigPreset(tx, input.multisigWallets))
+  const { input, txs } = withMultisigPreset(given)
   const calls: Call[] = txs.map((tx) => ({ ...tx, depth: 0 }))
   const safes = unique([
     ...input.multisigWallets,
@@ -253,7 +254,7 @@ export async function runSimulation(input: SimulationInput, options: RunOptions)
         ),
         safeChanges: configs.flatMap(({ wallet, before, after }) =>
           isSafeConfig(before) && after
-            ? safeConfigChanges(wallet, before, after, overridesOf(input, calls, wallet), logs)
+            ? safeConfigChanges(wallet, before, after, overridesOf(input, wallet), logs)
             : [],
         ),
         movements: events.movements,
@@ -369,7 +370,8 @@ function blockTag(blockNumber: bigint | null): string {
  */
 function probeBase(input: SimulationInput, txs: SimulationTx[]): ProbeBase {
   const stateOverrides = inputOverrides(input, {})
-  addStorage(stateOverrides, transactionStorage(input))
+  addStorage(stateOverrides, input.transactionStorage ?? [])
+  addCode(stateOverrides, input.transactionCode ?? [])
   return { stateOverrides, calls: txs.map(txCall) }
 }
 
@@ -417,25 +419,26 @@ function inputOverrides(
 
 function transactionOverrides(input: SimulationInput): Record<string, AccountOverride> {
   const overrides = injectedCode(false)
-  addStorage(overrides, transactionStorage(input))
+  addStorage(overrides, input.transactionStorage ?? [])
+  addCode(overrides, input.transactionCode ?? [])
   return overrides
 }
 
-/** The storage overrides that start with the transactions: the multisig preset's and the input's own. */
-function transactionStorage(input: SimulationInput): StorageOverride[] {
-  return [...presetStorage(input.multisigWallets), ...(input.transactionStorage ?? [])]
+/** The input under the multisig preset: its transactions as simulated, the preset's overrides starting with them. */
+function withMultisigPreset(input: SimulationInput): { input: SimulationInput; txs: SimulationTx[] } {
+  const preset = multisigPreset(input.txs, input.multisigWallets)
+  if (preset.signers.length === 0) return { input, txs: input.txs }
+  const transactionStorage = [...preset.storage, ...(input.transactionStorage ?? [])]
+  const transactionCode = [...preset.code, ...(input.transactionCode ?? [])]
+  return { input: { ...input, transactionStorage, transactionCode }, txs: preset.txs }
 }
 
-/** What the simulation's own overrides did to a Safe: the preset's threshold, a message's nonce. */
-function overridesOf(input: SimulationInput, calls: Call[], wallet: Address): SimulationOverrides {
+/** What the simulation's own overrides did to a Safe: a message's nonce. */
+function overridesOf(input: SimulationInput, wallet: Address): SimulationOverrides {
   const nonce = (input.transactionStorage ?? []).find(
     (entry) => isAddressEqual(entry.address, wallet) && entry.slot === SAFE_NONCE_SLOT,
   )
-  const preset = input.multisigWallets.some((address) => isAddressEqual(address, wallet))
-  return {
-    thresholdPreset: preset ? { announced: safeIntent(calls.flatMap(expandCalls), wallet).thresholds } : null,
-    nonce: nonce ? BigInt(nonce.value) : null,
-  }
+  return { nonce: nonce ? BigInt(nonce.value) : null }
 }
 
 /** Adds storage overrides in place, in time linear in their number (a later entry for the same slot wins). */
@@ -445,6 +448,14 @@ function addStorage(overrides: Record<string, AccountOverride>, storage: Storage
     const account = overrides[address]
     account.stateDiff ??= {}
     account.stateDiff[slot] = value
+  }
+}
+
+/** Adds code overrides in place. */
+function addCode(overrides: Record<string, AccountOverride>, code: CodeOverride[]): void {
+  for (const { address, code: bytes } of code) {
+    overrides[address] ??= {}
+    overrides[address].code = bytes
   }
 }
 

@@ -1,4 +1,4 @@
-/** The preset's pre-validated signature, and MultiSend batches unwrapped into their calls. */
+/** The preset's signatures, and MultiSend batches unwrapped into their calls. */
 import {
   concat,
   encodeAbiParameters,
@@ -13,22 +13,23 @@ import {
 import { describe, expect, it } from 'vitest'
 import { multiSendAbi } from '../../../src/engine/abi/abis.ts'
 import { decodeMultiSend, expandCalls } from '../../../src/engine/safe/calls.ts'
-import { prevalidatedSignature } from '../../../src/engine/safe/preset.ts'
+import { presetSignatures } from '../../../src/engine/safe/preset.ts'
 
 const ALICE = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 const BOB = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'
 
 describe('Safe helpers', () => {
-  it('the pre-validated signature is r = owner, s = 0, v = 1 (65 bytes)', () => {
-    const signature = prevalidatedSignature(ALICE)
-    expect(size(signature)).toBe(65)
-    expect(signature).toBe(
+  it('the preset signatures are contract signatures sorted by signer, sharing empty data past the static parts', () => {
+    const signature = presetSignatures([BOB, ALICE])
+    expect(size(signature)).toBe(2 * 65 + 32)
+    const part = (signer: string) =>
       concat([
-        encodeAbiParameters([{ type: 'address' }], [ALICE]),
-        encodeAbiParameters([{ type: 'uint256' }], [0n]),
-        '0x01',
-      ]),
-    )
+        encodeAbiParameters([{ type: 'address' }], [signer as `0x${string}`]),
+        encodeAbiParameters([{ type: 'uint256' }], [130n]),
+        '0x00',
+      ])
+    // BOB (0x3C44…) sorts before ALICE (0x7099…); the data both point to is an empty bytes (length 0).
+    expect(signature).toBe(concat([part(BOB), part(ALICE), encodeAbiParameters([{ type: 'uint256' }], [0n])]))
   })
 
   it('unwraps MultiSend batches into their calls, from the caller (delegatecall semantics)', () => {

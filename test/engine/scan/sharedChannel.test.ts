@@ -33,6 +33,17 @@ function countingFetch(): { fetch: typeof fetch; posts: number[] } {
   }
 }
 
+/** A response with every decoded `signatures` argument (a call's, a log's) blanked. */
+function withoutPresetSignatures<T>(response: T): T {
+  return JSON.parse(
+    JSON.stringify(response, (key, value) =>
+      (key === 'params' || key === 'arguments') && Array.isArray(value)
+        ? value.map((param) => (param?.name === 'signatures' ? { ...param, value: null } : param))
+        : value,
+    ),
+  ) as T
+}
+
 describe('scans sharing a channel', () => {
   it('answer what each answers alone, their calls gathered into batches of at most the channel size', async () => {
     const now = Math.floor(Date.now() / 1000)
@@ -54,9 +65,10 @@ describe('scans sharing a channel', () => {
     const alone = []
     for (const index of requests.keys()) alone.push(await scan(index, base))
 
-    // Every response carries a fresh random request id; everything else must match.
+    // Every response carries a fresh random request id, and a Safe preset's signers are drawn for each scan (the
+    // simulated execTransaction and SafeL2's SafeMultiSigTransaction log carry their signatures); the rest must match.
     const withoutId = (outcome: (typeof together)[number]) =>
-      outcome.ok ? { ...outcome.response, requestId: null } : outcome.error
+      outcome.ok ? withoutPresetSignatures({ ...outcome.response, requestId: null }) : outcome.error
     for (const [index, outcome] of together.entries()) {
       expect(outcome.ok, scenarios[index]?.name).toBe(true)
       expect(withoutId(outcome), scenarios[index]?.name).toEqual(withoutId(alone[index] as typeof outcome))
