@@ -18,6 +18,8 @@ contract SafeInspector {
     uint256 private constant CALL_GAS = 100_000;
     /// Kept back from every read, so the inspector returns what it has read whatever gas the Safe's code burns.
     uint256 private constant RESERVE_GAS = 60_000;
+    /// Gas for one isModuleEnabled or isOwner: a few thousand on a Safe.
+    uint256 private constant MEMBER_GAS = 20_000;
 
     struct Config {
         address singleton;
@@ -61,6 +63,28 @@ contract SafeInspector {
             (, uint256 handler) = _slot(safe, FALLBACK_HANDLER_SLOT);
             config.fallbackHandler = address(uint160(handler));
         }
+    }
+
+    /// Which of `candidates` the Safe counts as modules and as owners, linked into its lists or not: a module or owner
+    /// written into the mapping alone is enabled (isModuleEnabled, isOwner) though no list walk reaches it.
+    function members(address safe, address[] calldata candidates)
+        external
+        view
+        returns (address[] memory modules, address[] memory owners)
+    {
+        modules = new address[](candidates.length);
+        owners = new address[](candidates.length);
+        uint256 moduleCount;
+        uint256 ownerCount;
+        for (uint256 i; safe.code.length > 0 && i < candidates.length; i++) {
+            if (gasleft() < 2 * MEMBER_GAS + RESERVE_GAS) break;
+            address candidate = candidates[i];
+            if (_isTrue(safe, abi.encodeWithSignature("isModuleEnabled(address)", candidate))) {
+                modules[moduleCount++] = candidate;
+            }
+            if (_isTrue(safe, abi.encodeWithSignature("isOwner(address)", candidate))) owners[ownerCount++] = candidate;
+        }
+        return (_shrink(modules, moduleCount), _shrink(owners, ownerCount));
     }
 
     function decodeAddresses(bytes memory data) external pure returns (address[] memory) {
@@ -107,6 +131,19 @@ contract SafeInspector {
                 modules = found;
             } catch {}
         }
+    }
+
+    /// True when the Safe answers the call with the word 1.
+    function _isTrue(address safe, bytes memory payload) private view returns (bool) {
+        (bool ok, bytes memory data) = safe.staticcall{gas: MEMBER_GAS}(payload);
+        return ok && data.length == 32 && abi.decode(data, (uint256)) == 1;
+    }
+
+    function _shrink(address[] memory list, uint256 length) private pure returns (address[] memory) {
+        assembly {
+            mstore(list, length)
+        }
+        return list;
     }
 
     /// One storage word through StorageAccessible.getStorageAt: abi-encoded bytes of length 32.

@@ -13,6 +13,7 @@ import {
   isSafeConfig,
   multisigPreset,
   SAFE_NONCE_SLOT,
+  type SafeConfig,
   type SafeConfigChange,
   type SafeContext,
   type SimulationOverrides,
@@ -28,7 +29,14 @@ import { POOL_DEPTH_ADDRESS, POOL_DEPTH_CODE } from './poolDepthRead.ts'
 import { type AssetPlan, predictReads, priceReadsForEvents, readsForEvents } from './readPlan.ts'
 import { READER_ADDRESS, READER_CODE, type Read, type ReadResults } from './reads.ts'
 import { type NodeAccess, type RpcClient, RpcFailure, type RpcStats, rpcClientFor } from './rpc.ts'
-import { SAFE_INSPECTOR_ADDRESS, SAFE_INSPECTOR_CODE, safeConfigFromReads } from './safeConfigRead.ts'
+import {
+  SAFE_INSPECTOR_ADDRESS,
+  SAFE_INSPECTOR_CODE,
+  safeConfigFromReads,
+  safeConfigKey,
+  safeMembersReads,
+} from './safeConfigRead.ts'
+import { loggedCandidates, memberCandidates } from './safeMembers.ts'
 import { type ProbeBase, probeSells, type SellProbe, sellTargets } from './sellProbe.ts'
 import { blockTimestamp, checkSimulateResult, type RpcCallResult } from './simulateResponse.ts'
 import { cachedTokenMetadata } from './tokenMetadata.ts'
@@ -150,19 +158,28 @@ export const PROBE_TIMEOUT_MS = 5_000
 /** Runs the transactions with the reads they need and returns the internal model (1 round trip, at most 2). */
 export async function runSimulation(given: SimulationInput, options: RunOptions): Promise<RunOutcome> {
   const client = rpcClientFor(options)
-  const { input, txs } = withMultisigPreset(given)
-  const calls: Call[] = txs.map((tx) => ({ ...tx, depth: 0 }))
+  const { input, txs, signers } = withMultisigPreset(given)
+  const calls: Call[] = txs.flatMap((tx) => expandCalls({ ...tx, depth: 0 }))
   const safes = unique([
     ...input.multisigWallets,
     ...(input.safes ?? []),
     input.userAccount,
-    ...calls.flatMap(expandCalls).flatMap((call) => (call.to && decodeExecTransaction(call.data) ? [call.to] : [])),
+    ...calls.flatMap((call) => (call.to && decodeExecTransaction(call.data) ? [call.to] : [])),
   ])
+  const candidates = memberCandidates(safes, calls, signers)
   let chainId = knownChainId(options.rpcUrl, options.chainId)
   const metadataNeeded = (token: Address) => cachedTokenMetadata(chainId, token) === undefined
   const mayBeNft = (token: Address) => (cachedTokenMetadata(chainId, token)?.decimals ?? null) === null
   const assetPlan = (id: number | null) => (id === null || !input.assets ? null : priceable(input.assets(id), id))
-  const plan = predictReads(calls, [input.userAccount], safes, metadataNeeded, mayBeNft, assetPlan(chainId))
+  const plan = predictReads(
+    txs.map((tx) => ({ ...tx, depth: 0 })),
+    [input.userAccount],
+    safes,
+    metadataNeeded,
+    mayBeNft,
+    assetPlan(chainId),
+  )
+  for (const read of safes.flatMap((wallet) => safeMembersReads(wallet, candidates))) plan.set(read.key, read)
   for (const read of assetPlan(chainId)?.priceReads(input.priceTokens ?? []) ?? []) plan.set(read.key, read)
   for (const read of input.extraReads ?? []) plan.set(read.key, read)
   try {
@@ -219,6 +236,12 @@ export async function runSimulation(given: SimulationInput, options: RunOptions)
       const missing = [...needed].filter(([key]) => !plan.has(key))
       if (missing.length > 0) {
         for (const [key, read] of missing) plan.set(key, read)
+        // A payload chooses what it logs: the logs' addresses are asked about only when this call is made anyway.
+        const logged = loggedCandidates(logs, candidates, signers)
+        const { before } = phase.reads
+        for (const wallet of safes.filter((safe) => isSafeConfig(before.get(safeConfigKey(safe)) as SafeConfig))) {
+          for (const read of safeMembersReads(wallet, logged)) plan.set(read.key, read)
+        }
         const assets = assetPlan(chainId)
         if (assets)
           for (const read of priceReadsForEvents(events.movements, events.approvals, assets)) plan.set(read.key, read)
@@ -425,12 +448,16 @@ function transactionOverrides(input: SimulationInput): Record<string, AccountOve
 }
 
 /** The input under the multisig preset: its transactions as simulated, the preset's overrides starting with them. */
-function withMultisigPreset(input: SimulationInput): { input: SimulationInput; txs: SimulationTx[] } {
+function withMultisigPreset(input: SimulationInput): {
+  input: SimulationInput
+  txs: SimulationTx[]
+  signers: Address[]
+} {
   const preset = multisigPreset(input.txs, input.multisigWallets)
-  if (preset.signers.length === 0) return { input, txs: input.txs }
+  if (preset.signers.length === 0) return { input, txs: input.txs, signers: [] }
   const transactionStorage = [...preset.storage, ...(input.transactionStorage ?? [])]
   const transactionCode = [...preset.code, ...(input.transactionCode ?? [])]
-  return { input: { ...input, transactionStorage, transactionCode }, txs: preset.txs }
+  return { input: { ...input, transactionStorage, transactionCode }, txs: preset.txs, signers: preset.signers }
 }
 
 /** What the simulation's own overrides did to a Safe: a message's nonce. */
