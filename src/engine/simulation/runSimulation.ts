@@ -159,26 +159,20 @@ export const PROBE_TIMEOUT_MS = 5_000
 export async function runSimulation(given: SimulationInput, options: RunOptions): Promise<RunOutcome> {
   const client = rpcClientFor(options)
   const { input, txs, signers } = withMultisigPreset(given)
-  const calls: Call[] = txs.flatMap((tx) => expandCalls({ ...tx, depth: 0 }))
+  const calls: Call[] = txs.map((tx) => ({ ...tx, depth: 0 }))
+  const expanded = calls.flatMap(expandCalls)
   const safes = unique([
     ...input.multisigWallets,
     ...(input.safes ?? []),
     input.userAccount,
-    ...calls.flatMap((call) => (call.to && decodeExecTransaction(call.data) ? [call.to] : [])),
+    ...expanded.flatMap((call) => (call.to && decodeExecTransaction(call.data) ? [call.to] : [])),
   ])
-  const candidates = memberCandidates(safes, calls, signers)
+  const candidates = memberCandidates(safes, expanded, signers)
   let chainId = knownChainId(options.rpcUrl, options.chainId)
   const metadataNeeded = (token: Address) => cachedTokenMetadata(chainId, token) === undefined
   const mayBeNft = (token: Address) => (cachedTokenMetadata(chainId, token)?.decimals ?? null) === null
   const assetPlan = (id: number | null) => (id === null || !input.assets ? null : priceable(input.assets(id), id))
-  const plan = predictReads(
-    txs.map((tx) => ({ ...tx, depth: 0 })),
-    [input.userAccount],
-    safes,
-    metadataNeeded,
-    mayBeNft,
-    assetPlan(chainId),
-  )
+  const plan = predictReads(calls, [input.userAccount], safes, metadataNeeded, mayBeNft, assetPlan(chainId))
   for (const read of safes.flatMap((wallet) => safeMembersReads(wallet, candidates))) plan.set(read.key, read)
   for (const read of assetPlan(chainId)?.priceReads(input.priceTokens ?? []) ?? []) plan.set(read.key, read)
   for (const read of input.extraReads ?? []) plan.set(read.key, read)
