@@ -13,6 +13,7 @@
  *   cancel out, a balanceOf that lies, a cut no event shows): RELIABLE_SIMULATION_NOT_POSSIBLE, naming the token.
  * - `mintedPaybacks.ts`: a token minted for the user on the spot that Preflight cannot value, and no receipt: what a
  *   drainer hands back so the drain does not look like one.
+ * - `assetNames.ts`: how warnings name assets, counted per collection past a handful.
  * - `safeControl.ts`: Safe transactions that change who controls the wallet (owners, threshold, modules, guard,
  *   fallback handler, delegate calls).
  * - `safeSignatures.ts`: Safe signatures a transaction gives by hash alone (approveHash, SignMessageLib).

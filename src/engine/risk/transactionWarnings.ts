@@ -21,12 +21,12 @@ import {
   type AssetRef,
   codeSizeBefore,
   isCometManagerChange,
-  nativeCurrency,
   type SimulationResult,
   type SimulationTx,
   type TokenMetadata,
   tokenMetadata,
 } from '../simulation/index.ts'
+import { assetName, briefNames, gainItem } from './assetNames.ts'
 import { balanceDisagreementWarnings } from './balanceDisagreements.ts'
 import { maliciousAddressWarnings } from './blocklist.ts'
 import { bridgeDeposits, bridgeDepositWarnings } from './bridgeDeposits.ts'
@@ -189,7 +189,7 @@ function drainWarnings(
   const back =
     gains.length === 0
       ? 'you get nothing back'
-      : `all you get back is ${gains.map((gain) => amountName(chainId, gain, metadataOf)).join(', ')}, minted for ` +
+      : `all you get back is ${briefNames(gains.map((gain) => gainItem(chainId, gain, metadataOf)))}, minted for ` +
         'you in this transaction, which Preflight cannot value (drainers mint such tokens to look like a payment)'
   const warnings: Warning[] = []
   const called = calls.find((call) => call.to && call.depth === 0)?.to
@@ -344,20 +344,4 @@ function sameAsset(a: AssetRef, b: AssetRef): boolean {
   if (a.standard === 'NATIVE' || b.standard === 'NATIVE') return true
   if (!isAddressEqual(a.token, b.token)) return false
   return a.standard === 'ERC20' || b.standard === 'ERC20' || a.tokenId === b.tokenId
-}
-
-/** "1,000,000 APE2", "5 Reward Items #3", "Reward Pass #3": how much of what `change` adds. */
-function amountName(chainId: number, change: TransferChange, metadataOf: (token: Address) => TokenMetadata): string {
-  const { asset } = change
-  const name = assetName(chainId, asset, metadataOf)
-  if (asset.standard === 'NATIVE' || asset.standard === 'ERC721') return name
-  const decimals = asset.standard === 'ERC20' ? (metadataOf(asset.token).decimals ?? 0) : 0
-  return `${formatAmount(change.after - change.before, decimals)} ${name}`
-}
-
-function assetName(chainId: number, asset: AssetRef, metadataOf: (token: Address) => TokenMetadata): string {
-  if (asset.standard === 'NATIVE') return nativeCurrency(chainId).symbol
-  const metadata = metadataOf(asset.token)
-  const name = metadata.symbol ?? metadata.name ?? shortAddress(asset.token)
-  return asset.standard === 'ERC20' ? name : `${name} #${asset.tokenId}`
 }

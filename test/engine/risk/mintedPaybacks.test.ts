@@ -1,7 +1,7 @@
 /**
  * A drainer that pays back a token it mints on the spot: the payback no longer hides the drain. Judged on given
  * transfers first, then on the devnet: a "claim" that forwards the ETH sent to the attacker and mints 1,000,000 RWD to
- * the caller warns, while an honest Uniswap V2 deposit (LP tokens minted) and a swap of ETH for a token no feed or
+ * the caller warns, and so does one that mints 300 junk NFTs (named as "300 PASS items", not one by one), while an honest Uniswap V2 deposit (LP tokens minted) and a swap of ETH for a token no feed or
  * pool prices stay NONE; each is executed and its balances compared with the scan's.
  */
 import {
@@ -36,6 +36,8 @@ const USER: Address = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 const DRAINER: Address = '0x00000000000000000000000000000000000d4a17'
 const JUNK: Address = '0x00000000000000000000000000000000000a9e02'
 const PAIR: Address = '0x0000000000000000000000000000000000000a1e'
+const PASS: Address = '0x00000000000000000000000000000000000a9e03'
+const PASS_DRAINER: Address = '0x00000000000000000000000000000000000d4a19'
 /** Mainnet's Uniswap V2 router: a listed protocol. */
 const ROUTER: Address = '0x7a250d5630B4cF539739dF2C5dAcb4c659F2488D'
 
@@ -98,7 +100,10 @@ describe('isMintedPayback', () => {
   })
 })
 
-/** A token anyone can mint, and a "claim" that forwards the ETH sent to the attacker and mints the caller RWD. */
+/**
+ * A token anyone can mint, and "claims" that forward the ETH sent to the attacker and mint the caller 1,000,000 RWD, or
+ * 300 PASS NFTs.
+ */
 const rewardSource = (attacker: Address) => `
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
@@ -121,6 +126,29 @@ contract RewardDrainer {
         require(ok, "forward failed");
         RewardToken(${getAddress(JUNK)}).mint(msg.sender, 1000000 ether);
     }
+}
+contract Pass {
+    string public constant name = "Airdrop Pass";
+    string public constant symbol = "PASS";
+    mapping(uint256 => address) public ownerOf;
+    mapping(address => uint256) public balanceOf;
+    event Transfer(address indexed from, address indexed to, uint256 indexed id);
+    function supportsInterface(bytes4 id) external pure returns (bool) { return id == 0x80ac58cd || id == 0x01ffc9a7; }
+    function tokenURI(uint256) external pure returns (string memory) { return "ipfs://pass"; }
+    function drop(address to, uint256 first, uint256 count) external {
+        for (uint256 i = 0; i < count; i++) {
+            ownerOf[first + i] = to;
+            emit Transfer(address(0), to, first + i);
+        }
+        balanceOf[to] += count;
+    }
+}
+contract PassDrainer {
+    function claim() external payable {
+        (bool ok,) = ${attacker}.call{value: msg.value}("");
+        require(ok, "forward failed");
+        Pass(${getAddress(PASS)}).drop(msg.sender, 1000, 300);
+    }
 }`
 
 describe('a drainer paying back a token it mints, and honest mints and swaps, on the devnet', () => {
@@ -137,10 +165,14 @@ describe('a drainer paying back a token it mints, and honest mints and swaps, on
     const anvil = createTestClient({ mode: 'anvil', transport: http(rpcUrl) })
     const attacker = getAddress(fx().drainer.attacker)
     await anvil.setCode({ address: JUNK, bytecode: runtimeCode('Reward.sol', rewardSource(attacker), 'RewardToken') })
-    await anvil.setCode({
-      address: DRAINER,
-      bytecode: runtimeCode('Reward.sol', rewardSource(attacker), 'RewardDrainer'),
-    })
+    const contracts: [Address, string][] = [
+      [DRAINER, 'RewardDrainer'],
+      [PASS, 'Pass'],
+      [PASS_DRAINER, 'PassDrainer'],
+    ]
+    for (const [address, name] of contracts) {
+      await anvil.setCode({ address, bytecode: runtimeCode('Reward.sol', rewardSource(attacker), name) })
+    }
     const client = devnetClient(rpcUrl)
     const { abi, bytecode } = fixtureArtifact('DevToken')
     const deployed = await client.deployContract({
@@ -195,6 +227,21 @@ describe('a drainer paying back a token it mints, and honest mints and swaps, on
     // Executed: the attacker has the 2 ETH, the user the RWD, as the scan said.
     const executed = await expectRealityMatches(rpcUrl, response, tx)
     expect(executed.get(`${fx().drainer.attacker.toLowerCase()}|native`)).toBe(parseEther('2'))
+  })
+
+  it('a "claim" that sends your ETH to the attacker and mints you 300 PASS NFTs: one warning that counts them', async () => {
+    const user = account(1)
+    const claim = encodeFunctionData({ abi: parseAbi(['function claim() payable']), functionName: 'claim' })
+    const tx: TxRequest = { from: user, to: PASS_DRAINER, data: claim, value: numberToHex(parseEther('1')) }
+    // Not checked against the reference schema: it wants a counterparty on every NFT transfer, and a mint has none.
+    const { outcome } = await scanTransactionsWithStats(scanRequest(tx), { rpcUrl, chainId: 31337 })
+    if (!outcome.ok) throw new Error(`scan failed: ${JSON.stringify(outcome.error)}`)
+    const { response } = outcome
+    expect(response.action).toBe('WARN')
+    const warning = response.warnings.find((w) => w.kind === 'SUSPECTED_MALICIOUS')
+    expect(warning?.message).toContain('all you get back is 300 PASS items, minted for you in this transaction')
+    expect(warning?.message).not.toContain('#1000')
+    expect(warning?.message.length).toBeLessThan(500)
   })
 
   it('an honest V2 deposit of ETH and MEME: the LP tokens are minted by the pair that keeps them, NONE', async () => {
