@@ -95,7 +95,7 @@ export function simulationWarnings(
     }),
     ...balanceDisagreementWarnings(nets, userAccount, metadataOf),
     ...counterfeitWarnings(result.chainId, changes, userAccount, metadataOf),
-    ...valueWarnings(result.chainId, changes, userAccount, priceOf, (token) => metadataOf(token).decimals),
+    ...valueWarnings(result.chainId, changes, userAccount, priceOf, metadataOf),
     ...unsellableTokenWarnings(result.sellProbes, metadataOf, priceOf),
     ...simulationEvasionWarnings(
       result.outcomes,

@@ -42,6 +42,20 @@ const eth = (before: bigint, after: bigint, dollars: number | null): StateChange
   },
 })
 
+/** An NFT of collection PASS that comes back, with no price. */
+const pass = (tokenId: number): StateChange => ({
+  humanReadableDiff: `Receive PASS #${tokenId}`,
+  rawInfo: {
+    kind: 'ERC721_TRANSFER',
+    data: {
+      amount: { before: '0', after: '1' },
+      metadata: { rawImageUrl: '' },
+      tokenId: String(tokenId),
+      asset: { address: '0x2', symbol: 'PASS', name: 'Airdrop Pass', collection: 'Airdrop Pass', price: null },
+    },
+  },
+})
+
 describe('imbalancedValueWarnings', () => {
   it('warns when the user gets back less than half the dollars given, once every asset has a price', () => {
     const warnings = imbalancedValueWarnings([nft('1', '0', 10_000), eth(0n, 10n ** 18n, 2_000)])
@@ -54,8 +68,24 @@ describe('imbalancedValueWarnings', () => {
     ])
   })
 
-  it('says nothing for a fair trade, or when any asset has no price', () => {
+  it('says nothing for a fair trade, or when an asset given has no price', () => {
     expect(imbalancedValueWarnings([nft('1', '0', 2_000), eth(0n, 10n ** 18n, 2_000)])).toEqual([])
     expect(imbalancedValueWarnings([nft('1', '0', null), eth(0n, 10n ** 18n, 2_000)])).toEqual([])
+  })
+
+  it('an unpriced item among what comes back is named, and no longer hides the imbalance', () => {
+    const given = nft('1', '0', 10_000)
+    const warnings = imbalancedValueWarnings([given, eth(0n, 10n ** 18n, 2_000), pass(7)])
+    expect(warnings.map((w) => w.message)).toEqual([
+      'You give about $10,000 and get about $2,000 back, besides one item Preflight has no price for (PASS #7). ' +
+        'Make sure this is the trade you meant.',
+    ])
+    const many = Array.from({ length: 300 }, (_, i) => pass(i))
+    const [counted] = imbalancedValueWarnings([given, eth(0n, 10n ** 18n, 2_000), ...many])
+    expect(counted?.message).toContain('besides 300 items Preflight has no price for (300 PASS items)')
+  })
+
+  it('says nothing when all that comes back is unpriced: there is nothing to compare', () => {
+    expect(imbalancedValueWarnings([nft('1', '0', 10_000), pass(7)])).toEqual([])
   })
 })
