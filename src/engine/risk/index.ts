@@ -11,8 +11,8 @@
  * - `valueWarnings.ts`: a large dollar value sent for next to nothing back (TRADE_FOR_NOTHING for transactions).
  * - `balanceDisagreements.ts`: tokens whose balance reads and events disagree (moves without events, events that
  *   cancel out, a balanceOf that lies, a cut no event shows): RELIABLE_SIMULATION_NOT_POSSIBLE, naming the token.
- * - `mintedPaybacks.ts`: a token minted for the user on the spot that Preflight cannot value, and no receipt: what a
- *   drainer hands back so the drain does not look like one.
+ * - `fakePaybacks.ts`: tokens Preflight cannot value, no receipt, minted for the user on the spot or handed out by a
+ *   contract paid nothing: what a drainer hands back so the drain does not look like one.
  * - `assetNames.ts`: how warnings name assets, counted per collection past a handful.
  * - `safeControl.ts`: Safe transactions that change who controls the wallet (owners, threshold, modules, guard,
  *   fallback handler, delegate calls).

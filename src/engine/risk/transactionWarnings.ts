@@ -21,6 +21,7 @@ import {
   type AssetRef,
   codeSizeBefore,
   isCometManagerChange,
+  nativeCurrency,
   type SimulationResult,
   type SimulationTx,
   type TokenMetadata,
@@ -32,9 +33,9 @@ import { maliciousAddressWarnings } from './blocklist.ts'
 import { bridgeDeposits, bridgeDepositWarnings } from './bridgeDeposits.ts'
 import { contractControlWarnings } from './contractControl.ts'
 import { counterfeitWarnings } from './counterfeits.ts'
+import { fakePayback, type PaybackContext } from './fakePaybacks.ts'
 import { feeWarnings } from './fees.ts'
 import { lendingDelegationWarnings } from './lendingDelegation.ts'
-import { isMintedPayback, type PaybackContext } from './mintedPaybacks.ts'
 import { opStackDeposits, opStackDepositWarnings, opStackEscrows } from './opStackDeposits.ts'
 import { preSignatureWarnings } from './orderPreSignatures.ts'
 import { isKnownSpender, isWrappedNative } from './protocols.ts'
@@ -154,14 +155,15 @@ function knownMaliciousWarnings(chainId: number, calls: Call[], changes: AssetCh
 }
 
 /**
- * The drain pattern: the user only loses assets (receives nothing back, or only a token minted for them on the spot
- * that Preflight cannot value: mintedPaybacks.ts), and what they lose ends up with an address that none of the
- * transactions names — not a called contract, not a sender, not an argument. Honest payments name their recipient
- * (transfer(to), a Safe transaction's `to`, a router's `recipient`); swaps return something; a drainer forwards to a
- * hidden wallet. WARNING, not CRITICAL: fee splitters can look the same. `accounted` are addresses another rule
- * explains (a pool paying a swap's output elsewhere, a bridge keeping a deposit): not hidden wallets. `untraced` is
- * native currency that left the accounts read without a traced transfer (a SELFDESTRUCT forwarding it): its
- * recipient is hidden even from the scan, so a native loss with such an outflow is the same pattern.
+ * The drain pattern: the user only loses assets (receives nothing back, or only tokens Preflight cannot value that
+ * cost their giver nothing: minted on the spot, or handed out by a contract paid nothing: fakePaybacks.ts), and what
+ * they lose ends up with an address that none of the transactions names — not a called contract, not a sender, not an
+ * argument. Honest payments name their recipient (transfer(to), a Safe transaction's `to`, a router's `recipient`);
+ * swaps return something; a drainer forwards to a hidden wallet. WARNING, not CRITICAL: fee splitters can look the
+ * same. `accounted` are addresses another rule explains (a pool paying a swap's output elsewhere, a bridge keeping a
+ * deposit): not hidden wallets. `untraced` is native currency that left the accounts read without a traced transfer
+ * (a SELFDESTRUCT forwarding it): its recipient is hidden even from the scan, so a native loss with such an outflow is
+ * the same pattern.
  */
 function drainWarnings(
   changes: AssetChange[],
@@ -176,7 +178,8 @@ function drainWarnings(
   const mine = transfers.filter((change) => isAddressEqual(change.account, userAccount))
   const losses = mine.filter((change) => change.after < change.before)
   const gains = mine.filter((change) => change.after > change.before)
-  if (losses.length === 0 || (gains.length > 0 && !isMintedPayback(transfers, userAccount, payback))) return []
+  const fake = gains.length > 0 ? fakePayback(transfers, userAccount, payback) : null
+  if (losses.length === 0 || (gains.length > 0 && fake === null)) return []
   const named = new Set<string>([userAccount.toLowerCase(), zeroAddress, ...accounted.map((a) => a.toLowerCase())])
   for (const call of calls) {
     // A contract's execute(hidden, …) names nothing: only the user's own account's calls are the user's.
@@ -186,11 +189,15 @@ function drainWarnings(
     const decoded = decodeKnownFunction(call.data)
     for (const address of decoded ? addressesInArguments(decoded) : []) named.add(address.toLowerCase())
   }
+  const paidBack = briefNames(gains.map((gain) => gainItem(chainId, gain, metadataOf)))
   const back =
     gains.length === 0
       ? 'you get nothing back'
-      : `all you get back is ${briefNames(gains.map((gain) => gainItem(chainId, gain, metadataOf)))}, minted for ` +
-        'you in this transaction, which Preflight cannot value (drainers mint such tokens to look like a payment)'
+      : fake === 'minted'
+        ? `all you get back is ${paidBack}, minted for you in this transaction, which Preflight cannot value ` +
+          '(drainers mint such tokens to look like a payment)'
+        : `all you get back is ${paidBack}, which Preflight cannot value, from an address paid nothing for ` +
+          'it (drainers hand out such tokens to look like a payment)'
   const warnings: Warning[] = []
   const called = calls.find((call) => call.to && call.depth === 0)?.to
   const trust = `do not continue unless you trust ${called ? shortAddress(called) : 'the contract you are calling'}.`

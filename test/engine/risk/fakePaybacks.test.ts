@@ -1,8 +1,10 @@
 /**
- * A drainer that pays back a token it mints on the spot: the payback no longer hides the drain. Judged on given
- * transfers first, then on the devnet: a "claim" that forwards the ETH sent to the attacker and mints 1,000,000 RWD to
- * the caller warns, and so does one that mints 300 junk NFTs (named as "300 PASS items", not one by one), while an honest Uniswap V2 deposit (LP tokens minted) and a swap of ETH for a token no feed or
- * pool prices stay NONE; each is executed and its balances compared with the scan's.
+ * A drainer that pays back a token it mints on the spot, or hands out from a stock minted earlier: the payback no
+ * longer hides the drain. Judged on given transfers first, then on the devnet: a "claim" that forwards the ETH sent to
+ * the attacker and mints 1,000,000 RWD to the caller warns, and so does one that pays 1,000 RWD out of its own stock,
+ * or mints 300 junk NFTs (named as "300 PASS items", not one by one); while an honest Uniswap V2 deposit (LP tokens
+ * minted) and swaps of ETH for tokens no feed or pool prices, in one hop or two, stay NONE; each is executed and its
+ * balances compared with the scan's.
  */
 import {
   type Address,
@@ -19,13 +21,13 @@ import {
 } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { TxRequest } from '../../../src/devnet/dapp/requests.ts'
-import { v2AddLiquidityEth, v2SwapEthForTokens } from '../../../src/devnet/dapp/uniswap.ts'
+import { DEADLINE, routerV2Abi, v2AddLiquidityEth, v2SwapEthForTokens } from '../../../src/devnet/dapp/uniswap.ts'
 import type { Devnet } from '../../../src/devnet/devnet.ts'
 import { fixtureArtifact } from '../../../src/devnet/protocols.ts'
 import { waitForReceipt } from '../../../src/devnet/receipt.ts'
 import type { TransferChange } from '../../../src/engine/assets/index.ts'
 import { type ScanTransactionsResponse, scanTransactionsWithStats } from '../../../src/engine/index.ts'
-import { isMintedPayback, type PaybackContext } from '../../../src/engine/risk/mintedPaybacks.ts'
+import { fakePayback, type PaybackContext } from '../../../src/engine/risk/fakePaybacks.ts'
 import type { AssetRef, Movement } from '../../../src/engine/simulation/index.ts'
 import { startTestDevnet } from '../../support/devnet.ts'
 import { runtimeCode } from '../../support/solc.ts'
@@ -36,8 +38,15 @@ const USER: Address = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 const DRAINER: Address = '0x00000000000000000000000000000000000d4a17'
 const JUNK: Address = '0x00000000000000000000000000000000000a9e02'
 const PAIR: Address = '0x0000000000000000000000000000000000000a1e'
+const HIDDEN: Address = '0x0000000000000000000000000000000000000bad'
+const MID: Address = '0x000000000000000000000000000000000000a1d0'
+const STOCK_DRAINER: Address = '0x00000000000000000000000000000000000d4a18'
 const PASS: Address = '0x00000000000000000000000000000000000a9e03'
 const PASS_DRAINER: Address = '0x00000000000000000000000000000000000d4a19'
+const SHOP: Address = '0x000000000000000000000000000000000005e110'
+const FEE_WALLET: Address = '0x000000000000000000000000000000000000fee5'
+/** A router no list knows. */
+const ROUTER_UNLISTED: Address = '0x00000000000000000000000000000000000a0a7e'
 /** Mainnet's Uniswap V2 router: a listed protocol. */
 const ROUTER: Address = '0x7a250d5630B4cF539739dF2C5dAcb4c659F2488D'
 
@@ -57,6 +66,7 @@ const mint = (asset: AssetRef, amount: bigint, to: Address = USER): Movement => 
   to,
   amount,
 })
+const move = (asset: AssetRef, from: Address, to: Address, amount: bigint): Movement => ({ asset, from, to, amount })
 const call = (to: Address) => ({ from: USER, to, value: 0n, data: '0x' as const, depth: 0 })
 const context = (overrides: Partial<PaybackContext> = {}): PaybackContext => ({
   chainId: 1,
@@ -68,41 +78,58 @@ const context = (overrides: Partial<PaybackContext> = {}): PaybackContext => ({
 /** The user sends 1 ETH and gains 1,000 of the junk token. */
 const drained = [transfer(USER, eth, 10n, 9n), transfer(USER, junk, 0n, 1000n)]
 
-describe('isMintedPayback', () => {
+describe('fakePayback', () => {
   it('a token minted for the user, unvalued, from a contract not called and keeping nothing of theirs: a payback', () => {
-    expect(isMintedPayback(drained, USER, context())).toBe(true)
+    expect(fakePayback(drained, USER, context())).toBe('minted')
   })
 
   it('not when the gain was paid from reserves (a swap), or only part of it was minted', () => {
-    expect(isMintedPayback(drained, USER, context({ movements: [] }))).toBe(false)
-    expect(isMintedPayback(drained, USER, context({ movements: [mint(junk, 999n)] }))).toBe(false)
-    expect(isMintedPayback(drained, USER, context({ movements: [mint(junk, 1000n, PAIR)] }))).toBe(false)
+    expect(fakePayback(drained, USER, context({ movements: [] }))).toBe(null)
+    expect(fakePayback(drained, USER, context({ movements: [mint(junk, 999n)] }))).toBe(null)
+    expect(fakePayback(drained, USER, context({ movements: [mint(junk, 1000n, PAIR)] }))).toBe(null)
   })
 
   it('not when the token is valued: a price read, or on the bundled list', () => {
     const price = { source: 'Chainlink' as const, updatedAt: 0, dollarValuePerToken: 1 }
-    expect(isMintedPayback(drained, USER, context({ priceOf: () => price }))).toBe(false)
+    expect(fakePayback(drained, USER, context({ priceOf: () => price }))).toBe(null)
     const dai: AssetRef = { standard: 'ERC20', token: '0x6B175474E89094C44Da98b954EedeAC495271d0F' }
     const daiDrained = [transfer(USER, eth, 10n, 9n), transfer(USER, dai, 0n, 1000n)]
-    expect(isMintedPayback(daiDrained, USER, context({ movements: [mint(dai, 1000n)] }))).toBe(false)
+    expect(fakePayback(daiDrained, USER, context({ movements: [mint(dai, 1000n)] }))).toBe(null)
   })
 
   it('not for a receipt: shares of the contract called, or a token whose contract keeps what the user puts in', () => {
-    expect(isMintedPayback(drained, USER, context({ calls: [call(JUNK)] }))).toBe(false)
+    expect(fakePayback(drained, USER, context({ calls: [call(JUNK)] }))).toBe(null)
     const deposit = [...drained, transfer(JUNK, eth, 0n, 1n)]
-    expect(isMintedPayback(deposit, USER, context())).toBe(false)
+    expect(fakePayback(deposit, USER, context())).toBe(null)
+  })
+
+  it('handed out from stock by a contract paid nothing (it forwards what it takes): an unpaid payback', () => {
+    const movements = [move(eth, USER, DRAINER, 1n), move(eth, DRAINER, HIDDEN, 1n), move(junk, DRAINER, USER, 1000n)]
+    expect(fakePayback(drained, USER, context({ movements }))).toBe('unpaid')
+    // Part minted, part from the stock: still no payment.
+    const mixed = [...movements.slice(0, 2), mint(junk, 400n), move(junk, DRAINER, USER, 600n)]
+    expect(fakePayback(drained, USER, context({ movements: mixed }))).toBe('unpaid')
+  })
+
+  it("not when whoever hands it out is paid: a pool keeps the ETH, or the next hop keeps the first hop's output", () => {
+    const sold = [move(eth, USER, PAIR, 1n), move(junk, PAIR, USER, 1000n)]
+    expect(fakePayback(drained, USER, context({ calls: [call(ROUTER_UNLISTED)], movements: sold }))).toBe(null)
+    const mid: AssetRef = { standard: 'ERC20', token: MID }
+    const hops = [move(eth, USER, PAIR, 1n), move(mid, PAIR, DRAINER, 5n), move(junk, DRAINER, USER, 1000n)]
+    expect(fakePayback(drained, USER, context({ calls: [call(ROUTER_UNLISTED)], movements: hops }))).toBe(null)
   })
 
   it('not when the transaction calls a known protocol, or the user gains nothing or the native currency', () => {
-    expect(isMintedPayback(drained, USER, context({ calls: [call(DRAINER), call(ROUTER)] }))).toBe(false)
-    expect(isMintedPayback([transfer(USER, eth, 10n, 9n)], USER, context())).toBe(false)
-    expect(isMintedPayback([transfer(USER, eth, 9n, 10n)], USER, context({ movements: [mint(eth, 1n)] }))).toBe(false)
+    expect(fakePayback(drained, USER, context({ calls: [call(DRAINER), call(ROUTER)] }))).toBe(null)
+    expect(fakePayback([transfer(USER, eth, 10n, 9n)], USER, context())).toBe(null)
+    expect(fakePayback([transfer(USER, eth, 9n, 10n)], USER, context({ movements: [mint(eth, 1n)] }))).toBe(null)
   })
 })
 
 /**
- * A token anyone can mint, and "claims" that forward the ETH sent to the attacker and mint the caller 1,000,000 RWD, or
- * 300 PASS NFTs.
+ * A token anyone can mint, and "claims" that forward the ETH sent to the attacker and pay the caller: RWD minted on the
+ * spot, RWD from the claim's own stock minted beforehand, or 300 PASS NFTs minted on the spot. And an honest shop that
+ * sells RWD from its stock, keeps the ETH and pays 1 % of it to a fee wallet no calldata names.
  */
 const rewardSource = (attacker: Address) => `
 // SPDX-License-Identifier: MIT
@@ -119,12 +146,32 @@ contract RewardToken {
         balanceOf[to] += amount;
         emit Transfer(address(0), to, amount);
     }
+    function transfer(address to, uint256 amount) external returns (bool) {
+        balanceOf[msg.sender] -= amount;
+        balanceOf[to] += amount;
+        emit Transfer(msg.sender, to, amount);
+        return true;
+    }
 }
 contract RewardDrainer {
     function claim() external payable {
         (bool ok,) = ${attacker}.call{value: msg.value}("");
         require(ok, "forward failed");
         RewardToken(${getAddress(JUNK)}).mint(msg.sender, 1000000 ether);
+    }
+}
+contract StockDrainer {
+    function claim() external payable {
+        (bool ok,) = ${attacker}.call{value: msg.value}("");
+        require(ok, "forward failed");
+        RewardToken(${getAddress(JUNK)}).transfer(msg.sender, 1000 ether);
+    }
+}
+contract Shop {
+    function buy() external payable {
+        (bool ok,) = ${getAddress(FEE_WALLET)}.call{value: msg.value / 100}("");
+        require(ok, "fee failed");
+        RewardToken(${getAddress(JUNK)}).transfer(msg.sender, msg.value * 1000);
     }
 }
 contract Pass {
@@ -167,13 +214,27 @@ describe('a drainer paying back a token it mints, and honest mints and swaps, on
     await anvil.setCode({ address: JUNK, bytecode: runtimeCode('Reward.sol', rewardSource(attacker), 'RewardToken') })
     const contracts: [Address, string][] = [
       [DRAINER, 'RewardDrainer'],
+      [STOCK_DRAINER, 'StockDrainer'],
       [PASS, 'Pass'],
       [PASS_DRAINER, 'PassDrainer'],
+      [SHOP, 'Shop'],
     ]
     for (const [address, name] of contracts) {
       await anvil.setCode({ address, bytecode: runtimeCode('Reward.sol', rewardSource(attacker), name) })
     }
     const client = devnetClient(rpcUrl)
+    // The stock drainer's and the shop's RWD, minted long before any claim or sale.
+    for (const holder of [STOCK_DRAINER, SHOP]) {
+      const stocked = await client.writeContract({
+        account: account(9),
+        address: JUNK,
+        abi: parseAbi(['function mint(address to, uint256 amount)']),
+        functionName: 'mint',
+        args: [holder, parseEther('1000000')],
+        chain: null,
+      })
+      await waitForReceipt(client, stocked)
+    }
     const { abi, bytecode } = fixtureArtifact('DevToken')
     const deployed = await client.deployContract({
       account: account(5),
@@ -229,6 +290,21 @@ describe('a drainer paying back a token it mints, and honest mints and swaps, on
     expect(executed.get(`${fx().drainer.attacker.toLowerCase()}|native`)).toBe(parseEther('2'))
   })
 
+  it('a "claim" that sends your ETH to the attacker and pays you 1,000 RWD from a stock minted earlier: WARN', async () => {
+    const user = account(1)
+    const claim = encodeFunctionData({ abi: parseAbi(['function claim() payable']), functionName: 'claim' })
+    const tx: TxRequest = { from: user, to: STOCK_DRAINER, data: claim, value: numberToHex(parseEther('1')) }
+    const response = await scan(tx)
+    expect(response.action).toBe('WARN')
+    const warning = response.warnings.find((w) => w.kind === 'SUSPECTED_MALICIOUS')
+    expect(warning?.severity).toBe('WARNING')
+    expect(warning?.message).toContain(
+      'all you get back is 1,000 RWD, which Preflight cannot value, from an address paid nothing for it',
+    )
+    const executed = await expectRealityMatches(rpcUrl, response, tx)
+    expect(executed.get(`${fx().drainer.attacker.toLowerCase()}|native`)).toBe(parseEther('1'))
+  })
+
   it('a "claim" that sends your ETH to the attacker and mints you 300 PASS NFTs: one warning that counts them', async () => {
     const user = account(1)
     const claim = encodeFunctionData({ abi: parseAbi(['function claim() payable']), functionName: 'claim' })
@@ -242,6 +318,17 @@ describe('a drainer paying back a token it mints, and honest mints and swaps, on
     expect(warning?.message).toContain('all you get back is 300 PASS items, minted for you in this transaction')
     expect(warning?.message).not.toContain('#1000')
     expect(warning?.message.length).toBeLessThan(500)
+  })
+
+  it('an honest shop selling RWD from its stock, which keeps the ETH but 1 % paid to a fee wallet: NONE', async () => {
+    const buyer = account(2)
+    const buy = encodeFunctionData({ abi: parseAbi(['function buy() payable']), functionName: 'buy' })
+    const tx: TxRequest = { from: buyer, to: SHOP, data: buy, value: numberToHex(parseEther('1')) }
+    const response = await scan(tx)
+    expect(response.action).toBe('NONE')
+    expect(response.warnings).toEqual([])
+    const executed = await expectRealityMatches(rpcUrl, response, tx)
+    expect(executed.get(`${FEE_WALLET.toLowerCase()}|native`)).toBe(parseEther('0.01'))
   })
 
   it('an honest V2 deposit of ETH and MEME: the LP tokens are minted by the pair that keeps them, NONE', async () => {
@@ -260,6 +347,57 @@ describe('a drainer paying back a token it mints, and honest mints and swaps, on
     ).map((change) => change.humanReadableDiff)
     expect(diffs).toContain('Send 1 ETH')
     expect(diffs.some((diff) => / MEME$/.test(diff))).toBe(true)
+    expect(response.action).toBe('NONE')
+    expect(response.warnings).toEqual([])
+    await expectRealityMatches(rpcUrl, response, tx)
+  })
+
+  it('an honest swap of 1 ETH for MEME2 through MEME, neither priced, in two hops: the last pool is paid, NONE', async () => {
+    const maker = account(5)
+    const client = devnetClient(rpcUrl)
+    const { abi, bytecode } = fixtureArtifact('DevToken')
+    const deployed = await client.deployContract({
+      account: maker,
+      abi,
+      bytecode,
+      args: ['Meme Two', 'MEME2', 18, [maker], [parseEther('1000000')]],
+      chain: null,
+    })
+    const meme2 = getAddress((await waitForReceipt(client, deployed)).contractAddress as Address)
+    const router = fx().uniswapV2.router
+    const approved = await client.writeContract({
+      account: maker,
+      address: meme2,
+      abi: erc20Abi,
+      functionName: 'approve',
+      args: [router, maxUint256],
+      chain: null,
+    })
+    await waitForReceipt(client, approved)
+    const added = await client.writeContract({
+      account: maker,
+      address: router,
+      abi: parseAbi([
+        'function addLiquidity(address tokenA, address tokenB, uint256 amountADesired, uint256 amountBDesired, uint256 amountAMin, uint256 amountBMin, address to, uint256 deadline) returns (uint256, uint256, uint256)',
+      ]),
+      functionName: 'addLiquidity',
+      args: [meme, meme2, parseEther('100000'), parseEther('100000'), 0n, 0n, maker, DEADLINE],
+      chain: null,
+    })
+    await waitForReceipt(client, added)
+    const buyer = account(7)
+    const data = encodeFunctionData({
+      abi: routerV2Abi,
+      functionName: 'swapExactETHForTokens',
+      args: [0n, [fx().weth.address, meme, meme2], buyer, DEADLINE],
+    })
+    const tx: TxRequest = { from: buyer, to: router, data, value: numberToHex(parseEther('1')) }
+    const response = await scan(tx)
+    const diffs = (
+      response.simulationResults.aggregated.expectedStateChanges[buyer.toLowerCase() as Address] ?? []
+    ).map((change) => change.humanReadableDiff)
+    expect(diffs).toContain('Send 1 ETH')
+    expect(diffs.some((diff) => / MEME2$/.test(diff))).toBe(true)
     expect(response.action).toBe('NONE')
     expect(response.warnings).toEqual([])
     await expectRealityMatches(rpcUrl, response, tx)

@@ -1,0 +1,80 @@
+/**
+ * A drainer can hand back a token ("your reward") so that the user seems to get something for what they lose: one it
+ * mints on the spot, or one from a stock it minted beforehand. Such a payback is told apart from honest gains by what
+ * an honest flow does not combine: Preflight cannot value the tokens (no price read, not on the bundled list), the
+ * transaction calls no known protocol, they are no receipt (a receipt's token contract is one the transaction calls: a
+ * vault's shares, a position manager's NFT; or one that keeps what the user puts in: a Uniswap pair's LP token, Aave's
+ * aToken), and whoever hands them out is paid nothing for them. They are minted for the user in this transaction, or
+ * they come from accounts that end up with more of nothing: a seller is paid (a pool keeps the WETH it is sent, the
+ * next hop's pool the first one's output, a shop the ETH), a drainer hands on what it takes.
+ *
+ * Its limits: a drainer that is itself the token it hands out, or that keeps any of the loot (in its token contract,
+ * or in itself), passes as a vault or a seller. Telling those apart takes knowing whether the loss went on to a
+ * person's wallet or to a contract, which the one simulation call does not read for addresses the transaction never
+ * names. And an honest sale whose contract forwards every wei to the seller's wallet (an escrow marketplace, a presale
+ * paying its treasury) looks like a drain unless that contract is on the bundled list: the warning names the contract
+ * called and asks whether the user trusts it.
+ */
+import { type Address, isAddressEqual, zeroAddress } from 'viem'
+import { assetKey, listedToken, type PriceOf, type TransferChange } from '../assets/index.ts'
+import type { Call } from '../safe/index.ts'
+import { type Movement, netByAccount } from '../simulation/index.ts'
+import { isKnownSpender, isWrappedNative } from './protocols.ts'
+
+/** What judging a payback needs of the transaction: its chain, its calls, every asset movement, the prices read. */
+export type PaybackContext = { chainId: number; calls: Call[]; movements: Movement[]; priceOf: PriceOf }
+
+/** How a payback costs its giver nothing: minted in this transaction, or handed out by accounts paid nothing. */
+export type FakePayback = 'minted' | 'unpaid'
+
+/**
+ * Whether everything `user` gains among `transfers` (the transaction's net transfers) is a token Preflight cannot value
+ * and no receipt, minted for them or handed out by accounts paid nothing, in a transaction that calls no known
+ * protocol: a drainer's payback. 'minted' when every gain was minted for the user; null when some gain is a real
+ * payment, or the user gains nothing.
+ */
+export function fakePayback(transfers: TransferChange[], user: Address, context: PaybackContext): FakePayback | null {
+  const { chainId, calls, movements, priceOf } = context
+  const mine = transfers.filter((change) => isAddressEqual(change.account, user))
+  const gains = mine.filter((change) => change.after > change.before)
+  const lost = new Set(mine.filter((change) => change.after < change.before).map((change) => assetKey(change.asset)))
+  const called = calls.flatMap((call) => (call.to ? [call.to] : []))
+  if (gains.length === 0 || called.some((contract) => isKnownSpender(chainId, contract))) return null
+  /** The token contract is called, or ends up holding some of what the user loses. */
+  const isReceipt = (token: Address) =>
+    called.some((contract) => isAddressEqual(contract, token)) ||
+    transfers.some(
+      (change) =>
+        isAddressEqual(change.account, token) && change.after > change.before && lost.has(assetKey(change.asset)),
+    )
+  const paid = paidAccounts(movements)
+  let minted = true
+  for (const gain of gains) {
+    const { asset } = gain
+    if (asset.standard === 'NATIVE' || isReceipt(asset.token)) return null
+    const valued =
+      priceOf(asset.token) !== null ||
+      listedToken(chainId, asset.token) !== null ||
+      isWrappedNative(chainId, asset.token)
+    if (asset.standard === 'ERC20' && valued) return null
+    const toUser = movements.filter((move) => isAddressEqual(move.to, user) && assetKey(move.asset) === assetKey(asset))
+    const sum = (moves: Movement[]) => moves.reduce((total, move) => total + move.amount, 0n)
+    const fromZero = sum(toUser.filter((move) => isAddressEqual(move.from, zeroAddress)))
+    const fromUnpaid = sum(
+      toUser.filter((move) => !isAddressEqual(move.from, zeroAddress) && !paid.has(move.from.toLowerCase())),
+    )
+    const amount = gain.after - gain.before
+    if (fromZero + fromUnpaid < amount) return null
+    if (fromZero < amount) minted = false
+  }
+  return minted ? 'minted' : 'unpaid'
+}
+
+/** Accounts (lowercase) that end up with more of some asset than they start with in these movements: paid for something. */
+function paidAccounts(movements: Movement[]): Set<string> {
+  const paid = new Set<string>()
+  for (const accounts of netByAccount(movements, (move) => assetKey(move.asset)).values()) {
+    for (const [account, amount] of accounts) if (amount > 0n) paid.add(account)
+  }
+  return paid
+}
