@@ -22,7 +22,6 @@ import {
   newWeakMap,
   ownValue,
   PromiseConstructor,
-  promiseThen,
   providerError,
   put,
   weakMapGet,
@@ -31,6 +30,7 @@ import {
 import { classifyMethod } from './methods.ts'
 import { plantedError, plantedField, plantedMethod } from './plantedFields.ts'
 import { copyPayload, freezeDeep, readField } from './snapshot.ts'
+import { whenSettled } from './thenable.ts'
 import { type Held, heldFor, recordWrapper } from './wallets.ts'
 
 type AnyFunction = (...args: unknown[]) => unknown
@@ -105,21 +105,14 @@ function endApproval(approval: Approval | undefined): void {
 }
 
 /**
- * Ends an approval when the wallet's answer to the forwarded call settles; at once when that cannot be watched (not a
- * native promise, or one whose `then` the page made throw), so a second window is the worst that can follow.
+ * Ends an approval when the wallet's answer to the forwarded call settles (a Promise polyfill's thenable too, see
+ * thenable.ts); at once when that cannot be watched (no thenable, or a native promise whose `then` the page made
+ * throw), so a second window is the worst that can follow.
  */
 function endWhenSettled(approval: Approval | undefined, result: unknown): void {
   if (!approval) return
   const end = () => endApproval(approval)
-  if (result === null || typeof result !== 'object') {
-    end()
-    return
-  }
-  try {
-    promiseThen(result, end, end)
-  } catch {
-    end()
-  }
+  if (!whenSettled(result, end, end)) end()
 }
 
 /**

@@ -32,6 +32,7 @@ export const isArray = Array.isArray
 export const ProxyConstructor = Proxy
 export const ErrorConstructor = Error
 export const PromiseConstructor = Promise
+export const PromisePrototype = Promise.prototype
 export const ObjectPrototype = O.prototype
 export const ArrayPrototype = Array.prototype
 export const FunctionPrototype = Function.prototype

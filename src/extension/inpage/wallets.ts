@@ -5,8 +5,9 @@
  * chose.
  */
 import { WALLET_ANSWER_TIMEOUT_MS, type WalletInfo } from '../relay/protocol.ts'
-import { apply, isArray, later, newWeakMap, promiseThen, weakMapGet, weakMapSet } from './intrinsics.ts'
+import { apply, isArray, later, newWeakMap, weakMapGet, weakMapSet } from './intrinsics.ts'
 import { readField } from './snapshot.ts'
+import { whenSettled } from './thenable.ts'
 
 type AnyFunction = (...args: unknown[]) => unknown
 
@@ -67,21 +68,24 @@ function originalOf(value: unknown): AnyFunction | undefined {
 
 /**
  * Asks the held wallet a read-only question (eth_accounts, eth_chainId) through the `request` (or `sendAsync`) it had
- * when the hook first held it, and calls `done` once with the answer, or undefined when it fails or takes too long.
+ * when the hook first held it, and calls `done` once with the answer, or undefined when it fails, takes too long or is
+ * no answer to the question (a list of accounts, a chain id as text or a number).
  */
 export function askWallet(held: Held, method: 'eth_accounts' | 'eth_chainId', done: (value: unknown) => void): void {
   let answered = false
   const answer = (value: unknown) => {
     if (answered) return
     answered = true
-    done(value)
+    done(answers(method, value) ? value : undefined)
   }
   later(() => answer(undefined), WALLET_ANSWER_TIMEOUT_MS)
   const fail = () => answer(undefined)
   try {
     const { request, sendAsync } = held.askVia
     if (typeof request === 'function') {
-      settleWith(apply(request, held.provider, [{ method, params: [] }]), answer, fail)
+      const result = apply(request, held.provider, [{ method, params: [] }])
+      // A thenable of a Promise polyfill (zone.js) is waited on as the language would; a plain value is the answer.
+      if (!whenSettled(result, answer, fail)) answer(result)
       return
     }
     if (typeof sendAsync !== 'function') {
@@ -97,16 +101,8 @@ export function askWallet(held: Held, method: 'eth_accounts' | 'eth_chainId', do
   }
 }
 
-/** Reads a wallet's answer: a native promise through the captured `then`, a plain value as it is. */
-function settleWith(result: unknown, answer: (value: unknown) => void, fail: () => void): void {
-  if (result === null || typeof result !== 'object' || isArray(result)) {
-    answer(result)
-    return
-  }
-  try {
-    promiseThen(result, answer, fail)
-  } catch {
-    // Not a native promise: a custom thenable's `then` could be anything, so its answer is not trusted.
-    fail()
-  }
+/** Whether `value` has the form of an answer to `method`: a list for eth_accounts, a text or number for eth_chainId. */
+function answers(method: 'eth_accounts' | 'eth_chainId', value: unknown): boolean {
+  if (method === 'eth_accounts') return isArray(value)
+  return typeof value === 'string' || typeof value === 'number'
 }

@@ -5,6 +5,7 @@ import { createPatcher } from '../../../src/extension/inpage/patchProvider.ts'
 import { askWallet, heldFor } from '../../../src/extension/inpage/wallets.ts'
 import type { Outcome } from '../../../src/extension/relay/protocol.ts'
 import { withPlanted } from './support/planted.ts'
+import { ZoneLikePromise } from './support/zoneLikePromise.ts'
 
 type Payload = { id?: unknown; jsonrpc?: string; method: string; params?: unknown }
 type Callback = (error: unknown, response?: unknown) => void
@@ -577,6 +578,31 @@ describe('patching a wallet where its methods live', () => {
     })
     expect(reviewed).toHaveLength(2)
     expect(calls.filter((call) => call.entry === 'handle')).toHaveLength(1)
+  })
+
+  it("keeps an approval until a Promise polyfill's answer (zone.js) settles: the wallet's inner call after it passes", async () => {
+    const { gate, reviewed } = gateThat(forwardFirstOnly())
+    const inner: Payload[] = []
+    // A wallet compiled for older targets: its promise is the global one of the moment, a polyfill's.
+    const wallet = {
+      request(args: Payload) {
+        return new ZoneLikePromise((resolve, reject) => {
+          queueMicrotask(() =>
+            this._rpcRequest(args, (error, response) =>
+              error ? reject(error) : resolve((response as { result: unknown }).result),
+            ),
+          )
+        })
+      },
+      _rpcRequest(payload: Payload, callback: Callback) {
+        inner.push(payload)
+        callback(null, { id: 1, jsonrpc: '2.0', result: `answer:${payload.method}` })
+      },
+    }
+    createPatcher(gate, () => false).register(wallet)
+    await expect(wallet.request(SIGN)).resolves.toBe('answer:personal_sign')
+    expect(reviewed).toHaveLength(1)
+    expect(inner).toHaveLength(1)
   })
 
   it('lets the forwarded call through a wallet a selector forwards to, and a wallet that calls itself after an await', async () => {
