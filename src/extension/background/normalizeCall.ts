@@ -17,7 +17,7 @@ import type { HookCall, ProviderError } from '../relay/protocol.ts'
 import { parseJsonLossless } from '../shared/losslessJson.ts'
 import type { InterceptedMethod } from '../shared/pending.ts'
 import type { SignedTx } from '../shared/signedTx.ts'
-import { normalizeTx, ParamError, toAddress, toChainId, toData, toQuantity } from '../shared/txParams.ts'
+import { noAccount, normalizeTx, ParamError, toAddress, toChainId, toData, toQuantity } from '../shared/txParams.ts'
 
 export type NormalCall = {
   method: InterceptedMethod
@@ -32,8 +32,6 @@ export type NormalCall = {
 export type Normalized = { ok: true; call: NormalCall } | { ok: false; error: ProviderError }
 
 const isAddr = (value: unknown): value is string => typeof value === 'string' && isAddress(value, { strict: false })
-const NO_ACCOUNT = () =>
-  new ParamError(4100, 'The wallet reported no account (eth_accounts is empty): connect the wallet first.')
 
 /** The wallet's first account, when it reported one. */
 function walletAccount(accounts: unknown): Address | undefined {
@@ -97,7 +95,7 @@ function typedData(method: InterceptedMethod, list: unknown[], account: Address 
   const signerParam = dataFirst ? second : isAddr(first) ? first : undefined
   const dataIndex = dataFirst || signerParam === undefined ? 0 : 1
   const signer = signerParam === undefined ? account : toAddress(signerParam, `params[${1 - dataIndex}]`)
-  if (!signer) throw NO_ACCOUNT()
+  if (!signer) throw noAccount()
   const data = typedDataOf(list[dataIndex], `params[${dataIndex}]`)
   const parsed: unknown = typeof data === 'string' ? JSON.parse(data) : data
   const legacy = Array.isArray(parsed)
@@ -136,14 +134,14 @@ function personalSign(list: unknown[], account: Address | undefined) {
   const [message, signer] = isAddr(second) || !isAddr(first) ? [first, second] : [second, first]
   if (typeof message !== 'string') throw new ParamError(-32602, 'Preflight: the message to sign must be a string.')
   const address = signer === undefined ? account : toAddress(signer, 'the signing address')
-  if (!address) throw NO_ACCOUNT()
+  if (!address) throw noAccount()
   return { account: address, params: [message, address] }
 }
 
 function ethSign(list: unknown[], account: Address | undefined) {
   const [signer, data] = list
   const address = signer === undefined ? account : toAddress(signer, 'params[0]')
-  if (!address) throw NO_ACCOUNT()
+  if (!address) throw noAccount()
   if (typeof data !== 'string' || !isHex(data, { strict: true })) {
     throw new ParamError(-32602, 'Preflight: params[1] of eth_sign must be 0x-hex data.')
   }
@@ -162,7 +160,7 @@ function permissionRequest(list: unknown[], account: Address | undefined, chainI
   const [first] = requests as Record<string, unknown>[]
   const named = first?.address
   const address = named === undefined || named === null ? account : toAddress(named, 'params[0][0].address')
-  if (!address) throw NO_ACCOUNT()
+  if (!address) throw noAccount()
   const chain = first?.chainId === undefined ? chainId : toChainId(first.chainId, 'params[0][0].chainId')
   return { account: address, params: [exactNumbers(requests)], chainId: chain }
 }
@@ -176,7 +174,7 @@ function sendCalls(list: unknown[], account: Address | undefined, chainId: numbe
   }
   const input = batch as Record<string, unknown>
   const from = input.from === undefined || input.from === null ? account : toAddress(input.from, 'params[0].from')
-  if (!from) throw NO_ACCOUNT()
+  if (!from) throw noAccount()
   if (!Array.isArray(input.calls) || input.calls.length === 0) {
     throw new ParamError(-32602, 'Preflight: params[0].calls of wallet_sendCalls must be a non-empty list.')
   }

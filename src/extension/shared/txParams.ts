@@ -45,6 +45,16 @@ export class ParamError extends Error {
 export const notDecoded = (code: -32602 | -32603, why: string) =>
   new ParamError(code, `Preflight could not decode this signed transaction, so it is not forwarded: ${why}`)
 
+/**
+ * The refusal of a request that names no account when the wallet gave none: its eth_accounts answer was an empty list,
+ * or no answer at all (it failed, timed out or was malformed), and the message must not claim which.
+ */
+export const noAccount = () =>
+  new ParamError(
+    4100,
+    'Preflight got no account from the wallet (it listed none, or did not answer eth_accounts): connect the wallet first.',
+  )
+
 const invalid = (field: string, why: string) => new ParamError(-32602, `Preflight: ${field} ${why}.`)
 
 const MAX_UINT256 = 2n ** 256n - 1n
@@ -117,9 +127,7 @@ export function normalizeTx(raw: unknown, field: string, account: Address | unde
   }
   const present = (key: string) => tx[key] !== undefined && tx[key] !== null
   const from = present('from') ? toAddress(tx.from, `${field}.from`) : account
-  if (!from) {
-    throw new ParamError(4100, 'The wallet reported no account (eth_accounts is empty): connect the wallet first.')
-  }
+  if (!from) throw noAccount()
   const out: TxFields = { from }
   if (present('to')) out.to = toAddress(tx.to, `${field}.to`)
   for (const key of ['data', 'input'] as const) if (present(key)) out[key] = toData(tx[key], `${field}.${key}`)

@@ -140,6 +140,17 @@ describe('normalizeCall: transactions', () => {
   it('asks the dapp to connect the wallet when it has no account and names none', async () => {
     const noAccount = { ...call('eth_sendTransaction', [{ to: OTHER }]), accounts: [] }
     expect(await refusal(noAccount)).toMatchObject({ code: 4100 })
+    // A wallet that did not answer eth_accounts (it failed, or took too long) did not say it has no account.
+    for (const method of ['eth_sendTransaction', 'personal_sign'] as const) {
+      const unanswered = {
+        ...call(method, method === 'personal_sign' ? ['0x6869'] : [{ to: OTHER }]),
+        accounts: undefined,
+      }
+      const error = await refusal(unanswered)
+      expect(error.code).toBe(4100)
+      expect(error.message).not.toMatch(/empty/)
+      expect(error.message).toMatch(/did not answer/)
+    }
   })
 
   it('normalises wallet_sendCalls 1.0 and 2.0.0 call by call and keeps capabilities', async () => {
