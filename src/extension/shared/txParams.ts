@@ -2,8 +2,11 @@
  * A dapp's transaction object made into exactly what the wallet will be given: every field it would execute checked
  * and written one way (0x-hex quantities, 0x-prefixed data), `from` and `chainId` filled in from the wallet, and
  * anything a wallet could read differently from what the window shows refused: `data` and `input` that disagree,
- * `gas` and `gasLimit` that disagree, a fee of both kinds, authorizations and blobs Preflight cannot judge yet.
- * Fields no wallet executes are dropped.
+ * `gas` and `gasLimit` that disagree, a fee of both kinds, authorizations and blobs Preflight cannot judge yet, a
+ * transaction type it does not simulate, and any field it does not read (a chain's own, such as Celo's `feeCurrency`
+ * or zkSync's `eip712Meta` and `customData`): a wallet for that chain executes it, so dropping it would send another
+ * transaction than the dapp built, and forwarding it would send one the window did not show. Null and undefined
+ * fields are absent, as a wallet reads them.
  */
 import { type Address, isAddress, isHex, numberToHex } from 'viem'
 import type { ProviderError } from '../relay/protocol.ts'
@@ -25,6 +28,21 @@ export type TxFields = {
   chainId?: `0x${string}`
   accessList?: { address: Address; storageKeys: `0x${string}`[] }[]
 }
+
+/** Every transaction field Preflight reads, checks and forwards; a transaction setting any other is refused. */
+const TX_FIELDS: ReadonlySet<string> = new Set([
+  'from',
+  'to',
+  'data',
+  'input',
+  'chainId',
+  'accessList',
+  ...TX_QUANTITIES,
+  ...Object.keys(TX_UNSUPPORTED),
+])
+
+/** The transaction types Preflight simulates: legacy, EIP-2930 (access list) and EIP-1559. */
+const TX_TYPES: readonly string[] = ['0x0', '0x1', '0x2']
 
 export class ParamError extends Error {
   constructor(
@@ -126,6 +144,15 @@ export function normalizeTx(raw: unknown, field: string, account: Address | unde
       throw new ParamError(-32602, `Preflight: this transaction ${TX_UNSUPPORTED[key]}.`)
   }
   const present = (key: string) => tx[key] !== undefined && tx[key] !== null
+  for (const key of Object.keys(tx)) {
+    if (present(key) && !TX_FIELDS.has(key)) {
+      const name = key.length > 40 ? `${key.slice(0, 40)}…` : key
+      throw new ParamError(
+        -32602,
+        `Preflight: this transaction sets "${name}", which Preflight does not check (a wallet for some chain acts on it), so it is not forwarded.`,
+      )
+    }
+  }
   const from = present('from') ? toAddress(tx.from, `${field}.from`) : account
   if (!from) throw noAccount()
   const out: TxFields = { from }
@@ -135,6 +162,12 @@ export function normalizeTx(raw: unknown, field: string, account: Address | unde
     throw invalid(field, 'has both data and input and they differ (a node executes input and refuses the pair)')
   }
   for (const key of TX_QUANTITIES) if (present(key)) out[key] = toQuantity(tx[key], `${field}.${key}`)
+  if (out.type !== undefined && !TX_TYPES.includes(out.type)) {
+    throw new ParamError(
+      -32602,
+      `Preflight: this transaction is of type ${out.type}, which Preflight cannot check (it checks types ${TX_TYPES.join(', ')}).`,
+    )
+  }
   if (out.gas !== undefined && out.gasLimit !== undefined && out.gas !== out.gasLimit) {
     throw invalid(field, 'has both gas and gasLimit and they differ')
   }

@@ -71,7 +71,7 @@ describe('normalizeCall: transactions', () => {
     })
   })
 
-  it('keeps the fee fields, nonce and access list, and drops fields no wallet executes', async () => {
+  it('keeps the fee fields, nonce and access list, and reads a field set to null as absent', async () => {
     const tx = {
       from: ACCOUNT.toUpperCase().replace('0X', '0x'),
       to: OTHER,
@@ -80,8 +80,8 @@ describe('normalizeCall: transactions', () => {
       nonce: 3,
       type: '0x2',
       accessList: [{ address: OTHER, storageKeys: [`0x${'00'.repeat(31)}01`] }],
-      customData: { paymaster: OTHER },
-      ccipReadEnabled: true,
+      feeCurrency: null,
+      customData: undefined,
     }
     expect((await normal(call('eth_signTransaction', [tx]))).params).toEqual([
       {
@@ -95,6 +95,34 @@ describe('normalizeCall: transactions', () => {
         chainId: '0x7a69',
       },
     ])
+  })
+
+  it("refuses a chain's own transaction fields and types rather than dropping them (the wallet would get another transaction)", async () => {
+    const base = { from: ACCOUNT, to: OTHER, value: '0x1' }
+    const cases: [Record<string, unknown>, RegExp][] = [
+      // viem's Celo formatters: the fee is paid in this token, which the window would not show.
+      [{ ...base, type: '0x7b', feeCurrency: '0x765de816845861e75a25fca122bb6898b8b1282a' }, /sets "feeCurrency"/],
+      // viem's zkSync formatters: a paymaster pays, with its own input.
+      [
+        { ...base, type: '0x71', eip712Meta: { gasPerPubdata: '0xc350', paymasterParams: { paymaster: OTHER } } },
+        /sets "eip712Meta"/,
+      ],
+      // zksync-ethers / ethers v5: the same, as customData.
+      [{ ...base, customData: { paymasterParams: { paymaster: OTHER } } }, /sets "customData"/],
+      [{ ...base, type: '0x7e' }, /type 0x7e, which Preflight cannot check \(it checks types 0x0, 0x1, 0x2\)/],
+      [{ ...base, type: '0x71' }, /type 0x71/],
+      [{ ...base, type: 3 }, /type 0x3/],
+      [{ ...base, type: '0x4' }, /type 0x4/],
+    ]
+    for (const [tx, message] of cases) {
+      expect(await refusal(call('eth_sendTransaction', [tx]))).toMatchObject({
+        code: -32602,
+        message: expect.stringMatching(message),
+      })
+    }
+    for (const type of ['0x0', '0x1', '0x2']) {
+      expect((await normal(call('eth_sendTransaction', [{ ...base, type }]))).params[0]).toMatchObject({ type })
+    }
   })
 
   it('refuses what a wallet could execute differently from what is shown', async () => {
