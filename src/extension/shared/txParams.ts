@@ -156,7 +156,10 @@ export function normalizeTx(raw: unknown, field: string, account: Address | unde
   const from = present('from') ? toAddress(tx.from, `${field}.from`) : account
   if (!from) throw noAccount()
   const out: TxFields = { from }
-  if (present('to')) out.to = toAddress(tx.to, `${field}.to`)
+  // MetaMask's spelling of a contract creation: `to: '0x'` (or '') with code to deploy; forwarded without `to`, as
+  // MetaMask reads it, so any wallet creates the contract the window showed.
+  const creation = (tx.to === '0x' || tx.to === '') && (present('data') || present('input'))
+  if (present('to') && !creation) out.to = toAddress(tx.to, `${field}.to`)
   for (const key of ['data', 'input'] as const) if (present(key)) out[key] = toData(tx[key], `${field}.${key}`)
   if (out.data !== undefined && out.input !== undefined && out.data !== out.input) {
     throw invalid(field, 'has both data and input and they differ (a node executes input and refuses the pair)')

@@ -125,6 +125,20 @@ describe('normalizeCall: transactions', () => {
     }
   })
 
+  it("reads MetaMask's contract creation spelling, to '0x' or '' with code, as a creation forwarded without to", async () => {
+    for (const to of ['0x', '']) {
+      for (const code of [{ data: '0x6000' }, { input: '0x6000' }]) {
+        const { params } = await normal(call('eth_sendTransaction', [{ from: ACCOUNT, to, ...code }]))
+        expect(params).toEqual([{ from: ACCOUNT, ...code, chainId: '0x7a69' }])
+      }
+      // Without code there is nothing to create: an address that is not one.
+      expect(await refusal(call('eth_sendTransaction', [{ from: ACCOUNT, to, value: '0x1' }]))).toMatchObject({
+        code: -32602,
+        message: expect.stringMatching(/params\[0\]\.to is not an address/),
+      })
+    }
+  })
+
   it('refuses what a wallet could execute differently from what is shown', async () => {
     const base = { from: ACCOUNT, to: OTHER }
     const cases: [unknown, number, RegExp][] = [
