@@ -19,8 +19,12 @@ import {
   apply,
   construct,
   defineProperty,
+  getOwnPropertyDescriptor,
+  getPrototypeOf,
+  hasOwn,
   isArray,
   newWeakMap,
+  ownKeys,
   ownValue,
   PromiseConstructor,
   providerError,
@@ -33,7 +37,7 @@ import { plantedError, plantedField, plantedMethod } from './plantedFields.ts'
 import { prototypesUntouched } from './prototypes.ts'
 import { copyData, copyPayload, freezeDeep, readField } from './snapshot.ts'
 import { whenSettled } from './thenable.ts'
-import { type Held, heldFor, recordWrapper } from './wallets.ts'
+import { type Held, heirsOf, heldFor, recordWrapper } from './wallets.ts'
 
 type AnyFunction = (...args: unknown[]) => unknown
 type Payload = Record<string, unknown>
@@ -95,8 +99,8 @@ function approvalFor(ctx: Ctx, self: unknown, params: unknown, method: string): 
     return entry
   }
   // Inner layers may run on a wallet object the hook never saw (the target behind the Proxy a wallet exposes).
-  const held = heldOf(ctx, self)
-  if ((held !== undefined && held !== entry.held) || entry.outside > 0) return undefined
+  const reached = heldOf(ctx, self)
+  if ((reached !== undefined && reached.held !== entry.held) || entry.outside > 0) return undefined
   entry.outside++
   return entry
 }
@@ -197,15 +201,73 @@ function approvedPayload(method: string, params: unknown, from: Payload): Payloa
   return payload
 }
 
-/** The held wallet for a call, or undefined when the page called a prototype method on an object of its own. */
-function heldOf(ctx: Ctx, self: unknown): Held | undefined {
-  return heldFor(ctx.seat.onPrototype ? self : ctx.seat.owner)
+/** The wallet a call reaches: the one held for it, and the object of it to forward the call to (`this`). */
+type Reached = { held: Held; self: object }
+
+/**
+ * The held wallet for a call and the object to forward it to; undefined when the page called a prototype method on an
+ * object of its own. A method on the wallet's own object knows its wallet. One on a prototype asks `this`: the wallet
+ * itself (or its engine); an object inheriting from it (`Object.create(ethereum)`), which reaches the wallet up its
+ * chain; or a page-side `new Proxy(ethereum, handler)`, whose target cannot be seen: the one wallet holding this seat
+ * whose own properties `this` shows unchanged, refused when none or several do. The call is then forwarded to that
+ * wallet, never to `this`, so whatever the page's object or traps answer, the request reaches the wallet it was
+ * reviewed for.
+ */
+function heldOf(ctx: Ctx, self: unknown): Reached | undefined {
+  if (!ctx.seat.onPrototype) {
+    const held = heldFor(ctx.seat.owner)
+    return held ? { held, self: ctx.seat.owner } : undefined
+  }
+  if (self === null || (typeof self !== 'object' && typeof self !== 'function')) return undefined
+  try {
+    let current: object | null = self as object
+    for (let depth = 0; current !== null && current !== ctx.seat.owner && depth < MAX_CHAIN; depth++) {
+      const held = heldFor(current)
+      if (held) return { held, self: current }
+      current = getPrototypeOf(current)
+    }
+    return mirrored(ctx.seat.owner, self as object)
+  } catch {
+    // A Proxy whose traps throw shows no wallet.
+    return undefined
+  }
 }
 
-/** `this` for a forwarded intercepted call: the wallet's own object, never one the page chose. */
-function forwardThis(ctx: Ctx, self: unknown): unknown {
-  return ctx.seat.onPrototype ? self : ctx.seat.owner
+/** Prototype chains are short; this bounds the walk up a chain of the page's Proxies. */
+const MAX_CHAIN = 8
+
+/** The one wallet holding `seat` whose own properties `self` shows as they are (a transparent Proxy of it). */
+function mirrored(seat: object, self: object): Reached | undefined {
+  const heirs = heirsOf(seat)
+  let found: Reached | undefined
+  for (let index = 0; index < heirs.length; index++) {
+    const heir = heirs[index] as object
+    const held = heldFor(heir)
+    if (!held || !sameOwnProperties(self, heir)) continue
+    if (found) return undefined
+    found = { held, self: heir }
+  }
+  return found
 }
+
+/** Whether `self` has exactly `heir`'s own properties, each holding the same value or accessor functions. */
+function sameOwnProperties(self: object, heir: object): boolean {
+  const keys = ownKeys(heir)
+  if (ownKeys(self).length !== keys.length) return false
+  for (let index = 0; index < keys.length; index++) {
+    const key = keys[index] as PropertyKey
+    const shown = getOwnPropertyDescriptor(self, key)
+    const own = getOwnPropertyDescriptor(heir, key)
+    if (!shown || !own) return false
+    for (let field = 0; field < DESCRIPTOR_VALUES.length; field++) {
+      const name = DESCRIPTOR_VALUES[field] as string
+      if (hasOwn(shown, name) !== hasOwn(own, name) || ownValue(shown, name) !== ownValue(own, name)) return false
+    }
+  }
+  return true
+}
+
+const DESCRIPTOR_VALUES = ['value', 'get', 'set']
 
 /**
  * The params to hand the wallet after a Continue: a fresh copy of what the worker sent back, which the page never held
@@ -249,9 +311,9 @@ function review(
  * Forwards what the window showed to the wallet through a promise-answering entry point; the approval ends with the
  * wallet's answer, or at once when the wallet throws.
  */
-function forwardApproved(ctx: Ctx, self: unknown, args: unknown[], approval: Approval | undefined): unknown {
+function forwardApproved(ctx: Ctx, self: object, args: unknown[], approval: Approval | undefined): unknown {
   try {
-    const result = callRaw(ctx, forwardThis(ctx, self), args, approval)
+    const result = callRaw(ctx, self, args, approval)
     endWhenSettled(approval, result)
     return result
   } catch (thrown) {
@@ -277,14 +339,16 @@ function promiseCall(ctx: Ctx, self: unknown, payload: Payload, args: unknown[])
   }
   const passing = approvalFor(ctx, self, payload.params, cls.method)
   if (passing) return callRaw(ctx, self, argsWith(payload, args, 1), passing)
-  const held = heldOf(ctx, self)
-  if (!held) return refusal(ctx, id, UNKNOWN_WALLET)
+  const reached = heldOf(ctx, self)
+  if (!reached) return refusal(ctx, id, UNKNOWN_WALLET)
   const method = cls.method
   return newPromise((resolve, reject) => {
-    review(ctx, held, method, payload.params, (error, params, approval) => {
+    review(ctx, reached.held, method, payload.params, (error, params, approval) => {
       if (error) return ctx.shape === 'handle' ? resolve(errorResponse(id, error)) : reject(errorOf(error))
       try {
-        resolve(forwardApproved(ctx, self, argsWith(approvedPayload(method, params, payload), args, 1), approval))
+        resolve(
+          forwardApproved(ctx, reached.self, argsWith(approvedPayload(method, params, payload), args, 1), approval),
+        )
       } catch (thrown) {
         reject(thrown)
       }
@@ -312,13 +376,13 @@ function callbackCall(ctx: Ctx, self: unknown, payload: Payload, callback: Callb
     callRaw(ctx, self, argsWith(payload, argsWith(callback, args, 2), 0), passing)
     return
   }
-  const held = heldOf(ctx, self)
-  if (!held) {
+  const reached = heldOf(ctx, self)
+  if (!reached) {
     fail(UNKNOWN_WALLET)
     return
   }
   const method = cls.method
-  review(ctx, held, method, payload.params, (error, params, approval) => {
+  review(ctx, reached.held, method, payload.params, (error, params, approval) => {
     if (error) return fail(error)
     const answered: Callback = (answerError, response) => {
       endApproval(approval)
@@ -326,7 +390,7 @@ function callbackCall(ctx: Ctx, self: unknown, payload: Payload, callback: Callb
     }
     try {
       const forwarded = argsWith(approvedPayload(method, params, payload), argsWith(answered, args, 2), 0)
-      callRaw(ctx, forwardThis(ctx, self), forwarded, approval)
+      callRaw(ctx, reached.self, forwarded, approval)
     } catch (thrown) {
       endApproval(approval)
       fail({ code: -32603, message: thrownMessage(thrown) })
@@ -425,14 +489,14 @@ function sendByName(ctx: Ctx, self: unknown, method: string, params: unknown, ar
   if (cls.kind === 'pass') return callRaw(ctx, self, args)
   const passing = approvalFor(ctx, self, params, cls.method)
   if (passing) return callRaw(ctx, self, args, passing)
-  const held = heldOf(ctx, self)
-  if (!held) return rejected(UNKNOWN_WALLET)
+  const reached = heldOf(ctx, self)
+  if (!reached) return rejected(UNKNOWN_WALLET)
   const intercepted = cls.method
   return newPromise((resolve, reject) => {
-    review(ctx, held, intercepted, params, (error, approvedParams, approval) => {
+    review(ctx, reached.held, intercepted, params, (error, approvedParams, approval) => {
       if (error) return reject(errorOf(error))
       try {
-        resolve(forwardApproved(ctx, self, [intercepted, approvedParams], approval))
+        resolve(forwardApproved(ctx, reached.self, [intercepted, approvedParams], approval))
       } catch (thrown) {
         reject(thrown)
       }

@@ -36,7 +36,7 @@ import {
   weakSetHas,
 } from './intrinsics.ts'
 import { readField } from './snapshot.ts'
-import { askFunctions, type Held, heldFor, holdAs, isWrapper } from './wallets.ts'
+import { askFunctions, type Held, heldFor, holdAs, isWrapper, recordHeir } from './wallets.ts'
 
 type AnyFunction = (...args: unknown[]) => unknown
 
@@ -155,6 +155,7 @@ export function createPatcher(gate: Gate, isLate: () => boolean): Patcher {
     let prototype = getPrototypeOf(target)
     for (let depth = 0; depth < MAX_PROTOTYPE_DEPTH; depth++) {
       if (!prototype || prototype === ObjectPrototype || prototype === FunctionPrototype) break
+      recordHeir(prototype, target)
       for (let index = 0; index < entries.length; index++) {
         const entry = entries[index] as Entry
         if (patchSlot(prototype, entry[0], entry[1], { owner: prototype, onPrototype: true }) === 'failed')

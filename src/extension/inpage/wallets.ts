@@ -5,7 +5,7 @@
  * chose.
  */
 import { WALLET_ANSWER_TIMEOUT_MS, type WalletInfo } from '../relay/protocol.ts'
-import { apply, isArray, later, newWeakMap, weakMapGet, weakMapSet } from './intrinsics.ts'
+import { append, apply, isArray, later, newWeakMap, weakMapGet, weakMapSet } from './intrinsics.ts'
 import { readField } from './snapshot.ts'
 import { whenSettled } from './thenable.ts'
 
@@ -47,6 +47,25 @@ export function heldFor(target: unknown): Held | undefined {
 /** Records that `target` (a provider, a stand-in or an internal object) belongs to `held`. */
 export function holdAs(target: object, held: Held): void {
   weakMapSet(byObject, target, held)
+}
+
+/** The held objects (providers, engines) inheriting each prototype the hook patched: who a seat there can stand for. */
+const heirs = newWeakMap<object, object[]>()
+
+/** Records that `target`, held, inherits the entry points patched on `prototype`. */
+export function recordHeir(prototype: object, target: object): void {
+  let list = weakMapGet(heirs, prototype) as object[] | undefined
+  if (!list) {
+    list = []
+    weakMapSet(heirs, prototype, list)
+  }
+  for (let index = 0; index < list.length; index++) if (list[index] === target) return
+  append(list, target)
+}
+
+/** The held objects inheriting `prototype`'s entry points. */
+export function heirsOf(prototype: object): readonly object[] {
+  return (weakMapGet(heirs, prototype) as object[] | undefined) ?? []
 }
 
 /** Records a wrapper and the function behind it. */

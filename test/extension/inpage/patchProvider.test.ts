@@ -781,3 +781,87 @@ describe('patching a wallet where its methods live', () => {
     expect(calls.filter((call) => call.entry === 'handle')).toHaveLength(2)
   })
 })
+
+/**
+ * A class-based wallet as most extension wallets ship it: request on the prototype, state in own properties. A class
+ * of its own per test: the hook patches the prototype once, for the gate of the first patcher that holds a wallet.
+ */
+function walletClass() {
+  return class ClassWallet {
+    received: { method: string; self: unknown }[] = []
+    _transport = { name: 'own' }
+    async request(this: ClassWallet, { method }: Payload): Promise<unknown> {
+      this.received.push({ method, self: this })
+      return `${this._transport.name}:${method}`
+    }
+  }
+}
+
+describe('a page-side wrapper around a class-based wallet', () => {
+  const sign = (target: { request: (args: Payload) => Promise<unknown> }) =>
+    target.request(SIGN).then(
+      (ok) => ({ ok }),
+      (error: { code: number }) => ({ code: error.code }),
+    )
+
+  it('reviews a call through a Proxy of the wallet (logging, analytics) and forwards it to the wallet', async () => {
+    const { gate, reviewed } = gateThat(forward)
+    const wallet = new (walletClass())()
+    createPatcher(gate, () => false).register(wallet)
+    const wrapped = new Proxy(wallet, { get: (target, key, receiver) => Reflect.get(target, key, receiver) })
+    expect(await sign(wrapped)).toEqual({ ok: 'own:personal_sign' })
+    expect(reviewed).toEqual([{ method: 'personal_sign', params: SIGN.params, provider: wallet }])
+    expect(wallet.received).toEqual([{ method: 'personal_sign', self: wallet }])
+  })
+
+  it('reviews a call through an object inheriting from the wallet and forwards it to the wallet', async () => {
+    const { gate, reviewed } = gateThat(forward)
+    const wallet = new (walletClass())()
+    createPatcher(gate, () => false).register(wallet)
+    const derived = Object.create(wallet) as typeof wallet
+    // The page's object cannot move the approved call to another transport: it goes to the wallet itself.
+    derived._transport = { name: 'page' }
+    expect(await sign(derived)).toEqual({ ok: 'own:personal_sign' })
+    expect(reviewed).toHaveLength(1)
+    expect(wallet.received).toEqual([{ method: 'personal_sign', self: wallet }])
+  })
+
+  it('forwards to the wallet the Proxy mirrors, whatever its get trap answers', async () => {
+    const { gate, reviewed } = gateThat(forward)
+    const patcher = createPatcher(gate, () => false)
+    const ClassWallet = walletClass()
+    const first = new ClassWallet()
+    const second = new ClassWallet()
+    second._transport = { name: 'second' }
+    patcher.register(first)
+    patcher.register(second)
+    // Its own properties are the first wallet's; its reads answer with the second's transport.
+    const lying = new Proxy(first, {
+      get: (target, key) => (key === '_transport' ? second._transport : Reflect.get(target, key)),
+    })
+    expect(await sign(lying)).toEqual({ ok: 'own:personal_sign' })
+    expect(reviewed.map((review) => review.provider)).toEqual([first])
+    expect(second.received).toEqual([])
+  })
+
+  it("refuses a Proxy that shows no held wallet of the class: one the hook never held, or an object of the page's own", async () => {
+    const { gate, reviewed } = gateThat(forward)
+    const patcher = createPatcher(gate, () => false)
+    class Bare {
+      async request({ method }: Payload) {
+        return method
+      }
+    }
+    patcher.register(new Bare())
+    patcher.register(new Bare())
+    expect(await sign(new Proxy(new Bare(), {}))).toEqual({ code: 4100 })
+    const ClassWallet = walletClass()
+    const wallet = new ClassWallet()
+    patcher.register(wallet)
+    // A Proxy of an object of the page's own, with the wallet's class and transport but not its own state.
+    const made = Object.assign(Object.create(ClassWallet.prototype), { received: [], _transport: wallet._transport })
+    expect(await sign(new Proxy(made, {}))).toEqual({ code: 4100 })
+    expect(reviewed).toEqual([])
+    expect(wallet.received).toEqual([])
+  })
+})
