@@ -865,3 +865,40 @@ describe('a page-side wrapper around a class-based wallet', () => {
     expect(wallet.received).toEqual([])
   })
 })
+
+describe('a stand-in for a frozen wallet with #private fields', () => {
+  /** A frozen wallet class with private state, as a careful (or harden()-ed) wallet ships it. */
+  function privateWallet() {
+    class PrivateWallet {
+      #listeners = new Map<string, unknown[]>()
+      #chainId = '0x7a69'
+      async request({ method }: Payload): Promise<unknown> {
+        return method === 'eth_chainId' ? this.#chainId : `answer:${method}`
+      }
+      on(event: string, listener: unknown) {
+        this.#listeners.set(event, [...(this.#listeners.get(event) ?? []), listener])
+        return this
+      }
+      listenerCount(event: string) {
+        return this.#listeners.get(event)?.length ?? 0
+      }
+    }
+    Object.freeze(PrivateWallet.prototype)
+    return Object.freeze(new PrivateWallet())
+  }
+
+  it('runs its methods on the wallet: events, pass-through calls and reviewed calls work through the stand-in', async () => {
+    const { gate, reviewed } = gateThat(forward)
+    const wallet = privateWallet()
+    const exposed = createPatcher(gate, () => false).register(wallet) as typeof wallet
+    expect(exposed).not.toBe(wallet)
+    // An emitter's `on` answers with `this`: the stand-in, never the wallet behind it.
+    expect(exposed.on('accountsChanged', () => {})).toBe(exposed)
+    expect(exposed.listenerCount('accountsChanged')).toBe(1)
+    expect(exposed.on).toBe(exposed.on)
+    await expect(exposed.request({ method: 'eth_chainId' })).resolves.toBe('0x7a69')
+    await expect(exposed.request(SIGN)).resolves.toBe('answer:personal_sign')
+    expect(reviewed).toHaveLength(1)
+    expect(exposed instanceof exposed.constructor).toBe(true)
+  })
+})
