@@ -6,7 +6,7 @@
  * transaction type it does not simulate, and any field it does not read (a chain's own, such as Celo's `feeCurrency`
  * or zkSync's `eip712Meta` and `customData`): a wallet for that chain executes it, so dropping it would send another
  * transaction than the dapp built, and forwarding it would send one the window did not show. Null and undefined
- * fields are absent, as a wallet reads them.
+ * fields are absent, as a wallet reads them; a client library's own options (ethers' `enableCcipRead`) are dropped.
  */
 import { type Address, isAddress, isHex, numberToHex } from 'viem'
 import type { ProviderError } from '../relay/protocol.ts'
@@ -40,6 +40,13 @@ const TX_FIELDS: ReadonlySet<string> = new Set([
   ...TX_QUANTITIES,
   ...Object.keys(TX_UNSUPPORTED),
 ])
+
+/**
+ * Options of a client library's own transaction request (ethers: CCIP-read for its calls, the block a call reads at)
+ * that ride along when a dapp hands such an object to the wallet as it is: no wallet or chain acts on them, so they are
+ * dropped rather than refused.
+ */
+const CLIENT_OPTIONS: ReadonlySet<string> = new Set(['ccipReadEnabled', 'enableCcipRead', 'blockTag'])
 
 /** The transaction types Preflight simulates: legacy, EIP-2930 (access list) and EIP-1559. */
 const TX_TYPES: readonly string[] = ['0x0', '0x1', '0x2']
@@ -145,7 +152,7 @@ export function normalizeTx(raw: unknown, field: string, account: Address | unde
   }
   const present = (key: string) => tx[key] !== undefined && tx[key] !== null
   for (const key of Object.keys(tx)) {
-    if (present(key) && !TX_FIELDS.has(key)) {
+    if (present(key) && !TX_FIELDS.has(key) && !CLIENT_OPTIONS.has(key)) {
       const name = key.length > 40 ? `${key.slice(0, 40)}…` : key
       throw new ParamError(
         -32602,

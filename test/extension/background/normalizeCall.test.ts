@@ -71,7 +71,7 @@ describe('normalizeCall: transactions', () => {
     })
   })
 
-  it('keeps the fee fields, nonce and access list, and reads a field set to null as absent', async () => {
+  it("keeps the fee fields, nonce and access list, reads a field set to null as absent and drops ethers' own options", async () => {
     const tx = {
       from: ACCOUNT.toUpperCase().replace('0X', '0x'),
       to: OTHER,
@@ -82,6 +82,10 @@ describe('normalizeCall: transactions', () => {
       accessList: [{ address: OTHER, storageKeys: [`0x${'00'.repeat(31)}01`] }],
       feeCurrency: null,
       customData: undefined,
+      // ethers' own request options, on an object a dapp hands over as ethers built it: no wallet reads them.
+      enableCcipRead: true,
+      ccipReadEnabled: false,
+      blockTag: 'latest',
     }
     expect((await normal(call('eth_signTransaction', [tx]))).params).toEqual([
       {
