@@ -10,9 +10,7 @@ import {
   type Address,
   bytesToHex,
   concat,
-  encodeAbiParameters,
   encodeFunctionData,
-  getAddress,
   type Hex,
   isAddressEqual,
   keccak256,
@@ -25,12 +23,41 @@ import { decodeExecTransaction } from './execTransaction.ts'
 /** Storage slot of a Safe's nonce (Safe v1.x layout). */
 export const SAFE_NONCE_SLOT: Hex = pad('0x5', { size: 32 })
 /** Storage slot of a Safe's owners mapping, owner → next owner (Safe v1.x layout: OwnerManager's first variable). */
-const SAFE_OWNERS_SLOT = 2n
+const OWNERS_SLOT_WORD: Hex = pad('0x2', { size: 32 })
 /**
- * Confirmations the preset gives: the Safe checks only its threshold's worth, so any Safe requiring up to this many
- * simulates; one requiring more fails with GS020 (signatures too short), shown as a failed simulation.
+ * Confirmations the preset gives a Safe whose threshold no scan has read yet: the Safe checks only its threshold's
+ * worth, so any Safe requiring up to this many simulates; one requiring more fails with GS020 (signatures too short),
+ * shown as a failed simulation.
  */
 export const PRESET_SIGNERS = 32
+
+/**
+ * The thresholds scans have read, by node and wallet: a later preset for the wallet makes that many signers, as each
+ * costs a hash on every scan (32 of them took 0.26 ms). A threshold raised since costs one failed simulation, whose
+ * reads then bring the new one.
+ */
+const thresholds = new Map<string, number>()
+const THRESHOLDS_KEPT = 1_000
+
+/** Keeps the threshold a scan read for `wallet` on the node `node`, for the next preset's signer count. */
+export function rememberThreshold(node: string, wallet: Address, threshold: bigint): void {
+  const key = `${node} ${wallet.toLowerCase()}`
+  const count = Number(threshold > BigInt(PRESET_SIGNERS) ? PRESET_SIGNERS : threshold < 1n ? 1n : threshold)
+  if (thresholds.get(key) === count) return
+  if (!thresholds.has(key) && thresholds.size >= THRESHOLDS_KEPT) thresholds.clear()
+  thresholds.set(key, count)
+}
+
+/** The signers a preset on `node` needs for all of `wallets`: the most any of them requires, all when one is unknown. */
+function signerCount(node: string, wallets: Address[]): number {
+  let count = 1
+  for (const wallet of wallets) {
+    const known = thresholds.get(`${node} ${wallet.toLowerCase()}`)
+    if (known === undefined) return PRESET_SIGNERS
+    if (known > count) count = known
+  }
+  return count
+}
 
 /**
  * The signers' code: answers any call with its own selector, which is both EIP-1271 magic values (isValidSignature
@@ -56,16 +83,17 @@ export type MultisigPreset<T> = {
  */
 export function presetSignatures(signers: Address[]): Hex {
   const data = toHex(signers.length * 65, { size: 32 })
-  const sorted = [...signers].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1))
+  // Lowercase 0x-hex of one length sorts as the numbers do.
+  const sorted = signers.map((signer) => signer.toLowerCase()).sort()
   return concat([
-    ...sorted.map((signer) => concat([pad(signer.toLowerCase() as Hex, { size: 32 }), data, '0x00'])),
+    ...sorted.map((signer) => concat([pad(signer as Hex, { size: 32 }), data, '0x00'])),
     pad('0x0', { size: 32 }),
   ])
 }
 
-/** The storage slot of `owners[owner]` in a Safe. */
-export function ownerSlot(owner: Address): Hex {
-  return keccak256(encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], [owner, SAFE_OWNERS_SLOT]))
+/** The storage slot of `owners[owner]` in a Safe: keccak256 of the key and the mapping's slot, a word each. */
+function ownerSlot(owner: Address): Hex {
+  return keccak256(concat([pad(owner, { size: 32 }), OWNERS_SLOT_WORD]))
 }
 
 /**
@@ -75,11 +103,12 @@ export function ownerSlot(owner: Address): Hex {
 export function multisigPreset<T extends { to: Address | null; data: Hex }>(
   txs: T[],
   wallets: Address[],
+  node: string,
 ): MultisigPreset<T> {
   const preset = (tx: T) => !!tx.to && wallets.some((wallet) => isAddressEqual(wallet, tx.to as Address))
   if (!txs.some((tx) => preset(tx) && decodeExecTransaction(tx.data)))
     return { txs, signers: [], storage: [], code: [] }
-  const signers = Array.from({ length: PRESET_SIGNERS }, randomSigner)
+  const signers = Array.from({ length: signerCount(node, wallets) }, randomSigner)
   const signatures = presetSignatures(signers)
   return {
     txs: txs.map((tx) => (preset(tx) ? { ...tx, data: withSignatures(tx.data, signatures) } : tx)),
@@ -94,11 +123,10 @@ export function multisigPreset<T extends { to: Address | null; data: Hex }>(
 
 /**
  * A signer's random address, without zero bytes: calldata costs more for non-zero bytes, and the gas a scan reports
- * must not depend on the draw.
+ * must not depend on the draw. Lowercase: a checksum would cost a hash for each of 32 signers on every scan.
  */
 function randomSigner(): Address {
-  const bytes = crypto.getRandomValues(new Uint8Array(20)).map((byte) => (byte % 255) + 1)
-  return getAddress(bytesToHex(bytes))
+  return bytesToHex(crypto.getRandomValues(new Uint8Array(20)).map((byte) => (byte % 255) + 1))
 }
 
 /** execTransaction calldata with its signatures replaced; other calldata unchanged. */

@@ -4,10 +4,11 @@
  * undoes in the before-block. A pool's balance counts liquidity parked out of range, which pays nothing; this does not.
  */
 import { type Address, decodeFunctionResult, encodeFunctionData, type Hex, parseAbi } from 'viem'
+import { randomAddress } from './injectedAddress.ts'
 import type { Read } from './reads.ts'
 
-/** Where the probe lives during a simulation: an address without code, spelling "DEPT" in its last bytes. */
-export const POOL_DEPTH_ADDRESS: Address = '0x0000000000000000000000000000000044455054'
+/** Where the probe lives during a simulation (its code is injected by a state override). */
+export const POOL_DEPTH_ADDRESS: Address = randomAddress()
 
 /** Runtime code of PoolDepth.sol (solc 0.8.28, optimizer 200 runs, evm paris, no metadata). */
 export const POOL_DEPTH_CODE =

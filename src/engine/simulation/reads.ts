@@ -13,12 +13,10 @@ import {
   prepareEncodeFunctionData,
 } from 'viem'
 import { erc20Abi, erc721Abi, erc1155Abi, lendingDelegationAbi } from '../abi/index.ts'
+import { randomAddress } from './injectedAddress.ts'
 
-/**
- * Where the native balance reader lives during a simulation (its code is injected by a state override).
- * Any address without code works; this one spells "PREF" in its last bytes.
- */
-export const READER_ADDRESS: Address = '0x0000000000000000000000000000000050524546'
+/** Where the native balance reader lives during a simulation (its code is injected by a state override). */
+export const READER_ADDRESS: Address = randomAddress()
 
 /**
  * Runtime code of NativeBalanceReader.sol (solc 0.8.28, optimizer 200 runs, evm paris, no metadata): an account's

@@ -12,6 +12,7 @@ import {
   expandCalls,
   isSafeConfig,
   multisigPreset,
+  rememberThreshold,
   SAFE_NONCE_SLOT,
   type SafeConfig,
   type SafeConfigChange,
@@ -158,7 +159,7 @@ export const PROBE_TIMEOUT_MS = 5_000
 /** Runs the transactions with the reads they need and returns the internal model (1 round trip, at most 2). */
 export async function runSimulation(given: SimulationInput, options: RunOptions): Promise<RunOutcome> {
   const client = rpcClientFor(options)
-  const { input, txs, signers } = withMultisigPreset(given)
+  const { input, txs, signers } = withMultisigPreset(given, options.rpcUrl)
   const calls: Call[] = txs.map((tx) => ({ ...tx, depth: 0 }))
   const expanded = calls.flatMap(expandCalls)
   const safes = unique([
@@ -255,6 +256,12 @@ export async function runSimulation(given: SimulationInput, options: RunOptions)
       before: safeConfigFromReads(wallet, result.reads, 'before'),
       after: safeConfigFromReads(wallet, result.reads, 'after'),
     }))
+    for (const { wallet, before, after } of configs) {
+      if (!before?.threshold || !input.multisigWallets.some((preset) => isAddressEqual(preset, wallet))) continue
+      // A proposal that raises the threshold leaves the next one needing the higher count.
+      const threshold = after && after.threshold > before.threshold ? after.threshold : before.threshold
+      rememberThreshold(options.rpcUrl, wallet, threshold)
+    }
     return {
       ok: true,
       result: {
@@ -324,9 +331,9 @@ async function simulate(
     traceTransfers: true,
     validation: false,
     blockStateCalls: [
-      { stateOverrides: beforeOverrides(input), calls: reads.map(readCall) },
+      { stateOverrides: inputOverrides(input, injectedCode(reads)), calls: reads.map(readCall) },
       { stateOverrides: transactionOverrides(input), calls: txs.map(txCall) },
-      { stateOverrides: injectedCode(true), calls: stateReads.map(readCall) },
+      { calls: stateReads.map(readCall) },
     ],
   }
   let answer: unknown
@@ -383,7 +390,7 @@ function blockTag(blockNumber: bigint | null): string {
 
 /**
  * The first block of the sell and environment probes: the transactions on the scan's state, every override in force at
- * once (there are no before-reads to keep from the transactions' own overrides) and none of the engine's read code.
+ * once (there are no before-reads to keep from the transactions' own overrides), without the engine's read code.
  */
 function probeBase(input: SimulationInput, txs: SimulationTx[]): ProbeBase {
   const stateOverrides = inputOverrides(input, {})
@@ -404,21 +411,24 @@ function txCall(tx: SimulationTx) {
 
 type AccountOverride = { balance?: Hex; code?: Hex; stateDiff?: Record<Hex, Hex> }
 
-/**
- * The code the engine places for its reads. It is there for the reads only: while the user's transactions run, the
- * accounts hold no code again, or a contract could check one of these public addresses and behave only when simulated.
- */
-function injectedCode(present: boolean): Record<string, AccountOverride> {
-  return {
-    [READER_ADDRESS]: { code: present ? READER_CODE : '0x' },
-    [SAFE_INSPECTOR_ADDRESS]: { code: present ? SAFE_INSPECTOR_CODE : '0x' },
-    [POOL_DEPTH_ADDRESS]: { code: present ? POOL_DEPTH_CODE : '0x' },
-  }
-}
+/** The engine's read code by the (per-process random) address it is placed at: see injectedAddress.ts. */
+const INJECTED_CODE: ReadonlyMap<Address, Hex> = new Map([
+  [READER_ADDRESS, READER_CODE],
+  [SAFE_INSPECTOR_ADDRESS, SAFE_INSPECTOR_CODE],
+  [POOL_DEPTH_ADDRESS, POOL_DEPTH_CODE],
+])
 
-/** The before-block's overrides: the engine's read code and the input's balances and storage. */
-function beforeOverrides(input: SimulationInput): Record<string, AccountOverride> {
-  return inputOverrides(input, injectedCode(true))
+/**
+ * The code `reads` call, placed in the before-block only: overrides last into the blocks after it, so the after-reads
+ * find it, and only the code a scan uses travels (the pool depth probe's only with a price read).
+ */
+function injectedCode(reads: Read[]): Record<string, AccountOverride> {
+  const overrides: Record<string, AccountOverride> = {}
+  for (const read of reads) {
+    const code = INJECTED_CODE.get(read.to)
+    if (code && !overrides[read.to]) overrides[read.to] = { code }
+  }
+  return overrides
 }
 
 /** The input's balance and storage overrides, added to `overrides`. */
@@ -435,19 +445,22 @@ function inputOverrides(
 }
 
 function transactionOverrides(input: SimulationInput): Record<string, AccountOverride> {
-  const overrides = injectedCode(false)
+  const overrides: Record<string, AccountOverride> = {}
   addStorage(overrides, input.transactionStorage ?? [])
   addCode(overrides, input.transactionCode ?? [])
   return overrides
 }
 
 /** The input under the multisig preset: its transactions as simulated, the preset's overrides starting with them. */
-function withMultisigPreset(input: SimulationInput): {
+function withMultisigPreset(
+  input: SimulationInput,
+  node: string,
+): {
   input: SimulationInput
   txs: SimulationTx[]
   signers: Address[]
 } {
-  const preset = multisigPreset(input.txs, input.multisigWallets)
+  const preset = multisigPreset(input.txs, input.multisigWallets, node)
   if (preset.signers.length === 0) return { input, txs: input.txs, signers: [] }
   const transactionStorage = [...preset.storage, ...(input.transactionStorage ?? [])]
   const transactionCode = [...preset.code, ...(input.transactionCode ?? [])]

@@ -15,10 +15,11 @@ import {
   zeroAddress,
 } from 'viem'
 import type { SafeConfig } from '../safe/index.ts'
+import { randomAddress } from './injectedAddress.ts'
 import type { Read, ReadResults } from './reads.ts'
 
-/** Where the inspector lives during a simulation: an address without code, spelling "SAFE" in its last bytes. */
-export const SAFE_INSPECTOR_ADDRESS: Address = '0x0000000000000000000000000000000053414645'
+/** Where the inspector lives during a simulation (its code is injected by a state override). */
+export const SAFE_INSPECTOR_ADDRESS: Address = randomAddress()
 
 /** Runtime code of SafeInspector.sol (solc 0.8.28, optimizer 200 runs, evm paris, no metadata). */
 export const SAFE_INSPECTOR_CODE =

@@ -5,7 +5,7 @@
  * call rules.
  */
 import { type Address, bytesToHex, type Hex, hexToBytes } from 'viem'
-import type { Call } from '../safe/index.ts'
+import { type Call, decodeExecTransaction } from '../safe/index.ts'
 
 /** At most this many candidates per Safe: four members reads of 64, before and after. */
 export const MAX_MEMBER_CANDIDATES = 256
@@ -39,7 +39,7 @@ export function mentionedAddresses(data: Hex): Address[] {
 /**
  * The candidates to ask a Safe about, most telling first: the accounts read as Safes, the calls' senders and targets
  * (`calls` expanded, so a MultiSend's packed targets too), then what the transactions' calldata mentions (which holds
- * every nested call's); without `exclude` (the preset's signers, made owners by the simulation itself), at most
+ * every nested call's; of a Safe transaction, what it runs); without `exclude` (the preset's signers, made owners by the simulation itself), at most
  * MAX_MEMBER_CANDIDATES.
  */
 export function memberCandidates(accounts: Address[], calls: Call[], exclude: Address[]): Address[] {
@@ -56,7 +56,15 @@ export function memberCandidates(accounts: Address[], calls: Call[], exclude: Ad
     add(call.to)
   }
   for (const call of calls) {
-    if (call.depth === 0) for (const address of mentionedAddresses(call.data)) add(address)
+    if (call.depth !== 0) continue
+    // A Safe transaction's signatures are no part of what it runs (under the preset they are the simulation's own,
+    // 32 of them): only what it runs is searched.
+    const exec = decodeExecTransaction(call.data)
+    if (exec) {
+      add(exec.gasToken)
+      add(exec.refundReceiver)
+    }
+    for (const address of mentionedAddresses(exec ? exec.data : call.data)) add(address)
   }
   return [...candidates.values()].slice(0, MAX_MEMBER_CANDIDATES)
 }

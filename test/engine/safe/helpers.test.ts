@@ -12,8 +12,9 @@ import {
 } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { multiSendAbi } from '../../../src/engine/abi/abis.ts'
+import { safeAbi } from '../../../src/engine/abi/index.ts'
 import { decodeMultiSend, expandCalls } from '../../../src/engine/safe/calls.ts'
-import { presetSignatures } from '../../../src/engine/safe/preset.ts'
+import { multisigPreset, PRESET_SIGNERS, presetSignatures, rememberThreshold } from '../../../src/engine/safe/preset.ts'
 
 const ALICE = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 const BOB = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'
@@ -30,6 +31,26 @@ describe('Safe helpers', () => {
       ])
     // BOB (0x3C44…) sorts before ALICE (0x7099…); the data both point to is an empty bytes (length 0).
     expect(signature).toBe(concat([part(BOB), part(ALICE), encodeAbiParameters([{ type: 'uint256' }], [0n])]))
+  })
+
+  it('the preset makes 32 signers for a Safe no scan has read on that node, then as many as its threshold', () => {
+    const safe = '0x00000000000000000000000000000000005afe01'
+    const zero = '0x0000000000000000000000000000000000000000'
+    const data = encodeFunctionData({
+      abi: safeAbi,
+      functionName: 'execTransaction',
+      args: [BOB, 1n, '0x', 0, 0n, 0n, 0n, zero, zero, '0x'],
+    })
+    const signers = (node: string) => multisigPreset([{ to: safe, data }], [safe], node).signers
+    expect(signers('http://node-a')).toHaveLength(PRESET_SIGNERS)
+    rememberThreshold('http://node-a', safe, 3n)
+    const three = signers('http://node-a')
+    expect(three).toHaveLength(3)
+    // Drawn for each scan: a payload cannot know them.
+    expect(signers('http://node-a')).not.toEqual(three)
+    expect(signers('http://node-b')).toHaveLength(PRESET_SIGNERS)
+    rememberThreshold('http://node-a', safe, 100n)
+    expect(signers('http://node-a')).toHaveLength(PRESET_SIGNERS)
   })
 
   it('unwraps MultiSend batches into their calls, from the caller (delegatecall semantics)', () => {

@@ -1,6 +1,7 @@
 /** The addresses a Safe is asked about: those calldata mentions at any offset, and the candidates' order and bounds. */
 import { type Address, concat, encodeAbiParameters, encodeFunctionData, parseAbi } from 'viem'
 import { describe, expect, it } from 'vitest'
+import { safeAbi } from '../../../src/engine/abi/index.ts'
 import {
   loggedCandidates,
   MAX_MEMBER_CANDIDATES,
@@ -34,6 +35,21 @@ describe('memberCandidates', () => {
     const call = { from: SAFE, to: VANITY, value: 0n, data, depth: 0 }
     expect(memberCandidates([SAFE], [call], [])).toEqual([SAFE, VANITY, MODULE])
     expect(memberCandidates([SAFE], [call], [MODULE])).toEqual([SAFE, VANITY])
+  })
+
+  it("searches what a Safe transaction runs, not its signatures (under the preset, the simulation's own)", () => {
+    const zero = '0x0000000000000000000000000000000000000000'
+    const signer: Address = '0x1111111111111111111111111111111111111111'
+    const signatures = concat([encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], [signer, 65n]), '0x00'])
+    const inner = encodeFunctionData({ abi, functionName: 'install', args: [MODULE] })
+    const data = encodeFunctionData({
+      abi: safeAbi,
+      functionName: 'execTransaction',
+      args: [VANITY, 0n, inner, 1, 0n, 0n, 0n, zero, zero, signatures],
+    })
+    const candidates = memberCandidates([SAFE], [{ from: SAFE, to: SAFE, value: 0n, data, depth: 0 }], [])
+    expect(candidates).toContain(MODULE)
+    expect(candidates).not.toContain(signer)
   })
 
   it('asks about at most MAX_MEMBER_CANDIDATES', () => {
