@@ -162,19 +162,21 @@ export async function runSimulation(given: SimulationInput, options: RunOptions)
   const { input, txs, signers } = withMultisigPreset(given, options.rpcUrl)
   const calls: Call[] = txs.map((tx) => ({ ...tx, depth: 0 }))
   const expanded = calls.flatMap(expandCalls)
-  const safes = unique([
+  // The Safes whose own transactions run here (a proposal, a message's Safe, an execTransaction's): only they can run a
+  // delegate call that writes their mappings, so only they are asked about the addresses the transactions mention.
+  const proposing = unique([
     ...input.multisigWallets,
     ...(input.safes ?? []),
-    input.userAccount,
     ...expanded.flatMap((call) => (call.to && decodeExecTransaction(call.data) ? [call.to] : [])),
   ])
+  const safes = unique([...proposing, input.userAccount])
   const candidates = memberCandidates(safes, expanded, signers)
   let chainId = knownChainId(options.rpcUrl, options.chainId)
   const metadataNeeded = (token: Address) => cachedTokenMetadata(chainId, token) === undefined
   const mayBeNft = (token: Address) => (cachedTokenMetadata(chainId, token)?.decimals ?? null) === null
   const assetPlan = (id: number | null) => (id === null || !input.assets ? null : priceable(input.assets(id), id))
   const plan = predictReads(calls, [input.userAccount], safes, metadataNeeded, mayBeNft, assetPlan(chainId))
-  for (const read of safes.flatMap((wallet) => safeMembersReads(wallet, candidates))) plan.set(read.key, read)
+  for (const read of proposing.flatMap((wallet) => safeMembersReads(wallet, candidates))) plan.set(read.key, read)
   for (const read of assetPlan(chainId)?.priceReads(input.priceTokens ?? []) ?? []) plan.set(read.key, read)
   for (const read of input.extraReads ?? []) plan.set(read.key, read)
   try {
