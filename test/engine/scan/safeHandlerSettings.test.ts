@@ -8,9 +8,7 @@
 import {
   type Address,
   concat,
-  createPublicClient,
   createTestClient,
-  createWalletClient,
   encodeAbiParameters,
   encodeFunctionData,
   encodePacked,
@@ -22,19 +20,16 @@ import {
   size,
   stringToHex,
 } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
-import { foundry } from 'viem/chains'
 import { describe, expect, it } from 'vitest'
 import { execTransactionData } from '../../../src/devnet/dapp/requests.ts'
-import { plainSafeTx, safeTxTypedData } from '../../../src/devnet/eip712.ts'
+import { plainSafeTx } from '../../../src/devnet/eip712.ts'
 import { waitForReceipt } from '../../../src/devnet/receipt.ts'
 import { SAFE_SCENARIOS, safeAttacker } from '../../../src/devnet/safeProposals.ts'
 import { type SafeTx, scanTransactionsWithStats, type Warning } from '../../../src/engine/index.ts'
 import { safeDeployment } from '../../../src/engine/safe/deployments.ts'
 import { devnetRolledBackPerTest } from '../../support/devnet.ts'
 import { runtimeCode } from '../../support/solc.ts'
-import { messageResponseValidator, scanOk } from '../messageSupport.ts'
-import { ownerSignatures } from '../safeSupport.ts'
+import { devnetClients, ownerSignatures, scanSafeProposal } from '../safeSupport.ts'
 import { validateTransactionsResponse } from '../transactionSupport.ts'
 
 const HANDLER_SETTINGS = `// SPDX-License-Identifier: MIT
@@ -75,8 +70,7 @@ const PERMIT2: Address = '0x000000000022D473030F116dDEE9F6B43aC78BA3'
 const COMPOSABLE_COW: Address = '0xfdaFc9d1902f4e0b84f65F49f244b32b31013b74'
 
 const fx = devnetRolledBackPerTest()
-const chain = () => createPublicClient({ chain: foundry, transport: http(fx().rpcUrl), pollingInterval: 20 })
-const validateMessage = messageResponseValidator()
+const { chain, wallet } = devnetClients(fx)
 const abi = parseAbi([
   'function nonce() view returns (uint256)',
   'function setFallbackHandler(address handler)',
@@ -117,29 +111,12 @@ async function placeHandler(): Promise<void> {
   })
 }
 
-/** Owner 1 is asked to sign `tx` as typed data. */
-async function scanProposal(tx: SafeTx) {
-  const { response } = await scanOk(
-    {
-      message: { kind: 'SIGN_TYPED_DATA', data: safeTxTypedData(fx().chainId, fx().safe.address, tx) },
-      userAccount: fx().accounts[1]?.address,
-      metadata: { origin: 'https://app.safe.global' },
-    },
-    fx().rpcUrl,
-  )
-  expect(validateMessage(response)).toEqual([])
-  return response
-}
+const scanProposal = (tx: SafeTx) => scanSafeProposal(fx(), tx)
 
 /** Owners 0 and 1 sign, dev account 7 executes. */
 async function execute(tx: SafeTx): Promise<void> {
-  const executor = createWalletClient({
-    chain: foundry,
-    transport: http(fx().rpcUrl),
-    account: privateKeyToAccount(fx().accounts[7]?.privateKey as Hex),
-  })
   const data = execTransactionData(tx, await ownerSignatures(fx(), tx))
-  const hash = await executor.sendTransaction({ to: fx().safe.address, data })
+  const hash = await wallet(7).sendTransaction({ to: fx().safe.address, data })
   expect((await waitForReceipt(chain(), hash)).status).toBe('success')
 }
 

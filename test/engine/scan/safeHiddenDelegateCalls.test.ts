@@ -8,54 +8,27 @@ import { getSingletonFactoryInfo } from '@safe-global/safe-singleton-factory'
 import {
   type Address,
   concat,
-  createPublicClient,
-  createWalletClient,
   encodeFunctionData,
   encodePacked,
   getContractAddress,
   type Hex,
-  http,
   parseAbi,
   size,
   zeroHash,
 } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
-import { foundry } from 'viem/chains'
 import { describe, expect, it } from 'vitest'
 import { execTransactionData } from '../../../src/devnet/dapp/requests.ts'
-import { plainSafeTx, safeTxTypedData } from '../../../src/devnet/eip712.ts'
+import { plainSafeTx } from '../../../src/devnet/eip712.ts'
 import { waitForReceipt } from '../../../src/devnet/receipt.ts'
 import { safeArtifact } from '../../../src/devnet/safeDeployment.ts'
 import type { SafeTx, Warning } from '../../../src/engine/index.ts'
 import { safeDeployment } from '../../../src/engine/safe/deployments.ts'
 import { devnetRolledBackPerTest } from '../../support/devnet.ts'
 import { deployable } from '../../support/solc.ts'
-import { messageResponseValidator, scanOk } from '../messageSupport.ts'
-import { ownerSignatures } from '../safeSupport.ts'
-
-const THRESHOLD_BOMB = `// SPDX-License-Identifier: MIT
-pragma solidity ^0.8.24;
-/// Delegate-called by a Safe: swaps its singleton only when the threshold (slot 4) is above 1.
-contract ThresholdBomb {
-    function migrate(address singleton) external {
-        uint256 threshold;
-        assembly { threshold := sload(4) }
-        if (threshold > 1) {
-            assembly { sstore(0, singleton) }
-        }
-    }
-}
-`
+import { devnetClients, ownerSignatures, scanSafeProposal, THRESHOLD_BOMB } from '../safeSupport.ts'
 
 const fx = devnetRolledBackPerTest()
-const chain = () => createPublicClient({ chain: foundry, transport: http(fx().rpcUrl), pollingInterval: 20 })
-const wallet = (index: number) =>
-  createWalletClient({
-    chain: foundry,
-    transport: http(fx().rpcUrl),
-    account: privateKeyToAccount(fx().accounts[index]?.privateKey as Hex),
-  })
-const validateMessage = messageResponseValidator()
+const { chain, wallet } = devnetClients(fx)
 const abi = parseAbi([
   'function nonce() view returns (uint256)',
   'function migrate(address singleton)',
@@ -100,18 +73,7 @@ async function delegateProposal(to: Address, data: Hex): Promise<SafeTx> {
   return { ...plainSafeTx(to, 0n, await nonce(), data), operation: 1 }
 }
 
-async function scanProposal(tx: SafeTx) {
-  const { response } = await scanOk(
-    {
-      message: { kind: 'SIGN_TYPED_DATA', data: safeTxTypedData(fx().chainId, fx().safe.address, tx) },
-      userAccount: fx().accounts[1]?.address,
-      metadata: { origin: 'https://app.safe.global' },
-    },
-    fx().rpcUrl,
-  )
-  expect(validateMessage(response)).toEqual([])
-  return response
-}
+const scanProposal = (tx: SafeTx) => scanSafeProposal(fx(), tx)
 
 /** The CRITICAL warnings that come from the calldata (not from a simulated change), by their data. */
 const calldataWarnings = (warnings: Warning[]) =>

@@ -4,40 +4,17 @@
  * payload writes without an event is reported as written. Reality is the oracle: executed with the owners'
  * signatures, each proposal does what the scan showed.
  */
-import {
-  type Address,
-  createPublicClient,
-  createWalletClient,
-  encodeFunctionData,
-  type Hex,
-  http,
-  parseAbi,
-} from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
-import { foundry } from 'viem/chains'
+import { type Address, encodeFunctionData, parseAbi } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { execTransactionData } from '../../../src/devnet/dapp/requests.ts'
-import { plainSafeTx, safeTxTypedData } from '../../../src/devnet/eip712.ts'
+import { plainSafeTx } from '../../../src/devnet/eip712.ts'
 import { waitForReceipt } from '../../../src/devnet/receipt.ts'
 import { type SafeTx, type StateChange, scanTransactionsWithStats } from '../../../src/engine/index.ts'
 import { devnetRolledBackPerTest } from '../../support/devnet.ts'
 import { deployable } from '../../support/solc.ts'
-import { scanOk } from '../messageSupport.ts'
-import { ownerSignatures } from '../safeSupport.ts'
+import { devnetClients, ownerSignatures, scanSafeProposal, THRESHOLD_BOMB } from '../safeSupport.ts'
 
-const PAYLOADS = `// SPDX-License-Identifier: MIT
-pragma solidity ^0.8.24;
-/// Delegate-called by a Safe: swaps its singleton only when the threshold (slot 4) is above 1, i.e. only outside a
-/// simulation that sets it to 1.
-contract ThresholdBomb {
-    function migrate(address singleton) external {
-        uint256 threshold;
-        assembly { threshold := sload(4) }
-        if (threshold > 1) {
-            assembly { sstore(0, singleton) }
-        }
-    }
-}
+const PAYLOADS = `${THRESHOLD_BOMB}
 /// Delegate-called by a Safe: writes its threshold slot without the ChangedThreshold event.
 contract SilentThreshold {
     function lower() external {
@@ -47,13 +24,7 @@ contract SilentThreshold {
 `
 
 const fx = devnetRolledBackPerTest()
-const chain = () => createPublicClient({ chain: foundry, transport: http(fx().rpcUrl), pollingInterval: 20 })
-const wallet = (index: number) =>
-  createWalletClient({
-    chain: foundry,
-    transport: http(fx().rpcUrl),
-    account: privateKeyToAccount(fx().accounts[index]?.privateKey as Hex),
-  })
+const { chain, wallet } = devnetClients(fx)
 const abi = parseAbi([
   'function nonce() view returns (uint256)',
   'function getThreshold() view returns (uint256)',
@@ -70,18 +41,7 @@ async function deploy(name: 'ThresholdBomb' | 'SilentThreshold'): Promise<Addres
   return receipt.contractAddress as Address
 }
 
-/** Owner 1 is asked to sign the proposal as typed data. */
-async function scanProposal(tx: SafeTx) {
-  const { response } = await scanOk(
-    {
-      message: { kind: 'SIGN_TYPED_DATA', data: safeTxTypedData(fx().chainId, fx().safe.address, tx) },
-      userAccount: owner(1),
-      metadata: { origin: 'https://app.safe.global' },
-    },
-    fx().rpcUrl,
-  )
-  return response
-}
+const scanProposal = (tx: SafeTx) => scanSafeProposal(fx(), tx)
 
 /** Owner 0 sends the proposal's execTransaction without signatures, under the MULTISIG_WALLET preset. */
 async function scanUnderPreset(tx: SafeTx) {

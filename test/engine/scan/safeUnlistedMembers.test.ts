@@ -5,30 +5,16 @@
  * oracle: executed, the unlisted module empties the Safe.
  */
 import { getSingletonFactoryInfo } from '@safe-global/safe-singleton-factory'
-import {
-  type Address,
-  concat,
-  createPublicClient,
-  createWalletClient,
-  encodeFunctionData,
-  getContractAddress,
-  type Hex,
-  http,
-  parseAbi,
-  zeroHash,
-} from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
-import { foundry } from 'viem/chains'
+import { type Address, concat, encodeFunctionData, getContractAddress, parseAbi, zeroHash } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { execTransactionData } from '../../../src/devnet/dapp/requests.ts'
-import { plainSafeTx, safeTxTypedData } from '../../../src/devnet/eip712.ts'
+import { plainSafeTx } from '../../../src/devnet/eip712.ts'
 import { waitForReceipt } from '../../../src/devnet/receipt.ts'
 import { safeArtifact } from '../../../src/devnet/safeDeployment.ts'
 import type { SafeTx } from '../../../src/engine/index.ts'
 import { devnetRolledBackPerTest } from '../../support/devnet.ts'
 import { deployable } from '../../support/solc.ts'
-import { scanOk } from '../messageSupport.ts'
-import { ownerSignatures } from '../safeSupport.ts'
+import { devnetClients, ownerSignatures, scanSafeProposal } from '../safeSupport.ts'
 
 const GHOST = `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
@@ -47,13 +33,7 @@ contract Ghost {
 }`
 
 const fx = devnetRolledBackPerTest()
-const chain = () => createPublicClient({ chain: foundry, transport: http(fx().rpcUrl), pollingInterval: 20 })
-const wallet = (index: number) =>
-  createWalletClient({
-    chain: foundry,
-    transport: http(fx().rpcUrl),
-    account: privateKeyToAccount(fx().accounts[index]?.privateKey as Hex),
-  })
+const { chain, wallet } = devnetClients(fx)
 const abi = parseAbi([
   'function nonce() view returns (uint256)',
   'function install(address module)',
@@ -86,14 +66,7 @@ async function simulateTxAccessor(): Promise<Address> {
 
 /** Owner 1 is asked to sign the proposal as typed data. */
 async function scan(tx: SafeTx) {
-  const { response } = await scanOk(
-    {
-      message: { kind: 'SIGN_TYPED_DATA', data: safeTxTypedData(fx().chainId, fx().safe.address, tx) },
-      userAccount: fx().accounts[1]?.address,
-      metadata: { origin: 'https://app.safe.global' },
-    },
-    fx().rpcUrl,
-  )
+  const response = await scanSafeProposal(fx(), tx)
   return {
     action: response.action,
     warnings: response.warnings.map((warning) => `${warning.severity} ${warning.kind}`),
