@@ -36,7 +36,7 @@ import {
   weakSetHas,
 } from './intrinsics.ts'
 import { readField } from './snapshot.ts'
-import { askFunctions, type Held, heldFor, holdAs, isWrapper, recordAlias, recordHeir } from './wallets.ts'
+import { askFunctions, type Held, heldFor, holdAs, isWrapper, recordHeir } from './wallets.ts'
 
 type AnyFunction = (...args: unknown[]) => unknown
 
@@ -372,8 +372,7 @@ export function createPatcher(gate: Gate, isLate: () => boolean): Patcher {
 
   /**
    * A stand-in for a provider (or an engine, with its entries) whose entry points cannot all be replaced, on it or up
-   * its chain: the hook's wrappers for those, the engine as engineSeen shows it, the rest forwarded. Its methods run on
-   * the wallet itself when called on the stand-in (see onWallet).
+   * its chain: the hook's wrappers for those, the engine as engineSeen shows it, the rest forwarded.
    */
   function standInFor(provider: Record<string, unknown>, entries: readonly Entry[] = PROVIDER_ENTRIES): object {
     const overrides = bare<Record<PropertyKey, AnyFunction>>()
@@ -382,33 +381,13 @@ export function createPatcher(gate: Gate, isLate: () => boolean): Patcher {
       const raw = unpatchedEntry(provider, entry[0])
       if (raw) overrides[entry[0]] = wrapEntryPoint(gate, entry[1], { owner: provider, onPrototype: false }, raw)
     }
-    const onWalletFunctions = newWeakMap<AnyFunction, AnyFunction>()
-    /**
-     * `method` as the stand-in shows it: called on the stand-in, it runs with the wallet itself as `this`, since a
-     * frozen class keeps its #private fields on the wallet only (a Proxy has none); one that answers with the wallet
-     * (an emitter's `on` returns `this`) answers with the stand-in, which the page is to keep using. The class itself
-     * (`constructor`) is shown as it is.
-     */
-    const onWallet = (key: PropertyKey, method: unknown): unknown => {
-      if (typeof method !== 'function' || key === 'constructor') return method
-      let shown = weakMapGet(onWalletFunctions, method as AnyFunction) as AnyFunction | undefined
-      if (!shown) {
-        shown = function (this: unknown, ...args: unknown[]) {
-          const result = apply(method as AnyFunction, this === standIn ? provider : this, args)
-          return result === provider ? standIn : result
-        }
-        weakMapSet(onWalletFunctions, method as AnyFunction, shown)
-        recordAlias(shown, method)
-      }
-      return shown
-    }
     const handler = {
       __proto__: null,
       get: (_: object, key: PropertyKey) => {
         const override = typeof key === 'string' ? overrides[key] : undefined
-        if (override) return onWallet(key, override)
+        if (override) return override
         const value = reflectGet(provider, key, provider)
-        return key === ENGINE_KEY ? engineSeen(value) : onWallet(key, value)
+        return key === ENGINE_KEY ? engineSeen(value) : value
       },
       set: (_: object, key: PropertyKey, value: unknown) => reflectSet(provider, key, value),
       has: (_: object, key: PropertyKey) => reflectHas(provider, key),
@@ -421,7 +400,7 @@ export function createPatcher(gate: Gate, isLate: () => boolean): Patcher {
         const override = typeof key === 'string' ? overrides[key] : undefined
         const out = { __proto__: null, enumerable: descriptor.enumerable, configurable: true } as PropertyDescriptor
         if (hasOwn(descriptor, 'value')) {
-          out.value = key === ENGINE_KEY ? engineSeen(descriptor.value) : onWallet(key, override ?? descriptor.value)
+          out.value = override ?? (key === ENGINE_KEY ? engineSeen(descriptor.value) : descriptor.value)
           out.writable = descriptor.writable
         } else {
           out.get = descriptor.get
@@ -430,8 +409,7 @@ export function createPatcher(gate: Gate, isLate: () => boolean): Patcher {
         return out
       },
     }
-    const standIn = construct(ProxyConstructor, [objectCreate(getPrototypeOf(provider)), handler]) as object
-    return standIn
+    return construct(ProxyConstructor, [objectCreate(getPrototypeOf(provider)), handler]) as object
   }
 
   /**

@@ -73,12 +73,6 @@ export function recordWrapper(wrapper: AnyFunction, slot: { raw: AnyFunction }):
   weakMapSet(originals, wrapper, slot)
 }
 
-/** Records `alias`, a function standing for `value`, as the hook's wrapper `value` is when it is one. */
-export function recordAlias(alias: AnyFunction, value: unknown): void {
-  const slot = typeof value === 'function' ? weakMapGet(originals, value as AnyFunction) : undefined
-  if (slot) weakMapSet(originals, alias, slot)
-}
-
 /** True for a function the hook made. */
 export function isWrapper(value: unknown): boolean {
   return typeof value === 'function' && weakMapGet(originals, value as AnyFunction) !== undefined
