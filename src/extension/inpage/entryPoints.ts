@@ -5,8 +5,7 @@
  *
  * Every payload a wrapper passes on is a fresh copy read once from what the page gave, so a getter cannot answer one
  * method to the hook and another to the wallet. An intercepted call goes through the gate; on Continue the wallet
- * receives a new payload holding a fresh copy of the params the worker sent back (what the window showed), frozen while
- * the page has changed the prototypes it reads through (see handedParams). When the wallet then
+ * receives a new payload holding the frozen params the worker sent back: what the window showed. When the wallet then
  * calls its own inner entry points with those params, they are recognised by identity and pass without a second
  * review while the wallet works on them (see Approval): a page that gets hold of them (a getter on Object.prototype
  * that the wallet's code reads through) cannot send them again once the wallet answered.
@@ -34,8 +33,7 @@ import {
 } from './intrinsics.ts'
 import { classifyMethod } from './methods.ts'
 import { plantedError, plantedField, plantedMethod } from './plantedFields.ts'
-import { prototypesUntouched } from './prototypes.ts'
-import { copyData, copyPayload, freezeDeep, readField } from './snapshot.ts'
+import { copyPayload, freezeDeep, readField } from './snapshot.ts'
 import { whenSettled } from './thenable.ts'
 import { type Held, heirsOf, heldFor, recordWrapper } from './wallets.ts'
 
@@ -270,22 +268,8 @@ function sameOwnProperties(self: object, heir: object): boolean {
 const DESCRIPTOR_VALUES = ['value', 'get', 'set']
 
 /**
- * The params to hand the wallet after a Continue: a fresh copy of what the worker sent back, which the page never held
- * and the wallet may normalise in place (`tx.from = tx.from.toLowerCase()` in strict mode); frozen instead while the
- * page has changed the prototypes the copy reads through, where its code could get hold of the copy and change it
- * after the review (see prototypes.ts).
- */
-function handedParams(params: unknown): unknown {
-  if (prototypesUntouched()) {
-    const copy = copyData(params)
-    if (copy.ok) return copy.value
-  }
-  return freezeDeep(params)
-}
-
-/**
- * Runs the gate; `done` gets the error, or the params to forward (recorded as approved, see handedParams). Params
- * whose missing fields the page planted are not forwarded (see plantedFields.ts).
+ * Runs the gate; `done` gets the error, or the frozen params to forward (recorded as approved). Params whose missing
+ * fields the page planted are not forwarded (see plantedFields.ts).
  */
 function review(
   ctx: Ctx,
@@ -298,11 +282,11 @@ function review(
     if (outcome.kind === 'error') return done(outcome.error)
     const planted = plantedField(method, outcome.params)
     if (planted) return done(plantedError(planted))
-    const handed = handedParams(outcome.params)
+    const frozen = freezeDeep(outcome.params)
     done(
       undefined,
-      handed,
-      handed !== null && typeof handed === 'object' ? approve(handed, method, held, ctx) : undefined,
+      frozen,
+      frozen !== null && typeof frozen === 'object' ? approve(frozen, method, held, ctx) : undefined,
     )
   })
 }
