@@ -5,9 +5,8 @@
  * chose.
  */
 import { WALLET_ANSWER_TIMEOUT_MS, type WalletInfo } from '../relay/protocol.ts'
-import { append, apply, isArray, later, newWeakMap, weakMapGet, weakMapSet } from './intrinsics.ts'
+import { append, apply, isArray, later, newWeakMap, promiseThen, weakMapGet, weakMapSet } from './intrinsics.ts'
 import { readField } from './snapshot.ts'
-import { whenSettled } from './thenable.ts'
 
 type AnyFunction = (...args: unknown[]) => unknown
 
@@ -102,9 +101,7 @@ export function askWallet(held: Held, method: 'eth_accounts' | 'eth_chainId', do
   try {
     const { request, sendAsync } = held.askVia
     if (typeof request === 'function') {
-      const result = apply(request, held.provider, [{ method, params: [] }])
-      // A thenable of a Promise polyfill (zone.js) is waited on as the language would; a plain value is the answer.
-      if (!whenSettled(result, answer, fail)) answer(result)
+      settleWith(apply(request, held.provider, [{ method, params: [] }]), answer, fail)
       return
     }
     if (typeof sendAsync !== 'function') {
@@ -115,6 +112,23 @@ export function askWallet(held: Held, method: 'eth_accounts' | 'eth_chainId', do
       { jsonrpc: '2.0', id: 1, method, params: [] },
       (error: unknown, response: unknown) => (error ? fail() : answer(readField(response, 'result'))),
     ])
+  } catch {
+    fail()
+  }
+}
+
+/**
+ * Reads a wallet's answer: a native promise through the captured `then`, a plain value as it is. Another thenable (a
+ * Promise polyfill's, as zone.js makes `window.Promise`) answers whatever the page's class says, so it is no answer:
+ * the page would choose the account and the chain the window shows.
+ */
+function settleWith(result: unknown, answer: (value: unknown) => void, fail: () => void): void {
+  if (result === null || typeof result !== 'object' || isArray(result)) {
+    answer(result)
+    return
+  }
+  try {
+    promiseThen(result, answer, fail)
   } catch {
     fail()
   }
