@@ -26,6 +26,13 @@ export function createConfirmQueue(browser: Browser, store: PendingStore, reject
   let windowId: number | undefined
   /** A window opening for an announced request (see announce); its id is known once `windowOpened` awaited it. */
   let opening: Promise<number> | undefined
+  /** The announced request the window was opened for, and that window once known. */
+  let announced: { id: string; windowId: number | undefined } | undefined
+  /**
+   * Announced requests whose window the user closed before they arrived: closing it rejected what was in it, and so it
+   * rejects them when they come (else each would open a window of its own, which nobody waits for).
+   */
+  const closedBeforeArrival = new Set<string>()
   // Opening and closing the window, and adding to it, happen one at a time; decisions do not wait for them.
   const inTurn = serially()
 
@@ -35,6 +42,7 @@ export function createConfirmQueue(browser: Browser, store: PendingStore, reject
     if (!attempt) return
     opening = undefined
     windowId = await attempt.catch(() => windowId)
+    if (announced) announced.windowId = windowId
   }
 
   const oldest = (): string | null => {
@@ -52,6 +60,11 @@ export function createConfirmQueue(browser: Browser, store: PendingStore, reject
   /** Rejects everything that waited in a window that is gone. */
   async function windowGone(gone: number) {
     if (windowId === gone) windowId = undefined
+    if (announced?.windowId === gone && !waiting.has(announced.id)) {
+      if (closedBeforeArrival.size >= 64) closedBeforeArrival.clear()
+      closedBeforeArrival.add(announced.id)
+    }
+    announced = undefined
     const held = (await store.all()).filter((record) => record.windowId === gone)
     for (const record of held) {
       waiting.delete(record.id)
@@ -75,6 +88,12 @@ export function createConfirmQueue(browser: Browser, store: PendingStore, reject
         await store.put(joining === undefined ? record : { ...record, windowId: joining })
         waiting.set(record.id, record.createdAt)
         stored()
+        if (closedBeforeArrival.delete(record.id)) {
+          waiting.delete(record.id)
+          await reject(record.id)
+          return
+        }
+        if (announced?.id === record.id) announced = undefined
         // The window it joined may have been decided empty while the request was being stored (windowClosing): it
         // closes, so the request gets a window of its own and says so before that window can be reported gone.
         if (joining !== undefined && windowId === joining) return
@@ -105,6 +124,7 @@ export function createConfirmQueue(browser: Browser, store: PendingStore, reject
         if (windowId !== undefined || opening || !wanted()) return
         opening = openConfirmWindow(browser, id, { announced: true })
         opening.catch(() => undefined)
+        announced = { id, windowId: undefined }
       }),
     /** A request settled: it leaves the queue. Returns the request the window shows next, or null when none. */
     settled(id: string): string | null {

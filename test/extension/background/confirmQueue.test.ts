@@ -199,6 +199,25 @@ describe('confirmation queue', () => {
       expect(opened).toEqual([expect.stringContaining('announced=1'), expect.not.stringContaining('announced')])
     })
 
+    it('rejects the announced request when the user closed its window before it arrived, opening no other', async () => {
+      const { browser, opened, open } = browserWithSlowWindows()
+      const store = createPendingStore(memoryArea())
+      const rejected: string[] = []
+      const queue = createConfirmQueue(browser, store, async (id) => {
+        rejected.push(id)
+      })
+      await queue.announce('a', () => true)
+      open()
+      await queue.windowRemoved(7)
+      await queue.add(record('a'))
+      await expect.poll(() => rejected).toEqual(['a'])
+      expect(queue.has('a')).toBe(false)
+      expect(opened).toEqual([expect.stringContaining('?id=a&announced=1')])
+      // The next request opens a window as usual.
+      await queue.add(record('b'))
+      expect(opened).toHaveLength(2)
+    })
+
     it('rejects what waited in the window when the user closes it', async () => {
       const { browser, open } = browserWithSlowWindows()
       const store = createPendingStore(memoryArea())
