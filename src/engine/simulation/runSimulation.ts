@@ -39,7 +39,7 @@ import {
 } from './safeConfigRead.ts'
 import { loggedCandidates, memberCandidates } from './safeMembers.ts'
 import { type ProbeBase, probeSells, type SellProbe, sellTargets } from './sellProbe.ts'
-import { blockTimestamp, checkSimulateResult, type RpcCallResult } from './simulateResponse.ts'
+import { blockTimestamp, callOutput, checkSimulateResult, type RpcCallResult } from './simulateResponse.ts'
 import { cachedTokenMetadata } from './tokenMetadata.ts'
 
 /** The fee a transaction offers per gas: a legacy gas price, or EIP-1559 caps. */
@@ -500,7 +500,7 @@ function toOutcome(call: RpcCallResult, tx: SimulationTx): TxOutcome {
   return {
     tx,
     status: success ? 'success' : 'failed',
-    returnData: call.returnData,
+    returnData: callOutput(call),
     logs: (call.logs ?? []).map((log) => ({ address: getAddress(log.address), topics: log.topics, data: log.data })),
     gasUsed: BigInt(call.gasUsed),
     error: success ? null : { code: call.error?.code ?? null, message: call.error?.message ?? 'execution failed' },

@@ -12,7 +12,8 @@ export type RpcCallResult = {
   returnData: Hex
   gasUsed: Hex
   logs?: SimulatedLog[]
-  error?: { code?: number; message?: string }
+  /** geth and reth put a revert's data in `data` and leave `returnData` empty; anvil puts it in `returnData`. */
+  error?: { code?: number; message?: string; data?: unknown }
 }
 
 type RpcBlockResult = { calls: RpcCallResult[]; timestamp?: unknown }
@@ -43,6 +44,16 @@ export function checkSimulateResult<Counts extends number[]>(
     if (bad !== -1) return { ok: false, problem: `call ${bad + 1} of block ${index + 1} is malformed` }
   }
   return { ok: true, blocks: value as { [Block in keyof Counts]: RpcBlockResult } }
+}
+
+/**
+ * What a call returned, or for a failed call the data it reverted with: from `returnData`, or from `error.data` when
+ * the node puts it there (geth's internal/ethapi simulate.go returns no return value for a failed call).
+ */
+export function callOutput(call: RpcCallResult): Hex {
+  if (call.status === '0x1' || call.returnData !== '0x') return call.returnData
+  const data = call.error?.data
+  return isHexText(data) ? data : call.returnData
 }
 
 /** A simulated block's timestamp in Unix seconds, or null when the node did not say (it is optional to the engine). */
