@@ -1,6 +1,6 @@
 /**
- * The scan runner: one eth_simulateV1 call with three blocks — reads before, the transactions, reads after — so one
- * request sees one consistent state. A second call (same base block) happens only when the transactions touched
+ * The scan runner: one eth_simulateV1 call with three parts — reads before, the transactions' block, reads after (each
+ * read part one block, or more when it has more than READS_PER_BLOCK reads) — so one request sees one consistent state. A second call (same base block) happens only when the transactions touched
  * assets or accounts their calldata did not reveal; a sell probe of a token the user buys (sellProbe.ts) travels
  * beside it, or alone when there is none.
  */
@@ -148,7 +148,14 @@ export type RunOutcome = { ok: true; result: SimulationResult } | { ok: false; e
 const PLAIN_TRANSFER_GAS = 21_000n
 
 /** Gas each read may use: enough for any honest view function, bounded so a hostile token cannot eat the block. */
-const READ_GAS = numberToHex(1_000_000)
+const READ_GAS = 1_000_000
+
+/**
+ * The most reads one simulated block carries, so that the gas they declare (READ_GAS each) stays within 30,000,000,
+ * the lowest block gas limit of the chains Preflight has defaults for (and anvil's). reth before v2.3.0 refuses a
+ * block whose calls declare more gas in all than its gas limit (-38015), whatever they use: a swap's 43 reads did.
+ */
+const READS_PER_BLOCK = 30_000_000 / READ_GAS
 
 /**
  * How long a scan waits for its probes (of a sale, of the environment) beyond the rest of its calls: a probe only
@@ -328,14 +335,17 @@ async function simulate(
 ): Promise<Phase> {
   const reads = [...plan.values()]
   const stateReads = reads.filter((read) => read.timing === 'state')
-  const readCall = (read: Read) => ({ from: zeroAddress, to: read.to, data: read.data, gas: READ_GAS })
+  const readCall = (read: Read) => ({ from: zeroAddress, to: read.to, data: read.data, gas: numberToHex(READ_GAS) })
+  const [first = [], ...more] = inBlocks(reads)
+  const after = inBlocks(stateReads)
   const payload = {
     traceTransfers: true,
     validation: false,
     blockStateCalls: [
-      { stateOverrides: inputOverrides(input, injectedCode(reads)), calls: reads.map(readCall) },
+      { stateOverrides: inputOverrides(input, injectedCode(reads)), calls: first.map(readCall) },
+      ...more.map((block) => ({ calls: block.map(readCall) })),
       { stateOverrides: transactionOverrides(input), calls: txs.map(txCall) },
-      { calls: stateReads.map(readCall) },
+      ...after.map((block) => ({ calls: block.map(readCall) })),
     ],
   }
   let answer: unknown
@@ -348,7 +358,12 @@ async function simulate(
     }
     throw error
   }
-  const checked = checkSimulateResult(answer, [reads.length, txs.length, stateReads.length])
+  const before = [first, ...more]
+  const checked = checkSimulateResult(answer, [
+    ...before.map((block) => block.length),
+    txs.length,
+    ...after.map((block) => block.length),
+  ])
   if (!checked.ok) {
     throw new RpcFailure(
       'BAD_ANSWER',
@@ -357,13 +372,26 @@ async function simulate(
       null,
     )
   }
-  const [before, transactions, after] = checked.blocks
+  const blocks = checked.blocks
+  const transactions = blocks[before.length] as (typeof blocks)[number]
+  const calls = (part: typeof blocks) => part.flatMap((block) => block.calls)
   return {
     ok: true,
     outcomes: transactions.calls.map((call, index) => toOutcome(call, txs[index] as SimulationTx)),
-    reads: { before: decodeReads(reads, before.calls), after: decodeReads(stateReads, after.calls) },
-    blockTime: blockTimestamp(before),
+    reads: {
+      before: decodeReads(reads, calls(blocks.slice(0, before.length))),
+      after: decodeReads(stateReads, calls(blocks.slice(before.length + 1))),
+    },
+    blockTime: blockTimestamp(blocks[0] as (typeof blocks)[number]),
   }
+}
+
+/** `reads` in blocks of at most READS_PER_BLOCK, in order; no reads are one empty block, so the layout never varies. */
+function inBlocks(reads: Read[]): Read[][] {
+  const blocks: Read[][] = []
+  for (let start = 0; start < reads.length; start += READS_PER_BLOCK)
+    blocks.push(reads.slice(start, start + READS_PER_BLOCK))
+  return blocks.length > 0 ? blocks : [[]]
 }
 
 /** No sell probe results when the node fails the probe: it only adds a warning, so the scan goes on without it. */

@@ -10,7 +10,7 @@ import { listenOnFreePort, readBody } from '../../support/net.ts'
 import recorded from './fixtures/gethSimulateAnswers.json' with { type: 'json' }
 
 type JsonRpcRequest = { id: number; method: string; params: unknown[] }
-type Block = { calls: unknown[] }
+type Block = { calls: { from?: string }[] }
 type Recorded = { calls?: unknown[][]; error?: { code: number; message: string } }
 
 const SENDER = '0xc000000000000000000000000000000000000000'
@@ -26,10 +26,11 @@ function answer(fixture: Recorded, request: JsonRpcRequest): { result: unknown }
   if (fixture.error) return { error: fixture.error }
   const payload = request.params[0] as { blockStateCalls: Block[] }
   return {
-    result: payload.blockStateCalls.map((block, index) => ({
+    result: payload.blockStateCalls.map((block) => ({
       timestamp: '0x228',
+      // The engine's reads come from the zero address; the transaction block is the one the sender's call is in.
       calls:
-        index === 1
+        block.calls[0]?.from?.toLowerCase() === SENDER
           ? fixture.calls?.[0]
           : block.calls.map(() => ({ status: '0x1', returnData: '0x', gasUsed: '0x5208', logs: [] })),
     })),

@@ -1,0 +1,51 @@
+/**
+ * The engine's eth_simulateV1 requests stay within what geth and reth accept: scans run through a proxy in front of
+ * the devnet that refuses a request the way they would (test/support/simulateRules.ts), and each must come back as it
+ * does from anvil directly.
+ */
+import { type Address, createPublicClient, http, parseEther } from 'viem'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { v2SwapEthForTokens } from '../../../src/devnet/dapp/uniswap.ts'
+import type { Devnet } from '../../../src/devnet/devnet.ts'
+import { scanTransactions } from '../../../src/engine/index.ts'
+import { startTestDevnet } from '../../support/devnet.ts'
+import type { RpcStandIn } from '../../support/net.ts'
+import { GETH_DEFAULTS, startRuleKeepingNode } from '../../support/simulateRules.ts'
+
+let devnet: Devnet
+let node: RpcStandIn & { refusals: { code: number; message: string }[] }
+
+beforeAll(async () => {
+  devnet = await startTestDevnet()
+  const block = await createPublicClient({ transport: http(devnet.fixtures.rpcUrl) }).getBlock()
+  node = await startRuleKeepingNode(devnet.fixtures.rpcUrl, { ...GETH_DEFAULTS, gasLimit: block.gasLimit })
+})
+afterAll(async () => {
+  await node?.close()
+  await devnet?.stop()
+})
+
+/** The parts of a response that do not change from one scan to the next (requestId does). */
+function conclusions(outcome: Awaited<ReturnType<typeof scanTransactions>>) {
+  if (!outcome.ok) throw new Error(`scan failed: ${outcome.error.message}`)
+  const { requestId: _, ...rest } = outcome.response
+  return rest
+}
+
+describe('a scan through a node that keeps geth’s and reth’s limits', () => {
+  it('a Uniswap swap, whose 43 reads declared 43,000,000 gas in one block, is accepted and concludes the same', async () => {
+    const { fixtures } = devnet
+    const user = fixtures.accounts[0]?.address as Address
+    const tx = v2SwapEthForTokens(fixtures, user, fixtures.erc20.address, parseEther('1'))
+    const request = {
+      txObjects: [{ from: tx.from, to: tx.to, data: tx.data, value: BigInt(tx.value ?? 0).toString() }],
+      userAccount: user,
+      metadata: { origin: 'https://app.uniswap.org' },
+    }
+    const direct = conclusions(await scanTransactions(request, { rpcUrl: fixtures.rpcUrl }))
+    const kept = conclusions(await scanTransactions(request, { rpcUrl: node.url, chainId: fixtures.chainId }))
+    expect(node.refusals).toEqual([])
+    expect(kept.simulationResults.aggregated.error).toBeNull()
+    expect(kept).toEqual(direct)
+  })
+})

@@ -1,0 +1,96 @@
+/**
+ * A JSON-RPC proxy in front of a node (anvil, which enforces none of these) that refuses an eth_simulateV1 the way
+ * geth or reth would, so a test proves the engine's requests stay within their limits. The rules, as read in:
+ * - go-ethereum internal/ethapi/api.go and simulate.go (commit 02b73d4): at most 256 blocks, 5,000 calls in a block
+ *   and 10,000 in all (-38026); a call's declared gas must fit in what its block has left after the gas used before
+ *   it (-38015); the gas used by all calls of the request within the RPC gas cap, 50,000,000 by default.
+ * - reth before v2.3.0 (crates/rpc/rpc-eth-api/src/helpers/call.rs before commit b8116b42b8): the gas the calls of a
+ *   block declare, added up, must not exceed the block's gas limit (-38015), whatever they then use.
+ */
+import { type RpcStandIn, serveJsonRpc } from './net.ts'
+
+type Call = { gas?: string }
+type Block = { calls?: Call[] }
+type CallResult = { gasUsed: string }
+type JsonRpcRequest = { id: number; method: string; params: unknown[] }
+type Refusal = { code: number; message: string }
+
+/** Limits a node enforces; gasLimit is the block gas limit the simulated blocks inherit from the base block. */
+export type SimulateLimits = { gasLimit: bigint; gasCap: bigint }
+
+/** geth's defaults (RPCGasCap) over anvil's 30,000,000 block gas limit. */
+export const GETH_DEFAULTS: SimulateLimits = { gasLimit: 30_000_000n, gasCap: 50_000_000n }
+
+/** What a rule-keeping node says of `request` before running it (reth's declared-gas rule, geth's counts), or null. */
+function refuseRequest(blocks: Block[], limits: SimulateLimits): Refusal | null {
+  if (blocks.length > 256) return { code: -38026, message: 'too many blocks' }
+  let total = 0
+  for (const block of blocks) {
+    const calls = block.calls ?? []
+    total += calls.length
+    if (calls.length > 5000) return { code: -38026, message: `too many calls in block: ${calls.length} > 5000` }
+    const declared = calls.reduce((sum, call) => sum + (call.gas ? BigInt(call.gas) : 0n), 0n)
+    if (declared > limits.gasLimit) {
+      return { code: -38015, message: "Block gas limit exceeded by the block's transactions" }
+    }
+  }
+  if (total > 10_000) return { code: -38026, message: `too many calls: ${total} > 10000` }
+  return null
+}
+
+/** What geth says of the answer anvil gave (per-block gas left, the request's gas cap), or null. */
+function refuseAnswer(blocks: Block[], results: { calls: CallResult[] }[], limits: SimulateLimits): Refusal | null {
+  let budget = limits.gasCap
+  for (const [index, block] of blocks.entries()) {
+    let used = 0n
+    for (const [call, callIndex] of (block.calls ?? []).map((one, at) => [one, at] as const)) {
+      const declared = call.gas ? BigInt(call.gas) : null
+      const remaining = limits.gasLimit - used
+      if (declared !== null && declared > remaining) {
+        return { code: -38015, message: `block gas limit reached: remaining: ${remaining}, required: ${declared}` }
+      }
+      const gasUsed = BigInt(results[index]?.calls[callIndex]?.gasUsed ?? '0x0')
+      if (gasUsed > budget)
+        return { code: -32000, message: `RPC gas cap exhausted: need ${gasUsed}, remaining ${budget}` }
+      budget -= gasUsed
+      used += gasUsed
+    }
+  }
+  return null
+}
+
+/** A proxy to `upstream` that refuses eth_simulateV1 requests breaking `limits`; `refusals` lists what it refused. */
+export async function startRuleKeepingNode(
+  upstream: string,
+  limits: SimulateLimits,
+): Promise<RpcStandIn & { refusals: Refusal[] }> {
+  const refusals: Refusal[] = []
+  const one = async (request: JsonRpcRequest): Promise<unknown> => {
+    const blocks =
+      request.method === 'eth_simulateV1' ? (request.params[0] as { blockStateCalls: Block[] }).blockStateCalls : null
+    const early = blocks ? refuseRequest(blocks, limits) : null
+    if (early) {
+      refusals.push(early)
+      return { jsonrpc: '2.0', id: request.id, error: early }
+    }
+    const response = await fetch(upstream, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(request),
+    })
+    const answer = (await response.json()) as { result?: { calls: CallResult[] }[] }
+    const late = blocks && answer.result ? refuseAnswer(blocks, answer.result, limits) : null
+    if (late) {
+      refusals.push(late)
+      return { jsonrpc: '2.0', id: request.id, error: late }
+    }
+    return answer
+  }
+  const node = await serveJsonRpc(async (body, res) => {
+    const parsed = JSON.parse(body) as JsonRpcRequest | JsonRpcRequest[]
+    const answer = Array.isArray(parsed) ? await Promise.all(parsed.map(one)) : await one(parsed)
+    res.setHeader('content-type', 'application/json')
+    res.end(JSON.stringify(answer))
+  })
+  return { ...node, refusals }
+}
