@@ -101,7 +101,8 @@ function aggregatedError(input: SimulationInput, result: SimulationResult): Aggr
   if (result.failure) {
     return {
       kind: 'SIMULATION_FAILED',
-      humanReadableError: 'The transactions could not be simulated.',
+      // The window shows this sentence, so it carries why: the node's refusal says what to change.
+      humanReadableError: `The transactions could not be simulated: ${result.failure}`,
       reason: result.failure,
     }
   }

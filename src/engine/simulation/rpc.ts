@@ -55,6 +55,8 @@ export class RpcFailure extends Error {
     message: string,
     /** JSON-RPC error code when the node answered with an error object. */
     readonly code: number | null,
+    /** The node's own message when it answered with an error object. */
+    readonly nodeMessage: string | null = null,
   ) {
     super(message)
   }
@@ -349,7 +351,7 @@ function resultOf(answer: unknown, method: string): unknown {
         code,
       )
     }
-    throw new RpcFailure('REJECTED', `The node rejected ${method}: ${message}`, code)
+    throw new RpcFailure('REJECTED', `The node rejected ${method}: ${message}`, code, message)
   }
   if (!one || typeof one !== 'object' || !('result' in one)) {
     throw transportFailure({ kind: 'NOT_JSON_RPC', detail: 'no result' }, method)

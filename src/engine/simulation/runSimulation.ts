@@ -39,6 +39,7 @@ import {
 } from './safeConfigRead.ts'
 import { loggedCandidates, memberCandidates } from './safeMembers.ts'
 import { type ProbeBase, probeSells, type SellProbe, sellTargets } from './sellProbe.ts'
+import { refusalAdvice } from './simulateRefusal.ts'
 import { blockTimestamp, callOutput, checkSimulateResult, type RpcCallResult } from './simulateResponse.ts'
 import { cachedTokenMetadata } from './tokenMetadata.ts'
 
@@ -354,7 +355,8 @@ async function simulate(
   } catch (error) {
     // The node answered but refused the whole simulation (e.g. a gas limit below the intrinsic cost): report it.
     if (error instanceof RpcFailure && error.code !== null && error.code !== -32601) {
-      return { ok: false, failure: error.message }
+      const advice = refusalAdvice(error.code)
+      return { ok: false, failure: advice ? `${advice} (The node said: ${error.nodeMessage})` : error.message }
     }
     throw error
   }

@@ -19,7 +19,7 @@ const RECIPIENT = '0xc100000000000000000000000000000000000000'
 let server: Server
 let base: string
 
-/** geth's answer to the scan's simulation: recorded calls in the transaction block, or the recorded error. */
+/** geth's answer to the scan's simulation: the recorded last call in the transaction block, or the recorded error. */
 function answer(fixture: Recorded, request: JsonRpcRequest): { result: unknown } | { error: unknown } {
   if (request.method === 'eth_chainId') return { result: '0x1' }
   if (request.method === 'eth_getBlockByNumber') return { result: { number: '0x10', baseFeePerGas: '0x1' } }
@@ -31,7 +31,7 @@ function answer(fixture: Recorded, request: JsonRpcRequest): { result: unknown }
       // The engine's reads come from the zero address; the transaction block is the one the sender's call is in.
       calls:
         block.calls[0]?.from?.toLowerCase() === SENDER
-          ? fixture.calls?.[0]
+          ? fixture.calls?.at(-1)?.slice(-1)
           : block.calls.map(() => ({ status: '0x1', returnData: '0x', gasUsed: '0x5208', logs: [] })),
     })),
   }
@@ -68,6 +68,11 @@ async function scanWith(fixture: string) {
   return outcome.response
 }
 
+/** The scan's aggregated error against the stand-in node replaying the refusal in `fixture`. */
+async function refusalOf(fixture: string) {
+  return (await scanWith(fixture)).simulationResults.aggregated.error
+}
+
 describe("geth's call results", () => {
   it('a revert reason geth puts in error.data (returnData is empty) is decoded', async () => {
     const response = await scanWith('ethSimulate-eth-send-should-not-produce-logs-on-revert')
@@ -76,6 +81,31 @@ describe("geth's call results", () => {
       revertReason: 'execution reverted: Always reverting contract',
       humanReadableError: 'The transaction would fail: Always reverting contract.',
     })
+  })
+
+  it('a call out of gas (code -32015, no data) is a failure for want of gas, not a revert', async () => {
+    const response = await scanWith('ethSimulate-run-out-of-gas-in-block-38015')
+    expect(response.simulationResults.perTransaction[0]?.error).toEqual({
+      kind: 'TRANSACTION_ERROR',
+      humanReadableError: 'The transaction would fail: out of gas.',
+      errorType: 'OutOfGas',
+    })
+  })
+})
+
+describe("geth's refusals of a whole simulation", () => {
+  it('-38014, a sender without the ETH it sends: the window says so and what to change', async () => {
+    const error = await refusalOf('ethSimulate-simple-no-funds')
+    expect(error?.humanReadableError).toMatch(
+      /^The transactions could not be simulated: An account sends more ETH than it holds, .*lower the value or fund the account/,
+    )
+    // The node's own words travel too: they name the account and the amounts.
+    expect(error?.humanReadableError).toContain('have 0 want 1000')
+  })
+
+  it('-38026, over the node’s limits: says to send fewer transactions per request', async () => {
+    const error = await refusalOf('ethSimulate-big-block-state-calls-array')
+    expect(error?.humanReadableError).toMatch(/more than this node simulates at once.*send fewer transactions/)
   })
 })
 
