@@ -14,7 +14,8 @@ export function refusalAdvice(code: number | null): string | null {
     case -38015:
       return "A transaction's gas limit is more than its block has left (the block gas limit, less the gas used before it): lower the transaction's gas limit."
     case -38013:
-      return "A transaction's gas limit is below what any transaction costs to start (21,000 gas plus its calldata): raise its gas limit."
+      // geth also answers this when its gas cap ran out before a call (the call then gets no gas at all).
+      return "A call's gas limit is below what any call costs to start (21,000 gas plus its calldata): raise the transaction's gas limit if it sets one; otherwise the node's RPC gas cap ran out (geth's default is 50,000,000 for the whole simulation)."
     case -38025:
       return 'A contract creation carries more than the 49,152 bytes of init code chains accept (EIP-3860), so it would fail.'
     case -38026:
