@@ -13,13 +13,23 @@ type Call = { gas?: string }
 type Block = { calls?: Call[] }
 type CallResult = { gasUsed: string }
 type JsonRpcRequest = { id: number; method: string; params: unknown[] }
-type Refusal = { code: number; message: string }
+/** A refusal as a rule-keeping node answers it: a JSON-RPC error object. */
+export type Refusal = { code: number; message: string }
 
 /** Limits a node enforces; gasLimit is the block gas limit the simulated blocks inherit from the base block. */
 export type SimulateLimits = { gasLimit: bigint; gasCap: bigint }
 
 /** geth's defaults (RPCGasCap) over anvil's 30,000,000 block gas limit. */
 export const GETH_DEFAULTS: SimulateLimits = { gasLimit: 30_000_000n, gasCap: 50_000_000n }
+
+/** reth's refusal (before v2.3.0) of blocks whose calls declare more gas in all than `gasLimit`, or null. */
+export function declaredGasRefusal(blocks: Block[], gasLimit: bigint): Refusal | null {
+  for (const block of blocks) {
+    const declared = (block.calls ?? []).reduce((sum, call) => sum + (call.gas ? BigInt(call.gas) : 0n), 0n)
+    if (declared > gasLimit) return { code: -38015, message: "Block gas limit exceeded by the block's transactions" }
+  }
+  return null
+}
 
 /** What a rule-keeping node says of `request` before running it (reth's declared-gas rule, geth's counts), or null. */
 function refuseRequest(blocks: Block[], limits: SimulateLimits): Refusal | null {
@@ -29,13 +39,9 @@ function refuseRequest(blocks: Block[], limits: SimulateLimits): Refusal | null 
     const calls = block.calls ?? []
     total += calls.length
     if (calls.length > 5000) return { code: -38026, message: `too many calls in block: ${calls.length} > 5000` }
-    const declared = calls.reduce((sum, call) => sum + (call.gas ? BigInt(call.gas) : 0n), 0n)
-    if (declared > limits.gasLimit) {
-      return { code: -38015, message: "Block gas limit exceeded by the block's transactions" }
-    }
   }
   if (total > 10_000) return { code: -38026, message: `too many calls: ${total} > 10000` }
-  return null
+  return declaredGasRefusal(blocks, limits.gasLimit)
 }
 
 /** What geth says of the answer anvil gave (per-block gas left, the request's gas cap), or null. */

@@ -74,6 +74,12 @@ const TRANSFER_GAS = 1_000_000n
 /** Gas for the probe's sale: the transfer's budget for the pair's payout, plus the probe's own reads. */
 const PROBE_GAS = 2_000_000n
 
+/**
+ * The most targets one block sells back, so that the gas their calls declare stays within 30,000,000 (as the scan's
+ * reads do, runSimulation.ts): reth before v2.3.0 refuses a block whose calls declare more, and the probe was lost.
+ */
+const TARGETS_PER_BLOCK = Number(30_000_000n / (TRANSFER_GAS + PROBE_GAS))
+
 /** A token the user buys: the pool that sent it (the largest net sender), what it sent and what the user gained. */
 export type SellTarget = { token: Address; pool: Address; poolSent: bigint; amount: bigint }
 
@@ -153,19 +159,26 @@ export async function probeSells(
       gas: numberToHex(PROBE_GAS),
     },
   ])
+  const sales: object[][] = []
+  for (let start = 0; start < calls.length; start += 2 * TARGETS_PER_BLOCK) {
+    sales.push(calls.slice(start, start + 2 * TARGETS_PER_BLOCK))
+  }
   const payload = {
     traceTransfers: false,
     validation: false,
     blockStateCalls: [
       { stateOverrides: base.stateOverrides, calls: base.calls },
       // The probe's code arrives after the user's transactions, so none of them can see it and act bought-back-able.
-      { stateOverrides: { [probe]: { code: SELL_PROBE_CODE } }, calls },
+      ...sales.map((block, index) => ({
+        ...(index === 0 ? { stateOverrides: { [probe]: { code: SELL_PROBE_CODE } } } : {}),
+        calls: block,
+      })),
     ],
   }
   const answer = await client.request('eth_simulateV1', [payload, tag])
-  const checked = checkSimulateResult(answer, [base.calls.length, calls.length])
+  const checked = checkSimulateResult(answer, [base.calls.length, ...sales.map((block) => block.length)])
   if (!checked.ok) return []
-  const results = checked.blocks[1].calls
+  const results = checked.blocks.slice(1).flatMap((block) => block.calls)
   return targets.map((target, index) => ({
     ...target,
     transfer: transferWent(results[2 * index] as RpcCallResult) ? 'ok' : 'reverted',

@@ -6,7 +6,9 @@
 import { readFileSync } from 'node:fs'
 import { type Address, getAddress, zeroAddress } from 'viem'
 import { describe, expect, it } from 'vitest'
-import { SELL_PROBE_CODE, sellTargets } from '../../../src/engine/simulation/sellProbe.ts'
+import { NO_TRAFFIC, type RpcClient, RpcFailure } from '../../../src/engine/simulation/rpc.ts'
+import { probeSells, SELL_PROBE_CODE, sellTargets } from '../../../src/engine/simulation/sellProbe.ts'
+import { declaredGasRefusal } from '../../support/simulateRules.ts'
 import { INJECTED_SETTINGS, runtimeCode } from '../../support/solc.ts'
 import { etherMovement, tokenMovement } from '../movementSupport.ts'
 
@@ -44,5 +46,30 @@ describe('sellTargets', () => {
     expect(sellTargets([eth(USER, MEME, 1n), token(MEME, zeroAddress, USER, 100n)], USER, anyToken)).toEqual([])
     expect(sellTargets([eth(USER, ROUTER, 1n), token(MEME, PAIR, USER, 100n)], USER, () => false)).toEqual([])
     expect(sellTargets([token(MEME, USER, PAIR, 100n), eth(PAIR, USER, 1n)], USER, anyToken)).toEqual([])
+  })
+})
+
+describe('probeSells', () => {
+  it('sells back 11 tokens in blocks that each declare at most 30,000,000 gas (reth before v2.3.0 refuses more)', async () => {
+    const targets = Array.from({ length: 11 }, (_, index) => ({
+      token: getAddress(`0x${(0xe000 + index).toString(16).padStart(40, '0')}`),
+      pool: PAIR,
+      poolSent: 100n,
+      amount: 98n,
+    }))
+    // A node keeping reth's rule over a 30,000,000 block: every call it runs succeeds and returns nothing.
+    const client: RpcClient = {
+      stats: NO_TRAFFIC,
+      request: async (_method, params) => {
+        const { blockStateCalls } = params[0] as { blockStateCalls: { calls: { gas?: string }[] }[] }
+        const refusal = declaredGasRefusal(blockStateCalls, 30_000_000n)
+        if (refusal) throw new RpcFailure('REJECTED', refusal.message, refusal.code, refusal.message)
+        return blockStateCalls.map((block) => ({
+          calls: block.calls.map(() => ({ status: '0x1', returnData: '0x', gasUsed: '0x5208', logs: [] })),
+        }))
+      },
+    }
+    const probes = await probeSells(client, { stateOverrides: {}, calls: [] }, targets, USER, 'latest')
+    expect(probes.map((probe) => [probe.token, probe.transfer])).toEqual(targets.map((target) => [target.token, 'ok']))
   })
 })
