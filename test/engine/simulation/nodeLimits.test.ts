@@ -7,7 +7,8 @@ import { type Address, createPublicClient, http, parseEther } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { v2SwapEthForTokens } from '../../../src/devnet/dapp/uniswap.ts'
 import type { Devnet } from '../../../src/devnet/devnet.ts'
-import { scanTransactions } from '../../../src/engine/index.ts'
+import { scanMessage, scanTransactions } from '../../../src/engine/index.ts'
+import { buildScenarios } from '../../bench/scenarios.ts'
 import { startTestDevnet } from '../../support/devnet.ts'
 import type { RpcStandIn } from '../../support/net.ts'
 import { GETH_DEFAULTS, startRuleKeepingNode } from '../../support/simulateRules.ts'
@@ -32,6 +33,25 @@ function conclusions(outcome: Awaited<ReturnType<typeof scanTransactions>>) {
   return rest
 }
 
+/**
+ * What a scan concludes: its action, warnings and changes (or its error). Calldata the preset rewrites is left out:
+ * the preset's signers are drawn at random for each scan.
+ */
+function verdict(outcome: { ok: boolean; response?: object; error?: object }) {
+  if (!outcome.ok || !outcome.response) return outcome
+  const response = outcome.response as {
+    action: string
+    warnings: unknown[]
+    simulationResults: { aggregated?: unknown; expectedStateChanges?: unknown; error?: unknown }
+  }
+  const results = response.simulationResults
+  return {
+    action: response.action,
+    warnings: response.warnings,
+    changes: results.aggregated ?? { changes: results.expectedStateChanges, error: results.error },
+  }
+}
+
 describe('a scan through a node that keeps geth’s and reth’s limits', () => {
   it('a Uniswap swap, whose 43 reads declared 43,000,000 gas in one block, is accepted and concludes the same', async () => {
     const { fixtures } = devnet
@@ -47,5 +67,19 @@ describe('a scan through a node that keeps geth’s and reth’s limits', () => 
     expect(node.refusals).toEqual([])
     expect(kept.simulationResults.aggregated.error).toBeNull()
     expect(kept).toEqual(direct)
+  })
+
+  it('every benchmark scenario (transfers, a Safe execTransaction under the preset, permits, Safe messages) is accepted and concludes the same', async () => {
+    const { fixtures } = devnet
+    for (const scenario of buildScenarios(fixtures, [])) {
+      const scan = (rpcUrl: string) =>
+        scenario.kind === 'transactions'
+          ? scanTransactions(scenario.request, { rpcUrl, chainId: fixtures.chainId })
+          : scanMessage(scenario.request(0), { rpcUrl, chainId: fixtures.chainId })
+      const direct = verdict(await scan(fixtures.rpcUrl))
+      const kept = verdict(await scan(node.url))
+      expect({ scenario: scenario.name, refusals: node.refusals }).toEqual({ scenario: scenario.name, refusals: [] })
+      expect({ scenario: scenario.name, kept }).toEqual({ scenario: scenario.name, kept: direct })
+    }
   })
 })
