@@ -1,9 +1,11 @@
 /**
  * A JSON-RPC proxy in front of a node (anvil, which enforces none of these) that refuses an eth_simulateV1 the way
- * geth or reth would, so a test proves the engine's requests stay within their limits. The rules, as read in:
+ * geth or reth would, and runs a call out of gas where geth would, so a test proves the engine's requests stay within
+ * their limits. The rules, as read in:
  * - go-ethereum internal/ethapi/api.go and simulate.go (commit 02b73d4): at most 256 blocks, 5,000 calls in a block
  *   and 10,000 in all (-38026); a call's declared gas must fit in what its block has left after the gas used before
- *   it (-38015); the gas used by all calls of the request within the RPC gas cap, 50,000,000 by default.
+ *   it (-38015), and a call without one gets what is left; the gas used by all calls of the request within the RPC
+ *   gas cap, 50,000,000 by default.
  * - reth before v2.3.0 (crates/rpc/rpc-eth-api/src/helpers/call.rs before commit b8116b42b8): the gas the calls of a
  *   block declare, added up, must not exceed the block's gas limit (-38015), whatever they then use.
  */
@@ -11,7 +13,7 @@ import { type RpcStandIn, serveJsonRpc } from './net.ts'
 
 type Call = { gas?: string }
 type Block = { calls?: Call[] }
-type CallResult = { gasUsed: string }
+type CallResult = { gasUsed: string; status?: string }
 type JsonRpcRequest = { id: number; method: string; params: unknown[] }
 /** A refusal as a rule-keeping node answers it: a JSON-RPC error object. */
 export type Refusal = { code: number; message: string }
@@ -44,18 +46,33 @@ function refuseRequest(blocks: Block[], limits: SimulateLimits): Refusal | null 
   return declaredGasRefusal(blocks, limits.gasLimit)
 }
 
-/** What geth says of the answer anvil gave (per-block gas left, the request's gas cap), or null. */
-function refuseAnswer(blocks: Block[], results: { calls: CallResult[] }[], limits: SimulateLimits): Refusal | null {
+/**
+ * anvil's answer as geth would give it, or geth's refusal of it: a call's declared gas must fit what its block has
+ * left, a call without one gets what is left and runs out of gas beyond it (anvil lets a block's calls use more than
+ * its gas limit), and the gas used by all calls stays within the RPC gas cap.
+ */
+function asGeth(blocks: Block[], results: { calls: CallResult[] }[], limits: SimulateLimits): Refusal | null {
   let budget = limits.gasCap
   for (const [index, block] of blocks.entries()) {
     let used = 0n
-    for (const [call, callIndex] of (block.calls ?? []).map((one, at) => [one, at] as const)) {
+    for (const [at, call] of (block.calls ?? []).entries()) {
       const declared = call.gas ? BigInt(call.gas) : null
       const remaining = limits.gasLimit - used
       if (declared !== null && declared > remaining) {
         return { code: -38015, message: `block gas limit reached: remaining: ${remaining}, required: ${declared}` }
       }
-      const gasUsed = BigInt(results[index]?.calls[callIndex]?.gasUsed ?? '0x0')
+      const result = results[index]?.calls[at]
+      let gasUsed = BigInt(result?.gasUsed ?? '0x0')
+      if (result && declared === null && gasUsed > remaining) {
+        Object.assign(result, {
+          status: '0x0',
+          returnData: '0x',
+          gasUsed: `0x${remaining.toString(16)}`,
+          logs: [],
+          error: { code: -32015, message: 'out of gas' },
+        })
+        gasUsed = remaining
+      }
       if (gasUsed > budget)
         return { code: -32000, message: `RPC gas cap exhausted: need ${gasUsed}, remaining ${budget}` }
       budget -= gasUsed
@@ -65,7 +82,10 @@ function refuseAnswer(blocks: Block[], results: { calls: CallResult[] }[], limit
   return null
 }
 
-/** A proxy to `upstream` that refuses eth_simulateV1 requests breaking `limits`; `refusals` lists what it refused. */
+/**
+ * A proxy to `upstream` that refuses eth_simulateV1 requests breaking `limits` and answers the rest as geth would;
+ * `refusals` lists what it refused.
+ */
 export async function startRuleKeepingNode(
   upstream: string,
   limits: SimulateLimits,
@@ -85,7 +105,7 @@ export async function startRuleKeepingNode(
       body: JSON.stringify(request),
     })
     const answer = (await response.json()) as { result?: { calls: CallResult[] }[] }
-    const late = blocks && answer.result ? refuseAnswer(blocks, answer.result, limits) : null
+    const late = blocks && answer.result ? asGeth(blocks, answer.result, limits) : null
     if (late) {
       refusals.push(late)
       return { jsonrpc: '2.0', id: request.id, error: late }

@@ -1,6 +1,7 @@
 /**
- * The scan runner: one eth_simulateV1 call with three parts — reads before, the transactions' block, reads after (each
- * read part one block, or more when it has more than READS_PER_BLOCK reads) — so one request sees one consistent state. A second call (same base block) happens only when the transactions touched
+ * The scan runner: one eth_simulateV1 call with three parts — reads before, the transactions (a block each), reads
+ * after (each read part one block, or more when it has more than READS_PER_BLOCK reads) — so one request sees one
+ * consistent state. A second call (same base block) happens only when the transactions touched
  * assets or accounts their calldata did not reveal; a sell probe of a token the user buys (sellProbe.ts) travels
  * beside it, or alone when there is none.
  */
@@ -339,13 +340,17 @@ async function simulate(
   const readCall = (read: Read) => ({ from: zeroAddress, to: read.to, data: read.data, gas: numberToHex(READ_GAS) })
   const [first = [], ...more] = inBlocks(reads)
   const after = inBlocks(stateReads)
+  // One block per transaction: geth and reth give a block's calls its gas limit in all, so a bundle using more than
+  // one block holds ran out of gas there (anvil lets it); sent one after another, each would have a block of its own.
+  const [firstTx = [], ...moreTxs] = txs.length > 0 ? txs.map((tx) => [txCall(tx)]) : [[]]
   const payload = {
     traceTransfers: true,
     validation: false,
     blockStateCalls: [
       { stateOverrides: inputOverrides(input, injectedCode(reads)), calls: first.map(readCall) },
       ...more.map((block) => ({ calls: block.map(readCall) })),
-      { stateOverrides: transactionOverrides(input), calls: txs.map(txCall) },
+      { stateOverrides: transactionOverrides(input), calls: firstTx },
+      ...moreTxs.map((calls) => ({ calls })),
       ...after.map((block) => ({ calls: block.map(readCall) })),
     ],
   }
@@ -361,9 +366,10 @@ async function simulate(
     throw error
   }
   const before = [first, ...more]
+  const transactions = [firstTx, ...moreTxs]
   const checked = checkSimulateResult(answer, [
     ...before.map((block) => block.length),
-    txs.length,
+    ...transactions.map((block) => block.length),
     ...after.map((block) => block.length),
   ])
   if (!checked.ok) {
@@ -375,14 +381,16 @@ async function simulate(
     )
   }
   const blocks = checked.blocks
-  const transactions = blocks[before.length] as (typeof blocks)[number]
   const calls = (part: typeof blocks) => part.flatMap((block) => block.calls)
+  const afterStart = before.length + transactions.length
   return {
     ok: true,
-    outcomes: transactions.calls.map((call, index) => toOutcome(call, txs[index] as SimulationTx)),
+    outcomes: calls(blocks.slice(before.length, afterStart)).map((call, index) =>
+      toOutcome(call, txs[index] as SimulationTx),
+    ),
     reads: {
       before: decodeReads(reads, calls(blocks.slice(0, before.length))),
-      after: decodeReads(stateReads, calls(blocks.slice(before.length + 1))),
+      after: decodeReads(stateReads, calls(blocks.slice(afterStart))),
     },
     blockTime: blockTimestamp(blocks[0] as (typeof blocks)[number]),
   }
