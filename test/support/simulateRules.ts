@@ -51,7 +51,12 @@ function refuseRequest(blocks: Block[], limits: SimulateLimits): Refusal | null 
  * left, a call without one gets what is left and runs out of gas beyond it (anvil lets a block's calls use more than
  * its gas limit), and the gas used by all calls stays within the RPC gas cap.
  */
-function asGeth(blocks: Block[], results: { calls: CallResult[] }[], limits: SimulateLimits): Refusal | null {
+function asGeth(
+  blocks: Block[],
+  results: { calls: CallResult[] }[],
+  limits: SimulateLimits,
+  departures: Refusal[],
+): Refusal | null {
   let budget = limits.gasCap
   for (const [index, block] of blocks.entries()) {
     let used = 0n
@@ -64,6 +69,8 @@ function asGeth(blocks: Block[], results: { calls: CallResult[] }[], limits: Sim
       const result = results[index]?.calls[at]
       let gasUsed = BigInt(result?.gasUsed ?? '0x0')
       if (result && declared === null && gasUsed > remaining) {
+        // anvil ran the call and later calls see what it did; geth would not have: a test must see this.
+        departures.push({ code: -32015, message: `out of gas: used ${gasUsed}, ${remaining} left in the block` })
         Object.assign(result, {
           status: '0x0',
           returnData: '0x',
@@ -84,7 +91,7 @@ function asGeth(blocks: Block[], results: { calls: CallResult[] }[], limits: Sim
 
 /**
  * A proxy to `upstream` that refuses eth_simulateV1 requests breaking `limits` and answers the rest as geth would;
- * `refusals` lists what it refused.
+ * `refusals` lists what it refused, and the calls geth would have run out of gas (their state anvil kept).
  */
 export async function startRuleKeepingNode(
   upstream: string,
@@ -105,7 +112,7 @@ export async function startRuleKeepingNode(
       body: JSON.stringify(request),
     })
     const answer = (await response.json()) as { result?: { calls: CallResult[] }[] }
-    const late = blocks && answer.result ? asGeth(blocks, answer.result, limits) : null
+    const late = blocks && answer.result ? asGeth(blocks, answer.result, limits, refusals) : null
     if (late) {
       refusals.push(late)
       return { jsonrpc: '2.0', id: request.id, error: late }

@@ -163,11 +163,15 @@ export async function probeSells(
   for (let start = 0; start < calls.length; start += 2 * TARGETS_PER_BLOCK) {
     sales.push(calls.slice(start, start + 2 * TARGETS_PER_BLOCK))
   }
+  // The user's transactions a block each, as the scan runs them (runSimulation.ts): a bundle over one block's gas runs.
+  const [firstTx = [], ...moreTxs] = base.calls.length > 0 ? base.calls.map((call) => [call]) : [[]]
+  const replay = [firstTx, ...moreTxs]
   const payload = {
     traceTransfers: false,
     validation: false,
     blockStateCalls: [
-      { stateOverrides: base.stateOverrides, calls: base.calls },
+      { stateOverrides: base.stateOverrides, calls: firstTx },
+      ...moreTxs.map((calls) => ({ calls })),
       // The probe's code arrives after the user's transactions, so none of them can see it and act bought-back-able.
       ...sales.map((block, index) => ({
         ...(index === 0 ? { stateOverrides: { [probe]: { code: SELL_PROBE_CODE } } } : {}),
@@ -176,9 +180,12 @@ export async function probeSells(
     ],
   }
   const answer = await client.request('eth_simulateV1', [payload, tag])
-  const checked = checkSimulateResult(answer, [base.calls.length, ...sales.map((block) => block.length)])
+  const checked = checkSimulateResult(answer, [
+    ...replay.map((block) => block.length),
+    ...sales.map((block) => block.length),
+  ])
   if (!checked.ok) return []
-  const results = checked.blocks.slice(1).flatMap((block) => block.calls)
+  const results = checked.blocks.slice(replay.length).flatMap((block) => block.calls)
   return targets.map((target, index) => ({
     ...target,
     transfer: transferWent(results[2 * index] as RpcCallResult) ? 'ok' : 'reverted',

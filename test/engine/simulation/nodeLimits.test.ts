@@ -12,6 +12,7 @@ import { buildScenarios } from '../../bench/scenarios.ts'
 import { startTestDevnet } from '../../support/devnet.ts'
 import type { RpcStandIn } from '../../support/net.ts'
 import { GETH_DEFAULTS, startRuleKeepingNode } from '../../support/simulateRules.ts'
+import { buyWithFeeRouter, launchTaxedToken } from '../../support/taxedTokens.ts'
 
 /**
  * A contract whose `spend(uint256)` (selector 0x815b8ab4) burns about that much gas: from execution-apis
@@ -20,6 +21,12 @@ import { GETH_DEFAULTS, startRuleKeepingNode } from '../../support/simulateRules
 const GAS_BURNER_CODE: Hex =
   '0x608060405234801561001057600080fd5b506004361061002b5760003560e01c8063815b8ab414610030575b600080fd5b61004a600480360381019061004591906100b6565b61004c565b005b60005a90505b60011561007657815a826100669190610112565b106100715750610078565b610052565b505b50565b600080fd5b6000819050919050565b61009381610080565b811461009e57600080fd5b50565b6000813590506100b08161008a565b92915050565b6000602082840312156100cc576100cb61007b565b5b60006100da848285016100a1565b91505092915050565b7f4e487b7100000000000000000000000000000000000000000000000000000000600052601160045260246000fd5b600061011d82610080565b915061012883610080565b92508282039050818111156101405761013f6100e3565b5b9291505056fea2646970667358221220a659ba4db729a6ee4db02fcc5c1118db53246b0e5e686534fc9add6f2e93faec64736f6c63430008120033'
 
+/** Where the tests place the gas burner. */
+const BURNER: Address = '0x00000000000000000000000000000000000b0e55'
+
+/** Calldata for the burner to burn about `gas` gas. */
+const spend = (gas: number): Hex => `0x815b8ab4${gas.toString(16).padStart(64, '0')}`
+
 let devnet: Devnet
 let node: RpcStandIn & { refusals: { code: number; message: string }[] }
 
@@ -27,6 +34,8 @@ beforeAll(async () => {
   devnet = await startTestDevnet()
   const block = await createPublicClient({ transport: http(devnet.fixtures.rpcUrl) }).getBlock()
   node = await startRuleKeepingNode(devnet.fixtures.rpcUrl, { ...GETH_DEFAULTS, gasLimit: block.gasLimit })
+  const anvil = createTestClient({ mode: 'anvil', transport: http(devnet.fixtures.rpcUrl) })
+  await anvil.setCode({ address: BURNER, bytecode: GAS_BURNER_CODE })
 })
 afterAll(async () => {
   await node?.close()
@@ -93,16 +102,31 @@ describe('a scan through a node that keeps geth’s and reth’s limits', () => 
   it('three transactions of 12,000,000 gas each, more than one 30,000,000 block holds, all run as they would on chain', async () => {
     const { fixtures } = devnet
     const user = fixtures.accounts[0]?.address as Address
-    const burner: Address = '0x00000000000000000000000000000000000b0e55'
-    await createTestClient({ mode: 'anvil', transport: http(fixtures.rpcUrl) }).setCode({
-      address: burner,
-      bytecode: GAS_BURNER_CODE,
-    })
-    const spend = `0x815b8ab4${(12_000_000).toString(16).padStart(64, '0')}`
-    const tx = { from: user, to: burner, data: spend, value: '0' }
+    const tx = { from: user, to: BURNER, data: spend(12_000_000), value: '0' }
     const request = { txObjects: [tx, tx, tx], userAccount: user, metadata: { origin: 'https://app.example.org' } }
     const kept = conclusions(await scanTransactions(request, { rpcUrl: node.url, chainId: fixtures.chainId }))
     expect(node.refusals).toEqual([])
     expect(kept.simulationResults.perTransaction.map((result) => result.error)).toEqual([null, null, null])
+  })
+
+  it('a buy after 30,000,000 gas of other transactions: the sell probe replays each in a block of its own, as geth runs them', async () => {
+    const { fixtures } = devnet
+    const user = fixtures.accounts[1]?.address as Address
+    const token = await launchTaxedToken(fixtures, fixtures.accounts[5]?.address as Address, 'FEE2', {
+      buyTax: 200n,
+      sellTax: 200n,
+    })
+    const buy = buyWithFeeRouter(fixtures, user, token.address, parseEther('1'))
+    // 15,021,966 and 14,921,966 gas: together they leave less than a swap needs in one 30,000,000 block.
+    const burn = (gas: number) => ({ from: user, to: BURNER, data: spend(gas), value: '0' })
+    const request = {
+      txObjects: [burn(15_000_000), burn(14_900_000), { ...buy, value: BigInt(buy.value ?? 0).toString() }],
+      userAccount: user,
+      metadata: { origin: 'https://app.example.org' },
+    }
+    const kept = conclusions(await scanTransactions(request, { rpcUrl: node.url, chainId: fixtures.chainId }))
+    expect(node.refusals).toEqual([])
+    expect(kept.simulationResults.perTransaction.map((result) => result.error)).toEqual([null, null, null])
+    expect(kept.warnings.filter((warning) => warning.kind === 'TOKEN_CANNOT_BE_SOLD')).toEqual([])
   })
 })
