@@ -27,8 +27,36 @@ export type CleanText = { text: string | null; disguise: TokenDisguise | null }
  */
 const INVISIBLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}]/gu
 
-/** A symbol keeps letters, digits and the few marks listed symbols use ("USDC.e", "REPv2_Yes_1", "GST-SOL", "USD+"). */
-const NOT_SYMBOL = /[^\p{L}\p{Nd}._+-]/gu
+/** What a symbol keeps: letters, digits and the few marks listed symbols use ("USDC.e", "REPv2_Yes_1", "GST-SOL", "USD+"). */
+const SYMBOL_CHARACTER = /^[\p{L}\p{Nd}._+-]$/u
+
+/**
+ * An emoji with what draws it as one: presentation selectors (U+FE0F), skin tones, and the zero-width joiners of a
+ * sequence ("🧑‍🚀"). Memecoins write them in names and symbols; they neither hide text nor read as amounts.
+ */
+const EMOJI_SOURCE =
+  '\\p{Extended_Pictographic}[\\ufe0f\\p{Emoji_Modifier}]*(?:\\u200d\\p{Extended_Pictographic}[\\ufe0f\\p{Emoji_Modifier}]*)*'
+
+/** Each emoji of a text (group 1), or else one code point: symbols are cleaned emoji by emoji, the rest one by one. */
+const EMOJI_OR_CHARACTER = new RegExp(`(${EMOJI_SOURCE})|[\\s\\S]`, 'gu')
+
+/** Each emoji (group 1), or else an invisible character: the joiners and selectors inside an emoji draw it. */
+const EMOJI_OR_INVISIBLE = new RegExp(`(${EMOJI_SOURCE})|${INVISIBLE.source}`, 'gu')
+
+/** Emoji and the signs that draw them, which a skeleton leaves out: "USDC🔵" passes for USDC. */
+const EMOJI = new RegExp(EMOJI_SOURCE, 'gu')
+
+/**
+ * Currency signs brands write as letters: Tether's "₮" ("USD₮", "USD₮0", "XAU₮") and Bitcoin's "₿", by the Latin letter
+ * each passes for. Touching a letter they are part of a word, never an amount, and a skeleton reads them as that letter.
+ */
+const BRAND_LETTERS: Record<string, string> = { '\u20ae': 'T', '\u20bf': 'B' }
+
+/** Whether the character at `index` of `text` is a brand sign (BRAND_LETTERS) touching a letter. */
+function isBrandLetter(text: string, index: number): boolean {
+  if (!(text.charAt(index) in BRAND_LETTERS)) return false
+  return /\p{L}/u.test(text.charAt(index - 1)) || /\p{L}/u.test(text.charAt(index + 1))
+}
 
 /** A leading "$" before a letter is a symbol's own ("$SUP", "$MICHI"); one before a digit reads as an amount. */
 const LEADING_DOLLAR = /^\$(?=\p{L})/u
@@ -37,7 +65,7 @@ const LEADING_DOLLAR = /^\$(?=\p{L})/u
  * What in a name imitates the window's amounts and badges: currency signs ("$" before a letter aside, as in "$PEPE"),
  * "≈"-like signs and check marks.
  */
-const FIGURES = /\$(?!\p{L})|(?!\$)\p{Sc}|[\u2243\u2245\u2248\u2713\u2714\u2611\u2705\u{1F5F8}]/gu
+const FIGURES = /\$(?!\p{L})|(?!\$)\p{Sc}|[\u2243\u2245\u2248\u2713\u2714\u2611\u2705\u{1F5F8}]\ufe0f?/gu
 
 /**
  * Letters drawn like a Latin letter, by the letter they pass for: Cyrillic, Greek, Armenian and Cherokee ones, Latin
@@ -79,20 +107,44 @@ const LOOKALIKES = new Map(
 const LOOKALIKE = new RegExp(`[${Object.values(LOOKALIKES_OF).join('')}]`, 'gu')
 
 /**
- * Whether text passes for Latin text it is not: it holds another script's look-alikes or compatibility forms NFKC
- * folds, and reads as plain Latin once they are replaced. Text in another script ("РУБЛЬ") does not pass for Latin.
+ * Whether a character is a styled form of a Latin letter that NFKC folds to it: fullwidth "Ｕ", mathematical "𝐔",
+ * circled "Ⓤ". Signs it folds to several letters or to a digit ("™" to "TM", "²" to "2") are written as themselves.
+ */
+const styledLatinLetter = (character: string) =>
+  character.normalize('NFKC') !== character && /^[A-Za-z]$/.test(character.normalize('NFKC'))
+
+/**
+ * Whether text passes for Latin text it is not: it holds another script's look-alikes or styled Latin letters, and
+ * reads as plain Latin once they are replaced. Text in another script ("РУБЛЬ") does not pass for Latin.
  */
 function passesForLatin(text: string): boolean {
   LOOKALIKE.lastIndex = 0
-  const foreign = text.normalize('NFKC') !== text.normalize('NFC') || LOOKALIKE.test(text)
+  const foreign = LOOKALIKE.test(text) || [...text].some(styledLatinLetter)
   return foreign && /^[\x20-\x7e]*$/.test(textSkeleton(text))
 }
 
-/** The first of the contract's answer (a bound on the work), its compatibility forms folded and invisibles removed. */
+/**
+ * The first of the contract's answer (a bound on the work), its compatibility forms folded and invisibles removed,
+ * except the joiners and selectors that draw an emoji.
+ */
 function visible(raw: string): { text: string; hidden: boolean; lookalike: boolean } {
   const head = raw.slice(0, MAX_READ_LENGTH)
-  const text = head.replace(INVISIBLE, '')
+  const text = head.replace(EMOJI_OR_INVISIBLE, (_match, emoji: string | undefined) => emoji ?? '')
   return { text: text.normalize('NFKC'), hidden: text !== head, lookalike: passesForLatin(text) }
+}
+
+/** A symbol's characters that SYMBOL_CHARACTER, brand signs and emoji other than check marks (FIGURES) keep. */
+function symbolCharacters(text: string): string {
+  return text.replace(EMOJI_OR_CHARACTER, (match, emoji: string | undefined, offset: number) => {
+    if (emoji) return isFigure(emoji) ? '' : emoji
+    return SYMBOL_CHARACTER.test(match) || isBrandLetter(text, offset) ? match : ''
+  })
+}
+
+/** Whether `text` is one of FIGURES' check marks, "≈"-like signs or currency signs. */
+function isFigure(text: string): boolean {
+  FIGURES.lastIndex = 0
+  return FIGURES.test(text)
 }
 
 const cut = (text: string, length: number) => [...text].slice(0, length).join('')
@@ -108,7 +160,7 @@ export function cleanSymbol(raw: string): CleanText {
   const { text, hidden, lookalike } = visible(raw)
   const trimmed = text.trim()
   const dollar = LEADING_DOLLAR.test(trimmed) ? '$' : ''
-  const kept = dollar + trimmed.slice(dollar.length).replace(NOT_SYMBOL, '')
+  const kept = dollar + symbolCharacters(trimmed.slice(dollar.length))
   const shown = cut(kept, MAX_SYMBOL_LENGTH)
   return { text: shown || null, disguise: disguiseOf(hidden, lookalike, kept !== trimmed) }
 }
@@ -120,7 +172,10 @@ export function cleanSymbol(raw: string): CleanText {
 export function cleanName(raw: string): CleanText {
   const { text, hidden, lookalike } = visible(raw)
   const spaced = text.replace(/\s+/gu, ' ').trim()
-  const kept = spaced.replace(FIGURES, '').replace(/\s+/gu, ' ').trim()
+  const kept = spaced
+    .replace(FIGURES, (sign, offset: number) => (isBrandLetter(spaced, offset) ? sign : ''))
+    .replace(/\s+/gu, ' ')
+    .trim()
   const shown = cut(kept, MAX_NAME_LENGTH)
   return { text: shown || null, disguise: disguiseOf(hidden, lookalike, kept !== spaced) }
 }
@@ -132,6 +187,8 @@ export function cleanName(raw: string): CleanText {
 export function textSkeleton(text: string): string {
   return text
     .replace(INVISIBLE, '')
+    .replace(EMOJI, '')
+    .replace(/[\u20ae\u20bf]/gu, (sign) => BRAND_LETTERS[sign] ?? sign)
     .normalize('NFKC')
     .normalize('NFD')
     .replace(/\p{M}/gu, '')

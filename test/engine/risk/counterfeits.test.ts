@@ -7,16 +7,19 @@
 import { type Address, createTestClient, encodeFunctionData, erc20Abi, http, parseAbi, parseUnits } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../../src/devnet/devnet.ts'
+import { waitForReceipt } from '../../../src/devnet/receipt.ts'
 import type { AssetChange } from '../../../src/engine/assets/index.ts'
 import { scanTransactions } from '../../../src/engine/index.ts'
 import { counterfeitWarnings } from '../../../src/engine/risk/index.ts'
 import type { TokenMetadata } from '../../../src/engine/simulation/index.ts'
 import { startTestDevnet } from '../../support/devnet.ts'
 import { runtimeCode } from '../../support/solc.ts'
+import { devnetClient } from '../protocolSupport.ts'
 
 const USER: Address = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 const FAKE: Address = '0x00000000000000000000000000000000000fa4e0'
 const REAL_USDC: Address = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48'
+const REAL_USDT: Address = '0xdAC17F958D2ee523a2206206994597C13D831ec7'
 const metadata = (symbol: string): TokenMetadata => ({ name: symbol, symbol, decimals: 6, is1155: false })
 const receipt = (token: Address, before: bigint, after: bigint, account = USER): AssetChange => ({
   type: 'transfer',
@@ -81,14 +84,17 @@ describe('a counterfeit received in a transaction', () => {
     )
   })
 
-  /** A token whose symbol() answers `symbol` (Solidity escapes such as \u200b), minted and paid to the user in one scan. */
-  const tokenSource = (symbol: string) => `
+  /**
+   * A token whose symbol() answers `symbol` and name() `name` (Solidity escapes such as \u200b), minted and paid to the
+   * user in one scan.
+   */
+  const tokenSource = (symbol: string, name: string) => `
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
 contract Tok {
     event Transfer(address indexed from, address indexed to, uint256 value);
     mapping(address => uint256) public balanceOf;
-    function name() external pure returns (string memory) { return "USD Coin"; }
+    function name() external pure returns (string memory) { return unicode"${name}"; }
     function symbol() external pure returns (string memory) { return unicode"${symbol}"; }
     function decimals() external pure returns (uint8) { return 6; }
     function mint(address to, uint256 amount) external { balanceOf[to] += amount; emit Transfer(address(0), to, amount); }
@@ -101,10 +107,10 @@ contract Tok {
     'function transfer(address to, uint256 amount)',
   ])
 
-  async function receiveToken(token: Address, symbol: string, chainId: number) {
+  async function receiveToken(token: Address, symbol: string, chainId: number, name = 'USD Coin') {
     const { fixtures } = devnet
     const anvil = createTestClient({ mode: 'anvil', transport: http(fixtures.rpcUrl) })
-    await anvil.setCode({ address: token, bytecode: runtimeCode('Tok.sol', tokenSource(symbol), 'Tok') })
+    await anvil.setCode({ address: token, bytecode: runtimeCode('Tok.sol', tokenSource(symbol, name), 'Tok') })
     const payer = fixtures.accounts[2]?.address as Address
     const user = fixtures.accounts[1]?.address as Address
     const amount = parseUnits('10000', 6)
@@ -174,5 +180,53 @@ contract Tok {
         message: expect.stringContaining('"≈"'),
       }),
     )
+  })
+  /** Sends what receiveToken scanned (the payer mints and pays the user) and returns what the user's balance gained. */
+  async function executeReceipt(token: Address): Promise<bigint> {
+    const { fixtures } = devnet
+    const client = devnetClient(fixtures.rpcUrl)
+    const payer = fixtures.accounts[2]?.address as Address
+    const user = fixtures.accounts[1]?.address as Address
+    const amount = parseUnits('10000', 6)
+    const balance = () =>
+      client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [user] })
+    const before = await balance()
+    for (const data of [
+      encodeFunctionData({ abi: tokenAbi, functionName: 'mint', args: [payer, amount] }),
+      encodeFunctionData({ abi: tokenAbi, functionName: 'transfer', args: [user, amount] }),
+    ]) {
+      const hash = await client.sendTransaction({ account: payer, to: token, data, chain: null })
+      expect((await waitForReceipt(client, hash)).status).toBe('success')
+    }
+    return (await balance()) - before
+  }
+
+  const honest: [string, string, string][] = [
+    ["Tether's USD₮0 (USDT0's own symbol on Arbitrum)", 'USD\\u20ae0', 'USD\\u20ae0'],
+    ['an emoji drawn with its presentation selector', 'LOVE\\u2764\\ufe0f', 'Love \\u2764\\ufe0f'],
+    ['an emoji sequence joined by zero-width joiners', 'MOON', 'Astronaut \u{1f9d1}\\u200d\u{1f680}'],
+    ['a trademark sign', 'ACME', 'Acme\\u2122'],
+    ['a Japanese name', 'DOGE', '\\u30c9\\u30fc\\u30b8\\u30b3\\u30a4\\u30f3'],
+  ]
+  honest.forEach(([label, symbol, name], index) => {
+    it(`honest token text, ${label}, scanned as mainnet: NONE, shown as written, received as claimed`, async () => {
+      const token = `0x00000000000000000000000000000000000c04${index.toString(16).padStart(2, '0')}` as Address
+      const { response, change } = await receiveToken(token, symbol, 1, name)
+      expect(response.warnings).toEqual([])
+      expect(response.action).toBe('NONE')
+      const shown = JSON.parse(`"${symbol}"`) as string
+      expect(change?.humanReadableDiff).toBe(`Receive 10,000 ${shown}`)
+      const raw = change?.rawInfo
+      if (raw?.kind !== 'ERC20_TRANSFER') throw new Error('no ERC-20 receipt')
+      expect(await executeReceipt(token)).toBe(BigInt(raw.data.amount.after) - BigInt(raw.data.amount.before))
+    })
+  })
+
+  it('a copy of USDT written with Tether\'s own "₮" (USD₮), scanned as mainnet → the counterfeit warning', async () => {
+    const token: Address = '0x00000000000000000000000000000000000c0500'
+    const { response } = await receiveToken(token, 'USD\\u20ae', 1, 'Tether USD')
+    expect(response.action).toBe('WARN')
+    const warning = response.warnings.find((w) => w.kind === 'SUSPECTED_MALICIOUS')
+    expect(warning?.data).toEqual({ token, impersonates: REAL_USDT.toLowerCase() })
   })
 })

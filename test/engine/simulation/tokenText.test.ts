@@ -42,6 +42,10 @@ describe('cleanSymbol', () => {
     })
     expect(cleanSymbol('$25')).toEqual({ text: '25', disguise: 'figures' })
     expect(cleanSymbol('US DC')).toEqual({ text: 'USDC', disguise: 'figures' })
+    // A brand sign on its own is a currency sign again, and a check mark drawn as an emoji is still a check mark.
+    expect(cleanSymbol('\u20ae25')).toEqual({ text: '25', disguise: 'figures' })
+    expect(cleanSymbol('USDC\u2705')).toEqual({ text: 'USDC', disguise: 'figures' })
+    expect(cleanSymbol('USDC\u2714\ufe0f')).toEqual({ text: 'USDC', disguise: 'figures' })
   })
 
   it('leaves honest symbols as they are, listed ones and other scripts alike, and bounds their length', () => {
@@ -58,6 +62,18 @@ describe('cleanSymbol', () => {
       expect(cleanSymbol(symbol)).toEqual({ text: symbol, disguise: null })
     }
     expect(cleanSymbol(' WETH ')).toEqual({ text: 'WETH', disguise: null })
+    // Tether's own "₮" (USDT0 on Arbitrum answers "USD₮0"; removing it showed another token's "USD0") and emoji.
+    for (const symbol of [
+      'USD\u20ae0',
+      'USD\u20ae',
+      'XAU\u20ae',
+      '\u20bfTC',
+      'PEPE\u{1f438}',
+      'LOVE\u2764\ufe0f',
+      '\u{1f9d1}\u200d\u{1f680}',
+    ]) {
+      expect(cleanSymbol(symbol)).toEqual({ text: symbol, disguise: null })
+    }
     expect(cleanSymbol('W'.repeat(100))).toEqual({ text: 'W'.repeat(MAX_SYMBOL_LENGTH), disguise: null })
   })
 })
@@ -72,6 +88,22 @@ describe('cleanName', () => {
     expect(cleanName('Bored Apes \u2248 $25,000 \u2714')).toEqual({ text: 'Bored Apes 25,000', disguise: 'figures' })
     expect(cleanName('USD \u0421oin')).toEqual({ text: 'USD \u0421oin', disguise: 'lookalike' })
     expect(cleanName('$PEPE Coin')).toEqual({ text: '$PEPE Coin', disguise: null })
+    // Honest names: an emoji drawn with its selector or joiners, a trademark sign, a superscript, Tether's "₮", CJK.
+    for (const name of [
+      'Love \u2764\ufe0f',
+      'Astronaut \u{1f9d1}\u200d\u{1f680}',
+      'Thumbs \u{1f44d}\u{1f3fd}',
+      'USD\u20ae0',
+      '\u30c9\u30fc\u30b8\u30b3\u30a4\u30f3',
+      '\u72d7\u72d7\u5e01',
+    ]) {
+      expect(cleanName(name)).toEqual({ text: name, disguise: null })
+    }
+    expect(cleanName('Uniswap\u2122')).toEqual({ text: 'UniswapTM', disguise: null })
+    expect(cleanName('sETH\u00b2')).toEqual({ text: 'sETH2', disguise: null })
+    // A selector or joiner outside an emoji still hides, and a fullwidth name still passes for Latin.
+    expect(cleanName('USD\u200d Coin\ufe0f')).toEqual({ text: 'USD Coin', disguise: 'hidden' })
+    expect(cleanName('\uff35\uff33\uff24 Coin')).toEqual({ text: 'USD Coin', disguise: 'lookalike' })
     expect(cleanName('')).toEqual({ text: null, disguise: null })
   })
 })
@@ -91,6 +123,10 @@ describe('textSkeleton', () => {
       expect(textSkeleton(symbol)).toBe('USDC')
     }
     expect(textSkeleton('USDC.e')).toBe('USDC.E')
+    // Emoji kept in a symbol do not hide a copy, and Tether's "₮" reads as the T it passes for.
+    expect(textSkeleton('USDC\u{1f535}')).toBe('USDC')
+    expect(textSkeleton('USD\u20ae')).toBe('USDT')
+    expect(textSkeleton('USD\u20ae0')).toBe('USDT0')
     expect(textSkeleton('\u0420\u0423\u0411')).not.toMatch(/^[A-Z]+$/)
   })
 })
