@@ -8,6 +8,8 @@
 import { type Address, getAddress, isAddressEqual, zeroAddress } from 'viem'
 import {
   type AssetRef,
+  accrualKey,
+  accruedInterest,
   READER_ADDRESS,
   type ReadResults,
   readKeys,
@@ -23,6 +25,11 @@ export type BalanceNet = {
   traced: bigint
   /** The balance read before and after the transactions, when both reads answered. */
   read: { before: bigint; after: bigint } | null
+  /**
+   * Interest the token's events say the account had accrued before the transactions (Aave's `balanceIncrease`):
+   * counted in `traced`, while `read` had it before and after.
+   */
+  accrued: bigint
   /** Amount moved with each other account (lowercase key), from the traced flows. */
   flows: Map<string, bigint>
 }
@@ -55,6 +62,7 @@ export function balanceKey(asset: AssetRef, account: Address): string | null {
  */
 export function balanceNets(result: SimulationResult): BalanceNet[] {
   const nets = new Map<string, BalanceNet>()
+  const accrued = accruedInterest(result.outcomes.flatMap((outcome) => outcome.logs))
   const netOf = (account: Address, asset: AssetRef) => {
     const key = `${assetKey(asset)}|${account.toLowerCase()}`
     const net = nets.get(key) ?? {
@@ -62,6 +70,7 @@ export function balanceNets(result: SimulationResult): BalanceNet[] {
       asset,
       traced: 0n,
       read: readPair(result.reads, asset, account),
+      accrued: asset.standard === 'ERC20' ? (accrued.get(accrualKey(asset.token, account)) ?? 0n) : 0n,
       flows: new Map(),
     }
     nets.set(key, net)

@@ -15,7 +15,9 @@ const abs = (value: bigint) => (value < 0n ? -value : value)
 /**
  * One RELIABLE_SIMULATION_NOT_POSSIBLE WARNING per token where an account's balance read before and after changes by
  * another amount than the token's events move for it, past the tolerance rebasing tokens' rounding and interest need.
- * The user's account is the one named when it is among them.
+ * Interest an Aave token's events count again (BalanceNet.accrued) is taken out of what they move: it can only lower
+ * what the events say the account gets, and the change shown is the read's. The user's account is the one named when
+ * it is among them.
  */
 export function balanceDisagreementWarnings(
   nets: BalanceNet[],
@@ -26,7 +28,8 @@ export function balanceDisagreementWarnings(
   for (const net of nets) {
     if (net.asset.standard === 'NATIVE' || net.asset.standard === 'ERC721' || !net.read) continue
     const read = net.read.after - net.read.before
-    if (!pastTolerance(abs(read - net.traced), read, net.traced)) continue
+    const traced = net.traced - net.accrued
+    if (!pastTolerance(abs(read - traced), read, traced)) continue
     const key = net.asset.token.toLowerCase()
     const known = byToken.get(key)
     if (!known || (isAddressEqual(net.account, userAccount) && !isAddressEqual(known.net.account, userAccount))) {

@@ -13,6 +13,7 @@
  * - `assetEvents.ts`: asset movements and approvals read out of the simulated logs.
  * - `controlEvents.ts`: changes of who controls a contract (owner, role, proxy code or admin) read out of the logs.
  * - `lendingEvents.ts`: lending positions handed to another address (Aave credit delegation, Compound III managers).
+ * - `interestEvents.ts`: interest an Aave token's events count again beside its transfers (`balanceIncrease`).
  * - `poolDepthRead.ts`: what a Uniswap V3 pool pays for a token within 5% of its price (PoolDepth.sol), which decides
  *   whether its TWAP prices the token.
  * - `sellProbe.ts`: whether a token the user buys sells back to its pool (SellProbe.sol), in a call of its own that
@@ -31,6 +32,7 @@ export { type AssetRef, type Movement, netByAccount, type SimulatedLog } from '.
 export { chainInWords, knownChainId, nativeCurrency } from './chain.ts'
 export { type ControlEvent, controlEvents, mayGiveAway, newController } from './controlEvents.ts'
 export type { EnvironmentProbe } from './environmentProbe.ts'
+export { accrualKey, accruedInterest } from './interestEvents.ts'
 export { type CreditDelegation, isCometManagerChange, mayBeCometApproval } from './lendingEvents.ts'
 export { type PoolDepth, poolDepthRead } from './poolDepthRead.ts'
 export type { AssetPlan, MetadataNeeded } from './readPlan.ts'

@@ -1,0 +1,273 @@
+/**
+ * Honest interest-bearing tokens against the balance-read rule (RELIABLE_SIMULATION_NOT_POSSIBLE when a token's reads
+ * and events disagree by more than 2 %). An Aave V3 aToken logs, whenever it touches an account, a Transfer from the zero
+ * address of all the interest the account earned since its last touch, which its balanceOf had counted all along: a
+ * small withdrawal after a year of interest logs a mint while the balance goes down. A stETH-style token moves shares,
+ * so balances move a wei or two less than its Transfer says. The aToken here keeps Aave's ScaledBalanceTokenBase
+ * arithmetic and events (WadRayMath's rounding, `Mint`/`Burn` with `balanceIncrease`, the interest mints of
+ * `_transfer`), with the pool's supply and withdraw folded into it and the liquidity index set by hand, as a year of
+ * borrowers' interest would move it. Every scan is executed on the devnet and compared with what moved.
+ */
+import {
+  type Address,
+  encodeFunctionData,
+  erc20Abi,
+  getAddress,
+  type Hex,
+  numberToHex,
+  parseAbi,
+  parseEther,
+} from 'viem'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { TxRequest } from '../../../src/devnet/dapp/requests.ts'
+import type { Devnet } from '../../../src/devnet/devnet.ts'
+import { waitForReceipt } from '../../../src/devnet/receipt.ts'
+import { type ScanTransactionsResponse, scanTransactions } from '../../../src/engine/index.ts'
+import { startTestDevnet } from '../../support/devnet.ts'
+import { deployable } from '../../support/solc.ts'
+import { devnetClient, expectRealityMatches, scanRequest } from '../protocolSupport.ts'
+import { validateTransactionsResponse } from '../transactionSupport.ts'
+
+const TOKENS = `// SPDX-License-Identifier: BUSL-1.1
+pragma solidity 0.8.28;
+
+interface IERC20 {
+    function transfer(address to, uint256 value) external returns (bool);
+    function transferFrom(address from, address to, uint256 value) external returns (bool);
+}
+
+/** Aave V3's ScaledBalanceTokenBase and AToken, as they log; the Pool's supply and withdraw folded in. */
+contract ScaledAToken {
+    uint256 internal constant RAY = 1e27;
+    uint256 internal constant HALF_RAY = 0.5e27;
+    string public constant name = "Aave Ethereum USDC";
+    string public constant symbol = "aEthUSDC";
+    uint8 public constant decimals = 6;
+    IERC20 public immutable underlying;
+    address public immutable admin;
+    uint256 public liquidityIndex = RAY;
+    mapping(address => uint256) internal scaled;
+    mapping(address => uint256) internal lastIndex;
+    uint256 internal scaledSupply;
+
+    event Transfer(address indexed from, address indexed to, uint256 value);
+    event Mint(address indexed caller, address indexed onBehalfOf, uint256 value, uint256 balanceIncrease, uint256 index);
+    event Burn(address indexed from, address indexed target, uint256 value, uint256 balanceIncrease, uint256 index);
+    event BalanceTransfer(address indexed from, address indexed to, uint256 value, uint256 index);
+
+    constructor(IERC20 underlying_) { underlying = underlying_; admin = msg.sender; }
+
+    function rayMul(uint256 a, uint256 b) internal pure returns (uint256) { return (a * b + HALF_RAY) / RAY; }
+    function rayDiv(uint256 a, uint256 b) internal pure returns (uint256) { return (a * RAY + b / 2) / b; }
+
+    /** The reserve's index, as borrowers' interest moves it over time. */
+    function setLiquidityIndex(uint256 index) external { require(msg.sender == admin && index >= liquidityIndex); liquidityIndex = index; }
+
+    function balanceOf(address user) external view returns (uint256) { return rayMul(scaled[user], liquidityIndex); }
+    function totalSupply() external view returns (uint256) { return rayMul(scaledSupply, liquidityIndex); }
+
+    function supply(uint256 amount) external {
+        underlying.transferFrom(msg.sender, address(this), amount);
+        uint256 index = liquidityIndex;
+        uint256 amountScaled = rayDiv(amount, index);
+        require(amountScaled != 0, "INVALID_MINT_AMOUNT");
+        uint256 balanceIncrease = accrue(msg.sender, index);
+        scaled[msg.sender] += amountScaled;
+        scaledSupply += amountScaled;
+        uint256 amountToMint = amount + balanceIncrease;
+        emit Transfer(address(0), msg.sender, amountToMint);
+        emit Mint(msg.sender, msg.sender, amountToMint, balanceIncrease, index);
+    }
+
+    function withdraw(uint256 amount) external {
+        uint256 index = liquidityIndex;
+        uint256 amountScaled = rayDiv(amount, index);
+        require(amountScaled != 0, "INVALID_BURN_AMOUNT");
+        uint256 balanceIncrease = accrue(msg.sender, index);
+        scaled[msg.sender] -= amountScaled;
+        scaledSupply -= amountScaled;
+        if (balanceIncrease > amount) {
+            uint256 amountToMint = balanceIncrease - amount;
+            emit Transfer(address(0), msg.sender, amountToMint);
+            emit Mint(msg.sender, msg.sender, amountToMint, balanceIncrease, index);
+        } else {
+            uint256 amountToBurn = amount - balanceIncrease;
+            emit Transfer(msg.sender, address(0), amountToBurn);
+            emit Burn(msg.sender, msg.sender, amountToBurn, balanceIncrease, index);
+        }
+        underlying.transfer(msg.sender, amount);
+    }
+
+    function transfer(address to, uint256 amount) external returns (bool) {
+        uint256 index = liquidityIndex;
+        uint256 senderIncrease = accrue(msg.sender, index);
+        uint256 recipientIncrease = accrue(to, index);
+        uint256 amountScaled = rayDiv(amount, index);
+        scaled[msg.sender] -= amountScaled;
+        scaled[to] += amountScaled;
+        if (senderIncrease > 0) {
+            emit Transfer(address(0), msg.sender, senderIncrease);
+            emit Mint(msg.sender, msg.sender, senderIncrease, senderIncrease, index);
+        }
+        if (msg.sender != to && recipientIncrease > 0) {
+            emit Transfer(address(0), to, recipientIncrease);
+            emit Mint(msg.sender, to, recipientIncrease, recipientIncrease, index);
+        }
+        emit BalanceTransfer(msg.sender, to, amountScaled, index);
+        emit Transfer(msg.sender, to, amount);
+        return true;
+    }
+
+    /** The interest earned since the account's last touch, which balanceOf already counts; the index noted. */
+    function accrue(address user, uint256 index) internal returns (uint256 increase) {
+        increase = rayMul(scaled[user], index) - rayMul(scaled[user], lastIndex[user]);
+        lastIndex[user] = index;
+    }
+}
+
+/** Lido's stETH as it accounts: balances are shares at the pooled ether's rate, rounded down. */
+contract SharesToken {
+    string public constant name = "Liquid staked Ether 2.0";
+    string public constant symbol = "stETH";
+    uint8 public constant decimals = 18;
+    uint256 public totalShares;
+    uint256 public totalPooledEther;
+    mapping(address => uint256) public sharesOf;
+
+    event Transfer(address indexed from, address indexed to, uint256 value);
+    event TransferShares(address indexed from, address indexed to, uint256 sharesValue);
+
+    /** Seeds the pool at a rate that is no round number, as rewards leave it. */
+    constructor() payable { totalShares = 1e18; totalPooledEther = 1.123456789123456789e18; sharesOf[address(0xdead)] = 1e18; }
+
+    function balanceOf(address user) public view returns (uint256) { return sharesOf[user] * totalPooledEther / totalShares; }
+
+    function submit() external payable returns (uint256 shares) {
+        shares = msg.value * totalShares / totalPooledEther;
+        sharesOf[msg.sender] += shares;
+        totalShares += shares;
+        totalPooledEther += msg.value;
+        emit Transfer(address(0), msg.sender, shares * totalPooledEther / totalShares);
+        emit TransferShares(address(0), msg.sender, shares);
+    }
+
+    function transfer(address to, uint256 amount) external returns (bool) {
+        uint256 shares = amount * totalShares / totalPooledEther;
+        sharesOf[msg.sender] -= shares;
+        sharesOf[to] += shares;
+        emit Transfer(msg.sender, to, amount);
+        emit TransferShares(msg.sender, to, shares);
+        return true;
+    }
+}
+`
+
+const aTokenAbi = parseAbi([
+  'function supply(uint256 amount)',
+  'function withdraw(uint256 amount)',
+  'function transfer(address to, uint256 amount) returns (bool)',
+  'function setLiquidityIndex(uint256 index)',
+])
+const RAY = 10n ** 27n
+const FRIEND: Address = '0x1111111111111111111111111111111111111111'
+const usdc = (amount: number) => BigInt(amount) * 10n ** 6n
+
+describe('interest-bearing tokens against the balance reads', () => {
+  let devnet: Devnet
+  beforeAll(async () => {
+    devnet = await startTestDevnet()
+  }, 60_000)
+  afterAll(() => devnet?.stop())
+
+  const client = () => devnetClient(devnet.fixtures.rpcUrl)
+  // Account 0 holds the devnet's USDC.
+  const user = () => getAddress(devnet.fixtures.accounts[0]?.address as Address)
+  const admin = () => getAddress(devnet.fixtures.accounts[9]?.address as Address)
+
+  async function send(from: Address, to: Address, data: Hex, value = 0n): Promise<void> {
+    const hash = await client().sendTransaction({ account: from, to, data, value, chain: null })
+    expect((await waitForReceipt(client(), hash)).status).toBe('success')
+  }
+
+  async function deploy(name: string, args: unknown[] = []): Promise<Address> {
+    const { abi, bytecode } = deployable('InterestTokens.sol', TOKENS, name)
+    const hash = await client().deployContract({ abi, bytecode, args, account: admin(), chain: null })
+    const receipt = await waitForReceipt(client(), hash)
+    if (receipt.status !== 'success' || !receipt.contractAddress) throw new Error(`${name} did not deploy`)
+    return getAddress(receipt.contractAddress)
+  }
+
+  async function scan(
+    to: Address,
+    data: Hex,
+    value = 0n,
+  ): Promise<{ response: ScanTransactionsResponse; tx: TxRequest }> {
+    const tx: TxRequest = { from: user(), to, data, value: numberToHex(value) }
+    const outcome = await scanTransactions(scanRequest(tx), { rpcUrl: devnet.fixtures.rpcUrl, chainId: 31337 })
+    if (!outcome.ok) throw new Error(JSON.stringify(outcome.error))
+    validateTransactionsResponse(outcome.response)
+    return { response: outcome.response, tx }
+  }
+
+  const diffsOf = (response: ScanTransactionsResponse, account: Address) =>
+    (response.simulationResults.aggregated.expectedStateChanges[account.toLowerCase() as Address] ?? []).map(
+      (change) => change.humanReadableDiff,
+    )
+
+  /** An aToken the user supplied 2,000 USDC to, a year of 5 % interest ago; the token holds the interest to pay. */
+  async function aTokenWithInterest(): Promise<Address> {
+    const aToken = await deploy('ScaledAToken', [devnet.fixtures.erc20.address])
+    const approve = encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [aToken, usdc(2_000)] })
+    await send(user(), devnet.fixtures.erc20.address, approve)
+    await send(user(), aToken, encodeFunctionData({ abi: aTokenAbi, functionName: 'supply', args: [usdc(2_000)] }))
+    const interest = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [aToken, usdc(200)] })
+    await send(user(), devnet.fixtures.erc20.address, interest)
+    const index = encodeFunctionData({ abi: aTokenAbi, functionName: 'setLiquidityIndex', args: [(RAY * 105n) / 100n] })
+    await send(admin(), aToken, index)
+    return aToken
+  }
+
+  it('withdrawing 50 USDC of 2,100 from an aToken (which logs a mint of 50 for the 100 earned): NONE, as executed', async () => {
+    const aToken = await aTokenWithInterest()
+    const withdraw = encodeFunctionData({ abi: aTokenAbi, functionName: 'withdraw', args: [usdc(50)] })
+    const { response, tx } = await scan(aToken, withdraw)
+    expect(diffsOf(response, user()).sort()).toEqual(['Receive 50 USDC', 'Send 50 aEthUSDC'])
+    expect(response.warnings).toEqual([])
+    expect(response.action).toBe('NONE')
+    await expectRealityMatches(devnet.fixtures.rpcUrl, response, tx)
+  })
+
+  it('sending 100 aUSDC to a friend (the interest minted first), and supplying 100 more: NONE, as executed', async () => {
+    const aToken = await aTokenWithInterest()
+    const transfer = encodeFunctionData({ abi: aTokenAbi, functionName: 'transfer', args: [FRIEND, usdc(100)] })
+    const sent = await scan(aToken, transfer)
+    expect(diffsOf(sent.response, user())).toEqual(['Send 100 aEthUSDC'])
+    expect(diffsOf(sent.response, FRIEND)).toEqual(['Receive 100 aEthUSDC'])
+    expect(sent.response.warnings).toEqual([])
+    await expectRealityMatches(devnet.fixtures.rpcUrl, sent.response, sent.tx)
+
+    const index = encodeFunctionData({ abi: aTokenAbi, functionName: 'setLiquidityIndex', args: [(RAY * 110n) / 100n] })
+    await send(admin(), aToken, index)
+    const approve = encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [aToken, usdc(100)] })
+    await send(user(), devnet.fixtures.erc20.address, approve)
+    const supply = encodeFunctionData({ abi: aTokenAbi, functionName: 'supply', args: [usdc(100)] })
+    const supplied = await scan(aToken, supply)
+    expect(diffsOf(supplied.response, user()).sort()).toEqual(['Receive 100 aEthUSDC', 'Send 100 USDC'])
+    expect(supplied.response.warnings).toEqual([])
+    expect(supplied.response.action).toBe('NONE')
+    await expectRealityMatches(devnet.fixtures.rpcUrl, supplied.response, supplied.tx)
+  })
+
+  it('staking 1 ETH for stETH-style shares and sending 0.5 of it, each a wei or two off: NONE, as executed', async () => {
+    const stEth = await deploy('SharesToken')
+    const submit = encodeFunctionData({ abi: parseAbi(['function submit() payable']), functionName: 'submit' })
+    const staked = await scan(stEth, submit, parseEther('1'))
+    expect(staked.response.warnings).toEqual([])
+    await expectRealityMatches(devnet.fixtures.rpcUrl, staked.response, staked.tx)
+    const transfer = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [FRIEND, parseEther('0.5')] })
+    const sent = await scan(stEth, transfer)
+    expect(sent.response.warnings).toEqual([])
+    expect(sent.response.action).toBe('NONE')
+    await expectRealityMatches(devnet.fixtures.rpcUrl, sent.response, sent.tx)
+  })
+})
