@@ -2,7 +2,7 @@
  * A drainer can hand back a token ("your reward") so that the user seems to get something for what they lose: one it
  * mints on the spot, or one from a stock it minted beforehand. Such a payback is told apart from honest gains by what
  * an honest flow does not combine: Preflight cannot value the tokens (no price read, not on the bundled list), the
- * transaction calls no known protocol, they are no receipt (a receipt's token contract is one the transaction calls: a
+ * transaction calls no known protocol (nor a drop's known mint contract, minters.ts), they are no receipt (a receipt's token contract is one the transaction calls: a
  * vault's shares, a position manager's NFT; or one that keeps what the user puts in: a Uniswap pair's LP token, Aave's
  * aToken), and whoever hands them out is paid nothing for them. They are minted for the user in this transaction, or
  * they come from accounts that end up with more of nothing: a seller is paid (a pool keeps the WETH it is sent, the
@@ -19,6 +19,7 @@ import { type Address, isAddressEqual, zeroAddress } from 'viem'
 import { assetKey, listedToken, type PriceOf, type TransferChange } from '../assets/index.ts'
 import type { Call } from '../safe/index.ts'
 import { type Movement, netByAccount } from '../simulation/index.ts'
+import { knownMinter } from './minters.ts'
 import { isKnownSpender, isWrappedNative } from './protocols.ts'
 
 /** What judging a payback needs of the transaction: its chain, its calls, every asset movement, the prices read. */
@@ -39,7 +40,8 @@ export function fakePayback(transfers: TransferChange[], user: Address, context:
   const gains = mine.filter((change) => change.after > change.before)
   const lost = new Set(mine.filter((change) => change.after < change.before).map((change) => assetKey(change.asset)))
   const called = calls.flatMap((call) => (call.to ? [call.to] : []))
-  if (gains.length === 0 || called.some((contract) => isKnownSpender(chainId, contract))) return null
+  const known = (contract: Address) => isKnownSpender(chainId, contract) || knownMinter(chainId, contract) !== null
+  if (gains.length === 0 || called.some(known)) return null
   /** The token contract is called, or ends up holding some of what the user loses. */
   const isReceipt = (token: Address) =>
     called.some((contract) => isAddressEqual(contract, token)) ||

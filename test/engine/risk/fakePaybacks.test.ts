@@ -49,6 +49,11 @@ const FEE_WALLET: Address = '0x000000000000000000000000000000000000fee5'
 const ROUTER_UNLISTED: Address = '0x00000000000000000000000000000000000a0a7e'
 /** Mainnet's Uniswap V2 router: a listed protocol. */
 const ROUTER: Address = '0x7a250d5630B4cF539739dF2C5dAcb4c659F2488D'
+/** OpenSea's SeaDrop, at its address on every chain, and the fee recipient OpenSea's drops name. */
+const SEADROP: Address = '0x00005EA00Ac477B1030CE78506496e8C2dE24bf5'
+const OPENSEA_FEE_RECIPIENT: Address = '0x0000a26b00c1F0DF003000390027140000fAa719'
+/** The creator's own wallet, where the drop's proceeds go. */
+const CREATOR_PAYOUT: Address = '0x000000000000000000000000000000000000c4ea'
 
 const eth: AssetRef = { standard: 'NATIVE' }
 const junk: AssetRef = { standard: 'ERC20', token: JUNK }
@@ -401,5 +406,121 @@ describe('a drainer paying back a token it mints, and honest mints and swaps, on
     expect(response.action).toBe('NONE')
     expect(response.warnings).toEqual([])
     await expectRealityMatches(rpcUrl, response, tx)
+  })
+  /**
+   * An NFT drop minted through OpenSea's SeaDrop, as its mintPublic pays (ProjectOpenSea/seadrop, src/SeaDrop.sol):
+   * the buyer pays SeaDrop, which sends the platform's fee to the fee recipient and the rest to the creator's payout
+   * address (set in SeaDrop by the collection, named by no calldata), then has the collection mint to the buyer. The
+   * drop's checks (times, allow lists, limits per wallet) are left out: they move nothing.
+   */
+  const seaDropSource = `
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.24;
+interface INonFungibleSeaDropToken { function mintSeaDrop(address minter, uint256 quantity) external; }
+contract SeaDrop {
+    struct PublicDrop { uint80 mintPrice; uint16 feeBps; }
+    mapping(address => PublicDrop) internal _publicDrops;
+    mapping(address => address) internal _creatorPayoutAddresses;
+    event SeaDropMint(address indexed nftContract, address indexed minter, address indexed feeRecipient, address payer, uint256 quantityMinted, uint256 unitMintPrice, uint256 feeBps, uint256 dropStageIndex);
+    function updatePublicDrop(PublicDrop calldata publicDrop) external { _publicDrops[msg.sender] = publicDrop; }
+    function updateCreatorPayoutAddress(address payoutAddress) external { _creatorPayoutAddresses[msg.sender] = payoutAddress; }
+    function mintPublic(address nftContract, address feeRecipient, address minterIfNotPayer, uint256 quantity) external payable {
+        PublicDrop memory publicDrop = _publicDrops[nftContract];
+        require(msg.value == quantity * publicDrop.mintPrice, "IncorrectPayment");
+        address minter = minterIfNotPayer != address(0) ? minterIfNotPayer : msg.sender;
+        INonFungibleSeaDropToken(nftContract).mintSeaDrop(minter, quantity);
+        uint256 feeAmount = (msg.value * publicDrop.feeBps) / 10_000;
+        if (feeAmount > 0) { (bool fee,) = feeRecipient.call{value: feeAmount}(""); require(fee); }
+        (bool paid,) = _creatorPayoutAddresses[nftContract].call{value: msg.value - feeAmount}("");
+        require(paid);
+        emit SeaDropMint(nftContract, minter, feeRecipient, msg.sender, quantity, publicDrop.mintPrice, publicDrop.feeBps, 0);
+    }
+}
+contract DropCollection {
+    string public constant name = "Genesis Drop";
+    string public constant symbol = "DROP";
+    mapping(uint256 => address) internal _owners;
+    mapping(address => uint256) public balanceOf;
+    uint256 public totalMinted;
+    event Transfer(address indexed from, address indexed to, uint256 indexed id);
+    function supportsInterface(bytes4 id) external pure returns (bool) { return id == 0x80ac58cd || id == 0x01ffc9a7; }
+    function tokenURI(uint256) external pure returns (string memory) { return "ipfs://drop"; }
+    function ownerOf(uint256 id) external view returns (address owner) { owner = _owners[id]; require(owner != address(0)); }
+    function setUpDrop(address seaDrop, uint80 mintPrice, uint16 feeBps, address payout) external {
+        SeaDrop(seaDrop).updatePublicDrop(SeaDrop.PublicDrop(mintPrice, feeBps));
+        SeaDrop(seaDrop).updateCreatorPayoutAddress(payout);
+    }
+    function mintSeaDrop(address minter, uint256 quantity) external {
+        for (uint256 i = 0; i < quantity; i++) {
+            uint256 id = ++totalMinted;
+            _owners[id] = minter;
+            emit Transfer(address(0), minter, id);
+        }
+        balanceOf[minter] += quantity;
+    }
+}`
+
+  /** SeaDrop's code at `seaDrop` and a collection of its own selling through it at 0.04 ETH, 10 % to the fee recipient. */
+  async function dropThrough(seaDrop: Address, collection: Address): Promise<void> {
+    const anvil = createTestClient({ mode: 'anvil', transport: http(rpcUrl) })
+    await anvil.setCode({ address: seaDrop, bytecode: runtimeCode('SeaDrop.sol', seaDropSource, 'SeaDrop') })
+    await anvil.setCode({ address: collection, bytecode: runtimeCode('SeaDrop.sol', seaDropSource, 'DropCollection') })
+    const client = devnetClient(rpcUrl)
+    const setUp = await client.writeContract({
+      account: account(9),
+      address: collection,
+      abi: parseAbi(['function setUpDrop(address seaDrop, uint80 mintPrice, uint16 feeBps, address payout)']),
+      functionName: 'setUpDrop',
+      args: [seaDrop, parseEther('0.04'), 1000, CREATOR_PAYOUT],
+      chain: null,
+    })
+    await waitForReceipt(client, setUp)
+  }
+
+  const mintPublic = (collection: Address) =>
+    encodeFunctionData({
+      abi: parseAbi([
+        'function mintPublic(address nftContract, address feeRecipient, address minterIfNotPayer, uint256 quantity) payable',
+      ]),
+      functionName: 'mintPublic',
+      args: [collection, OPENSEA_FEE_RECIPIENT, zeroAddress, 2n],
+    })
+
+  it('minting 2 NFTs of a drop through SeaDrop, which pays the creator and OpenSea: NONE on mainnet, as executed', async () => {
+    const collection: Address = '0x000000000000000000000000000000000000d401'
+    await dropThrough(SEADROP, collection)
+    const buyer = account(4)
+    const tx: TxRequest = {
+      from: buyer,
+      to: SEADROP,
+      data: mintPublic(collection),
+      value: numberToHex(parseEther('0.08')),
+    }
+    // Not checked against the reference schema: it wants a counterparty on every NFT transfer, and a mint has none.
+    const { outcome } = await scanTransactionsWithStats(scanRequest(tx), { rpcUrl, chainId: 1 })
+    if (!outcome.ok) throw new Error(`scan failed: ${JSON.stringify(outcome.error)}`)
+    const { response } = outcome
+    expect(response.warnings).toEqual([])
+    expect(response.action).toBe('NONE')
+    const executed = await expectRealityMatches(rpcUrl, response, tx)
+    expect(executed.get(`${CREATOR_PAYOUT.toLowerCase()}|native`)).toBe(parseEther('0.072'))
+  })
+
+  it('the same contract at an address no deployment book names, forwarding the ETH and minting: still WARN', async () => {
+    const seaDrop: Address = '0x000000000000000000000000000000000000d500'
+    const collection: Address = '0x000000000000000000000000000000000000d501'
+    await dropThrough(seaDrop, collection)
+    const buyer = account(4)
+    const tx: TxRequest = {
+      from: buyer,
+      to: seaDrop,
+      data: mintPublic(collection),
+      value: numberToHex(parseEther('0.08')),
+    }
+    const { outcome } = await scanTransactionsWithStats(scanRequest(tx), { rpcUrl, chainId: 1 })
+    if (!outcome.ok) throw new Error(`scan failed: ${JSON.stringify(outcome.error)}`)
+    expect(outcome.response.action).toBe('WARN')
+    const warning = outcome.response.warnings.find((w) => w.kind === 'SUSPECTED_MALICIOUS')
+    expect(warning?.message).toContain('minted for you in this transaction')
   })
 })
