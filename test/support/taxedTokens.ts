@@ -25,10 +25,16 @@ import { deployable } from './solc.ts'
  * An 18-decimal token with one pair: buys from the pair and sells to it pay a tax (basis points) to the owner, or to
  * the token's own contract as many memecoins keep it, or sells are refused (unless code sits where a simulator once put
  * its sell probe), or every buyer is blacklisted as it buys (two kinds of honeypot). The owner, who adds the liquidity,
- * is exempt.
+ * is exempt. A token that keeps its tax may swap it back, as such memecoins do: on a holder's sale, once it holds
+ * `swapBackAt` or more, it first sells all it holds through the router for ether paid to its team's wallet (the owner).
  */
 const TAXED_TOKEN = `// SPDX-License-Identifier: MIT
 pragma solidity 0.8.28;
+
+interface IRouter {
+    function WETH() external pure returns (address);
+    function swapExactTokensForETHSupportingFeeOnTransferTokens(uint256 amountIn, uint256 amountOutMin, address[] calldata path, address to, uint256 deadline) external;
+}
 
 contract TaxedToken {
     string public name;
@@ -45,11 +51,14 @@ contract TaxedToken {
     bool public immutable blacklistsBuyers;
     address public immutable taxHolder;
     mapping(address => bool) public blacklisted;
+    IRouter public immutable router;
+    uint256 public immutable swapBackAt;
+    bool private swapping;
 
     event Transfer(address indexed from, address indexed to, uint256 value);
     event Approval(address indexed owner, address indexed spender, uint256 value);
 
-    constructor(string memory name_, string memory symbol_, uint256 supply, uint256 buyTax_, uint256 sellTax_, bool sellsRefused_, bool blacklistsBuyers_, bool taxToSelf_) {
+    constructor(string memory name_, string memory symbol_, uint256 supply, uint256 buyTax_, uint256 sellTax_, bool sellsRefused_, bool blacklistsBuyers_, bool taxToSelf_, IRouter router_, uint256 swapBackAt_) {
         name = name_;
         symbol = symbol_;
         owner = msg.sender;
@@ -58,6 +67,8 @@ contract TaxedToken {
         sellsRefused = sellsRefused_;
         blacklistsBuyers = blacklistsBuyers_;
         taxHolder = taxToSelf_ ? address(this) : msg.sender;
+        router = router_;
+        swapBackAt = swapBackAt_;
         totalSupply = supply;
         balanceOf[msg.sender] = supply;
         emit Transfer(address(0), msg.sender, supply);
@@ -87,7 +98,8 @@ contract TaxedToken {
     }
 
     function move(address from, address to, uint256 value) private {
-        bool exempt = from == owner || to == owner;
+        bool exempt = from == owner || to == owner || swapping;
+        if (!exempt && to == pair && swapBackAt > 0 && balanceOf[address(this)] >= swapBackAt) swapBack();
         // Sales are refused, except where the sell probe once placed its code (0x…53454c4c): a tell such a token reads.
         require(exempt || to != pair || !sellsRefused || address(uint160(0x53454c4c)).code.length > 0, "sells are closed");
         require(!blacklisted[from], "blacklisted");
@@ -101,6 +113,17 @@ contract TaxedToken {
             balanceOf[taxHolder] += tax;
             emit Transfer(from, taxHolder, tax);
         }
+    }
+
+    function swapBack() private {
+        swapping = true;
+        uint256 amount = balanceOf[address(this)];
+        allowance[address(this)][address(router)] = amount;
+        address[] memory path = new address[](2);
+        path[0] = address(this);
+        path[1] = router.WETH();
+        router.swapExactTokensForETHSupportingFeeOnTransferTokens(amount, 0, path, owner, block.timestamp);
+        swapping = false;
     }
 }
 `
@@ -132,6 +155,8 @@ export type Taxes = {
   buyTax?: bigint
   sellTax?: bigint
   taxToSelf?: boolean
+  /** With taxToSelf: on a sale, once the contract holds this many tokens or more, it swaps them for its owner. */
+  swapBackAt?: bigint
   sellsRefused?: boolean
   blacklistsBuyers?: boolean
 }
@@ -151,17 +176,28 @@ export async function launchTaxedToken(
     return receipt
   }
   const { buyTax = 0n, sellTax = 0n, taxToSelf = false, sellsRefused = false, blacklistsBuyers = false } = taxes
+  const { factory, router } = fixtures.uniswapV2
   const deployed = await send(
     client.deployContract({
       account: maker,
       abi,
       bytecode,
-      args: [`${symbol} Token`, symbol, POOL_TOKENS * 2n, buyTax, sellTax, sellsRefused, blacklistsBuyers, taxToSelf],
+      args: [
+        `${symbol} Token`,
+        symbol,
+        POOL_TOKENS * 2n,
+        buyTax,
+        sellTax,
+        sellsRefused,
+        blacklistsBuyers,
+        taxToSelf,
+        router,
+        taxes.swapBackAt ?? 0n,
+      ],
       chain: null,
     }),
   )
   const address = getAddress(deployed.contractAddress as Address)
-  const { factory, router } = fixtures.uniswapV2
   const weth = fixtures.weth.address
   const write = (to: Address, data: Hex, value = 0n) =>
     send(client.sendTransaction({ account: maker, to, data, value, gas: 5_000_000n, chain: null }))

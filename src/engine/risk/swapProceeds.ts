@@ -50,6 +50,7 @@ export function misdirectedPayouts(flows: SwapFlows, isUsers: (address: Address)
     [...net].filter(([, accounts]) => sum([...accounts].filter(([a]) => mine(a))) < 0n).map(([k]) => k),
   )
   if (paid.size === 0) return []
+  const [ownSold, ownTotal] = ownSales(flows, paid, mine)
   const payers = [...counterparties].filter((account) => !mine(account)).map((account) => getAddress(account))
   const payouts: MisdirectedPayout[] = []
   for (const [asset, accounts] of net) {
@@ -59,19 +60,73 @@ export function misdirectedPayouts(flows: SwapFlows, isUsers: (address: Address)
       ([account, amount]) =>
         amount > 0n && account !== ZERO && account !== asset && (mine(account) || !counterparties.has(account)),
     )
-    const others = gains.filter(([account]) => !mine(account)).sort(([, a], [, b]) => (a > b ? -1 : a < b ? 1 : 0))
+    // The share of the output a token's own sale bought (ownSales) is the token's to send where it likes: taken out
+    // of the largest payout elsewhere, which is where the token sends it.
+    const theirs = ownTotal === 0n ? 0n : (sum(gains) * ownSold) / ownTotal
+    const others = lessTheirs(
+      gains.filter(([account]) => !mine(account)),
+      theirs,
+    )
     const [main] = others
-    if (!main || sum(others) * 2n <= sum(gains)) continue
+    if (!main || sum(others) * 2n <= sum(gains) - theirs) continue
     payouts.push({
       asset: asset === NATIVE ? NATIVE : getAddress(asset),
       recipient: getAddress(main[0]),
-      amount: main[1],
+      // What it really receives, the token's share included: the address named is paid exactly this.
+      amount: accounts.get(main[0]) ?? main[1],
       total: sum(gains),
       takers: others.length,
       payers,
     })
   }
   return payouts
+}
+
+/** Payouts largest first, `theirs` taken out of the largest (dropped if nothing is left of it). */
+function lessTheirs(payouts: [string, bigint][], theirs: bigint): [string, bigint][] {
+  const largestFirst = (entries: [string, bigint][]) =>
+    [...entries].sort(([, a], [, b]) => (a > b ? -1 : a < b ? 1 : 0))
+  const [largest, ...rest] = largestFirst(payouts)
+  if (!largest || theirs === 0n) return largestFirst(payouts)
+  const left = largest[1] > theirs ? largest[1] - theirs : 0n
+  return largestFirst(left > 0n ? [[largest[0], left], ...rest] : rest)
+}
+
+/**
+ * What the contracts of the tokens the user's side pays sell of their own stock to the route's payers (the pools),
+ * against that plus what the user's side pays of the token: the largest such share, as a fraction [sold, total].
+ * A memecoin keeps its tax in its own contract and, during a holder's sale, swaps it to ether for its team through the
+ * same pool ("swap back"): the pool's output then goes mostly to the team's wallet when the holder sells less than
+ * the contract has gathered, and that part was bought with the token's tokens, not the holder's.
+ */
+function ownSales(
+  flows: SwapFlows,
+  paid: Set<string>,
+  mine: (account: string) => boolean,
+): [sold: bigint, total: bigint] {
+  let best: [bigint, bigint] = [0n, 0n]
+  for (const token of paid) {
+    if (token === NATIVE) continue
+    const sold = flows.movements.reduce(
+      (total, { asset, from, to, amount }) =>
+        asset.standard === 'ERC20' &&
+        asset.token.toLowerCase() === token &&
+        from.toLowerCase() === token &&
+        flows.counterparties.has(to.toLowerCase()) &&
+        !mine(to.toLowerCase())
+          ? total + amount
+          : total,
+      0n,
+    )
+    // The token's contract logs the tax it takes from the user, which makes it a recorder of the user's (mine).
+    const userPaid = -[...(flows.net.get(token) ?? [])].reduce(
+      (total, [account, amount]) => (mine(account) && account !== token ? total + amount : total),
+      0n,
+    )
+    const total = sold + userPaid
+    if (sold > 0n && (best[1] === 0n || sold * best[1] > best[0] * total)) best = [sold, total]
+  }
+  return best
 }
 
 /**
