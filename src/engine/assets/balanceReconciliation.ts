@@ -58,7 +58,9 @@ export function balanceKey(asset: AssetRef, account: Address): string | null {
  * Every account's net in every native, ERC-20 and ERC-1155 asset that was traced or read, in order of first
  * appearance (traced first). A WETH-style Deposit/Withdrawal counts only where the account's balance of the token was
  * read (a contract without balanceOf that logs Deposit mints nothing). ERC-20 balance reads of a contract that is an
- * NFT collection (they count NFTs) or of a token without decimals are not fungible changes.
+ * NFT collection (they count NFTs) or of a token without decimals are not fungible changes. A token's own address
+ * whose balance of it reads the same before and after is its mint and burn (Compound V2's markets and their forks log
+ * a mint as a Transfer from the market and a redemption as one to it): no one's change.
  */
 export function balanceNets(result: SimulationResult): BalanceNet[] {
   const nets = new Map<string, BalanceNet>()
@@ -101,7 +103,14 @@ export function balanceNets(result: SimulationResult): BalanceNet[] {
     if (read.asset.standard === 'ERC20' && !fungible(read.asset.token)) continue
     netOf(read.account, read.asset)
   }
-  return [...nets.values()].filter((net) => !ignoredAccount(net.account))
+  return [...nets.values()].filter((net) => !ignoredAccount(net.account) && !mintsAsItself(net))
+}
+
+/** A token's own address in its own token, read unchanged while its events move it (mintsAsItself in balanceNets). */
+function mintsAsItself({ account, asset, read }: BalanceNet): boolean {
+  return (
+    asset.standard === 'ERC20' && isAddressEqual(account, asset.token) && read !== null && read.before === read.after
+  )
 }
 
 /** What the reads say an account's balance did; the traced net when they were not made. */

@@ -22,6 +22,7 @@ import {
   codeSizeBefore,
   isCometManagerChange,
   nativeCurrency,
+  readKeys,
   type SimulationResult,
   type SimulationTx,
   type TokenMetadata,
@@ -298,7 +299,8 @@ function approvalWarnings(
 /**
  * Tokens the user sends to the token's own contract that stay there. A contract that burns or forwards what it
  * receives in the same transaction (a Uniswap V2 pair taking back its LP tokens to burn them) has lost the user
- * nothing: only what the token contract ends up holding of itself is a loss. And only the user's own sending: a
+ * nothing: only what the token contract ends up holding of itself is a loss, by its events and, where it was read, by
+ * its own balance (a Compound V2 market logs a redemption as a transfer to itself and burns it). And only the user's own sending: a
  * fee-on-transfer token that keeps its tax in its own contract takes a share of every buy and sell, which is the
  * token's rule, not the user's mistake; the mistake sends the contract most of what the user's side (usersSide)
  * sends.
@@ -321,8 +323,15 @@ function ownContractWarnings(
     }
     flows.set(key, flow)
   }
+  // Kept by the events, and by the contract's own balance when it was read: Compound's markets log a redemption as a
+  // transfer to the market, whose balance does not move (the tokens are burned).
+  const keeps = (token: Address) => {
+    const key = readKeys.erc20Balance(token, token)
+    const [before, after] = [result.reads.before.get(key), result.reads.after.get(key)]
+    return typeof before !== 'bigint' || typeof after !== 'bigint' || after > before
+  }
   return [...flows.values()]
-    .filter((flow) => flow.kept > 0n && flow.toContractByUser * 2n > flow.sentByUser)
+    .filter((flow) => flow.kept > 0n && flow.toContractByUser * 2n > flow.sentByUser && keeps(flow.token))
     .map(({ token }) =>
       makeWarning(
         'TRANSFERRING_ERC20_TO_OWN_CONTRACT',

@@ -6,7 +6,8 @@
  * so balances move a wei or two less than its Transfer says. The aToken here keeps Aave's ScaledBalanceTokenBase
  * arithmetic and events (WadRayMath's rounding, `Mint`/`Burn` with `balanceIncrease`, the interest mints of
  * `_transfer`), with the pool's supply and withdraw folded into it and the liquidity index set by hand, as a year of
- * borrowers' interest would move it. Every scan is executed on the devnet and compared with what moved.
+ * borrowers' interest would move it. A Compound V2 market logs its mints as transfers from its own address, whose
+ * balance never moves. Every scan is executed on the devnet and compared with what moved.
  */
 import {
   type Address,
@@ -122,6 +123,60 @@ contract ScaledAToken {
     function accrue(address user, uint256 index) internal returns (uint256 increase) {
         increase = rayMul(scaled[user], index) - rayMul(scaled[user], lastIndex[user]);
         lastIndex[user] = index;
+    }
+}
+
+/**
+ * Compound V2's CErc20 as it accounts and logs (CToken.sol's mintFresh and redeemFresh): the market's own address is the
+ * Transfer's sender of a mint and recipient of a redemption, while its own balance never changes. Venus, Moonwell,
+ * Benqi and the other Compound forks log the same. The comptroller's checks and the interest model are left out; the
+ * exchange rate is set by hand.
+ */
+contract CTokenMarket {
+    string public constant name = "Compound USD Coin";
+    string public constant symbol = "cUSDC";
+    uint8 public constant decimals = 8;
+    IERC20 public immutable underlying;
+    address public immutable admin;
+    uint256 public exchangeRateStored = 2e14;
+    uint256 public totalSupply;
+    mapping(address => uint256) internal accountTokens;
+
+    event Transfer(address indexed from, address indexed to, uint256 amount);
+    event Mint(address minter, uint256 mintAmount, uint256 mintTokens);
+    event Redeem(address redeemer, uint256 redeemAmount, uint256 redeemTokens);
+
+    constructor(IERC20 underlying_) { underlying = underlying_; admin = msg.sender; }
+
+    function setExchangeRate(uint256 rate) external { require(msg.sender == admin); exchangeRateStored = rate; }
+    function balanceOf(address owner) external view returns (uint256) { return accountTokens[owner]; }
+
+    function transfer(address dst, uint256 amount) external returns (bool) {
+        require(msg.sender != dst, "TransferNotAllowed");
+        accountTokens[msg.sender] -= amount;
+        accountTokens[dst] += amount;
+        emit Transfer(msg.sender, dst, amount);
+        return true;
+    }
+
+    function mint(uint256 mintAmount) external returns (uint256) {
+        underlying.transferFrom(msg.sender, address(this), mintAmount);
+        uint256 mintTokens = mintAmount * 1e18 / exchangeRateStored;
+        totalSupply += mintTokens;
+        accountTokens[msg.sender] += mintTokens;
+        emit Mint(msg.sender, mintAmount, mintTokens);
+        emit Transfer(address(this), msg.sender, mintTokens);
+        return 0;
+    }
+
+    function redeem(uint256 redeemTokens) external returns (uint256) {
+        uint256 redeemAmount = redeemTokens * exchangeRateStored / 1e18;
+        totalSupply -= redeemTokens;
+        accountTokens[msg.sender] -= redeemTokens;
+        underlying.transfer(msg.sender, redeemAmount);
+        emit Transfer(msg.sender, address(this), redeemTokens);
+        emit Redeem(msg.sender, redeemAmount, redeemTokens);
+        return 0;
     }
 }
 
@@ -256,6 +311,28 @@ describe('interest-bearing tokens against the balance reads', () => {
     expect(supplied.response.warnings).toEqual([])
     expect(supplied.response.action).toBe('NONE')
     await expectRealityMatches(devnet.fixtures.rpcUrl, supplied.response, supplied.tx)
+  })
+
+  it('supplying 100 USDC to a Compound V2 market and redeeming half, logged from the market itself: NONE, as executed', async () => {
+    const market = await deploy('CTokenMarket', [devnet.fixtures.erc20.address])
+    const cToken = parseAbi([
+      'function mint(uint256 mintAmount) returns (uint256)',
+      'function redeem(uint256 redeemTokens) returns (uint256)',
+    ])
+    const approve = encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [market, usdc(100)] })
+    await send(user(), devnet.fixtures.erc20.address, approve)
+    const supplied = await scan(market, encodeFunctionData({ abi: cToken, functionName: 'mint', args: [usdc(100)] }))
+    expect(diffsOf(supplied.response, user()).sort()).toEqual(['Receive 5,000 cUSDC', 'Send 100 USDC'])
+    expect(diffsOf(supplied.response, market)).toEqual(['Receive 100 USDC'])
+    expect(supplied.response.warnings).toEqual([])
+    expect(supplied.response.action).toBe('NONE')
+    await expectRealityMatches(devnet.fixtures.rpcUrl, supplied.response, supplied.tx)
+
+    const redeem = encodeFunctionData({ abi: cToken, functionName: 'redeem', args: [2_500n * 10n ** 8n] })
+    const redeemed = await scan(market, redeem)
+    expect(diffsOf(redeemed.response, user()).sort()).toEqual(['Receive 50 USDC', 'Send 2,500 cUSDC'])
+    expect(redeemed.response.warnings).toEqual([])
+    await expectRealityMatches(devnet.fixtures.rpcUrl, redeemed.response, redeemed.tx)
   })
 
   it('staking 1 ETH for stETH-style shares and sending 0.5 of it, each a wei or two off: NONE, as executed', async () => {
