@@ -17,8 +17,17 @@ import {
   type SafeConfigChange,
   type SafeContext,
   safeIntent,
+  safeModule,
 } from '../safe/index.ts'
 import { makeWarning } from './warnings.ts'
+
+/**
+ * What enabling a module Safe releases means: it moves assets only by rules the owners set in it (the allowance module
+ * behind Safe{Wallet}'s spending limits, the ERC-4337 module, social recovery), but then without their confirmation.
+ */
+const RELEASED_MODULE =
+  'It then moves the Safe’s assets by the rules the owners set in it (a spending limit, a recovery, user operations) ' +
+  'without their confirmation: only continue if you are setting that up.'
 
 /** What code in control of a Safe can do: said wherever such code is about to take over. */
 const TAKEOVER_POWERS =
@@ -157,14 +166,20 @@ function authorityWarnings(change: SafeConfigChange): Warning[] {
           ]
     case 'modules':
       return [
-        // safe-deployments lists no modules: every module enabled is code Safe did not release.
-        ...change.added.map((module) =>
-          warn(
-            'CRITICAL',
-            `This transaction enables ${shortAddress(module)} as a module of the Safe ${safe}. It is not a Safe ` +
-              'deployment, and a module can move every asset without any owner’s confirmation. Do not sign it.',
-          ),
-        ),
+        ...change.added.map((module) => {
+          const released = safeModule(module)
+          return released
+            ? warn(
+                'WARNING',
+                `This transaction enables ${released.name} ${released.version} (${shortAddress(module)}), a module ` +
+                  `Safe releases, on the Safe ${safe}. ${RELEASED_MODULE}`,
+              )
+            : warn(
+                'CRITICAL',
+                `This transaction enables ${shortAddress(module)} as a module of the Safe ${safe}. It is not a Safe ` +
+                  'deployment, and a module can move every asset without any owner’s confirmation. Do not sign it.',
+              )
+        }),
         ...change.removed.map((module) =>
           warn('WARNING', `This transaction disables the module ${controllerLabel(module)} of the Safe ${safe}.`),
         ),
@@ -275,13 +290,21 @@ function selfCallWarning(call: Call): Warning[] {
       return [ownerChange(`replaces the owner ${who(1)} with ${who(2)}`)]
     case 'changeThreshold':
       return [ownerChange(`changes the rule for approving transactions: it then ${needs(0)}`)]
-    case 'enableModule':
+    case 'enableModule': {
+      const released = safeModule(address(0))
       return [
-        authority(
-          'CRITICAL',
-          `enables ${who(0)} as a module. A module can move everything in the Safe without any owner’s confirmation`,
-        ),
+        released
+          ? authority(
+              'WARNING',
+              `enables ${released.name} ${released.version} (${who(0)}), a module Safe releases, which then moves ` +
+                'the Safe’s assets by the rules the owners set in it, without their confirmation',
+            )
+          : authority(
+              'CRITICAL',
+              `enables ${who(0)} as a module. A module can move everything in the Safe without any owner’s confirmation`,
+            ),
       ]
+    }
     case 'setGuard':
     case 'setModuleGuard':
       return [

@@ -12,6 +12,8 @@
  * - `intent.ts`: what the decoded calls say they change, so a change nobody showed the signer stands out.
  * - `deployments.ts`: Safe's own contracts by address, every released version on every chain (generated from
  *   @safe-global/safe-deployments into `data/deployments.json`).
+ * - `modules.ts`: the modules Safe releases (allowance, ERC-4337, social recovery), by address (generated from
+ *   @safe-global/safe-modules-deployments into `data/modules.json`).
  * - `versions.ts`: how each Safe version hashes its transactions and messages (domain with or without chainId,
  *   typehash).
  *
@@ -34,5 +36,6 @@ export { isSafeOwner, type SafeContext, safeContext } from './context.ts'
 export { deploymentLabel, isSafeDeployment, type SafeDeployment, safeDeployment } from './deployments.ts'
 export { decodeExecTransaction, type ExecTransaction } from './execTransaction.ts'
 export { isExplained, type SafeIntent, safeIntent } from './intent.ts'
+export { type SafeModule, safeModule } from './modules.ts'
 export { multisigPreset, rememberThreshold, SAFE_NONCE_SLOT } from './preset.ts'
 export { type SafeHashing, safeHashing, safeMessageHash, safeTxHash, safeTxTypeFields } from './versions.ts'

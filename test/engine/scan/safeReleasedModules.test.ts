@@ -1,0 +1,69 @@
+/**
+ * Enabling a module Safe itself releases, as Safe{Wallet}'s spending limits enable its allowance module
+ * (AllowanceModule 0.1.1, at the address @safe-global/safe-modules-deployments lists for every chain): a proposal the
+ * owners sign as typed data, then execute with their signatures. The module moves the Safe's assets only by the
+ * limits the owners set in it, so it is a WARNING to confirm, not the CRITICAL takeover any other module is.
+ */
+import { type Address, encodeFunctionData, getAddress, parseAbi } from 'viem'
+import { describe, expect, it } from 'vitest'
+import { execTransactionData } from '../../../src/devnet/dapp/requests.ts'
+import { plainSafeTx } from '../../../src/devnet/eip712.ts'
+import { waitForReceipt } from '../../../src/devnet/receipt.ts'
+import { devnetRolledBackPerTest } from '../../support/devnet.ts'
+import { devnetClient } from '../protocolSupport.ts'
+import { ownerSignatures, scanSafeProposal } from '../safeSupport.ts'
+
+const fx = devnetRolledBackPerTest()
+const ALLOWANCE_MODULE: Address = '0xAA46724893dedD72658219405185Fb0Fc91e091C'
+/** A module no one released: anyone's code. */
+const UNRELEASED_MODULE: Address = '0x000000000000000000000000000000000000a11e'
+const safeAbi = parseAbi([
+  'function enableModule(address module)',
+  'function isModuleEnabled(address module) view returns (bool)',
+])
+
+const enable = (module: Address) =>
+  plainSafeTx(
+    fx().safe.address,
+    0n,
+    0n,
+    encodeFunctionData({ abi: safeAbi, functionName: 'enableModule', args: [module] }),
+  )
+
+describe("enabling a module Safe releases on the devnet's 2-of-3 Safe", () => {
+  it('the allowance module behind spending limits: WARN naming it; executed, the Safe has it enabled', async () => {
+    const tx = enable(ALLOWANCE_MODULE)
+    const response = await scanSafeProposal(fx(), tx)
+    expect(response.action).toBe('WARN')
+    const authority = response.warnings.filter((warning) => warning.kind === 'SET_OWNER_AUTHORITY')
+    expect(authority.map((warning) => warning.severity)).toEqual(['WARNING'])
+    expect(authority[0]?.message).toContain('AllowanceModule 0.1.1')
+    expect(response.warnings.some((warning) => warning.severity === 'CRITICAL')).toBe(false)
+
+    const client = devnetClient(fx().rpcUrl)
+    const signatures = await ownerSignatures(fx(), tx)
+    const owner = getAddress(fx().accounts[0]?.address as Address)
+    const hash = await client.sendTransaction({
+      account: owner,
+      to: fx().safe.address,
+      data: execTransactionData(tx, signatures),
+      chain: null,
+    })
+    expect((await waitForReceipt(client, hash)).status).toBe('success')
+    const enabled = await client.readContract({
+      address: fx().safe.address,
+      abi: safeAbi,
+      functionName: 'isModuleEnabled',
+      args: [ALLOWANCE_MODULE],
+    })
+    expect(enabled).toBe(true)
+  })
+
+  it('a module Safe did not release: still CRITICAL, BLOCK', async () => {
+    const response = await scanSafeProposal(fx(), enable(UNRELEASED_MODULE))
+    expect(response.action).toBe('BLOCK')
+    expect(response.warnings).toContainEqual(
+      expect.objectContaining({ kind: 'SET_OWNER_AUTHORITY', severity: 'CRITICAL' }),
+    )
+  })
+})
