@@ -1,6 +1,6 @@
 /**
- * Regenerates src/engine/safe/data/modules.json: the Safe modules Safe itself releases (the allowance module behind
- * Safe{Wallet}'s spending limits, the ERC-4337 module, the social recovery module), every version and every address
+ * Regenerates src/engine/safe/data/modules.json: the Safe modules Safe itself releases that leave the owners in
+ * control (the allowance module behind Safe{Wallet}'s spending limits, the ERC-4337 module), every version and every address
  * any chain has it at, from @safe-global/safe-modules-deployments on npm, never typed in by hand. Run `npx tsx
  * test/tools/safeModules.ts` (it downloads the pinned package with `npm pack`); bump the version below to take newer
  * releases.
@@ -15,8 +15,13 @@ const OUTPUT = new URL('../../src/engine/safe/data/modules.json', import.meta.ur
 
 const PACKAGE = '@safe-global/safe-modules-deployments@3.0.10'
 
-/** The package's contracts a Safe enables as modules; the rest (setup libraries, passkey signers) are no module. */
-const MODULES = new Set(['AllowanceModule', 'Safe4337Module', 'SocialRecoveryModule'])
+/**
+ * The package's modules that move assets only by rules the owners keep: the allowance module's limits, and the
+ * ERC-4337 module's user operations, which the owners' threshold signs. The rest are no module (setup libraries,
+ * passkey signers) or hand the Safe to other keys: SocialRecoveryModule's guardians replace the owners once its delay
+ * passes, so enabling it stays a takeover to block, whoever the guardians are.
+ */
+const MODULES = new Set(['AllowanceModule', 'Safe4337Module'])
 
 type Asset = { contractName: string; version: string; released: boolean; networkAddresses: Record<string, string> }
 type Module = { name: string; version: string; addresses: string[] }

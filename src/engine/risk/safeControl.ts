@@ -23,10 +23,10 @@ import { makeWarning } from './warnings.ts'
 
 /**
  * What enabling a module Safe releases means: it moves assets only by rules the owners set in it (the allowance module
- * behind Safe{Wallet}'s spending limits, the ERC-4337 module, social recovery), but then without their confirmation.
+ * behind Safe{Wallet}'s spending limits, the ERC-4337 module), but then without their confirmation.
  */
 const RELEASED_MODULE =
-  'It then moves the Safe’s assets by the rules the owners set in it (a spending limit, a recovery, user operations) ' +
+  'It then moves the Safe’s assets by the rules the owners set in it (a spending limit, user operations) ' +
   'without their confirmation: only continue if you are setting that up.'
 
 /** What code in control of a Safe can do: said wherever such code is about to take over. */

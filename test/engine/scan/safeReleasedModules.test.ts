@@ -15,6 +15,8 @@ import { ownerSignatures, scanSafeProposal } from '../safeSupport.ts'
 
 const fx = devnetRolledBackPerTest()
 const ALLOWANCE_MODULE: Address = '0xAA46724893dedD72658219405185Fb0Fc91e091C'
+/** Safe's social recovery module (0.1.0, as safe-modules-deployments lists it): its guardians replace the owners. */
+const SOCIAL_RECOVERY_MODULE: Address = '0x4Aa5Bf7D840aC607cb5BD3249e6Af6FC86C04897'
 /** A module no one released: anyone's code. */
 const UNRELEASED_MODULE: Address = '0x000000000000000000000000000000000000a11e'
 const safeAbi = parseAbi([
@@ -59,8 +61,11 @@ describe("enabling a module Safe releases on the devnet's 2-of-3 Safe", () => {
     expect(enabled).toBe(true)
   })
 
-  it('a module Safe did not release: still CRITICAL, BLOCK', async () => {
-    const response = await scanSafeProposal(fx(), enable(UNRELEASED_MODULE))
+  it.each([
+    ['a module Safe did not release', UNRELEASED_MODULE],
+    ['the social recovery module Safe released, whose guardians can replace the owners', SOCIAL_RECOVERY_MODULE],
+  ])('%s: still CRITICAL, BLOCK', async (_, module) => {
+    const response = await scanSafeProposal(fx(), enable(module))
     expect(response.action).toBe('BLOCK')
     expect(response.warnings).toContainEqual(
       expect.objectContaining({ kind: 'SET_OWNER_AUTHORITY', severity: 'CRITICAL' }),
