@@ -112,6 +112,17 @@ export const lendingDelegationAbi = parseAbi([
 ])
 
 /**
+ * Safe's allowance module, behind Safe{Wallet}'s spending limits: a Safe names delegates and gives each an allowance of
+ * a token (the zero address for the native currency), renewed every `resetTimeMin` minutes, which the delegate then
+ * takes without any owner's confirmation.
+ */
+export const safeAllowanceModuleAbi = parseAbi([
+  'function addDelegate(address delegate)',
+  'function removeDelegate(address delegate, bool removeAllowances)',
+  'function setAllowance(address delegate, address token, uint96 allowanceAmount, uint16 resetTimeMin, uint32 resetBaseMin)',
+])
+
+/**
  * Across's SpokePool: deposits (accounts as bytes32 since v3.5, as addresses in `depositV3` and the V3 event) are paid
  * out on another chain to their `recipient`, and refunded to, or redirected by a signature of, their `depositor`.
  */
@@ -275,6 +286,7 @@ export const decodingAbis = [
   uniswapAbi,
   contractControlAbi,
   lendingDelegationAbi,
+  safeAllowanceModuleAbi,
   acrossSpokePoolAbi,
   opStackBridgeAbi,
 ] as const

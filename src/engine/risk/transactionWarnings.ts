@@ -45,6 +45,7 @@ import { handlerSettingWarnings } from './safeHandlerSettings.ts'
 import { safeRefundWarnings } from './safeRefund.ts'
 import { hashSignatureWarnings } from './safeSignatures.ts'
 import { simulationEvasionWarnings } from './simulationEvasion.ts'
+import { spendingLimitWarnings } from './spendingLimits.ts'
 import {
   misdirectedPayouts,
   recordersFor,
@@ -113,6 +114,7 @@ export function simulationWarnings(
     ...swapProceedsWarnings(payouts, result.chainId, metadataOf),
     ...opStackDepositWarnings(deposits, result.movements, isUsers, result.chainId, metadataOf),
     ...safeControlWarnings(calls, result.safeChanges, result.safes),
+    ...spendingLimitWarnings(calls, (account) => result.safes.has(account.toLowerCase()), result.chainId, metadataOf),
     ...handlerSettingWarnings(calls, logs),
     ...safeRefundWarnings(result, txs, metadataOf),
     ...contractControlWarnings(result, calls, userAccount),

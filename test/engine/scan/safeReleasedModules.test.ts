@@ -4,11 +4,12 @@
  * owners sign as typed data, then execute with their signatures. The module moves the Safe's assets only by the
  * limits the owners set in it, so it is a WARNING to confirm, not the CRITICAL takeover any other module is.
  */
-import { type Address, encodeFunctionData, getAddress, parseAbi } from 'viem'
+import { type Address, concat, encodeFunctionData, encodePacked, getAddress, type Hex, parseAbi, size } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { execTransactionData } from '../../../src/devnet/dapp/requests.ts'
 import { plainSafeTx } from '../../../src/devnet/eip712.ts'
 import { waitForReceipt } from '../../../src/devnet/receipt.ts'
+import { shortAddress } from '../../../src/engine/assets/index.ts'
 import { devnetRolledBackPerTest } from '../../support/devnet.ts'
 import { devnetClient } from '../protocolSupport.ts'
 import { ownerSignatures, scanSafeProposal } from '../safeSupport.ts'
@@ -19,6 +20,11 @@ const ALLOWANCE_MODULE: Address = '0xAA46724893dedD72658219405185Fb0Fc91e091C'
 const SOCIAL_RECOVERY_MODULE: Address = '0x4Aa5Bf7D840aC607cb5BD3249e6Af6FC86C04897'
 /** A module no one released: anyone's code. */
 const UNRELEASED_MODULE: Address = '0x000000000000000000000000000000000000a11e'
+const allowanceAbi = parseAbi([
+  'function addDelegate(address delegate)',
+  'function setAllowance(address delegate, address token, uint96 allowanceAmount, uint16 resetTimeMin, uint32 resetBaseMin)',
+])
+const multiSendAbi = parseAbi(['function multiSend(bytes transactions) payable'])
 const safeAbi = parseAbi([
   'function enableModule(address module)',
   'function isModuleEnabled(address module) view returns (bool)',
@@ -70,5 +76,50 @@ describe("enabling a module Safe releases on the devnet's 2-of-3 Safe", () => {
     expect(response.warnings).toContainEqual(
       expect.objectContaining({ kind: 'SET_OWNER_AUTHORITY', severity: 'CRITICAL' }),
     )
+  })
+})
+
+/** One call of a MultiSendCallOnly batch: operation 0, to, value 0, data. */
+const entry = (to: Address, data: Hex) =>
+  encodePacked(['uint8', 'address', 'uint256', 'uint256', 'bytes'], [0, to, 0n, BigInt(size(data)), data])
+
+/** The batch Safe{Wallet} proposes for a new spending limit: enable the module, add the delegate, set its allowance. */
+function spendingLimit(delegate: Address, amount: bigint, resetMinutes: number) {
+  const batch = concat([
+    entry(
+      fx().safe.address,
+      encodeFunctionData({ abi: safeAbi, functionName: 'enableModule', args: [ALLOWANCE_MODULE] }),
+    ),
+    entry(ALLOWANCE_MODULE, encodeFunctionData({ abi: allowanceAbi, functionName: 'addDelegate', args: [delegate] })),
+    entry(
+      ALLOWANCE_MODULE,
+      encodeFunctionData({
+        abi: allowanceAbi,
+        functionName: 'setAllowance',
+        args: [delegate, fx().erc20.address, amount, resetMinutes, 0],
+      }),
+    ),
+  ])
+  const data = encodeFunctionData({ abi: multiSendAbi, functionName: 'multiSend', args: [batch] })
+  return { ...plainSafeTx(fx().safeContracts.multiSendCallOnly, 0n, 0n, data), operation: 1 }
+}
+
+describe('a spending limit set in the allowance module, as Safe{Wallet} batches it', () => {
+  it('names the delegate, how much of which token and how often, as a WARNING', async () => {
+    const delegate = fx().accounts[4]?.address as Address
+    const response = await scanSafeProposal(fx(), spendingLimit(delegate, 1_000_000_000n, 1440))
+    expect(response.action).toBe('WARN')
+    expect(response.warnings.some((warning) => warning.severity === 'CRITICAL')).toBe(false)
+    const limit = response.warnings.find((warning) => warning.message.includes('allowance module, without'))
+    expect(limit?.message).toContain(`lets ${shortAddress(delegate)} take up to 1,000 USDC`)
+    expect(limit?.message).toContain('again every day')
+  })
+
+  it('an allowance without a limit that never renews says so', async () => {
+    const delegate = fx().drainer.attacker
+    const response = await scanSafeProposal(fx(), spendingLimit(delegate, 2n ** 96n - 1n, 0))
+    const limit = response.warnings.find((warning) => warning.message.includes('allowance module, without'))
+    expect(limit?.message).toContain(`lets ${shortAddress(delegate)} take any amount of USDC`)
+    expect(limit?.message).toContain('once (it does not renew)')
   })
 })
