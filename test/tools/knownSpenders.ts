@@ -19,6 +19,27 @@ const PERMIT2 = '@uniswap/permit2-sdk@1.4.0'
 const SEAPORT_JS = '@opensea/seaport-js'
 const COW = '@cowprotocol/contracts@1.8.0'
 const AAVE = '@bgd-labs/aave-address-book@4.44.22'
+const UNISWAP = '@uniswap/sdk-core@7.19.4'
+const UNIVERSAL_ROUTER = '@uniswap/universal-router-sdk@5.13.0'
+const BALANCER = '@balancer-labs/v2-deployments@3.2.0'
+
+/** Uniswap's contracts that take approvals, as sdk-core's address maps name them (chain id → address). */
+const UNISWAP_SPENDERS: [map: string, name: string][] = [
+  ['V2_ROUTER_ADDRESSES', 'Uniswap V2 router'],
+  ['SWAP_ROUTER_02_ADDRESSES', 'Uniswap swap router 02'],
+  ['NONFUNGIBLE_POSITION_MANAGER_ADDRESSES', 'Uniswap V3 position manager'],
+]
+
+/** The chains of Balancer's deployment files, by file name. */
+const BALANCER_CHAINS: Record<string, number> = {
+  mainnet: 1,
+  goerli: 5,
+  optimism: 10,
+  bsc: 56,
+  gnosis: 100,
+  polygon: 137,
+  arbitrum: 42161,
+}
 
 /**
  * Aave V3's own contracts that users approve or delegate credit to (the address book's names): the pool they supply
@@ -120,6 +141,28 @@ function generate(): { sources: string[]; spenders: Spenders } {
         if (typeof book[entry] === 'string') add(spenders, String(book.CHAIN_ID), book[entry], name, 'aave')
       }
     }
+    const uniswap = createRequire(import.meta.url)(
+      join(packed(UNISWAP, directory), 'dist/cjs/src/addresses.js'),
+    ) as Record<string, Record<string, string | Record<string, string>>>
+    for (const [map, name] of UNISWAP_SPENDERS) {
+      for (const [chain, address] of Object.entries(uniswap[map] ?? {})) {
+        if (typeof address === 'string') add(spenders, chain, address, name, 'uniswap')
+      }
+    }
+    for (const [chain, addresses] of Object.entries(uniswap.CHAIN_TO_ADDRESSES_MAP ?? {})) {
+      const manager = typeof addresses === 'object' ? addresses.v4PositionManagerAddress : undefined
+      if (manager) add(spenders, chain, manager, 'Uniswap V4 position manager', 'uniswap')
+    }
+    for (const [chain, address] of universalRouters(packed(UNIVERSAL_ROUTER, directory))) {
+      add(spenders, chain, address, 'Uniswap universal router', 'uniswap')
+    }
+    const balancer = join(packed(BALANCER, directory), 'dist/addresses')
+    for (const [file, chain] of Object.entries(BALANCER_CHAINS)) {
+      const book = JSON.parse(readFileSync(join(balancer, `${file}.json`), 'utf8')) as Record<string, { name: string }>
+      for (const [address, { name }] of Object.entries(book)) {
+        if (name === 'Vault') add(spenders, String(chain), address, 'Balancer vault')
+      }
+    }
   } finally {
     rmSync(directory, { recursive: true, force: true })
   }
@@ -131,7 +174,41 @@ function generate(): { sources: string[]; spenders: Spenders } {
       .sort(([a], [b]) => (a === 'all' ? -1 : b === 'all' ? 1 : Number(a) - Number(b)))
       .map(([chain, entries]) => [chain, Object.fromEntries(Object.entries(entries).sort())]),
   )
-  return { sources: [RESERVOIR, ZERO_EX, PERMIT2, `${SEAPORT_JS}@${seaportVersion}`, COW, AAVE], spenders: sorted }
+  return {
+    sources: [
+      RESERVOIR,
+      ZERO_EX,
+      PERMIT2,
+      `${SEAPORT_JS}@${seaportVersion}`,
+      COW,
+      AAVE,
+      UNISWAP,
+      UNIVERSAL_ROUTER,
+      BALANCER,
+    ],
+    spenders: sorted,
+  }
+}
+
+/**
+ * Every universal router release per chain, read from the SDK's CHAIN_CONFIGS as text: its module needs ethers, which
+ * this tool does not install, and each chain's block lists its releases as `address: '0x…'`.
+ */
+function universalRouters(sdk: string): [chain: string, address: string][] {
+  const text = readFileSync(join(sdk, 'dist/cjs/src/utils/constants.js'), 'utf8')
+  const start = text.indexOf('exports.CHAIN_CONFIGS = {')
+  const end = text.indexOf('\nexports.', start + 1)
+  if (start < 0 || end < 0) throw new Error(`${UNIVERSAL_ROUTER}: CHAIN_CONFIGS not found`)
+  const found: [string, string][] = []
+  let chain: string | null = null
+  for (const line of text.slice(start, end).split('\n')) {
+    const block = /^ {4}\[(\d+)\]: \{/.exec(line)
+    if (block) chain = block[1] as string
+    const address = /^\s+address: '(0x[0-9a-fA-F]{40})'/.exec(line)
+    if (chain && address) found.push([chain, address[1] as string])
+  }
+  if (found.length === 0) throw new Error(`${UNIVERSAL_ROUTER}: no router addresses found`)
+  return found
 }
 
 const { sources, spenders } = generate()

@@ -65,6 +65,14 @@ describe('approvals judged by what the spender is', () => {
       name: 'CoW Protocol vault relayer',
       protocol: 'cow',
     })
+    // Uniswap's universal router 2.0, V3 position manager and Balancer's vault: the approvals of everyday swaps.
+    expect(knownSpender(1, '0x66a9893cC07D91D95644AEDD05D03f95e1dBA8Af')).toEqual({
+      name: 'Uniswap universal router',
+      protocol: 'uniswap',
+    })
+    expect(knownSpender(8453, '0x6fF5693b99212Da76ad316178A184AB56D299b43')?.name).toBe('Uniswap universal router')
+    expect(knownSpender(1, '0xC36442b4a4522E871399CD717aBDD847Ab11FE88')?.name).toBe('Uniswap V3 position manager')
+    expect(knownSpender(42161, '0xBA12222222228d8Ba445958a75a0704d566BF2C8')?.name).toBe('Balancer vault')
     expect(knownSpender(1, fx().drainer.address)).toBeNull()
   })
 
