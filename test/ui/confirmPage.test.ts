@@ -184,6 +184,8 @@ describe('the confirmation window', () => {
     expect(await page.getByText('No issues found').count()).toBe(0)
     expect(await page.getByRole('alert').first().textContent()).toContain('Preflight could not check everything')
     expect(await page.getByText(why).count()).toBe(1)
+    // Not "nothing found": Enter must not continue it.
+    expect(await focused(page)).toBe('Reject')
     await page.close()
   })
 

@@ -10,7 +10,7 @@ import { QueueBar } from '../components/QueueBar.tsx'
 import { SafeMessagePanel, SafePanel } from '../components/SafePanel.tsx'
 import { StateChanges } from '../components/StateChanges.tsx'
 import { WarningList } from '../components/WarningList.tsx'
-import { confirmView, methodWords, noChangesText } from '../lib/confirmView.ts'
+import { confirmView, decisionAction, methodWords, noChangesText } from '../lib/confirmView.ts'
 import { feeView } from '../lib/feeView.ts'
 import { chainInWords, chainName } from '../lib/format.ts'
 import { currentWindowId, decide, type QueueStore, rejectAll, useDecision } from '../stores/pendingStore.ts'
@@ -308,7 +308,7 @@ export function ConfirmApp({ initialId, announced = false, queue }: Props) {
       <DecisionBar
         // A changed outcome is a new decision: the bar starts over, unticked and disarmed for a moment.
         key={`${request.id}:${changed?.at ?? 0}`}
-        action={view.action}
+        action={decisionAction(view)}
         needsAcknowledgement={needsAcknowledgement}
         busy={!!sending || decidedHere}
         // The window's own request, shown first, is decided at once; a request named in the URL but shown after

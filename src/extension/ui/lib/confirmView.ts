@@ -86,6 +86,14 @@ export function methodWords(method: InterceptedMethod): string {
   return METHOD_WORDS[method] ?? method
 }
 
+/**
+ * The action the banner's colour and the decision buttons follow: a NONE whose scan reported a problem (a revert, a
+ * message it could not read) is not "nothing found", so it gets WARN's defaults: Reject focused, Continue not primary.
+ */
+export function decisionAction(view: Pick<ConfirmView, 'action' | 'simulationErrors'>): ShownAction {
+  return view.action === 'NONE' && view.simulationErrors.length > 0 ? 'WARN' : view.action
+}
+
 /** Builds the view of a pending request in any scan state. */
 export function confirmView(request: PendingRequest): ConfirmView {
   const empty: ConfirmView = {
