@@ -11,7 +11,7 @@ import {
 } from '../../../engine/index.ts'
 import type { InterceptedMethod, PendingRequest } from '../../shared/pending.ts'
 import { type ControlChange, controlChanges, isControlChange } from './controlView.ts'
-import { type AccountGroup, describeChange, groupByAccount } from './stateChangeView.ts'
+import { type AccountGroup, describeChange, groupByAccount, lossesFirst } from './stateChangeView.ts'
 
 export type ShownAction = 'PENDING' | 'ERROR' | 'NONE' | 'WARN' | 'BLOCK'
 
@@ -152,7 +152,7 @@ export function confirmView(request: PendingRequest): ConfirmView {
             isUser: true,
             label: multisig ? 'Safe' : results.account ? 'Account' : 'You',
             // Outside a Safe transaction, a signed message moves assets only when someone fills it as an order.
-            rows: assets.map((change) => describeChange(change, multisig ? null : ORDER_TAKER)),
+            rows: lossesFirst(assets.map((change) => describeChange(change, multisig ? null : ORDER_TAKER))),
           },
         ]
       : [],

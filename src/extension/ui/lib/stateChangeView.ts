@@ -223,9 +223,20 @@ function unknownChange(change: StateChange): ChangeRow {
   }
 }
 
+/** What leaves the account or may be taken from it ranks before what comes in or is given back. */
+const GIVES_AWAY: Record<ChangeRow['direction'], boolean> = { out: true, approval: true, revoke: false, in: false }
+
 /**
- * Groups a transaction scan's changes by account, each account's rows in engine order: the user's own first, then the
- * Safes the user acts for (`safes`, e.g. the target of an execTransaction), then everyone else.
+ * The rows with what the account sends or approves first, each part in engine order: forty airdropped items must not
+ * bury the one asset that leaves.
+ */
+export function lossesFirst(rows: ChangeRow[]): ChangeRow[] {
+  return [...rows.filter((row) => GIVES_AWAY[row.direction]), ...rows.filter((row) => !GIVES_AWAY[row.direction])]
+}
+
+/**
+ * Groups a transaction scan's changes by account, each account's losses first (lossesFirst): the user's own first,
+ * then the Safes the user acts for (`safes`, e.g. the target of an execTransaction), then everyone else.
  */
 export function groupByAccount(
   changes: Record<string, StateChange[]>,
@@ -239,7 +250,7 @@ export function groupByAccount(
     .map(([account, list]) => {
       const isUser = account.toLowerCase() === user
       const label = isUser ? 'You' : safeSet.has(account.toLowerCase()) ? 'Safe' : 'Other account'
-      return { account, isUser, label, rows: list.map((change) => describeChange(change)) }
+      return { account, isUser, label, rows: lossesFirst(list.map((change) => describeChange(change))) }
     })
     .sort((a, b) => rank(a) - rank(b))
 }
