@@ -28,6 +28,8 @@ export type ConfirmView = {
   groups: AccountGroup[]
   /** Simulation problems that did not stop the scan, e.g. "the transaction reverts". */
   simulationErrors: string[]
+  /** A transaction of the request fails when simulated: it would move nothing and still cost its fee. */
+  reverts: boolean
   multisig: MultisigContext | null
   /** What a Safe would sign in its own name, for a Safe message. */
   safeMessage: SafeMessageContext | null
@@ -53,15 +55,27 @@ const RAW_HASH_CHANGES =
 const CONTROL_CHANGES =
   'Nothing moves in this transaction itself. It changes who controls a contract: see the warning above.'
 
+/** A transaction that fails: "no asset changes" is true, but the fee is still paid if it is sent. */
+const REVERTS_CHANGES =
+  'Nothing would change: the transaction fails (see Simulation above). Sent anyway, it would still cost the fee.'
+
+/** A request the scan could not fully work out (a message it could not read): no rows is no evidence of no changes. */
+const UNKNOWN_CHANGES =
+  'Not known: the scan reported a problem (see Simulation above), so it could not work out what this request moves.'
+
 /**
  * What the changes section says when no asset moves, when the default "no asset changes" would read as harmless: the
  * request signs something by its hash (a Safe's signature, an approved hash, a CoW order pre-signed by its ID, a raw
- * hash signed as a message), or hands over control of a contract.
+ * hash signed as a message), hands over control of a contract, fails, or could not be worked out.
  */
-export function noChangesText(view: Pick<ConfirmView, 'warnings' | 'safeMessage'>): string | undefined {
+export function noChangesText(
+  view: Pick<ConfirmView, 'warnings' | 'safeMessage' | 'simulationErrors' | 'reverts'>,
+): string | undefined {
   if (view.warnings.some(signsByHash)) return view.safeMessage ? SAFE_MESSAGE_CHANGES : SIGNED_BY_HASH_CHANGES
   if (view.warnings.some((warning) => warning.kind === 'ETH_SIGN_TX_HASH')) return RAW_HASH_CHANGES
-  return view.warnings.some(handsOverControl) ? CONTROL_CHANGES : undefined
+  if (view.warnings.some(handsOverControl)) return CONTROL_CHANGES
+  if (view.reverts) return REVERTS_CHANGES
+  return view.simulationErrors.length > 0 ? UNKNOWN_CHANGES : undefined
 }
 
 const METHOD_WORDS: Record<InterceptedMethod, string> = {
@@ -103,6 +117,7 @@ export function confirmView(request: PendingRequest): ConfirmView {
     control: [],
     groups: [],
     simulationErrors: [],
+    reverts: false,
     multisig: null,
     safeMessage: null,
     calls: [],
@@ -132,6 +147,7 @@ export function confirmView(request: PendingRequest): ConfirmView {
         ...(results.aggregated.error ? [results.aggregated.error.humanReadableError] : []),
         ...perTx.flatMap((tx) => (tx.error ? [tx.error.humanReadableError] : [])),
       ].filter((text, index, all) => all.indexOf(text) === index),
+      reverts: perTx.some((tx) => tx.error !== null),
       calls,
     }
   }
