@@ -8,6 +8,7 @@ import { Details } from '../components/Details.tsx'
 import { Fees } from '../components/Fees.tsx'
 import { QueueBar } from '../components/QueueBar.tsx'
 import { SafeMessagePanel, SafePanel } from '../components/SafePanel.tsx'
+import { SignedMessage } from '../components/SignedMessage.tsx'
 import { StateChanges } from '../components/StateChanges.tsx'
 import { WarningList } from '../components/WarningList.tsx'
 import { confirmView, decisionAction, methodWords, noChangesText } from '../lib/confirmView.ts'
@@ -290,6 +291,7 @@ export function ConfirmApp({ initialId, announced = false, queue }: Props) {
       )}
       {(view.multisig || view.control.length > 0) && <SafePanel multisig={view.multisig} control={view.control} />}
       {view.safeMessage && <SafeMessagePanel safeMessage={view.safeMessage} />}
+      {view.signedMessage && <SignedMessage message={view.signedMessage} />}
       {view.action !== 'ERROR' && (
         <StateChanges groups={view.groups} pending={view.action === 'PENDING'} empty={noChangesText(view)} />
       )}

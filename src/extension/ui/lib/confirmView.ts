@@ -35,6 +35,22 @@ export type ConfirmView = {
   safeMessage: SafeMessageContext | null
   calls: NonNullable<DecodedCalldata>['data'][]
   message: { primaryType: string; fields: DecodedField[] } | null
+  /**
+   * What a raw message (personal_sign, eth_sign) asks to sign: its text, or its bytes in hex when they are no readable
+   * text (`bytes`). Shown in full, not folded away: it is all there is to read before signing.
+   */
+  signedMessage: { text: string; bytes: boolean } | null
+}
+
+/** The primary types the engine gives a raw message's decoded form (decodeRawMessage). */
+const RAW_MESSAGE_KINDS = new Set(['PERSONAL_SIGN', 'SIGN_MESSAGE'])
+
+/** The raw message's text or bytes from the engine's decoded message; null for typed data. */
+function signedMessageOf(decoded: ConfirmView['message']): ConfirmView['signedMessage'] {
+  if (!decoded || !RAW_MESSAGE_KINDS.has(decoded.primaryType)) return null
+  const field = decoded.fields[0]
+  if (!field || typeof field.value !== 'string') return null
+  return { text: field.value, bytes: field.type !== 'string' }
 }
 
 /** A blind Safe message moves nothing itself; what it signs can, and "no asset changes" must not read as "harmless". */
@@ -122,6 +138,7 @@ export function confirmView(request: PendingRequest): ConfirmView {
     safeMessage: null,
     calls: [],
     message: null,
+    signedMessage: null,
   }
   const scan = request.scan
   if (scan.status === 'PENDING') return empty
@@ -177,6 +194,7 @@ export function confirmView(request: PendingRequest): ConfirmView {
     safeMessage: results.safeMessage ?? null,
     calls: (results.perTransaction ?? []).flatMap((tx) => (tx.decodedCalldata ? [tx.decodedCalldata.data] : [])),
     message: results.decodedMessage ?? null,
+    signedMessage: signedMessageOf(results.decodedMessage ?? null),
   }
 }
 
