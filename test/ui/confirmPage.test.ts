@@ -189,6 +189,30 @@ describe('the confirmation window', () => {
     await page.close()
   })
 
+  it('shows a reverting transaction at 360 px without widening it, and focuses Reject', async () => {
+    const { fixtures } = devnet
+    const data = encodeFunctionData({
+      abi: parseAbi(['function transfer(address to, uint256 value) returns (bool)']),
+      functionName: 'transfer',
+      args: [fixtures.accounts[3]?.address as Address, 10n ** 15n],
+    })
+    const failing = { from: me, to: fixtures.erc20.address, data }
+    const outcome = await scanTransactions(
+      { txObjects: [failing], userAccount: me, metadata: { origin: 'http://localhost:5173' } },
+      { rpcUrl: fixtures.rpcUrl },
+    )
+    if (!outcome.ok) throw new Error(outcome.error.message)
+    const scan: ScanState = { status: 'DONE', kind: 'transactions', response: outcome.response }
+    const page = await open({ ...request('reverts', scan), params: [failing] })
+    expect(await action(page)).toBe('NONE')
+    // The engine's reason quotes the sender's full address: it wraps instead of widening the window.
+    expect(await page.getByText(/The transaction would fail/).count()).toBe(1)
+    expect(await fitsWidth(page)).toBe(true)
+    expect(await focused(page)).toBe('Reject')
+    expect(await page.getByText(/Nothing would change: the transaction fails/).count()).toBe(1)
+    await page.close()
+  })
+
   it('lists warnings with their kind, focuses Reject for WARN, and sends the decision before closing', async () => {
     const page = await open(request('warn', permit2Scan))
     expect(await action(page)).toBe('WARN')
