@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path'
 import type { BrowserContext, Page } from 'playwright-core'
-import { type Address, concat, encodeFunctionData, keccak256, parseAbi, toHex } from 'viem'
+import { type Address, concat, encodeFunctionData, getAddress, keccak256, parseAbi, toHex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type LaunchedChromium, launchChromium } from '../../src/devnet/chromium.ts'
 import { permit2Single, sendEth, type TxRequest } from '../../src/devnet/dapp/requests.ts'
@@ -248,6 +248,9 @@ describe('the confirmation window', () => {
     const page = await open(request('error', failed))
     expect(await action(page)).toBe('ERROR')
     expect(await page.getByText('Why: connection refused').count()).toBe(1)
+    // What it asks, in words rather than the raw request's hex wei.
+    expect(await page.getByTestId('asked-calls').textContent()).toMatch(/Sends\s*1 ETH/)
+    expect(await page.getByTestId('asked-calls').textContent()).toContain(getAddress(tx.to))
     expect(await focused(page)).toBe('Reject')
     await expect.poll(() => page.getByRole('button', { name: 'Continue' }).isEnabled()).toBe(true)
     const closed = page.waitForEvent('close')

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react'
 import { type Decision, type PendingRequest, shownRevision } from '../../shared/pending.ts'
 import { ActionBanner } from '../components/ActionBanner.tsx'
 import { AddressText } from '../components/AddressText.tsx'
+import { AskedCalls } from '../components/AskedCalls.tsx'
 import { ChangedWhileShown } from '../components/ChangedWhileShown.tsx'
 import { DecisionBar } from '../components/DecisionBar.tsx'
 import { Details } from '../components/Details.tsx'
@@ -11,6 +12,7 @@ import { SafeMessagePanel, SafePanel } from '../components/SafePanel.tsx'
 import { SignedMessage } from '../components/SignedMessage.tsx'
 import { StateChanges } from '../components/StateChanges.tsx'
 import { WarningList } from '../components/WarningList.tsx'
+import { askedCalls } from '../lib/askedCalls.ts'
 import { confirmView, decisionAction, methodWords, noChangesText } from '../lib/confirmView.ts'
 import { feeView } from '../lib/feeView.ts'
 import { chainInWords, chainName } from '../lib/format.ts'
@@ -262,6 +264,7 @@ export function ConfirmApp({ initialId, announced = false, queue }: Props) {
     return <Settled gone={ended[shownId]} waiting={inWindow.length} onNext={next && (() => show(next.id))} />
   }
   const fees = feeView(request)
+  const asked = view.action === 'ERROR' ? askedCalls(request) : null
   const changed = request.changedWhileShown
   const needsAcknowledgement =
     changed !== undefined ||
@@ -292,6 +295,7 @@ export function ConfirmApp({ initialId, announced = false, queue }: Props) {
       {(view.multisig || view.control.length > 0) && <SafePanel multisig={view.multisig} control={view.control} />}
       {view.safeMessage && <SafeMessagePanel safeMessage={view.safeMessage} />}
       {view.signedMessage && <SignedMessage message={view.signedMessage} />}
+      {asked && <AskedCalls calls={asked} />}
       {view.action !== 'ERROR' && (
         <StateChanges groups={view.groups} pending={view.action === 'PENDING'} empty={noChangesText(view)} />
       )}
