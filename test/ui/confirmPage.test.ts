@@ -213,6 +213,36 @@ describe('the confirmation window', () => {
     await page.close()
   })
 
+  it('keeps to a 360 px popup at 200 % zoom (200 px of CSS), each amount on one line', async () => {
+    if (sendEthScan.status !== 'DONE' || sendEthScan.kind !== 'transactions') throw new Error('expected a tx scan')
+    // The same transfer, for an amount as long as a swap's: −2,961.474103 ETH.
+    const scan = structuredClone(sendEthScan)
+    for (const changes of Object.values(scan.response.simulationResults.aggregated.expectedStateChanges)) {
+      for (const { rawInfo } of changes) {
+        if (rawInfo.kind !== 'NATIVE_ASSET_TRANSFER') continue
+        const sign = BigInt(rawInfo.data.amount.after) < BigInt(rawInfo.data.amount.before) ? -1n : 1n
+        rawInfo.data.amount.after = String(BigInt(rawInfo.data.amount.before) + sign * 2_961_474_103_000_000_000_000n)
+      }
+    }
+    const page = await open(request('zoomed', scan))
+    await page.setViewportSize({ width: 200, height: 640 })
+    expect(await action(page)).toBe('NONE')
+    expect(await fitsWidth(page)).toBe(true)
+    // The amount before the asset's symbol is laid out on one line: never "−2,961.47410" above "3 ETH".
+    const amountLines = await page.evaluate(() =>
+      [...document.querySelectorAll('[data-testid="state-change"] .change-text')].map((text) => {
+        const range = document.createRange()
+        range.selectNodeContents(text.firstChild ?? text)
+        return [text.textContent, new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size]
+      }),
+    )
+    expect(amountLines).toEqual([
+      ['−2,961.474103 ETH', 1],
+      ['+2,961.474103 ETH', 1],
+    ])
+    await page.close()
+  })
+
   it('lists warnings with their kind, focuses Reject for WARN, and sends the decision before closing', async () => {
     const page = await open(request('warn', permit2Scan))
     expect(await action(page)).toBe('WARN')
