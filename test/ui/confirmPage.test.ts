@@ -189,7 +189,7 @@ describe('the confirmation window', () => {
     await page.close()
   })
 
-  it('shows a reverting transaction at 360 px without widening it, and focuses Reject', async () => {
+  it('says a reverting transaction would fail, at 360 px without widening it, Reject focused', async () => {
     const { fixtures } = devnet
     const data = encodeFunctionData({
       abi: parseAbi(['function transfer(address to, uint256 value) returns (bool)']),
@@ -205,6 +205,7 @@ describe('the confirmation window', () => {
     const scan: ScanState = { status: 'DONE', kind: 'transactions', response: outcome.response }
     const page = await open({ ...request('reverts', scan), params: [failing] })
     expect(await action(page)).toBe('NONE')
+    expect(await page.getByRole('alert').first().textContent()).toContain('This transaction would fail')
     // The engine's reason quotes the sender's full address: it wraps instead of widening the window.
     expect(await page.getByText(/The transaction would fail/).count()).toBe(1)
     expect(await fitsWidth(page)).toBe(true)

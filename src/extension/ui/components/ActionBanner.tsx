@@ -24,21 +24,31 @@ const NONE_WITH_PROBLEMS = {
   detail: 'The scan reported a problem (below) and found no known threat. Read the problem before you decide.',
 }
 
+/** NONE for a transaction that fails: what happens is known, and it is nothing but the fee. */
+const REVERTS = {
+  title: 'This transaction would fail',
+  detail: 'Sent anyway, it would change nothing and still cost the network fee. Why it fails is below.',
+}
+
 type Props = {
   action: ShownAction
   /** Why the scan failed (ERROR). */
   failure: string | null
   /** Whether the scan reported problems that did not stop it: then NONE does not mean "no issues". */
   problems: boolean
+  /** A transaction of the request fails when simulated. */
+  reverts?: boolean
   /** A Safe's control changes in a way judged CRITICAL. */
   safeTakeover?: boolean
 }
 
 /** The recommended action in words a person understands, with the scan failure's reason when there is one. */
-export function ActionBanner({ action, failure, problems, safeTakeover = false }: Props) {
-  const unsure = action === 'NONE' && problems
+export function ActionBanner({ action, failure, problems, reverts = false, safeTakeover = false }: Props) {
+  const unsure = action === 'NONE' && (problems || reverts)
   const copy = unsure
-    ? NONE_WITH_PROBLEMS
+    ? reverts
+      ? REVERTS
+      : NONE_WITH_PROBLEMS
     : action === 'BLOCK' && safeTakeover
       ? { ...COPY.BLOCK, detail: SAFE_TAKEOVER }
       : COPY[action]

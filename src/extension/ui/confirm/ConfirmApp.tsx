@@ -279,6 +279,7 @@ export function ConfirmApp({ initialId, announced = false, queue }: Props) {
         action={view.action}
         failure={view.failure}
         problems={view.simulationErrors.length > 0}
+        reverts={view.reverts}
         safeTakeover={view.control.some((change) => change.severity === 'CRITICAL')}
       />
       <WarningList warnings={view.warnings} />
