@@ -50,6 +50,7 @@ import { addOwnerProposal, hiddenDelegatecallBatchProposal } from '../../src/dev
 import { scanMessage, scanTransactions } from '../../src/engine/index.ts'
 import type { PendingRequest, ScanState } from '../../src/extension/shared/pending.ts'
 import { confirmView, noChangesText } from '../../src/extension/ui/lib/confirmView.ts'
+import { safeTakeoverWords } from '../../src/extension/ui/lib/controlView.ts'
 import { shortAddress } from '../../src/extension/ui/lib/format.ts'
 import { dollarTotals } from '../../src/extension/ui/lib/stateChangeView.ts'
 import { startTestDevnet } from '../support/devnet.ts'
@@ -395,6 +396,9 @@ describe('the confirmation view of real scans', () => {
       },
     ])
     expect(view.groups[0]?.rows.map((row) => row.text)).toEqual(['−1 ETH'])
+    expect(safeTakeoverWords(view.control)).toBe(
+      'It would change who controls the Safe in a way Safe’s own contracts do not: see what changes in control below.',
+    )
   })
 
   it('spells out an owner and threshold change in the Safe panel, CRITICAL when the new owner alone controls it', async () => {
@@ -407,5 +411,9 @@ describe('the confirmation view of real scans', () => {
       ['Threshold', '2 → 1 (any single owner then controls the Safe)', 'CRITICAL'],
     ])
     expect(view.groups).toEqual([])
+    // Safe's own addOwnerWithThreshold makes this change: the banner must not say its contracts would not.
+    expect(safeTakeoverWords(view.control)).toBe(
+      'It would change who controls the Safe: accounts that are not owners today could run it on their own. See below.',
+    )
   })
 })

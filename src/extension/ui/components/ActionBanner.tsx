@@ -14,10 +14,6 @@ const COPY: Record<ShownAction, { title: string; detail: string }> = {
   },
 }
 
-/** What a BLOCK says when the request would hand a Safe to code or people the signers did not choose. */
-const SAFE_TAKEOVER =
-  'It would change who controls the Safe in a way Safe’s own contracts do not: see what changes in control below.'
-
 /** NONE from a scan that reported a problem (a malformed message, a revert): nothing known is wrong, but not all is known. */
 const NONE_WITH_PROBLEMS = {
   title: 'Preflight could not check everything',
@@ -38,19 +34,19 @@ type Props = {
   problems: boolean
   /** A transaction of the request fails when simulated. */
   reverts?: boolean
-  /** A Safe's control changes in a way judged CRITICAL. */
-  safeTakeover?: boolean
+  /** Why a Safe's control changes in a way judged CRITICAL (safeTakeoverWords), or null. */
+  safeTakeover?: string | null
 }
 
 /** The recommended action in words a person understands, with the scan failure's reason when there is one. */
-export function ActionBanner({ action, failure, problems, reverts = false, safeTakeover = false }: Props) {
+export function ActionBanner({ action, failure, problems, reverts = false, safeTakeover = null }: Props) {
   const unsure = action === 'NONE' && (problems || reverts)
   const copy = unsure
     ? reverts
       ? REVERTS
       : NONE_WITH_PROBLEMS
     : action === 'BLOCK' && safeTakeover
-      ? { ...COPY.BLOCK, detail: SAFE_TAKEOVER }
+      ? { ...COPY.BLOCK, detail: safeTakeover }
       : COPY[action]
   return (
     <section className={`banner banner-${unsure ? 'WARN' : action}`} role={action === 'PENDING' ? 'status' : 'alert'}>

@@ -14,6 +14,7 @@ import { StateChanges } from '../components/StateChanges.tsx'
 import { WarningList } from '../components/WarningList.tsx'
 import { askedCalls } from '../lib/askedCalls.ts'
 import { confirmView, decisionAction, methodWords, noChangesText } from '../lib/confirmView.ts'
+import { safeTakeoverWords } from '../lib/controlView.ts'
 import { feeView } from '../lib/feeView.ts'
 import { chainInWords, chainName } from '../lib/format.ts'
 import { currentWindowId, decide, type QueueStore, rejectAll, useDecision } from '../stores/pendingStore.ts'
@@ -280,7 +281,7 @@ export function ConfirmApp({ initialId, announced = false, queue }: Props) {
         failure={view.failure}
         problems={view.simulationErrors.length > 0}
         reverts={view.reverts}
-        safeTakeover={view.control.some((change) => change.severity === 'CRITICAL')}
+        safeTakeover={safeTakeoverWords(view.control)}
       />
       <WarningList warnings={view.warnings} />
       {view.simulationErrors.length > 0 && (

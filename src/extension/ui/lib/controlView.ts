@@ -47,3 +47,23 @@ function severityOf(safe: string, field: string, warnings: Warning[]): Severity 
   if (about.some((warning) => warning.severity === 'CRITICAL')) return 'CRITICAL'
   return about.length ? 'WARNING' : null
 }
+
+/** A BLOCK's reason when code the signers did not choose would run the Safe (singleton, module, guard, delegatecall). */
+const CODE_TAKEOVER =
+  'It would change who controls the Safe in a way Safe’s own contracts do not: see what changes in control below.'
+
+/** A BLOCK's reason when the engine judged only the owners or threshold critical: Safe's own calls made the change. */
+const OWNERS_TAKEOVER =
+  'It would change who controls the Safe: accounts that are not owners today could run it on their own. See below.'
+
+/**
+ * Why a BLOCK hands over the Safe, in the banner's words, or null when no change in control is critical. Saying that
+ * Safe's own contracts would not make the change is true of new code, not of an owner added by addOwnerWithThreshold.
+ */
+export function safeTakeoverWords(control: ControlChange[]): string | null {
+  const critical = control.filter((change) => change.severity === 'CRITICAL')
+  if (critical.length === 0) return null
+  return critical.every((change) => change.field === 'owners' || change.field === 'threshold')
+    ? OWNERS_TAKEOVER
+    : CODE_TAKEOVER
+}
