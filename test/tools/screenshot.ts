@@ -142,6 +142,8 @@ try {
       await page.setViewportSize({ width: 400, height: 600 })
       await page.goto(`${base}?id=${name}`)
       await page.waitForSelector('main[data-action]:not([data-action="PENDING"])')
+      // Continue arms 600 ms after the results show (DecisionBar's QUIET_MS): shown as the user then sees it.
+      await page.waitForTimeout(800)
       const height = await page.evaluate(() => document.documentElement.scrollHeight)
       await page.setViewportSize({ width: 400, height })
       const file = join(outDir, `${name}${scheme === 'dark' ? '-dark' : ''}.png`)
