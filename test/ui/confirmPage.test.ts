@@ -248,6 +248,8 @@ describe('the confirmation window', () => {
     const page = await open(request('warn', permit2Scan))
     expect(await action(page)).toBe('WARN')
     expect(await page.locator('[data-warning-kind="PERMIT_UNLIMITED_ALLOWANCE"]').count()).toBe(1)
+    // The severity is a word of its own for a screen reader, not run into the message ("WARNINGThis signature…").
+    expect(await page.locator('[data-warning-kind="PERMIT_UNLIMITED_ALLOWANCE"]').textContent()).toMatch(/^WARNING \S/)
     expect(await page.getByTestId('scan-backend').textContent()).toBe('the scan API at 127.0.0.1:8080')
     expect(await focused(page)).toBe('Reject')
     expect(await fitsWidth(page)).toBe(true)

@@ -26,7 +26,7 @@ export function WarningList({ warnings }: { warnings: Warning[] }) {
               data-warning-kind={warning.kind}
               data-severity={warning.severity}
             >
-              <span className="severity">{warning.severity === 'CRITICAL' ? 'CRITICAL' : 'WARNING'}</span>
+              <span className="severity">{warning.severity === 'CRITICAL' ? 'CRITICAL' : 'WARNING'}</span>{' '}
               {warning.message}
               {pair && <LookalikeAddresses {...pair} />}
             </li>
