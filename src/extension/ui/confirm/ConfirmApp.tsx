@@ -17,6 +17,7 @@ import { confirmView, decisionAction, methodWords, noChangesText } from '../lib/
 import { safeTakeoverWords } from '../lib/controlView.ts'
 import { feeView } from '../lib/feeView.ts'
 import { chainInWords, chainName } from '../lib/format.ts'
+import { pageText } from '../lib/pageText.ts'
 import { currentWindowId, decide, type QueueStore, rejectAll, useDecision } from '../stores/pendingStore.ts'
 import { settingsStore } from '../stores/settingsStore.ts'
 import { useShownMarks } from './shownMarks.ts'
@@ -72,7 +73,9 @@ function Header({ request }: { request: PendingRequest }) {
         {request.wallet && (
           <>
             <dt>Wallet</dt>
-            <dd data-testid="wallet">{request.wallet.label}</dd>
+            <dd data-testid="wallet">
+              “<bdi>{pageText(request.wallet.label)}</bdi>” <span className="muted">as the page names it</span>
+            </dd>
           </>
         )}
         {request.scan.status !== 'PENDING' && request.scan.backend && (
