@@ -122,6 +122,11 @@ describe('Safe proposals in the confirmation window', () => {
       ])
     const text = await confirm.getByRole('region', { name: 'Safe transaction' }).textContent()
     expect(text).toContain('2 → 1 (any single owner then controls the Safe)')
+    // A 360 px popup at 200 % zoom (200 CSS px): the control rows wrap instead of widening the window.
+    await confirm.setViewportSize({ width: 200, height: 640 })
+    const fits = () =>
+      confirm.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)
+    await expect.poll(fits).toBe(true)
     await expectBlocked(confirm, result)
   })
 
