@@ -149,10 +149,15 @@ describe('the confirmation window', () => {
     expect(shown['preflight:request-shown']).toEqual(whilePending['preflight:request-shown'])
     expect(shown['preflight:results-shown']).toHaveLength(1)
     expect(shown['preflight:results-shown']?.[0]).toBeGreaterThan(shown['preflight:request-shown']?.[0] ?? Infinity)
-    expect(await page.getByTestId('state-change').allInnerTexts()).toEqual([
+    expect(await page.getByTestId('state-change').allTextContents()).toEqual([
       expect.stringContaining('−1 ETH'),
       expect.stringContaining('+1 ETH'),
     ])
+    // The recipient's +1 ETH is folded under other accounts; only the user's own change shows at first.
+    expect(await page.getByTestId('state-change').allInnerTexts()).toEqual([expect.stringContaining('−1 ETH'), ''])
+    expect(await page.getByTestId('other-accounts').locator('summary').textContent()).toBe(
+      'Changes to other accounts (1)',
+    )
     expect(await page.getByText('No issues found').count()).toBe(1)
     expect(await page.getByTestId('scan-backend').textContent()).toBe(
       'this browser, simulating on the node at 127.0.0.1:8545',
@@ -230,6 +235,7 @@ describe('the confirmation window', () => {
     expect(await action(page)).toBe('NONE')
     expect(await fitsWidth(page)).toBe(true)
     // The amount before the asset's symbol is laid out on one line: never "−2,961.47410" above "3 ETH".
+    await page.getByTestId('other-accounts').locator('summary').click()
     const amountLines = await page.evaluate(() =>
       [...document.querySelectorAll('[data-testid="state-change"] .change-text')].map((text) => {
         const range = document.createRange()

@@ -1,6 +1,6 @@
 import { Fragment } from 'react'
 import { formatDollars } from '../lib/format.ts'
-import { type AccountGroup, dollarTotals } from '../lib/stateChangeView.ts'
+import { type AccountGroup, dollarTotals, splitGroups } from '../lib/stateChangeView.ts'
 import { AddressText } from './AddressText.tsx'
 import { TokenIcon } from './TokenIcon.tsx'
 
@@ -13,57 +13,73 @@ type Props = {
 }
 
 export function StateChanges({ groups, pending, empty = 'No asset changes were found.' }: Props) {
+  const { own, others } = splitGroups(groups)
   return (
     <section className="card" aria-labelledby="changes-title">
       <h2 id="changes-title">What changes</h2>
       {pending && <p className="muted">Waiting for the simulation…</p>}
       {!pending && !groups.length && <p className="muted">{empty}</p>}
-      {groups.map((group) => (
-        <div className="group" key={group.account} data-account={group.account.toLowerCase()}>
-          <div className="group-head">
-            <span className="tag">{group.label}</span>
-            <AddressText address={group.account} what="account address" />
-          </div>
-          <ul className="changes">
-            {group.rows.map((row, index) => (
-              <li
-                // Rows have no identity beyond their position in the engine's list.
-                // biome-ignore lint/suspicious/noArrayIndexKey: the list is never reordered
-                key={index}
-                className={`change change-${row.direction}`}
-                data-testid="state-change"
-                data-kind={row.kind}
-              >
-                <TokenIcon icon={row.icon} />
-                <div>
-                  <div className="change-text">
-                    <Isolated text={row.text} asset={row.assetText} />
-                  </div>
-                  {row.party && (
-                    <div className="change-sub">
-                      {row.party.label}{' '}
-                      {'address' in row.party ? (
-                        <AddressText address={row.party.address} what={`${row.party.label} address`} />
-                      ) : (
-                        row.party.who
-                      )}
-                    </div>
-                  )}
-                  {row.note && <div className="change-sub">{row.note}</div>}
-                  {row.canTake && (
-                    <div className="change-sub can-take" data-testid="can-take">
-                      <Isolated text={row.canTake} asset={row.assetText} />
-                    </div>
+      {own.map((group) => (
+        <Group key={group.account} group={group} />
+      ))}
+      {others.length > 0 && (
+        <details className="others" data-testid="other-accounts">
+          <summary>Changes to other accounts ({others.length})</summary>
+          {others.map((group) => (
+            <Group key={group.account} group={group} />
+          ))}
+        </details>
+      )}
+    </section>
+  )
+}
+
+/** One account's changes: its label and address, a row per asset, and its dollar totals. */
+function Group({ group }: { group: AccountGroup }) {
+  return (
+    <div className="group" data-account={group.account.toLowerCase()}>
+      <div className="group-head">
+        <span className="tag">{group.label}</span>
+        <AddressText address={group.account} what="account address" />
+      </div>
+      <ul className="changes">
+        {group.rows.map((row, index) => (
+          <li
+            // Rows have no identity beyond their position in the engine's list.
+            // biome-ignore lint/suspicious/noArrayIndexKey: the list is never reordered
+            key={index}
+            className={`change change-${row.direction}`}
+            data-testid="state-change"
+            data-kind={row.kind}
+          >
+            <TokenIcon icon={row.icon} />
+            <div>
+              <div className="change-text">
+                <Isolated text={row.text} asset={row.assetText} />
+              </div>
+              {row.party && (
+                <div className="change-sub">
+                  {row.party.label}{' '}
+                  {'address' in row.party ? (
+                    <AddressText address={row.party.address} what={`${row.party.label} address`} />
+                  ) : (
+                    row.party.who
                   )}
                 </div>
-                <span className="usd">{row.usd ?? ''}</span>
-              </li>
-            ))}
-          </ul>
-          <Totals group={group} />
-        </div>
-      ))}
-    </section>
+              )}
+              {row.note && <div className="change-sub">{row.note}</div>}
+              {row.canTake && (
+                <div className="change-sub can-take" data-testid="can-take">
+                  <Isolated text={row.canTake} asset={row.assetText} />
+                </div>
+              )}
+            </div>
+            <span className="usd">{row.usd ?? ''}</span>
+          </li>
+        ))}
+      </ul>
+      <Totals group={group} />
+    </div>
   )
 }
 

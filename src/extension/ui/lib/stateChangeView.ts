@@ -255,6 +255,17 @@ export function groupByAccount(
     .sort((a, b) => rank(a) - rank(b))
 }
 
+/**
+ * The groups shown open (the user's own, and the Safes the user acts for) and those folded under "other accounts": a
+ * pool's "−2,961 USDC" in red under a small "Other account" tag read as the user's loss. With no group of the user's,
+ * every group is shown open.
+ */
+export function splitGroups(groups: AccountGroup[]): { own: AccountGroup[]; others: AccountGroup[] } {
+  const own = groups.filter((group) => group.isUser || group.label === 'Safe')
+  if (own.length === 0) return { own: groups, others: [] }
+  return { own, others: groups.filter((group) => !own.includes(group)) }
+}
+
 /** What an account's rows add up to in dollars, each way, and how many moving rows had no price to count. */
 export type DollarTotals = { send: number; receive: number; unpricedSend: number; unpricedReceive: number }
 
