@@ -22,6 +22,10 @@ const AAVE = '@bgd-labs/aave-address-book@4.44.22'
 const UNISWAP = '@uniswap/sdk-core@7.19.4'
 const UNIVERSAL_ROUTER = '@uniswap/universal-router-sdk@5.13.0'
 const BALANCER = '@balancer-labs/v2-deployments@3.2.0'
+const ONE_INCH = '@1inch/limit-order-sdk@5.4.3'
+
+/** The chains where 1inch's router (its limit order protocol v4) sits at an address of its own, not the shared one. */
+const ONE_INCH_OWN_CHAINS = [324, 999, 4663, 5042]
 
 /** Uniswap's contracts that take approvals, as sdk-core's address maps name them (chain id → address). */
 const UNISWAP_SPENDERS: [map: string, name: string][] = [
@@ -156,6 +160,14 @@ function generate(): { sources: string[]; spenders: Spenders } {
     for (const [chain, address] of universalRouters(packed(UNIVERSAL_ROUTER, directory))) {
       add(spenders, chain, address, 'Uniswap universal router', 'uniswap')
     }
+    // 1inch's aggregation router v6 is its limit order protocol v4: one contract, the spender of 1inch's swaps.
+    const oneInch = createRequire(import.meta.url)(join(packed(ONE_INCH, directory), 'dist/cjs/constants.js')) as {
+      getLimitOrderContract: (chainId: number) => string
+    }
+    add(spenders, 'all', oneInch.getLimitOrderContract(1), '1inch aggregation router', '1inch')
+    for (const chain of ONE_INCH_OWN_CHAINS) {
+      add(spenders, String(chain), oneInch.getLimitOrderContract(chain), '1inch aggregation router', '1inch')
+    }
     const balancer = join(packed(BALANCER, directory), 'dist/addresses')
     for (const [file, chain] of Object.entries(BALANCER_CHAINS)) {
       const book = JSON.parse(readFileSync(join(balancer, `${file}.json`), 'utf8')) as Record<string, { name: string }>
@@ -185,6 +197,7 @@ function generate(): { sources: string[]; spenders: Spenders } {
       UNISWAP,
       UNIVERSAL_ROUTER,
       BALANCER,
+      ONE_INCH,
     ],
     spenders: sorted,
   }

@@ -73,6 +73,7 @@ describe('approvals judged by what the spender is', () => {
     expect(knownSpender(8453, '0x6fF5693b99212Da76ad316178A184AB56D299b43')?.name).toBe('Uniswap universal router')
     expect(knownSpender(1, '0xC36442b4a4522E871399CD717aBDD847Ab11FE88')?.name).toBe('Uniswap V3 position manager')
     expect(knownSpender(42161, '0xBA12222222228d8Ba445958a75a0704d566BF2C8')?.name).toBe('Balancer vault')
+    expect(knownSpender(10, '0x111111125421cA6dc452d289314280a0f8842A65')?.name).toBe('1inch aggregation router')
     expect(knownSpender(1, fx().drainer.address)).toBeNull()
   })
 
