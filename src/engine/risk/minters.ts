@@ -4,23 +4,10 @@
  * A buyer pays such a contract, which pays the drop's creator at an address only its configuration holds and has the
  * collection mint to the buyer: to the drain rules that reads like a drainer's "claim" paying back a token it mints.
  */
-import type { Address } from 'viem'
+import { type ChainBookLookup, chainBook } from './chainBook.ts'
 import generated from './data/knownMinters.json'
 
-/** The list by chain, built on first use: in the extension the data is a file fetched after the worker starts. */
-let mintersByChain: Map<string, Map<string, string>> | undefined
-
-function byChain(): Map<string, Map<string, string>> {
-  mintersByChain ??= new Map(
-    Object.entries(generated.minters as Record<string, Record<string, string>>).map(([chain, entries]) => [
-      chain,
-      new Map(Object.entries(entries).map(([address, name]) => [address.toLowerCase(), name])),
-    ]),
-  )
-  return mintersByChain
-}
-
-/** The name of the known mint contract at `address` on the chain, or null. */
-export function knownMinter(chainId: number, address: Address): string | null {
-  return byChain().get(String(chainId))?.get(address.toLowerCase()) ?? null
-}
+/** The name of the known mint contract at an address on a chain, or null. */
+export const knownMinter: ChainBookLookup<string> = chainBook(
+  () => generated.minters as Record<string, Record<string, string>>,
+)
