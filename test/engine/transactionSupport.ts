@@ -1,7 +1,14 @@
-/** Shared by the transaction scan tests: the reference 2023-06-05 schema check of a transaction scan response. */
+/**
+ * Shared by the transaction scan tests: the reference 2023-06-05 schema check of a transaction scan response, and a
+ * scan of one transaction on the devnet with the contracts it needs deployed.
+ */
+import { type Abi, type Address, getAddress, type Hex } from 'viem'
 import { expect } from 'vitest'
-import type { ScanTransactionsResponse } from '../../src/engine/index.ts'
+import type { TxRequest } from '../../src/devnet/dapp/requests.ts'
+import { waitForReceipt } from '../../src/devnet/receipt.ts'
+import { type ScanTransactionsResponse, scanTransactions } from '../../src/engine/index.ts'
 import { responseValidator } from '../support/openapi.ts'
+import { devnetClient, scanRequest } from './protocolSupport.ts'
 
 const schema = responseValidator('2023-06-05', '/ethereum/v0/mainnet/scan/transactions', 'post', 200)
 
@@ -28,4 +35,32 @@ export function validateTransactionsResponse(response: ScanTransactionsResponse)
     (error) => !/must match exactly one schema in oneOf \{"passingSchemas":\[\d+,\d+\]\}/.test(error),
   )
   expect(errors, errors.join('\n')).toEqual([])
+}
+
+/** Scans `tx` on the devnet at `rpcUrl` as its sender's own request, and checks the answer against the reference. */
+export async function scanOnDevnet(rpcUrl: string, tx: TxRequest): Promise<ScanTransactionsResponse> {
+  const outcome = await scanTransactions(scanRequest(tx), { rpcUrl, chainId: 31337 })
+  if (!outcome.ok) throw new Error(JSON.stringify(outcome.error))
+  validateTransactionsResponse(outcome.response)
+  return outcome.response
+}
+
+/** The lines a scan shows for `account` ("Receive 100 USDC"), in its order. */
+export function accountDiffs(response: ScanTransactionsResponse, account: Address): string[] {
+  const changes = response.simulationResults.aggregated.expectedStateChanges[account.toLowerCase() as Address] ?? []
+  return changes.map((change) => change.humanReadableDiff)
+}
+
+/** Deploys a compiled contract from a devnet account and returns its address; throws when the deployment fails. */
+export async function deployOnDevnet(
+  rpcUrl: string,
+  deployer: Address,
+  contract: { abi: Abi; bytecode: Hex },
+  args: unknown[] = [],
+): Promise<Address> {
+  const client = devnetClient(rpcUrl)
+  const hash = await client.deployContract({ ...contract, args, account: deployer, chain: null })
+  const receipt = await waitForReceipt(client, hash)
+  if (receipt.status !== 'success' || !receipt.contractAddress) throw new Error('the contract did not deploy')
+  return getAddress(receipt.contractAddress)
 }

@@ -23,11 +23,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { TxRequest } from '../../../src/devnet/dapp/requests.ts'
 import type { Devnet } from '../../../src/devnet/devnet.ts'
 import { waitForReceipt } from '../../../src/devnet/receipt.ts'
-import { type ScanTransactionsResponse, scanTransactions } from '../../../src/engine/index.ts'
 import { startTestDevnet } from '../../support/devnet.ts'
 import { deployable } from '../../support/solc.ts'
-import { devnetClient, expectRealityMatches, scanRequest } from '../protocolSupport.ts'
-import { validateTransactionsResponse } from '../transactionSupport.ts'
+import { devnetClient, expectRealityMatches } from '../protocolSupport.ts'
+import { accountDiffs, deployOnDevnet, scanOnDevnet } from '../transactionSupport.ts'
 
 const TOKENS = `// SPDX-License-Identifier: BUSL-1.1
 pragma solidity 0.8.28;
@@ -244,30 +243,15 @@ describe('interest-bearing tokens against the balance reads', () => {
     expect((await waitForReceipt(client(), hash)).status).toBe('success')
   }
 
-  async function deploy(name: string, args: unknown[] = []): Promise<Address> {
-    const { abi, bytecode } = deployable('InterestTokens.sol', TOKENS, name)
-    const hash = await client().deployContract({ abi, bytecode, args, account: admin(), chain: null })
-    const receipt = await waitForReceipt(client(), hash)
-    if (receipt.status !== 'success' || !receipt.contractAddress) throw new Error(`${name} did not deploy`)
-    return getAddress(receipt.contractAddress)
-  }
+  const deploy = (name: string, args: unknown[] = []) =>
+    deployOnDevnet(devnet.fixtures.rpcUrl, admin(), deployable('InterestTokens.sol', TOKENS, name), args)
 
-  async function scan(
-    to: Address,
-    data: Hex,
-    value = 0n,
-  ): Promise<{ response: ScanTransactionsResponse; tx: TxRequest }> {
+  async function scan(to: Address, data: Hex, value = 0n) {
     const tx: TxRequest = { from: user(), to, data, value: numberToHex(value) }
-    const outcome = await scanTransactions(scanRequest(tx), { rpcUrl: devnet.fixtures.rpcUrl, chainId: 31337 })
-    if (!outcome.ok) throw new Error(JSON.stringify(outcome.error))
-    validateTransactionsResponse(outcome.response)
-    return { response: outcome.response, tx }
+    return { response: await scanOnDevnet(devnet.fixtures.rpcUrl, tx), tx }
   }
 
-  const diffsOf = (response: ScanTransactionsResponse, account: Address) =>
-    (response.simulationResults.aggregated.expectedStateChanges[account.toLowerCase() as Address] ?? []).map(
-      (change) => change.humanReadableDiff,
-    )
+  const diffsOf = accountDiffs
 
   /** An aToken the user supplied 2,000 USDC to, a year of 5 % interest ago; the token holds the interest to pay. */
   async function aTokenWithInterest(): Promise<Address> {

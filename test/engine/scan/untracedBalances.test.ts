@@ -19,11 +19,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { TxRequest } from '../../../src/devnet/dapp/requests.ts'
 import type { Devnet } from '../../../src/devnet/devnet.ts'
 import { waitForReceipt } from '../../../src/devnet/receipt.ts'
-import { type ScanTransactionsResponse, scanTransactions } from '../../../src/engine/index.ts'
+import type { ScanTransactionsResponse } from '../../../src/engine/index.ts'
 import { startTestDevnet } from '../../support/devnet.ts'
 import { deployable } from '../../support/solc.ts'
-import { devnetClient, expectRealityMatches, scanRequest } from '../protocolSupport.ts'
-import { validateTransactionsResponse } from '../transactionSupport.ts'
+import { devnetClient, expectRealityMatches } from '../protocolSupport.ts'
+import { accountDiffs, deployOnDevnet, scanOnDevnet } from '../transactionSupport.ts'
 
 const TOKENS = `// SPDX-License-Identifier: MIT
 pragma solidity 0.8.28;
@@ -135,31 +135,20 @@ describe('balance reads against events and traced transfers', () => {
   const user = () => getAddress(devnet.fixtures.accounts[0]?.address as Address)
 
   /** Deploys a contract of TOKENS: the devnet is not rolled back, so every contract gets an address of its own. */
-  async function deploy(name: string, args: unknown[] = []): Promise<Address> {
-    const { abi, bytecode } = deployable('Tokens.sol', TOKENS, name)
-    const deployer = devnet.fixtures.accounts[9]?.address as Address
-    const hash = await client().deployContract({ abi, bytecode, args, account: deployer, chain: null })
-    const receipt = await waitForReceipt(client(), hash)
-    if (receipt.status !== 'success' || !receipt.contractAddress) throw new Error(`${name} did not deploy`)
-    return getAddress(receipt.contractAddress)
-  }
-
-  async function scan(
-    to: Address,
-    data: Hex,
-    value = 0n,
-  ): Promise<{ response: ScanTransactionsResponse; tx: TxRequest }> {
-    const tx: TxRequest = { from: user(), to, data, value: numberToHex(value) }
-    const outcome = await scanTransactions(scanRequest(tx), { rpcUrl: devnet.fixtures.rpcUrl, chainId: 31337 })
-    if (!outcome.ok) throw new Error(JSON.stringify(outcome.error))
-    validateTransactionsResponse(outcome.response)
-    return { response: outcome.response, tx }
-  }
-
-  const diffsOf = (response: ScanTransactionsResponse, account: Address) =>
-    (response.simulationResults.aggregated.expectedStateChanges[account.toLowerCase() as Address] ?? []).map(
-      (change) => change.humanReadableDiff,
+  const deploy = (name: string, args: unknown[] = []) =>
+    deployOnDevnet(
+      devnet.fixtures.rpcUrl,
+      devnet.fixtures.accounts[9]?.address as Address,
+      deployable('Tokens.sol', TOKENS, name),
+      args,
     )
+
+  async function scan(to: Address, data: Hex, value = 0n) {
+    const tx: TxRequest = { from: user(), to, data, value: numberToHex(value) }
+    return { response: await scanOnDevnet(devnet.fixtures.rpcUrl, tx), tx }
+  }
+
+  const diffsOf = accountDiffs
   const unreliable = (response: ScanTransactionsResponse) =>
     response.warnings.filter((warning) => warning.kind === 'RELIABLE_SIMULATION_NOT_POSSIBLE')
 
