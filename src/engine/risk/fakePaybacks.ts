@@ -2,7 +2,8 @@
  * A drainer can hand back a token ("your reward") so that the user seems to get something for what they lose: one it
  * mints on the spot, or one from a stock it minted beforehand. Such a payback is told apart from honest gains by what
  * an honest flow does not combine: Preflight cannot value the tokens (no price read, not on the bundled list), the
- * transaction calls no known protocol (nor a drop's known mint contract, minters.ts), they are no receipt (a receipt's token contract is one the transaction calls: a
+ * transaction calls no known protocol (nor a drop's known mint contract, minters.ts, that all the user loses is paid
+ * to), they are no receipt (a receipt's token contract is one the transaction calls: a
  * vault's shares, a position manager's NFT; or one that keeps what the user puts in: a Uniswap pair's LP token, Aave's
  * aToken), and whoever hands them out is paid nothing for them. They are minted for the user in this transaction, or
  * they come from accounts that end up with more of nothing: a seller is paid (a pool keeps the WETH it is sent, the
@@ -40,8 +41,10 @@ export function fakePayback(transfers: TransferChange[], user: Address, context:
   const gains = mine.filter((change) => change.after > change.before)
   const lost = new Set(mine.filter((change) => change.after < change.before).map((change) => assetKey(change.asset)))
   const called = calls.flatMap((call) => (call.to ? [call.to] : []))
-  const known = (contract: Address) => isKnownSpender(chainId, contract) || knownMinter(chainId, contract) !== null
-  if (gains.length === 0 || called.some(known)) return null
+  if (gains.length === 0 || called.some((contract) => isKnownSpender(chainId, contract))) return null
+  if (called.some((contract) => knownMinter(chainId, contract) !== null) && paysMinters(mine, user, context)) {
+    return null
+  }
   /** The token contract is called, or ends up holding some of what the user loses. */
   const isReceipt = (token: Address) =>
     called.some((contract) => isAddressEqual(contract, token)) ||
@@ -70,6 +73,26 @@ export function fakePayback(transfers: TransferChange[], user: Address, context:
     if (fromZero < amount) minted = false
   }
   return minted ? 'minted' : 'unpaid'
+}
+
+/**
+ * Whether all the user loses is paid to known mint contracts: a drop's buyer pays the minter, which pays the creator.
+ * Calling one is no excuse for a loss that goes elsewhere: a SeaDrop mint bundled beside a drainer's "claim" (a second
+ * transaction, or a smart account's batch) must not make the claim's minted payback pass as the drop's.
+ */
+function paysMinters(mine: TransferChange[], user: Address, context: PaybackContext): boolean {
+  const { chainId, movements } = context
+  return mine.every((change) => {
+    if (change.after >= change.before) return true
+    const key = assetKey(change.asset)
+    const toMinters = movements
+      .filter(
+        (move) =>
+          assetKey(move.asset) === key && isAddressEqual(move.from, user) && knownMinter(chainId, move.to) !== null,
+      )
+      .reduce((total, move) => total + move.amount, 0n)
+    return toMinters >= change.before - change.after
+  })
 }
 
 /** Accounts (lowercase) that end up with more of some asset than they start with in these movements: paid for something. */

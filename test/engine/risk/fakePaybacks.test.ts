@@ -129,6 +129,14 @@ describe('fakePayback', () => {
     expect(fakePayback([transfer(USER, eth, 10n, 9n)], USER, context())).toBe(null)
     expect(fakePayback([transfer(USER, eth, 9n, 10n)], USER, context({ movements: [mint(eth, 1n)] }))).toBe(null)
   })
+
+  it('a known minter excuses only a mint it is paid for, not a drainer called beside it', () => {
+    const calls = [call(SEADROP), call(DRAINER)]
+    const paidMinter = [move(eth, USER, SEADROP, 1n), mint(junk, 1000n)]
+    expect(fakePayback(drained, USER, context({ calls, movements: paidMinter }))).toBe(null)
+    const paidDrainer = [move(eth, USER, DRAINER, 1n), mint(junk, 1000n)]
+    expect(fakePayback(drained, USER, context({ calls, movements: paidDrainer }))).toBe('minted')
+  })
 })
 
 /**
@@ -522,5 +530,37 @@ contract DropCollection {
     expect(outcome.response.action).toBe('WARN')
     const warning = outcome.response.warnings.find((w) => w.kind === 'SUSPECTED_MALICIOUS')
     expect(warning?.message).toContain('minted for you in this transaction')
+  })
+
+  it('a drainer\'s "claim" sent beside a SeaDrop mint is no drop: the minted RWD still warns, and the attacker is paid', async () => {
+    const collection: Address = '0x000000000000000000000000000000000000d402'
+    await dropThrough(SEADROP, collection)
+    const user = account(2)
+    const mintTx = { from: user, to: SEADROP, data: mintPublic(collection), value: parseEther('0.08').toString() }
+    const claim = encodeFunctionData({ abi: parseAbi(['function claim() payable']), functionName: 'claim' })
+    const claimTx = { from: user, to: DRAINER, data: claim, value: parseEther('2').toString() }
+    const request = { ...scanRequest({ from: user, to: SEADROP }), txObjects: [mintTx, claimTx] }
+    const { outcome } = await scanTransactionsWithStats(request, { rpcUrl, chainId: 1 })
+    if (!outcome.ok) throw new Error(`scan failed: ${JSON.stringify(outcome.error)}`)
+    expect(outcome.response.action).toBe('WARN')
+    const warning = outcome.response.warnings.find((w) => w.kind === 'SUSPECTED_MALICIOUS')
+    expect(warning?.message).toContain('minted for you in this transaction')
+    // Executed as a wallet sends the bundle: the attacker holds the claim's 2 ETH, the user 1,000,000 RWD.
+    const client = devnetClient(rpcUrl)
+    const attacker = getAddress(fx().drainer.attacker)
+    const before = await client.getBalance({ address: attacker })
+    for (const tx of [mintTx, claimTx]) {
+      const hash = await client.sendTransaction({
+        account: user,
+        to: tx.to,
+        data: tx.data,
+        value: BigInt(tx.value),
+        chain: null,
+      })
+      await waitForReceipt(client, hash)
+    }
+    expect((await client.getBalance({ address: attacker })) - before).toBe(parseEther('2'))
+    const rwd = await client.readContract({ address: JUNK, abi: erc20Abi, functionName: 'balanceOf', args: [user] })
+    expect(rwd).toBeGreaterThan(0n)
   })
 })
