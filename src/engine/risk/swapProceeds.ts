@@ -50,7 +50,7 @@ export function misdirectedPayouts(flows: SwapFlows, isUsers: (address: Address)
     [...net].filter(([, accounts]) => sum([...accounts].filter(([a]) => mine(a))) < 0n).map(([k]) => k),
   )
   if (paid.size === 0) return []
-  const [ownSold, ownTotal] = ownSales(flows, paid, mine)
+  const [ownSold, ownTotal, ownPools] = ownSales(flows, paid, mine)
   const payers = [...counterparties].filter((account) => !mine(account)).map((account) => getAddress(account))
   const payouts: MisdirectedPayout[] = []
   for (const [asset, accounts] of net) {
@@ -61,8 +61,14 @@ export function misdirectedPayouts(flows: SwapFlows, isUsers: (address: Address)
         amount > 0n && account !== ZERO && account !== asset && (mine(account) || !counterparties.has(account)),
     )
     // The share of the output a token's own sale bought (ownSales) is the token's to send where it likes: taken out
-    // of the largest payout elsewhere, which is where the token sends it.
-    const theirs = ownTotal === 0n ? 0n : (sum(gains) * ownSold) / ownTotal
+    // of the largest payout elsewhere, which is where the token sends it. Only of what the pools it sold into pay
+    // out: another sale in the same request (the user's USDC, paid to the team) bought the rest.
+    const fromOwnPools = [...accounts].reduce(
+      (total, [account, amount]) => (ownPools.has(account) && amount < 0n ? total - amount : total),
+      0n,
+    )
+    const bought = ownTotal === 0n ? 0n : (fromOwnPools * ownSold) / ownTotal
+    const theirs = bought > sum(gains) ? sum(gains) : bought
     const others = lessTheirs(
       gains.filter(([account]) => !mine(account)),
       theirs,
@@ -94,7 +100,8 @@ function lessTheirs(payouts: [string, bigint][], theirs: bigint): [string, bigin
 
 /**
  * What the contracts of the tokens the user's side pays sell of their own stock to the route's payers (the pools),
- * against that plus what the user's side pays of the token: the largest such share, as a fraction [sold, total].
+ * against that plus what the user's side pays of the token: the largest such share, as a fraction [sold, total], with
+ * the pools that token's own sale went into (lowercase).
  * A memecoin keeps its tax in its own contract and, during a holder's sale, swaps it to ether for its team through the
  * same pool ("swap back"): the pool's output then goes mostly to the team's wallet when the holder sells less than
  * the contract has gathered, and that part was bought with the token's tokens, not the holder's.
@@ -103,28 +110,26 @@ function ownSales(
   flows: SwapFlows,
   paid: Set<string>,
   mine: (account: string) => boolean,
-): [sold: bigint, total: bigint] {
-  let best: [bigint, bigint] = [0n, 0n]
+): [sold: bigint, total: bigint, pools: Set<string>] {
+  let best: [bigint, bigint, Set<string>] = [0n, 0n, new Set()]
   for (const token of paid) {
     if (token === NATIVE) continue
-    const sold = flows.movements.reduce(
-      (total, { asset, from, to, amount }) =>
-        asset.standard === 'ERC20' &&
-        asset.token.toLowerCase() === token &&
-        from.toLowerCase() === token &&
-        flows.counterparties.has(to.toLowerCase()) &&
-        !mine(to.toLowerCase())
-          ? total + amount
-          : total,
-      0n,
-    )
+    const pools = new Set<string>()
+    let sold = 0n
+    for (const { asset, from, to, amount } of flows.movements) {
+      const pool = to.toLowerCase()
+      if (asset.standard !== 'ERC20' || asset.token.toLowerCase() !== token || from.toLowerCase() !== token) continue
+      if (!flows.counterparties.has(pool) || mine(pool)) continue
+      sold += amount
+      pools.add(pool)
+    }
     // The token's contract logs the tax it takes from the user, which makes it a recorder of the user's (mine).
     const userPaid = -[...(flows.net.get(token) ?? [])].reduce(
       (total, [account, amount]) => (mine(account) && account !== token ? total + amount : total),
       0n,
     )
     const total = sold + userPaid
-    if (sold > 0n && (best[1] === 0n || sold * best[1] > best[0] * total)) best = [sold, total]
+    if (sold > 0n && (best[1] === 0n || sold * best[1] > best[0] * total)) best = [sold, total, pools]
   }
   return best
 }

@@ -104,4 +104,54 @@ describe('selling a token that swaps its tax back during the sale', () => {
     const executed = await expectRealityMatches(fx().rpcUrl, response, tx)
     expect((executed.get(`${PHISHER.toLowerCase()}|native`) ?? 0n) > 0n).toBe(true)
   })
+
+  it("a swap back bundled beside another token's sale paying the team: the other sale's proceeds still warn", async () => {
+    // The team stuffs its token's contract, airdrops the holder a little, and asks for a bundle: sell that little
+    // (the contract's swap back pays the team) and sell the holder's PLAIN with the team as the recipient.
+    await holderWithTaxGathered()
+    const stuff = encodeFunctionData({
+      abi: erc20Abi,
+      functionName: 'transfer',
+      args: [token.address, parseEther('200000')],
+    })
+    await send({ from: team(), to: token.address, data: stuff })
+    const plain = await launchTaxedToken(fx(), account(6), 'PLAIN', {})
+    await send(buyWithFeeRouter(fx(), holder(), plain.address, parseEther('1')))
+    const approve = encodeFunctionData({
+      abi: erc20Abi,
+      functionName: 'approve',
+      args: [fx().uniswapV2.router, maxUint256],
+    })
+    await send({ from: holder(), to: plain.address, data: approve })
+    const plainHeld = await client().readContract({
+      address: plain.address,
+      abi: erc20Abi,
+      functionName: 'balanceOf',
+      args: [holder()],
+    })
+    const plainSale: TxRequest = {
+      from: holder(),
+      to: fx().uniswapV2.router,
+      data: encodeFunctionData({
+        abi: feeRouterAbi,
+        functionName: 'swapExactTokensForETHSupportingFeeOnTransferTokens',
+        args: [plainHeld, 0n, [plain.address, fx().weth.address], team(), DEADLINE],
+      }),
+    }
+    const bundle = [sale(parseEther('500'), holder()), plainSale]
+    const request = {
+      ...scanRequest(bundle[0] as TxRequest),
+      txObjects: bundle.map((tx) => ({ from: tx.from, to: tx.to, data: tx.data ?? '0x', value: '0' })),
+    }
+    const outcome = await scanTransactions(request, { rpcUrl: fx().rpcUrl, chainId: 31337 })
+    if (!outcome.ok) throw new Error(JSON.stringify(outcome.error))
+    const warning = outcome.response.warnings.find((w) => w.kind === 'TRADE_PROCEEDS_TO_OTHER_ADDRESS')
+    expect(warning?.message).toContain(`${team().slice(0, 6).toLowerCase()}`)
+    expect(outcome.response.action).not.toBe('NONE')
+    // Executed: the team gets the PLAIN sale's ether on top of the swap back's.
+    const before = await client().getBalance({ address: team() })
+    for (const tx of bundle) await send(tx)
+    const teamGets = (await client().getBalance({ address: team() })) - before
+    expect(teamGets > parseEther('0.9')).toBe(true)
+  })
 })
