@@ -1,6 +1,6 @@
 /**
- * The scan runner: one eth_simulateV1 call with three parts — reads before, the transactions (a block each), reads
- * after (each read part one block, or more when it has more than READS_PER_BLOCK reads) — so one request sees one
+ * The scan runner: one eth_simulateV1 call with three parts — reads before, the transactions' block (a block each
+ * only for a bundle more than one block holds), reads after (each read part one block, or more when it has more than READS_PER_BLOCK reads) — so one request sees one
  * consistent state. A second call (same base block) happens only when the transactions touched
  * assets or accounts their calldata did not reveal; a sell probe of a token the user buys (sellProbe.ts) travels
  * beside it, or alone when there is none.
@@ -41,7 +41,13 @@ import {
 import { loggedCandidates, memberCandidates } from './safeMembers.ts'
 import { type ProbeBase, probeSells, type SellProbe, sellTargets } from './sellProbe.ts'
 import { refusalAdvice } from './simulateRefusal.ts'
-import { blockTimestamp, callOutput, checkSimulateResult, type RpcCallResult } from './simulateResponse.ts'
+import {
+  blockTimestamp,
+  callOutput,
+  checkSimulateResult,
+  type RpcBlockResult,
+  type RpcCallResult,
+} from './simulateResponse.ts'
 import { cachedTokenMetadata } from './tokenMetadata.ts'
 
 /** The fee a transaction offers per gas: a legacy gas price, or EIP-1559 caps. */
@@ -253,7 +259,7 @@ export async function runSimulation(given: SimulationInput, options: RunOptions)
           for (const read of priceReadsForEvents(events.movements, events.approvals, assets)) plan.set(read.key, read)
         // Same block tag: the second call is self-consistent (its reads and transactions share one state) even
         // if a block arrived in between; node block numbering of simulated blocks differs (anvil vs geth).
-        phase = await simulate(client, input, txs, plan, input.blockNumber)
+        phase = await simulate(client, input, txs, plan, input.blockNumber, phase.layout)
       }
     }
     // Most scans probe nothing: no timer, no race.
@@ -311,8 +317,43 @@ export async function runSimulation(given: SimulationInput, options: RunOptions)
 }
 
 type Phase =
-  | { ok: true; outcomes: TxOutcome[]; reads: ReadResults; blockTime: bigint | null }
-  | { ok: false; failure: string }
+  | {
+      ok: true
+      outcomes: TxOutcome[]
+      reads: ReadResults
+      blockTime: bigint | null
+      overflow: boolean
+      layout: TxLayout
+    }
+  | { ok: false; failure: string; overflow: boolean; layout: TxLayout }
+
+/** How the transactions are laid out in blocks: all in one, as a wallet's bundle lands, or each in a block of its own. */
+type TxLayout = 'oneBlock' | 'blockEach'
+
+/** A geth or reth refusal of a call whose declared gas is more than its block has left. */
+const BLOCK_GAS_EXCEEDED = -38015
+
+/**
+ * The transactions simulated in one block, as a bundle is mined (a wallet's wallet_sendCalls, an atomic batch: one
+ * block, one block.number and timestamp); only a bundle more than one block holds (the node refuses it, or runs a
+ * later transaction out of the block's gas), which cannot be mined in one block either, again a block each; `layout`
+ * is the one an earlier call of the scan settled on. A block each for every bundle let a second transaction that pays
+ * the attacker only in the first one's block show harmless.
+ */
+async function simulate(
+  client: RpcClient,
+  input: SimulationInput,
+  txs: SimulationTx[],
+  plan: Map<string, Read>,
+  blockNumber: bigint | null,
+  layout: TxLayout = 'oneBlock',
+): Promise<Phase> {
+  const phase = await simulateIn(layout, client, input, txs, plan, blockNumber)
+  if (layout === 'oneBlock' && txs.length > 1 && phase.overflow) {
+    return simulateIn('blockEach', client, input, txs, plan, blockNumber)
+  }
+  return phase
+}
 
 /** An asset plan that prices no token known to be an NFT (cached metadata without decimals): NFTs have no feed or pool. */
 function priceable(plan: AssetPlan, chainId: number): AssetPlan {
@@ -328,7 +369,8 @@ async function baseFeeOf(client: RpcClient, blockNumber: bigint | null): Promise
   return typeof fee === 'string' && /^0x[0-9a-f]+$/i.test(fee) ? BigInt(fee) : null
 }
 
-async function simulate(
+async function simulateIn(
+  layout: TxLayout,
   client: RpcClient,
   input: SimulationInput,
   txs: SimulationTx[],
@@ -340,9 +382,9 @@ async function simulate(
   const readCall = (read: Read) => ({ from: zeroAddress, to: read.to, data: read.data, gas: numberToHex(READ_GAS) })
   const [first = [], ...more] = inBlocks(reads)
   const after = inBlocks(stateReads)
-  // One block per transaction: geth and reth give a block's calls its gas limit in all, so a bundle using more than
-  // one block holds ran out of gas there (anvil lets it); sent one after another, each would have a block of its own.
-  const [firstTx = [], ...moreTxs] = txs.length > 0 ? txs.map((tx) => [txCall(tx)]) : [[]]
+  // geth and reth give a block's calls its gas limit in all: a bundle more than one block holds gets a block each.
+  const [firstTx = [], ...moreTxs] =
+    layout === 'blockEach' && txs.length > 0 ? txs.map((tx) => [txCall(tx)]) : [txs.map(txCall)]
   const payload = {
     traceTransfers: true,
     validation: false,
@@ -361,7 +403,12 @@ async function simulate(
     // The node answered but refused the whole simulation (e.g. a gas limit below the intrinsic cost): report it.
     if (error instanceof RpcFailure && error.code !== null && error.code !== -32601) {
       const advice = refusalAdvice(error.code)
-      return { ok: false, failure: advice ? `${advice} (The node said: ${error.nodeMessage})` : error.message }
+      return {
+        ok: false,
+        failure: advice ? `${advice} (The node said: ${error.nodeMessage})` : error.message,
+        overflow: error.code === BLOCK_GAS_EXCEEDED,
+        layout,
+      }
     }
     throw error
   }
@@ -383,17 +430,34 @@ async function simulate(
   const blocks = checked.blocks
   const calls = (part: typeof blocks) => part.flatMap((block) => block.calls)
   const afterStart = before.length + transactions.length
+  const txBlocks = blocks.slice(before.length, afterStart)
   return {
     ok: true,
-    outcomes: calls(blocks.slice(before.length, afterStart)).map((call, index) =>
-      toOutcome(call, txs[index] as SimulationTx),
-    ),
+    overflow: layout === 'oneBlock' && ranOutOfBlockGas(txBlocks[0] as (typeof blocks)[number]),
+    layout,
+    outcomes: calls(txBlocks).map((call, index) => toOutcome(call, txs[index] as SimulationTx)),
     reads: {
       before: decodeReads(reads, calls(blocks.slice(0, before.length))),
       after: decodeReads(stateReads, calls(blocks.slice(afterStart))),
     },
     blockTime: blockTimestamp(blocks[0] as (typeof blocks)[number]),
   }
+}
+
+/**
+ * Whether a transaction after the first ran out of gas once the block's calls had used its gas limit (geth and reth
+ * give a call without a gas limit what the calls before it left): a bundle more than one block holds.
+ */
+function ranOutOfBlockGas(block: RpcBlockResult): boolean {
+  const limit =
+    typeof block.gasLimit === 'string' && /^0x[0-9a-f]+$/i.test(block.gasLimit) ? BigInt(block.gasLimit) : null
+  let used = 0n
+  for (const [index, call] of block.calls.entries()) {
+    used += BigInt(call.gasUsed)
+    const outOfGas = call.status !== '0x1' && /out of gas/i.test(call.error?.message ?? '')
+    if (index > 0 && outOfGas && (limit === null || used >= limit)) return true
+  }
+  return false
 }
 
 /** `reads` in blocks of at most READS_PER_BLOCK, in order; no reads are one empty block, so the layout never varies. */

@@ -16,7 +16,8 @@ export type RpcCallResult = {
   error?: { code?: number; message?: string; data?: unknown }
 }
 
-type RpcBlockResult = { calls: RpcCallResult[]; timestamp?: unknown }
+/** One simulated block as the node reports it: its calls, and the header fields the engine reads. */
+export type RpcBlockResult = { calls: RpcCallResult[]; timestamp?: unknown; gasLimit?: unknown }
 
 /**
  * The blocks of a simulation, one per entry of `callCounts` (a scan's before-reads, transactions and after-reads; a
