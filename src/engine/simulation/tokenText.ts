@@ -34,8 +34,9 @@ const SYMBOL_CHARACTER = /^[\p{L}\p{Nd}._+-]$/u
  * An emoji with what draws it as one: presentation selectors (U+FE0F), skin tones, and the zero-width joiners of a
  * sequence ("🧑‍🚀"). Memecoins write them in names and symbols; they neither hide text nor read as amounts.
  */
-const EMOJI_SOURCE =
-  '\\p{Extended_Pictographic}[\\ufe0f\\p{Emoji_Modifier}]*(?:\\u200d\\p{Extended_Pictographic}[\\ufe0f\\p{Emoji_Modifier}]*)*'
+const PICTOGRAPH = '(?:(?!\\p{Cn})\\p{Extended_Pictographic})'
+/** An emoji and what draws it. Code points reserved for emoji not yet assigned draw nothing: they stay invisible. */
+const EMOJI_SOURCE = `${PICTOGRAPH}[\\ufe0f\\p{Emoji_Modifier}]*(?:\\u200d${PICTOGRAPH}[\\ufe0f\\p{Emoji_Modifier}]*)*`
 
 /** Each emoji of a text (group 1), or else one code point: symbols are cleaned emoji by emoji, the rest one by one. */
 const EMOJI_OR_CHARACTER = new RegExp(`(${EMOJI_SOURCE})|[\\s\\S]`, 'gu')
@@ -45,6 +46,34 @@ const EMOJI_OR_INVISIBLE = new RegExp(`(${EMOJI_SOURCE})|${INVISIBLE.source}`, '
 
 /** Emoji and the signs that draw them, which a skeleton leaves out: "USDC🔵" passes for USDC. */
 const EMOJI = new RegExp(EMOJI_SOURCE, 'gu')
+
+/**
+ * Emoji drawn as Latin letters or words (🅰 🅱 🅾 🅿, 🆗, 🆙), by what they spell: NFKC leaves them as they are, so "🅰PE" would
+ * otherwise keep its emoji and pass for nothing while it reads as APE.
+ */
+const LETTER_EMOJI: Record<string, string> = {
+  '\u{1F170}': 'A',
+  '\u{1F171}': 'B',
+  '\u{1F17E}': 'O',
+  '\u{1F17F}': 'P',
+  '\u{1F18E}': 'AB',
+  '\u{1F191}': 'CL',
+  '\u{1F192}': 'COOL',
+  '\u{1F193}': 'FREE',
+  '\u{1F194}': 'ID',
+  '\u{1F195}': 'NEW',
+  '\u{1F196}': 'NG',
+  '\u{1F197}': 'OK',
+  '\u{1F198}': 'SOS',
+  '\u{1F199}': 'UP',
+  '\u{1F19A}': 'VS',
+}
+
+/** What an emoji spells in a skeleton: a letter emoji's letters, a styled letter's own ("Ⓜ" M, "ℹ" i), or nothing. */
+function emojiLetters(emoji: string): string {
+  const [base = ''] = [...emoji]
+  return LETTER_EMOJI[base] ?? (styledLatinLetter(base) ? base.normalize('NFKC') : '')
+}
 
 /**
  * Currency signs brands write as letters: Tether's "₮" ("USD₮", "USD₮0", "XAU₮") and Bitcoin's "₿", by the Latin letter
@@ -119,7 +148,7 @@ const styledLatinLetter = (character: string) =>
  */
 function passesForLatin(text: string): boolean {
   LOOKALIKE.lastIndex = 0
-  const foreign = LOOKALIKE.test(text) || [...text].some(styledLatinLetter)
+  const foreign = LOOKALIKE.test(text) || [...text].some((c) => styledLatinLetter(c) || c in LETTER_EMOJI)
   return foreign && /^[\x20-\x7e]*$/.test(textSkeleton(text))
 }
 
@@ -187,7 +216,7 @@ export function cleanName(raw: string): CleanText {
 export function textSkeleton(text: string): string {
   return text
     .replace(INVISIBLE, '')
-    .replace(EMOJI, '')
+    .replace(EMOJI, emojiLetters)
     .replace(/[\u20ae\u20bf]/gu, (sign) => BRAND_LETTERS[sign] ?? sign)
     .normalize('NFKC')
     .normalize('NFD')

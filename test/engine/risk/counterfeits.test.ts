@@ -20,6 +20,7 @@ const USER: Address = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 const FAKE: Address = '0x00000000000000000000000000000000000fa4e0'
 const REAL_USDC: Address = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48'
 const REAL_USDT: Address = '0xdAC17F958D2ee523a2206206994597C13D831ec7'
+const REAL_APE: Address = '0x4d224452801ACEd8B2F0aebE155379bb5D594381'
 const metadata = (symbol: string): TokenMetadata => ({ name: symbol, symbol, decimals: 6, is1155: false })
 const receipt = (token: Address, before: bigint, after: bigint, account = USER): AssetChange => ({
   type: 'transfer',
@@ -220,6 +221,15 @@ contract Tok {
       if (raw?.kind !== 'ERC20_TRANSFER') throw new Error('no ERC-20 receipt')
       expect(await executeReceipt(token)).toBe(BigInt(raw.data.amount.after) - BigInt(raw.data.amount.before))
     })
+  })
+
+  it('a copy of APE written with the emoji 🅰 (🅰PE), scanned as mainnet → the counterfeit warning', async () => {
+    const token: Address = '0x00000000000000000000000000000000000c0600'
+    const { response, change } = await receiveToken(token, '\\xf0\\x9f\\x85\\xb0PE', 1, 'ApeCoin')
+    expect(change?.humanReadableDiff).toBe('Receive 10,000 \u{1f170}PE')
+    expect(response.action).toBe('WARN')
+    const warning = response.warnings.find((w) => w.kind === 'SUSPECTED_MALICIOUS')
+    expect(warning?.data).toEqual({ token, impersonates: REAL_APE.toLowerCase() })
   })
 
   it('a copy of USDT written with Tether\'s own "₮" (USD₮), scanned as mainnet → the counterfeit warning', async () => {

@@ -129,4 +129,17 @@ describe('textSkeleton', () => {
     expect(textSkeleton('USD\u20ae0')).toBe('USDT0')
     expect(textSkeleton('\u0420\u0423\u0411')).not.toMatch(/^[A-Z]+$/)
   })
+
+  it('reads emoji drawn as letters as those letters, and an unassigned emoji code point as hidden', () => {
+    // 🅰 🅾 🅿 and Ⓜ are emoji NFKC leaves or folds as letters: kept as emoji, "🅰PE" passed for nothing.
+    expect(textSkeleton('\u{1f170}PE')).toBe('APE')
+    expect(textSkeleton('\u{1f17e}\ufe0fP')).toBe('OP')
+    expect(textSkeleton('\u24c2ATIC')).toBe('MATIC')
+    expect(cleanSymbol('\u{1f170}PE').disguise).toBe('lookalike')
+    expect(cleanSymbol('\u{1f17f}EPE').disguise).toBe('lookalike')
+    // Reserved for emoji, not yet assigned: drawn as nothing (or a box), so it hides, as any unassigned code point.
+    expect(cleanSymbol('U\u{1fc00}SDC')).toEqual({ text: 'USDC', disguise: 'hidden' })
+    // Emoji that spell nothing stay out of the skeleton.
+    expect(textSkeleton('USDC\u2122')).toBe('USDC')
+  })
 })
