@@ -238,7 +238,10 @@ export async function runSimulation(given: SimulationInput, options: RunOptions)
       if (targets.length > 0) {
         const tag = blockTag(input.blockNumber)
         // Its failure is handled at once: the second call may throw first, and then nothing awaits the probe.
-        probing = probeSells(client, probeBase(input, txs), targets, input.userAccount, tag).catch(noProbeOnNodeFailure)
+        const blockEach = phase.layout === 'blockEach'
+        probing = probeSells(client, probeBase(input, txs), targets, input.userAccount, tag, blockEach).catch(
+          noProbeOnNodeFailure,
+        )
       }
       const needed = readsForEvents(events.movements, events.approvals, metadataNeeded)
       for (const read of controlReads(controlEvents(logs), input.userAccount)) needed.set(read.key, read)

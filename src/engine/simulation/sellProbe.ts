@@ -129,9 +129,10 @@ export function sellTargets(
 }
 
 /**
- * Replays `base` (the user's transactions) and then sells each target back to its pool, in one eth_simulateV1 call
- * on block `tag`. Its request is made at once, so a call started beside another travels in the same batch. A node's
- * malformed answer is no result; a node's failure rejects, for the caller to drop.
+ * Replays `base` (the user's transactions: in one block, or a block each when `blockEach`, as the scan ran them) and
+ * then sells each target back to its pool, in one eth_simulateV1 call on block `tag`. Its request is made at once,
+ * so a call started beside another travels in the same batch. A node's malformed answer is no result; a node's failure
+ * rejects, for the caller to drop.
  */
 export async function probeSells(
   client: RpcClient,
@@ -139,6 +140,7 @@ export async function probeSells(
   targets: SellTarget[],
   userAccount: Address,
   tag: string,
+  blockEach: boolean,
 ): Promise<SellProbe[]> {
   const probe = probeAddress()
   const calls = targets.flatMap((target) => [
@@ -163,8 +165,10 @@ export async function probeSells(
   for (let start = 0; start < calls.length; start += 2 * TARGETS_PER_BLOCK) {
     sales.push(calls.slice(start, start + 2 * TARGETS_PER_BLOCK))
   }
-  // The user's transactions a block each, as the scan runs them (runSimulation.ts): a bundle over one block's gas runs.
-  const [firstTx = [], ...moreTxs] = base.calls.length > 0 ? base.calls.map((call) => [call]) : [[]]
+  // The user's transactions laid out as the scan ran them (runSimulation.ts): in one block, as a bundle is mined, or a
+  // block each when one block could not hold them. A buy trapped only in its bundle's block must be trapped here too.
+  const [firstTx = [], ...moreTxs] =
+    blockEach && base.calls.length > 0 ? base.calls.map((call) => [call]) : [base.calls]
   const replay = [firstTx, ...moreTxs]
   const payload = {
     traceTransfers: false,
