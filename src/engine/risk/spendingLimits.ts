@@ -4,7 +4,16 @@
  * moves nothing, so the simulation shows no change; the warning says who may take what, and how often, so a batch
  * that enables the module for an attacker reads as what it is.
  */
-import { type Address, isAddressEqual, zeroAddress } from 'viem'
+import {
+  type Address,
+  encodeFunctionData,
+  type Hex,
+  hexToBigInt,
+  isAddressEqual,
+  parseAbi,
+  slice,
+  zeroAddress,
+} from 'viem'
 import { decodeKnownFunction } from '../abi/index.ts'
 import type { Warning } from '../api/index.ts'
 import { formatAmount, shortAddress } from '../assets/index.ts'
@@ -15,7 +24,19 @@ import { makeWarning } from './warnings.ts'
 /** The largest allowance the module stores (uint96): no limit at all. */
 const ANY_AMOUNT = 2n ** 96n - 1n
 
-/** A WARNING for each allowance a Safe sets in Safe's allowance module, naming the delegate, amount and period. */
+const setAllowanceAbi = parseAbi([
+  'function setAllowance(address delegate, address token, uint96 allowanceAmount, uint16 resetTimeMin, uint32 resetBaseMin)',
+])
+
+/** Said when setAllowance's words hold more than the module reads: no wallet writes them so. */
+const DISGUISED =
+  'Its call is written with more in its numbers than the module reads, so other tools may show another limit: ' +
+  'this is what the module stores. '
+
+/**
+ * A WARNING for each allowance a Safe sets in Safe's allowance module, naming the delegate, amount and period as the
+ * module stores them; CRITICAL when the call's words hold more than the module reads.
+ */
 export function spendingLimitWarnings(
   calls: Call[],
   isSafe: (account: Address) => boolean,
@@ -26,15 +47,25 @@ export function spendingLimitWarnings(
     if (call.delegate || !call.to || safeModule(call.to)?.name !== 'AllowanceModule' || !isSafe(call.from)) return []
     const decoded = decodeKnownFunction(call.data)
     if (decoded?.functionName !== 'setAllowance') return []
-    const [delegate, token, amount, resetMinutes] = decoded.args as [Address, Address, bigint, number]
+    const [delegate, token] = decoded.args as [Address, Address]
+    // The module (Solidity 0.7, ABI coder v1) keeps the low bits of each word and drops the rest unchecked: say what it
+    // stores (read from the words: a decoded number past 2^53 has lost them), and that a word holding more was written
+    // to be read otherwise.
+    const word = (index: number) => hexToBigInt(slice(call.data as Hex, 4 + 32 * index, 36 + 32 * index))
+    const amount = word(2) & ANY_AMOUNT
+    const resetMinutes = Number(word(3) & 0xffffn)
     if (amount === 0n) return []
+    const args = [delegate, token, amount, resetMinutes, Number(word(4) & 0xffffffffn)] as const
+    const canonical = encodeFunctionData({ abi: setAllowanceAbi, functionName: 'setAllowance', args })
+    const disguised = slice(call.data as Hex, 0, 164) !== canonical
     return [
       makeWarning(
         'SET_OWNER_AUTHORITY',
-        'WARNING',
+        disguised ? 'CRITICAL' : 'WARNING',
         `This lets ${shortAddress(delegate)} take ${allowanceInWords(amount, token, chainId, metadataOf)} from the ` +
           `Safe ${shortAddress(call.from)} ${periodInWords(resetMinutes)}, through Safe's allowance module, without ` +
-          `any owner's confirmation. Only continue if you meant to give ${shortAddress(delegate)} this spending limit.`,
+          `any owner's confirmation. ${disguised ? DISGUISED : ''}Only continue if you meant to give ` +
+          `${shortAddress(delegate)} this spending limit.`,
         { safe: call.from, delegate, token, amount: amount.toString(), resetTimeMin: String(resetMinutes) },
       ),
     ]
