@@ -50,7 +50,9 @@ export function misdirectedPayouts(flows: SwapFlows, isUsers: (address: Address)
     [...net].filter(([, accounts]) => sum([...accounts].filter(([a]) => mine(a))) < 0n).map(([k]) => k),
   )
   if (paid.size === 0) return []
-  const [ownSold, ownTotal, ownPools] = ownSales(flows, paid, mine)
+  // A swap back is the share of a holder's sale of that token alone: beside anything else the user's side pays (another
+  // token's sale routed through the same pool, or paying the same team), its share cannot be told from theirs.
+  const [ownSold, ownTotal, ownPools] = paid.size === 1 ? ownSales(flows, paid, mine) : [0n, 0n, new Set<string>()]
   const payers = [...counterparties].filter((account) => !mine(account)).map((account) => getAddress(account))
   const payouts: MisdirectedPayout[] = []
   for (const [asset, accounts] of net) {

@@ -38,6 +38,34 @@ const sellForEther = (to: Address): Movement[] => [
 ]
 
 describe('misdirectedPayouts', () => {
+  it("a token's swap back excuses nothing of a sale routed through its pool beside a tiny sale of it", () => {
+    const [back, backPool, usdcBackPool] = [
+      getAddress('0x00000000000000000000000000000000000000b5'),
+      getAddress('0x00000000000000000000000000000000000000c5'),
+      getAddress('0x00000000000000000000000000000000000000c6'),
+    ]
+    const viaRouter = (to: Address, amount: bigint): Movement[] => [
+      token(weth, backPool, router, amount),
+      token(weth, router, zeroAddress, amount),
+      ether(weth, router, amount),
+      ether(router, to, amount),
+    ]
+    const movements = [
+      // The user's tiny sale of the team's token: its contract first swaps back its stuffed stock for the team.
+      token(back, user, back, 1n),
+      token(back, back, backPool, 1000n),
+      ...viaRouter(other, 10n),
+      token(back, user, backPool, 1n),
+      ...viaRouter(user, 1n),
+      // The user's 1,000 USDC, routed USDC → BACK → WETH, paid to the team.
+      token(usdc, user, usdcBackPool, 1000n),
+      token(back, usdcBackPool, backPool, 50n),
+      ...viaRouter(other, 3n),
+    ]
+    const [payout] = misdirectedPayouts(swapFlows(movements, unlisted), isUser)
+    expect(payout?.recipient).toBe(other)
+  })
+
   it('an unlisted WETH that pays ether for its own burn is the native currency: paid to the user, nothing', () => {
     expect(misdirectedPayouts(swapFlows(sellForEther(user), unlisted), isUser)).toEqual([])
   })
