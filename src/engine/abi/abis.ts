@@ -120,6 +120,7 @@ export const safeAllowanceModuleAbi = parseAbi([
   'function addDelegate(address delegate)',
   'function removeDelegate(address delegate, bool removeAllowances)',
   'function setAllowance(address delegate, address token, uint96 allowanceAmount, uint16 resetTimeMin, uint32 resetBaseMin)',
+  'function resetAllowance(address delegate, address token)',
 ])
 
 /**

@@ -35,7 +35,8 @@ const DISGUISED =
 
 /**
  * A WARNING for each allowance a Safe sets in Safe's allowance module, naming the delegate, amount and period as the
- * module stores them; CRITICAL when the call's words hold more than the module reads.
+ * module stores them; CRITICAL when the call's words hold more than the module reads. A delegate added, or its spent
+ * allowance reset, without an allowance set in the same calls, is a WARNING too: its old allowance applies again.
  */
 export function spendingLimitWarnings(
   calls: Call[],
@@ -46,6 +47,12 @@ export function spendingLimitWarnings(
   return calls.flatMap((call) => {
     if (call.delegate || !call.to || safeModule(call.to)?.name !== 'AllowanceModule' || !isSafe(call.from)) return []
     const decoded = decodeKnownFunction(call.data)
+    if (decoded?.functionName === 'addDelegate' || decoded?.functionName === 'resetAllowance') {
+      const [delegate] = decoded.args as [Address]
+      // A delegate given its allowance in the same calls is spelled out there.
+      const limited = calls.some((other) => setsAllowanceFor(other, call, delegate))
+      return limited ? [] : [delegateWarning(call, delegate, decoded.functionName, decoded.args[1] as Address)]
+    }
     if (decoded?.functionName !== 'setAllowance') return []
     const [delegate, token] = decoded.args as [Address, Address]
     // The module (Solidity 0.7, ABI coder v1) keeps the low bits of each word and drops the rest unchecked: say what it
@@ -70,6 +77,35 @@ export function spendingLimitWarnings(
       ),
     ]
   })
+}
+
+/** Whether `other` sets an allowance for `delegate` in the module `call` addresses, from the same Safe. */
+function setsAllowanceFor(other: Call, call: Call, delegate: Address): boolean {
+  if (other.delegate || !other.to || !call.to || !isAddressEqual(other.to, call.to)) return false
+  if (!isAddressEqual(other.from, call.from)) return false
+  const decoded = decodeKnownFunction(other.data)
+  return decoded?.functionName === 'setAllowance' && isAddressEqual(decoded.args[0] as Address, delegate)
+}
+
+/**
+ * The module keeps a delegate's allowances when the delegate is removed (unless told to remove them too) and lets a
+ * delegate spend what it has not spent: adding a delegate back, or resetting what it spent, gives it its old allowance
+ * again, though the call sets none and moves nothing.
+ */
+function delegateWarning(call: Call, delegate: Address, functionName: string, token: Address | undefined): Warning {
+  const who = shortAddress(delegate)
+  const what =
+    functionName === 'addDelegate'
+      ? `makes ${who} a delegate of Safe's allowance module for the Safe ${shortAddress(call.from)}: any allowance the ` +
+        `module still holds for ${who} (one kept when it was removed as a delegate) takes effect again`
+      : `resets what ${who} has spent of its allowance of ${token ? shortAddress(token) : 'a token'} in Safe's ` +
+        `allowance module, so it can take all of it again at once`
+  return makeWarning(
+    'SET_OWNER_AUTHORITY',
+    'WARNING',
+    `This ${what}, without any owner's confirmation. Only continue if ${who} should spend from the Safe.`,
+    { safe: call.from, delegate },
+  )
 }
 
 /** "up to 1,000 USDC", "any amount of ETH", "up to 5000000 base units of 0xA0b8…eB48" when decimals are unknown. */
