@@ -23,8 +23,18 @@ import { type Movement, netByAccount } from '../simulation/index.ts'
 import { knownMinter } from './minters.ts'
 import { isKnownSpender, isWrappedNative } from './protocols.ts'
 
-/** What judging a payback needs of the transaction: its chain, its calls, every asset movement, the prices read. */
-export type PaybackContext = { chainId: number; calls: Call[]; movements: Movement[]; priceOf: PriceOf }
+/**
+ * What judging a payback needs of the transaction: its chain, its calls, every asset movement, the prices read; and,
+ * for a request of several transactions, each one's calls (`byTransaction`), since a known protocol called in one of
+ * them says nothing of another.
+ */
+export type PaybackContext = {
+  chainId: number
+  calls: Call[]
+  movements: Movement[]
+  priceOf: PriceOf
+  byTransaction?: Call[][]
+}
 
 /** How a payback costs its giver nothing: minted in this transaction, or handed out by accounts paid nothing. */
 export type FakePayback = 'minted' | 'unpaid'
@@ -41,7 +51,10 @@ export function fakePayback(transfers: TransferChange[], user: Address, context:
   const gains = mine.filter((change) => change.after > change.before)
   const lost = new Set(mine.filter((change) => change.after < change.before).map((change) => assetKey(change.asset)))
   const called = calls.flatMap((call) => (call.to ? [call.to] : []))
-  if (gains.length === 0 || called.some((contract) => isKnownSpender(chainId, contract))) return null
+  const callsKnown = (group: Call[]) => group.some((call) => call.to !== null && isKnownSpender(chainId, call.to))
+  // A zero-value call to a listed vault beside a drainer's claim is no protocol paying the claim's "reward".
+  const known = context.byTransaction ? context.byTransaction.every(callsKnown) : callsKnown(calls)
+  if (gains.length === 0 || known) return null
   if (called.some((contract) => knownMinter(chainId, contract) !== null) && paysMinters(mine, user, context)) {
     return null
   }

@@ -54,6 +54,8 @@ const SEADROP: Address = '0x00005EA00Ac477B1030CE78506496e8C2dE24bf5'
 const OPENSEA_FEE_RECIPIENT: Address = '0x0000a26b00c1F0DF003000390027140000fAa719'
 /** The creator's own wallet, where the drop's proceeds go. */
 const CREATOR_PAYOUT: Address = '0x000000000000000000000000000000000000c4ea'
+/** Balancer V2's vault, a listed protocol (known spenders): no code on the devnet, so a call to it does nothing. */
+const BALANCER_VAULT: Address = '0xBA12222222228d8Ba445958a75a0704d566BF2C8'
 
 const eth: AssetRef = { standard: 'NATIVE' }
 const junk: AssetRef = { standard: 'ERC20', token: JUNK }
@@ -562,5 +564,32 @@ contract DropCollection {
     expect((await client.getBalance({ address: attacker })) - before).toBe(parseEther('2'))
     const rwd = await client.readContract({ address: JUNK, abi: erc20Abi, functionName: 'balanceOf', args: [user] })
     expect(rwd).toBeGreaterThan(0n)
+  })
+
+  it("a drainer's claim sent beside a call to a listed protocol (Balancer's vault) still warns, and the attacker is paid", async () => {
+    const user = account(3)
+    const claim = encodeFunctionData({ abi: parseAbi(['function claim() payable']), functionName: 'claim' })
+    const claimTx = { from: user, to: DRAINER, data: claim, value: parseEther('2').toString() }
+    const vaultCall = { from: user, to: BALANCER_VAULT, data: '0x' as const, value: '0' }
+    const request = { ...scanRequest({ from: user, to: DRAINER }), txObjects: [vaultCall, claimTx] }
+    const { outcome } = await scanTransactionsWithStats(request, { rpcUrl, chainId: 1 })
+    if (!outcome.ok) throw new Error(`scan failed: ${JSON.stringify(outcome.error)}`)
+    expect(outcome.response.action).toBe('WARN')
+    const warning = outcome.response.warnings.find((w) => w.kind === 'SUSPECTED_MALICIOUS')
+    expect(warning?.message).toContain('minted for you in this transaction')
+    const client = devnetClient(rpcUrl)
+    const attacker = getAddress(fx().drainer.attacker)
+    const before = await client.getBalance({ address: attacker })
+    for (const tx of [vaultCall, claimTx]) {
+      const hash = await client.sendTransaction({
+        account: user,
+        to: tx.to,
+        data: tx.data,
+        value: BigInt(tx.value),
+        chain: null,
+      })
+      await waitForReceipt(client, hash)
+    }
+    expect((await client.getBalance({ address: attacker })) - before).toBe(parseEther('2'))
   })
 })
