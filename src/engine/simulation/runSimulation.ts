@@ -1,9 +1,9 @@
 /**
  * The scan runner: one eth_simulateV1 call with three parts — reads before, the transactions' block (a block each
- * only for a bundle more than one block holds), reads after (each read part one block, or more when it has more than READS_PER_BLOCK reads) — so one request sees one
- * consistent state. A second call (same base block) happens only when the transactions touched
- * assets or accounts their calldata did not reveal; a sell probe of a token the user buys (sellProbe.ts) travels
- * beside it, or alone when there is none.
+ * only for a bundle more than one block holds), reads after (each read part one block, or more when it has more than
+ * READS_PER_BLOCK reads) — so one request sees one consistent state. A second call (same base block) happens only
+ * when the transactions touched assets or accounts their calldata did not reveal; a sell probe of a token the user
+ * buys (sellProbe.ts) travels beside it, or alone when there is none.
  */
 import { type Address, getAddress, type Hex, isAddressEqual, numberToHex, pad, zeroAddress } from 'viem'
 import type { EngineError } from '../api/index.ts'
