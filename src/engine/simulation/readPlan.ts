@@ -85,6 +85,10 @@ export function predictReads(
       people.add(address)
       if (!mayBeNft(address) || assets?.isToken(address)) tokens.add(address)
     }
+    if (decoded.functionName === 'setAllowance' && decoded.args[1] !== zeroAddress) {
+      // A spending limit names its token only as an argument; its warning needs the token's symbol and decimals.
+      tokens.add(decoded.args[1] as Address)
+    }
     if (CONTROL_FUNCTIONS.has(decoded.functionName)) {
       // What the control events will need (controlEvents.ts), so a handover takes one round trip.
       for (const account of [call.to, ...addressesInArguments(decoded)]) add(codeSizeRead(account))

@@ -84,7 +84,7 @@ const entry = (to: Address, data: Hex) =>
   encodePacked(['uint8', 'address', 'uint256', 'uint256', 'bytes'], [0, to, 0n, BigInt(size(data)), data])
 
 /** The batch Safe{Wallet} proposes for a new spending limit: enable the module, add the delegate, set its allowance. */
-function spendingLimit(delegate: Address, amount: bigint, resetMinutes: number) {
+function spendingLimit(delegate: Address, amount: bigint, resetMinutes: number, token: Address = fx().erc20.address) {
   const batch = concat([
     entry(
       fx().safe.address,
@@ -96,7 +96,7 @@ function spendingLimit(delegate: Address, amount: bigint, resetMinutes: number) 
       encodeFunctionData({
         abi: allowanceAbi,
         functionName: 'setAllowance',
-        args: [delegate, fx().erc20.address, amount, resetMinutes, 0],
+        args: [delegate, token, amount, resetMinutes, 0],
       }),
     ),
   ])
@@ -121,5 +121,13 @@ describe('a spending limit set in the allowance module, as Safe{Wallet} batches 
     const limit = response.warnings.find((warning) => warning.message.includes('allowance module, without'))
     expect(limit?.message).toContain(`lets ${shortAddress(delegate)} take any amount of USDC`)
     expect(limit?.message).toContain('once (it does not renew)')
+  })
+
+  it('a token nothing else in the request reads (the V2 pair, unpriced) is named with its symbol and decimals', async () => {
+    const delegate = fx().accounts[4]?.address as Address
+    const response = await scanSafeProposal(fx(), spendingLimit(delegate, 5n * 10n ** 18n, 60, fx().uniswapV2.pair))
+    const limit = response.warnings.find((warning) => warning.message.includes('allowance module, without'))
+    expect(limit?.message).toContain(`lets ${shortAddress(delegate)} take up to 5 UNI-V2`)
+    expect(limit?.message).toContain('again every hour')
   })
 })
