@@ -12,6 +12,7 @@ import {
   encodeFunctionData,
   erc20Abi,
   getAddress,
+  type Hex,
   http,
   maxUint256,
   numberToHex,
@@ -496,6 +497,38 @@ contract DropCollection {
       args: [collection, OPENSEA_FEE_RECIPIENT, zeroAddress, 2n],
     })
 
+  /** A scan with mainnet's lists (its known minters and protocols), not checked against the reference schema. */
+  async function scanAsMainnet(request: Parameters<typeof scanTransactionsWithStats>[0]) {
+    const { outcome } = await scanTransactionsWithStats(request, { rpcUrl, chainId: 1 })
+    if (!outcome.ok) throw new Error(`scan failed: ${JSON.stringify(outcome.error)}`)
+    return outcome.response
+  }
+
+  /** The minted-payback warning a drainer's claim draws. */
+  function expectMintedPaybackWarning(response: ScanTransactionsResponse): void {
+    expect(response.action).toBe('WARN')
+    const warning = response.warnings.find((w) => w.kind === 'SUSPECTED_MALICIOUS')
+    expect(warning?.message).toContain('minted for you in this transaction')
+  }
+
+  /** Sends `txs` one after another as a wallet sends a bundle; returns what the drainer's attacker gained. */
+  async function attackerGainFrom(user: Address, txs: { to: Address; data: Hex; value: string }[]): Promise<bigint> {
+    const client = devnetClient(rpcUrl)
+    const attacker = getAddress(fx().drainer.attacker)
+    const before = await client.getBalance({ address: attacker })
+    for (const tx of txs) {
+      const hash = await client.sendTransaction({
+        account: user,
+        to: tx.to,
+        data: tx.data,
+        value: BigInt(tx.value),
+        chain: null,
+      })
+      await waitForReceipt(client, hash)
+    }
+    return (await client.getBalance({ address: attacker })) - before
+  }
+
   it('minting 2 NFTs of a drop through SeaDrop, which pays the creator and OpenSea: NONE on mainnet, as executed', async () => {
     const collection: Address = '0x000000000000000000000000000000000000d401'
     await dropThrough(SEADROP, collection)
@@ -507,9 +540,7 @@ contract DropCollection {
       value: numberToHex(parseEther('0.08')),
     }
     // Not checked against the reference schema: it wants a counterparty on every NFT transfer, and a mint has none.
-    const { outcome } = await scanTransactionsWithStats(scanRequest(tx), { rpcUrl, chainId: 1 })
-    if (!outcome.ok) throw new Error(`scan failed: ${JSON.stringify(outcome.error)}`)
-    const { response } = outcome
+    const response = await scanAsMainnet(scanRequest(tx))
     expect(response.warnings).toEqual([])
     expect(response.action).toBe('NONE')
     const executed = await expectRealityMatches(rpcUrl, response, tx)
@@ -527,11 +558,7 @@ contract DropCollection {
       data: mintPublic(collection),
       value: numberToHex(parseEther('0.08')),
     }
-    const { outcome } = await scanTransactionsWithStats(scanRequest(tx), { rpcUrl, chainId: 1 })
-    if (!outcome.ok) throw new Error(`scan failed: ${JSON.stringify(outcome.error)}`)
-    expect(outcome.response.action).toBe('WARN')
-    const warning = outcome.response.warnings.find((w) => w.kind === 'SUSPECTED_MALICIOUS')
-    expect(warning?.message).toContain('minted for you in this transaction')
+    expectMintedPaybackWarning(await scanAsMainnet(scanRequest(tx)))
   })
 
   it('a drainer\'s "claim" sent beside a SeaDrop mint is no drop: the minted RWD still warns, and the attacker is paid', async () => {
@@ -542,27 +569,15 @@ contract DropCollection {
     const claim = encodeFunctionData({ abi: parseAbi(['function claim() payable']), functionName: 'claim' })
     const claimTx = { from: user, to: DRAINER, data: claim, value: parseEther('2').toString() }
     const request = { ...scanRequest({ from: user, to: SEADROP }), txObjects: [mintTx, claimTx] }
-    const { outcome } = await scanTransactionsWithStats(request, { rpcUrl, chainId: 1 })
-    if (!outcome.ok) throw new Error(`scan failed: ${JSON.stringify(outcome.error)}`)
-    expect(outcome.response.action).toBe('WARN')
-    const warning = outcome.response.warnings.find((w) => w.kind === 'SUSPECTED_MALICIOUS')
-    expect(warning?.message).toContain('minted for you in this transaction')
+    expectMintedPaybackWarning(await scanAsMainnet(request))
     // Executed as a wallet sends the bundle: the attacker holds the claim's 2 ETH, the user 1,000,000 RWD.
-    const client = devnetClient(rpcUrl)
-    const attacker = getAddress(fx().drainer.attacker)
-    const before = await client.getBalance({ address: attacker })
-    for (const tx of [mintTx, claimTx]) {
-      const hash = await client.sendTransaction({
-        account: user,
-        to: tx.to,
-        data: tx.data,
-        value: BigInt(tx.value),
-        chain: null,
-      })
-      await waitForReceipt(client, hash)
-    }
-    expect((await client.getBalance({ address: attacker })) - before).toBe(parseEther('2'))
-    const rwd = await client.readContract({ address: JUNK, abi: erc20Abi, functionName: 'balanceOf', args: [user] })
+    expect(await attackerGainFrom(user, [mintTx, claimTx])).toBe(parseEther('2'))
+    const rwd = await devnetClient(rpcUrl).readContract({
+      address: JUNK,
+      abi: erc20Abi,
+      functionName: 'balanceOf',
+      args: [user],
+    })
     expect(rwd).toBeGreaterThan(0n)
   })
 
@@ -572,24 +587,7 @@ contract DropCollection {
     const claimTx = { from: user, to: DRAINER, data: claim, value: parseEther('2').toString() }
     const vaultCall = { from: user, to: BALANCER_VAULT, data: '0x' as const, value: '0' }
     const request = { ...scanRequest({ from: user, to: DRAINER }), txObjects: [vaultCall, claimTx] }
-    const { outcome } = await scanTransactionsWithStats(request, { rpcUrl, chainId: 1 })
-    if (!outcome.ok) throw new Error(`scan failed: ${JSON.stringify(outcome.error)}`)
-    expect(outcome.response.action).toBe('WARN')
-    const warning = outcome.response.warnings.find((w) => w.kind === 'SUSPECTED_MALICIOUS')
-    expect(warning?.message).toContain('minted for you in this transaction')
-    const client = devnetClient(rpcUrl)
-    const attacker = getAddress(fx().drainer.attacker)
-    const before = await client.getBalance({ address: attacker })
-    for (const tx of [vaultCall, claimTx]) {
-      const hash = await client.sendTransaction({
-        account: user,
-        to: tx.to,
-        data: tx.data,
-        value: BigInt(tx.value),
-        chain: null,
-      })
-      await waitForReceipt(client, hash)
-    }
-    expect((await client.getBalance({ address: attacker })) - before).toBe(parseEther('2'))
+    expectMintedPaybackWarning(await scanAsMainnet(request))
+    expect(await attackerGainFrom(user, [vaultCall, claimTx])).toBe(parseEther('2'))
   })
 })
