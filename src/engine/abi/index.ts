@@ -27,6 +27,7 @@ export {
   multiSendAbi,
   opStackBridgeAbi,
   safeAbi,
+  safeAllowanceModuleAbi,
   signMessageLibAbi,
   wethAbi,
 } from './abis.ts'

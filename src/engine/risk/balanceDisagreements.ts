@@ -17,8 +17,7 @@ const abs = (value: bigint) => (value < 0n ? -value : value)
  * another amount than the token's events move for it, past the tolerance rebasing tokens' rounding and interest need.
  * Interest an Aave token's events count again (BalanceNet.accrued) is taken out of what they move, when it is no more
  * than the balance read before: it can only lower what the events say the account gets, and the change shown is the
- * read's. The user's account is the one named when
- * it is among them.
+ * read's. The user's account is the one named when it is among them.
  */
 export function balanceDisagreementWarnings(
   nets: BalanceNet[],

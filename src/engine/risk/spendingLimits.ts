@@ -4,17 +4,8 @@
  * moves nothing, so the simulation shows no change; the warning says who may take what, and how often, so a batch
  * that enables the module for an attacker reads as what it is.
  */
-import {
-  type Address,
-  encodeFunctionData,
-  type Hex,
-  hexToBigInt,
-  isAddressEqual,
-  parseAbi,
-  slice,
-  zeroAddress,
-} from 'viem'
-import { decodeKnownFunction } from '../abi/index.ts'
+import { type Address, encodeFunctionData, type Hex, hexToBigInt, isAddressEqual, slice, zeroAddress } from 'viem'
+import { decodeKnownFunction, safeAllowanceModuleAbi } from '../abi/index.ts'
 import type { Warning } from '../api/index.ts'
 import { formatAmount, shortAddress } from '../assets/index.ts'
 import { type Call, safeModule } from '../safe/index.ts'
@@ -23,10 +14,6 @@ import { makeWarning } from './warnings.ts'
 
 /** The largest allowance the module stores (uint96): no limit at all. */
 const ANY_AMOUNT = 2n ** 96n - 1n
-
-const setAllowanceAbi = parseAbi([
-  'function setAllowance(address delegate, address token, uint96 allowanceAmount, uint16 resetTimeMin, uint32 resetBaseMin)',
-])
 
 /** Said when setAllowance's words hold more than the module reads: no wallet writes them so. */
 const DISGUISED =
@@ -63,7 +50,7 @@ export function spendingLimitWarnings(
     const resetMinutes = Number(word(3) & 0xffffn)
     if (amount === 0n) return []
     const args = [delegate, token, amount, resetMinutes, Number(word(4) & 0xffffffffn)] as const
-    const canonical = encodeFunctionData({ abi: setAllowanceAbi, functionName: 'setAllowance', args })
+    const canonical = encodeFunctionData({ abi: safeAllowanceModuleAbi, functionName: 'setAllowance', args })
     const disguised = slice(call.data as Hex, 0, 164) !== canonical
     return [
       makeWarning(

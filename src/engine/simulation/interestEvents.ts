@@ -6,7 +6,7 @@
  * or sent, while the events move it by that amount plus the interest: months of interest on a large deposit, beside a
  * small withdrawal, is far past any rounding.
  */
-import { type Address, getAddress, type Hex, hexToBigInt, size, slice, toEventSelector } from 'viem'
+import { type Address, type Hex, hexToBigInt, size, slice, toEventSelector } from 'viem'
 import type { SimulatedLog } from './assetEvents.ts'
 
 let topics: { mint: Hex; burn: Hex } | undefined
@@ -36,7 +36,8 @@ export function accruedInterest(logs: SimulatedLog[]): Map<string, bigint> {
     if ((signature !== mint && signature !== burn) || log.topics.length !== 3 || size(log.data) !== 96) continue
     const word = signature === mint ? second : first
     if (!word || !first || !second || hexToBigInt(word) >> 160n !== 0n) continue
-    const key = accrualKey(getAddress(log.address), getAddress(slice(word, 12)))
+    // accrualKey lowercases: no checksum to compute per log.
+    const key = accrualKey(log.address, slice(word, 12) as Address)
     accrued.set(key, (accrued.get(key) ?? 0n) + hexToBigInt(slice(log.data, 32, 64)))
   }
   return accrued
