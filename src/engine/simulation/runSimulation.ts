@@ -23,6 +23,7 @@ import {
   safeContext,
 } from '../safe/index.ts'
 import { type ApprovalEvent, assetEventsFromLogs, type Movement, type SimulatedLog } from './assetEvents.ts'
+import { BLOCK_GAS_BUDGET, inBlocksOf, type TxLayout, transactionBlocks } from './blockLayout.ts'
 import { fetchChainId, knownChainId } from './chain.ts'
 import { type ControlEvent, controlEvents, controlReads } from './controlEvents.ts'
 import { type ChainHead, chainHead, type EnvironmentProbe, probeEnvironment } from './environmentProbe.ts'
@@ -156,14 +157,11 @@ export type RunOutcome = { ok: true; result: SimulationResult } | { ok: false; e
 const PLAIN_TRANSFER_GAS = 21_000n
 
 /** Gas each read may use: enough for any honest view function, bounded so a hostile token cannot eat the block. */
-const READ_GAS = 1_000_000
+const READ_GAS = 1_000_000n
+const READ_GAS_HEX = numberToHex(READ_GAS)
 
-/**
- * The most reads one simulated block carries, so that the gas they declare (READ_GAS each) stays within 30,000,000,
- * the lowest block gas limit of the chains Preflight has defaults for (and anvil's). reth before v2.3.0 refuses a
- * block whose calls declare more gas in all than its gas limit (-38015), whatever they use: a swap's 43 reads did.
- */
-const READS_PER_BLOCK = 30_000_000 / READ_GAS
+/** The most reads one simulated block carries, within BLOCK_GAS_BUDGET: a swap's 43 reads in one block were refused. */
+const READS_PER_BLOCK = Number(BLOCK_GAS_BUDGET / READ_GAS)
 
 /**
  * How long a scan waits for its probes (of a sale, of the environment) beyond the rest of its calls: a probe only
@@ -238,8 +236,7 @@ export async function runSimulation(given: SimulationInput, options: RunOptions)
       if (targets.length > 0) {
         const tag = blockTag(input.blockNumber)
         // Its failure is handled at once: the second call may throw first, and then nothing awaits the probe.
-        const blockEach = phase.layout === 'blockEach'
-        probing = probeSells(client, probeBase(input, txs), targets, input.userAccount, tag, blockEach).catch(
+        probing = probeSells(client, probeBase(input, txs), targets, input.userAccount, tag, phase.layout).catch(
           noProbeOnNodeFailure,
         )
       }
@@ -330,9 +327,6 @@ type Phase =
     }
   | { ok: false; failure: string; overflow: boolean; layout: TxLayout }
 
-/** How the transactions are laid out in blocks: all in one, as a wallet's bundle lands, or each in a block of its own. */
-type TxLayout = 'oneBlock' | 'blockEach'
-
 /** A geth or reth refusal of a call whose declared gas is more than its block has left. */
 const BLOCK_GAS_EXCEEDED = -38015
 
@@ -382,12 +376,11 @@ async function simulateIn(
 ): Promise<Phase> {
   const reads = [...plan.values()]
   const stateReads = reads.filter((read) => read.timing === 'state')
-  const readCall = (read: Read) => ({ from: zeroAddress, to: read.to, data: read.data, gas: numberToHex(READ_GAS) })
-  const [first = [], ...more] = inBlocks(reads)
-  const after = inBlocks(stateReads)
+  const readCall = (read: Read) => ({ from: zeroAddress, to: read.to, data: read.data, gas: READ_GAS_HEX })
+  const [first = [], ...more] = inBlocksOf(reads, READS_PER_BLOCK)
+  const after = inBlocksOf(stateReads, READS_PER_BLOCK)
   // geth and reth give a block's calls its gas limit in all: a bundle more than one block holds gets a block each.
-  const [firstTx = [], ...moreTxs] =
-    layout === 'blockEach' && txs.length > 0 ? txs.map((tx) => [txCall(tx)]) : [txs.map(txCall)]
+  const [firstTx = [], ...moreTxs] = transactionBlocks(txs.map(txCall), layout)
   const payload = {
     traceTransfers: true,
     validation: false,
@@ -461,14 +454,6 @@ function ranOutOfBlockGas(block: RpcBlockResult): boolean {
     if (index > 0 && outOfGas && (limit === null || used >= limit)) return true
   }
   return false
-}
-
-/** `reads` in blocks of at most READS_PER_BLOCK, in order; no reads are one empty block, so the layout never varies. */
-function inBlocks(reads: Read[]): Read[][] {
-  const blocks: Read[][] = []
-  for (let start = 0; start < reads.length; start += READS_PER_BLOCK)
-    blocks.push(reads.slice(start, start + READS_PER_BLOCK))
-  return blocks.length > 0 ? blocks : [[]]
 }
 
 /** No sell probe results when the node fails the probe: it only adds a warning, so the scan goes on without it. */

@@ -18,6 +18,7 @@ import {
 } from 'viem'
 import { erc20Abi } from '../abi/index.ts'
 import { type Movement, netByAccount } from './assetEvents.ts'
+import { BLOCK_GAS_BUDGET, inBlocksOf, type TxLayout, transactionBlocks } from './blockLayout.ts'
 import type { RpcClient } from './rpc.ts'
 import { checkSimulateResult, type RpcCallResult } from './simulateResponse.ts'
 
@@ -74,11 +75,8 @@ const TRANSFER_GAS = 1_000_000n
 /** Gas for the probe's sale: the transfer's budget for the pair's payout, plus the probe's own reads. */
 const PROBE_GAS = 2_000_000n
 
-/**
- * The most targets one block sells back, so that the gas their calls declare stays within 30,000,000 (as the scan's
- * reads do, runSimulation.ts): reth before v2.3.0 refuses a block whose calls declare more, and the probe was lost.
- */
-const TARGETS_PER_BLOCK = Number(30_000_000n / (TRANSFER_GAS + PROBE_GAS))
+/** The most targets one block sells back, within BLOCK_GAS_BUDGET: past it the probe was refused, and lost. */
+const TARGETS_PER_BLOCK = Number(BLOCK_GAS_BUDGET / (TRANSFER_GAS + PROBE_GAS))
 
 /** A token the user buys: the pool that sent it (the largest net sender), what it sent and what the user gained. */
 export type SellTarget = { token: Address; pool: Address; poolSent: bigint; amount: bigint }
@@ -129,7 +127,7 @@ export function sellTargets(
 }
 
 /**
- * Replays `base` (the user's transactions: in one block, or a block each when `blockEach`, as the scan ran them) and
+ * Replays `base` (the user's transactions, laid out in blocks as the scan ran them) and
  * then sells each target back to its pool, in one eth_simulateV1 call on block `tag`. Its request is made at once,
  * so a call started beside another travels in the same batch. A node's malformed answer is no result; a node's failure
  * rejects, for the caller to drop.
@@ -140,7 +138,7 @@ export async function probeSells(
   targets: SellTarget[],
   userAccount: Address,
   tag: string,
-  blockEach: boolean,
+  layout: TxLayout,
 ): Promise<SellProbe[]> {
   const probe = probeAddress()
   const calls = targets.flatMap((target) => [
@@ -161,15 +159,10 @@ export async function probeSells(
       gas: numberToHex(PROBE_GAS),
     },
   ])
-  const sales: object[][] = []
-  for (let start = 0; start < calls.length; start += 2 * TARGETS_PER_BLOCK) {
-    sales.push(calls.slice(start, start + 2 * TARGETS_PER_BLOCK))
-  }
-  // The user's transactions laid out as the scan ran them (runSimulation.ts): in one block, as a bundle is mined, or a
-  // block each when one block could not hold them. A buy trapped only in its bundle's block must be trapped here too.
-  const [firstTx = [], ...moreTxs] =
-    blockEach && base.calls.length > 0 ? base.calls.map((call) => [call]) : [base.calls]
-  const replay = [firstTx, ...moreTxs]
+  const sales = inBlocksOf(calls, 2 * TARGETS_PER_BLOCK)
+  // The user's transactions laid out as the scan ran them: a buy trapped only in its bundle's block is trapped here.
+  const replay = transactionBlocks(base.calls, layout)
+  const [firstTx = [], ...moreTxs] = replay
   const payload = {
     traceTransfers: false,
     validation: false,

@@ -69,7 +69,7 @@ describe('probeSells', () => {
         }))
       },
     }
-    const probes = await probeSells(client, { stateOverrides: {}, calls: [] }, targets, USER, 'latest', false)
+    const probes = await probeSells(client, { stateOverrides: {}, calls: [] }, targets, USER, 'latest', 'oneBlock')
     expect(probes.map((probe) => [probe.token, probe.transfer])).toEqual(targets.map((target) => [target.token, 'ok']))
   })
 })
