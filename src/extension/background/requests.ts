@@ -74,14 +74,15 @@ const SCAN_CONCURRENCY = 4
 const ANNOUNCED_FOR_MS = WALLET_ANSWER_TIMEOUT_MS + 2_000
 
 /**
- * Whether Preflight checks requests from this frame (on, and not paused for its origin or its page's origin). A pause
- * is for a site the user trusts; a sandboxed document is not that site.
+ * Whether Preflight checks requests from this frame: on, unless paused both for the frame's origin and for its page's
+ * (when that differs). A pause is for a site the user trusts as they visit it: a sandboxed document, a frame of
+ * another site inside it (an ad, a widget, an upload served from another host), and a page that frames it are not it.
  */
 function isChecking(settings: Settings, sender: RequestSender): boolean {
   if (!settings.enabled) return false
   if (sender.sandboxed) return true
   const paused = new Set(settings.pausedOrigins)
-  return !paused.has(sender.origin) && !(sender.topOrigin && paused.has(sender.topOrigin))
+  return !paused.has(sender.origin) || (sender.topOrigin !== undefined && !paused.has(sender.topOrigin))
 }
 
 /**
