@@ -813,6 +813,23 @@ describe('a hostile page cannot get the wallet to sign what the window did not s
       expect(outcome.received).toEqual([])
     })
 
+    // EIP-5792 as revised in July 2024 (ethereum/EIPs#8771) put a chainId on each call, and a wallet built to it sends
+    // each call on its own chain; the batch is simulated on one chain only, so a call for another is refused.
+    it('a wallet_sendCalls call for another chain than the batch is refused before any window', async () => {
+      const outcome = await run(
+        '',
+        `ethereum.request({ method: 'wallet_sendCalls', params: [{ version: '1.0', chainId: '0x7a69', from: '${account}',
+           calls: [{ to: '${FRIEND}', value: '0x1' }, { to: '${ATTACKER}', value: '${ONE_ETH}', chainId: '0x1' }] }] })`,
+        'continue',
+      )
+      expect(outcome.shown).toEqual([])
+      expect(outcome.settled).toMatchObject({ code: -32602 })
+      expect(outcome.settled.message).toContain(
+        'params[0].calls[1].chainId is chain 1, but the batch is for chain 31337',
+      )
+      expect(outcome.received).toEqual([])
+    })
+
     it('a capability planted on Object.prototype while the window is open is never sent', async () => {
       const outcome = await run(
         '',

@@ -167,6 +167,22 @@ function permissionRequest(list: unknown[], account: Address | undefined, chainI
 
 const CALL_KEYS = new Set(['to', 'data', 'value', 'chainId', 'capabilities'])
 
+/**
+ * The chain a call of a batch names, which must be the batch's (`batchChain`, 0 when not known yet: the call's is then
+ * the batch's). EIP-5792 as revised in July 2024 put a chainId on each call, and a wallet built to it sends each call
+ * on the chain it names, while the batch is simulated and shown on one chain.
+ */
+function callChain(value: unknown, field: string, batchChain: number): number {
+  const named = toChainId(value, field)
+  if (batchChain !== 0 && named !== batchChain) {
+    throw new ParamError(
+      -32602,
+      `Preflight: ${field} is chain ${named}, but the batch is for chain ${batchChain}; it is checked on one chain, so send a batch for each chain.`,
+    )
+  }
+  return named
+}
+
 function sendCalls(list: unknown[], account: Address | undefined, chainId: number) {
   const batch = list[0]
   if (!batch || typeof batch !== 'object' || Array.isArray(batch)) {
@@ -178,7 +194,7 @@ function sendCalls(list: unknown[], account: Address | undefined, chainId: numbe
   if (!Array.isArray(input.calls) || input.calls.length === 0) {
     throw new ParamError(-32602, 'Preflight: params[0].calls of wallet_sendCalls must be a non-empty list.')
   }
-  const batchChain = input.chainId === undefined ? chainId : toChainId(input.chainId, 'params[0].chainId')
+  let batchChain = input.chainId === undefined ? chainId : toChainId(input.chainId, 'params[0].chainId')
   const calls = input.calls.map((raw, index) => {
     const field = `params[0].calls[${index}]`
     if (!raw || typeof raw !== 'object' || Array.isArray(raw))
@@ -190,8 +206,10 @@ function sendCalls(list: unknown[], account: Address | undefined, chainId: numbe
       if (key === 'to') out.to = toAddress(call.to, `${field}.to`)
       else if (key === 'data') out.data = toData(call.data, `${field}.data`)
       else if (key === 'value') out.value = toQuantity(call.value, `${field}.value`)
-      else if (key === 'chainId') out.chainId = toQuantity(call.chainId, `${field}.chainId`)
-      else out.capabilities = exactNumbers(call.capabilities)
+      else if (key === 'chainId') {
+        batchChain = callChain(call.chainId, `${field}.chainId`, batchChain)
+        out.chainId = numberToHex(batchChain)
+      } else out.capabilities = exactNumbers(call.capabilities)
     }
     return out
   })

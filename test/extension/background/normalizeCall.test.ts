@@ -224,6 +224,26 @@ describe('normalizeCall: transactions', () => {
     })
   })
 
+  it("refuses a wallet_sendCalls call for another chain than the batch's, which a wallet would send there", async () => {
+    const batch = (calls: unknown[], chainId?: string) => ({ version: '1.0', ...(chainId ? { chainId } : {}), calls })
+    const onChain1 = { to: OTHER, value: '0x1', chainId: '0x1' }
+    expect(await refusal(call('wallet_sendCalls', [batch([{ to: OTHER }, onChain1], '0x7a69')]))).toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('params[0].calls[1].chainId is chain 1, but the batch is for chain 31337'),
+    })
+    // With no chain of its own, the batch is the wallet's chain; with neither, the first call's.
+    expect(await refusal(call('wallet_sendCalls', [batch([onChain1])]))).toMatchObject({ code: -32602 })
+    const unknownChain = call('wallet_sendCalls', [batch([onChain1, { to: OTHER, chainId: 10 }])], null)
+    expect((await refusal(unknownChain)).message).toContain(
+      'calls[1].chainId is chain 10, but the batch is for chain 1',
+    )
+    const named = await normal(call('wallet_sendCalls', [batch([onChain1])], null))
+    expect(named.chainId).toBe(1)
+    expect(named.params).toEqual([{ version: '1.0', chainId: '0x1', from: ACCOUNT, calls: [onChain1] }])
+    const same = await normal(call('wallet_sendCalls', [batch([{ to: OTHER, chainId: 31337 }], '0x7a69')]))
+    expect(same.params).toMatchObject([{ chainId: '0x7a69', calls: [{ to: OTHER, chainId: '0x7a69' }] }])
+  })
+
   it('decodes eth_sendRawTransaction and finds who signed it; refuses what it cannot decode', async () => {
     const signer = privateKeyToAccount(DEV_KEY)
     const raw = await signer.signTransaction({
