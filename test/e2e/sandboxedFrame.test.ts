@@ -10,6 +10,7 @@ import { countingWalletPage, walletFrame } from './support/dapp.ts'
 import {
   callThroughConfirmWindow,
   clickDecision,
+  nextConfirmWindow,
   pendingOf,
   REJECTED,
   serviceWorker,
@@ -43,6 +44,12 @@ describe('a request from a sandboxed document', () => {
     dapp.page(
       '/gallery',
       `<!doctype html><title>gallery</title><iframe sandbox="allow-scripts" src="/upload"></iframe>`,
+    )
+    // The same upload written inline: a sandboxed srcdoc has no URL of the site's, so the browser names no site at all.
+    const inline = wallet.replaceAll('&', '&amp;').replaceAll('"', '&quot;')
+    dapp.page(
+      '/gallery-inline',
+      `<!doctype html><title>gallery</title><iframe sandbox="allow-scripts" srcdoc="${inline}"></iframe>`,
     )
   })
   afterAll(() => session?.close())
@@ -93,6 +100,21 @@ describe('a request from a sandboxed document', () => {
       expect(await shownAction(confirm)).toBe('BLOCK')
       await clickDecision(confirm, 'Reject')
       expect(await result()).toEqual(REJECTED)
+      // So does the upload written inline (srcdoc), which the browser reports as "null" with no site behind it.
+      const inline = await walletFrame(await session.open('/gallery-inline'), 'about:srcdoc')
+      const opened = nextConfirmWindow(session.context)
+      // A request that goes through with no window leaves this wait to time out unheard.
+      opened.catch(() => undefined)
+      const inlineResult = await startCall(inline, sign())
+      const first = await Promise.race([
+        opened.then(() => 'window' as const),
+        inlineResult().then(() => 'settled' as const),
+      ])
+      expect(first).toBe('window')
+      const inlineConfirm = await opened
+      expect(await pendingOf(inlineConfirm)).toMatchObject({ origin: 'null', topOrigin: session.dapp.url })
+      await clickDecision(inlineConfirm, 'Reject')
+      expect(await inlineResult()).toEqual(REJECTED)
     } finally {
       await writeSettings(session.context, { rpcUrls })
     }
