@@ -1,13 +1,13 @@
 /**
  * A drainer can hand back a token ("your reward") so that the user seems to get something for what they lose: one it
  * mints on the spot, or one from a stock it minted beforehand. Such a payback is told apart from honest gains by what
- * an honest flow does not combine: Preflight cannot value the tokens (no price read, not on the bundled list), the
- * transaction calls no known protocol (nor a drop's known mint contract, minters.ts, that all the user loses is paid
- * to), they are no receipt (a receipt's token contract is one the transaction calls: a
- * vault's shares, a position manager's NFT; or one that keeps what the user puts in: a Uniswap pair's LP token, Aave's
- * aToken), and whoever hands them out is paid nothing for them. They are minted for the user in this transaction, or
- * they come from accounts that end up with more of nothing: a seller is paid (a pool keeps the WETH it is sent, the
- * next hop's pool the first one's output, a shop the ETH), a drainer hands on what it takes.
+ * an honest flow does not combine: Preflight cannot value the tokens (no price read, not on the bundled list), what
+ * the user loses is not all paid to a known protocol or drop mint contract (minters.ts) the transaction calls, they
+ * are no receipt (a receipt's token contract is one the transaction calls: a vault's shares, a position manager's NFT;
+ * or one that keeps what the user puts in: a Uniswap pair's LP token, Aave's aToken), and whoever hands them out is
+ * paid nothing for them. They are minted for the user in this transaction, or they come from accounts that end up
+ * with more of nothing: a seller is paid (a pool keeps the WETH it is sent, the next hop's pool the first one's
+ * output, a shop the ETH), a drainer hands on what it takes.
  *
  * Its limits: a drainer that is itself the token it hands out, or that keeps any of the loot (in its token contract,
  * or in itself), passes as a vault or a seller. Telling those apart takes knowing whether the loss went on to a
@@ -23,17 +23,12 @@ import { type Movement, netByAccount } from '../simulation/index.ts'
 import { knownMinter } from './minters.ts'
 import { isKnownSpender, isWrappedNative } from './protocols.ts'
 
-/**
- * What judging a payback needs of the transaction: its chain, its calls, every asset movement, the prices read; and,
- * for a request of several transactions, each one's calls (`byTransaction`), since a known protocol called in one of
- * them says nothing of another.
- */
+/** What judging a payback needs of the transaction: its chain, its calls, every asset movement, the prices read. */
 export type PaybackContext = {
   chainId: number
   calls: Call[]
   movements: Movement[]
   priceOf: PriceOf
-  byTransaction?: Call[][]
 }
 
 /** How a payback costs its giver nothing: minted in this transaction, or handed out by accounts paid nothing. */
@@ -41,9 +36,9 @@ export type FakePayback = 'minted' | 'unpaid'
 
 /**
  * Whether everything `user` gains among `transfers` (the transaction's net transfers) is a token Preflight cannot value
- * and no receipt, minted for them or handed out by accounts paid nothing, in a transaction that calls no known
- * protocol: a drainer's payback. 'minted' when every gain was minted for the user; null when some gain is a real
- * payment, or the user gains nothing.
+ * and no receipt, minted for them or handed out by accounts paid nothing, while what they lose is not all paid to
+ * known contracts the transaction calls: a drainer's payback. 'minted' when every gain was minted for the user; null
+ * when some gain is a real payment, or the user gains nothing.
  */
 export function fakePayback(transfers: TransferChange[], user: Address, context: PaybackContext): FakePayback | null {
   const { chainId, calls, movements, priceOf } = context
@@ -51,13 +46,8 @@ export function fakePayback(transfers: TransferChange[], user: Address, context:
   const gains = mine.filter((change) => change.after > change.before)
   const lost = new Set(mine.filter((change) => change.after < change.before).map((change) => assetKey(change.asset)))
   const called = calls.flatMap((call) => (call.to ? [call.to] : []))
-  const callsKnown = (group: Call[]) => group.some((call) => call.to !== null && isKnownSpender(chainId, call.to))
-  // A zero-value call to a listed vault beside a drainer's claim is no protocol paying the claim's "reward".
-  const known = context.byTransaction ? context.byTransaction.every(callsKnown) : callsKnown(calls)
-  if (gains.length === 0 || known) return null
-  if (called.some((contract) => knownMinter(chainId, contract) !== null) && paysMinters(mine, user, context)) {
-    return null
-  }
+  const isKnown = (contract: Address) => isKnownSpender(chainId, contract) || knownMinter(chainId, contract) !== null
+  if (gains.length === 0 || (called.some(isKnown) && paysKnown(mine, user, movements, isKnown))) return null
   /** The token contract is called, or ends up holding some of what the user loses. */
   const isReceipt = (token: Address) =>
     called.some((contract) => isAddressEqual(contract, token)) ||
@@ -89,22 +79,28 @@ export function fakePayback(transfers: TransferChange[], user: Address, context:
 }
 
 /**
- * Whether all the user loses is paid to known mint contracts: a drop's buyer pays the minter, which pays the creator.
- * Calling one is no excuse for a loss that goes elsewhere: a SeaDrop mint bundled beside a drainer's "claim" (a second
- * transaction, or a smart account's batch) must not make the claim's minted payback pass as the drop's.
+ * Whether all the user loses is paid to known contracts (`isKnown`), net of what they pay the user back: a swap's
+ * buyer pays the router, a pool joiner the vault, a drop's buyer the minter, which pays the creator. Calling one is no
+ * excuse for a loss that goes elsewhere: a zero-value call to a listed vault, or a SeaDrop mint, batched beside a
+ * drainer's "claim" (in a second transaction, a Safe's MultiSend or a smart account's executeBatch) must not make the
+ * claim's minted payback pass as the protocol's; nor may a round trip through one (wrapping ETH and unwrapping it).
  */
-function paysMinters(mine: TransferChange[], user: Address, context: PaybackContext): boolean {
-  const { chainId, movements } = context
+function paysKnown(
+  mine: TransferChange[],
+  user: Address,
+  movements: Movement[],
+  isKnown: (contract: Address) => boolean,
+): boolean {
   return mine.every((change) => {
     if (change.after >= change.before) return true
     const key = assetKey(change.asset)
-    const toMinters = movements
-      .filter(
-        (move) =>
-          assetKey(move.asset) === key && isAddressEqual(move.from, user) && knownMinter(chainId, move.to) !== null,
-      )
-      .reduce((total, move) => total + move.amount, 0n)
-    return toMinters >= change.before - change.after
+    let paid = 0n
+    for (const move of movements) {
+      if (assetKey(move.asset) !== key) continue
+      if (isAddressEqual(move.from, user) && isKnown(move.to)) paid += move.amount
+      if (isAddressEqual(move.to, user) && isKnown(move.from)) paid -= move.amount
+    }
+    return paid >= change.before - change.after
   })
 }
 

@@ -95,7 +95,6 @@ export function simulationWarnings(
       calls,
       movements: result.movements,
       priceOf,
-      byTransaction: txs.map((tx) => expandCalls({ ...tx, depth: 0 })),
     }),
     ...balanceDisagreementWarnings(nets, userAccount, metadataOf),
     ...counterfeitWarnings(result.chainId, changes, userAccount, metadataOf),

@@ -57,6 +57,24 @@ const OPENSEA_FEE_RECIPIENT: Address = '0x0000a26b00c1F0DF003000390027140000fAa7
 const CREATOR_PAYOUT: Address = '0x000000000000000000000000000000000000c4ea'
 /** Balancer V2's vault, a listed protocol (known spenders): no code on the devnet, so a call to it does nothing. */
 const BALANCER_VAULT: Address = '0xBA12222222228d8Ba445958a75a0704d566BF2C8'
+/** Mainnet's WETH, a listed protocol. */
+const WETH: Address = '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2'
+/** The code a user's account delegates to (EIP-7702), which runs a batch of calls as the account. */
+const BATCH_ACCOUNT: Address = '0x00000000000000000000000000000000000ba7c4'
+const batchSource = `
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.24;
+contract BatchAccount {
+    struct Call { address target; uint256 value; bytes data; }
+    function executeBatch(Call[] calldata calls) external payable {
+        require(msg.sender == address(this), "not the account");
+        for (uint256 i = 0; i < calls.length; i++) {
+            (bool ok,) = calls[i].target.call{value: calls[i].value}(calls[i].data);
+            require(ok, "call failed");
+        }
+    }
+}`
+const batchAbi = parseAbi(['function executeBatch((address target, uint256 value, bytes data)[] calls) payable'])
 
 const eth: AssetRef = { standard: 'NATIVE' }
 const junk: AssetRef = { standard: 'ERC20', token: JUNK }
@@ -127,10 +145,27 @@ describe('fakePayback', () => {
     expect(fakePayback(drained, USER, context({ calls: [call(ROUTER_UNLISTED)], movements: hops }))).toBe(null)
   })
 
-  it('not when the transaction calls a known protocol, or the user gains nothing or the native currency', () => {
-    expect(fakePayback(drained, USER, context({ calls: [call(DRAINER), call(ROUTER)] }))).toBe(null)
+  it('not when all the user loses is paid to a known protocol called, or the user gains nothing or the native currency', () => {
+    const paidRouter = [move(eth, USER, ROUTER, 1n), mint(junk, 1000n)]
+    expect(fakePayback(drained, USER, context({ calls: [call(ROUTER)], movements: paidRouter }))).toBe(null)
     expect(fakePayback([transfer(USER, eth, 10n, 9n)], USER, context())).toBe(null)
     expect(fakePayback([transfer(USER, eth, 9n, 10n)], USER, context({ movements: [mint(eth, 1n)] }))).toBe(null)
+  })
+
+  it('a known protocol called beside the drainer, in one batch, excuses nothing it is not paid', () => {
+    const calls = [call(USER), call(BALANCER_VAULT), call(DRAINER)]
+    const paidDrainer = [move(eth, USER, DRAINER, 1n), mint(junk, 1000n)]
+    expect(fakePayback(drained, USER, context({ calls, movements: paidDrainer }))).toBe('minted')
+    // Wrapping the ETH and unwrapping it again pays the listed WETH nothing.
+    const roundTrip = [move(eth, USER, WETH, 1n), move(eth, WETH, USER, 1n), ...paidDrainer]
+    expect(fakePayback(drained, USER, context({ calls: [...calls, call(WETH)], movements: roundTrip }))).toBe('minted')
+  })
+
+  it("an honest join of Balancer's vault: the vault is paid the ETH, the pool mints the shares, no payback", () => {
+    const pool: AssetRef = { standard: 'ERC20', token: PAIR }
+    const joined = [transfer(USER, eth, 10n, 9n), transfer(USER, pool, 0n, 1000n)]
+    const movements = [move(eth, USER, BALANCER_VAULT, 1n), move(eth, BALANCER_VAULT, WETH, 1n), mint(pool, 1000n)]
+    expect(fakePayback(joined, USER, context({ calls: [call(BALANCER_VAULT)], movements }))).toBe(null)
   })
 
   it('a known minter excuses only a mint it is paid for, not a drainer called beside it', () => {
@@ -589,5 +624,27 @@ contract DropCollection {
     const request = { ...scanRequest({ from: user, to: DRAINER }), txObjects: [vaultCall, claimTx] }
     expectMintedPaybackWarning(await scanAsMainnet(request))
     expect(await attackerGainFrom(user, [vaultCall, claimTx])).toBe(parseEther('2'))
+  })
+
+  it("a drainer's claim batched in one transaction beside a call to Balancer's vault still warns, and the attacker is paid", async () => {
+    // The user's account delegates to a batch executor (EIP-7702), as smart accounts and wallets' batches run calls.
+    const user = account(0)
+    const anvil = createTestClient({ mode: 'anvil', transport: http(rpcUrl) })
+    await anvil.setCode({ address: BATCH_ACCOUNT, bytecode: runtimeCode('Batch.sol', batchSource, 'BatchAccount') })
+    await anvil.setCode({ address: user, bytecode: `0xef0100${BATCH_ACCOUNT.slice(2)}` })
+    const claim = encodeFunctionData({ abi: parseAbi(['function claim() payable']), functionName: 'claim' })
+    const data = encodeFunctionData({
+      abi: batchAbi,
+      functionName: 'executeBatch',
+      args: [
+        [
+          { target: BALANCER_VAULT, value: 0n, data: '0x' },
+          { target: DRAINER, value: parseEther('2'), data: claim },
+        ],
+      ],
+    })
+    const batch = { from: user, to: user, data, value: '0' }
+    expectMintedPaybackWarning(await scanAsMainnet({ ...scanRequest({ from: user, to: user }), txObjects: [batch] }))
+    expect(await attackerGainFrom(user, [batch])).toBe(parseEther('2'))
   })
 })
