@@ -11,7 +11,7 @@ import manifest from './manifest.json' with { type: 'json' }
 // a helper such as isUnlimited through the engine's one door without the whole engine following it into their bundle.
 const treeshake = { moduleSideEffects: [{ test: /[\\/]src[\\/]engine[\\/]/, sideEffects: false }] }
 
-// The phishing, token and known-spender lists are files the engine fetches, not part of the scripts it loads
+// The phishing, token, known-spender and Aave token lists are files the engine fetches, not part of the scripts it loads
 // (build-plugins/bundledData.ts); the token list keeps what src/engine/assets/tokenList.ts reads, without the bridge
 // addresses that are a quarter of its size. The engine runs in the scanner page's own worker, which Vite bundles
 // apart from the pages, with plugins of its own: these.
@@ -25,6 +25,7 @@ const enginePlugins = () => [
       }),
     },
     './src/engine/risk/data/knownSpenders.json': { name: 'known-spenders', keep: ({ spenders }) => ({ spenders }) },
+    './src/engine/risk/data/aaveInterestTokens.json': { name: 'aave-interest-tokens', keep: ({ tokens }) => ({ tokens }) },
   }),
   prebuiltAbi(/[\\/]src[\\/]engine[\\/]/),
 ]

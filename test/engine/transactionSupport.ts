@@ -37,9 +37,12 @@ export function validateTransactionsResponse(response: ScanTransactionsResponse)
   expect(errors, errors.join('\n')).toEqual([])
 }
 
-/** Scans `tx` on the devnet at `rpcUrl` as its sender's own request, and checks the answer against the reference. */
-export async function scanOnDevnet(rpcUrl: string, tx: TxRequest): Promise<ScanTransactionsResponse> {
-  const outcome = await scanTransactions(scanRequest(tx), { rpcUrl, chainId: 31337 })
+/**
+ * Scans `tx` on the devnet at `rpcUrl` as its sender's own request, and checks the answer against the reference;
+ * `chainId` picks the lists the engine judges by (1: mainnet's, as on a fork of it).
+ */
+export async function scanOnDevnet(rpcUrl: string, tx: TxRequest, chainId = 31337): Promise<ScanTransactionsResponse> {
+  const outcome = await scanTransactions(scanRequest(tx), { rpcUrl, chainId })
   if (!outcome.ok) throw new Error(JSON.stringify(outcome.error))
   validateTransactionsResponse(outcome.response)
   return outcome.response

@@ -1,8 +1,10 @@
 /**
  * Regenerates src/engine/risk/data/knownSpenders.json: the contracts that take approvals for a living (marketplace
  * exchanges, conduits and transfer delegates, swap routers, Permit2), per chain, from maintained deployment packages
- * on npm, never typed in by hand. Run `npx tsx test/tools/knownSpenders.ts` to refresh it (it downloads the pinned
- * package versions with `npm pack`); bump a version below to take a newer list.
+ * on npm, never typed in by hand; and, from the same Aave address book, src/engine/risk/data/aaveInterestTokens.json:
+ * Aave V3's aTokens and variable debt tokens, the only contracts whose interest events the balance reads trust. Run
+ * `npx tsx test/tools/knownSpenders.ts` to refresh both (it downloads the pinned package versions with `npm pack`);
+ * bump a version below to take a newer list.
  */
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -12,6 +14,7 @@ import { join } from 'node:path'
 import { getAddress, getContractAddress } from 'viem'
 
 const OUTPUT = new URL('../../src/engine/risk/data/knownSpenders.json', import.meta.url)
+const AAVE_OUTPUT = new URL('../../src/engine/risk/data/aaveInterestTokens.json', import.meta.url)
 
 const RESERVOIR = '@reservoir0x/sdk@0.0.372'
 const ZERO_EX = '@0x/contract-addresses@8.13.0'
@@ -89,6 +92,14 @@ const RESERVOIR_SPENDERS: [group: string, entry: string, name: string, protocol?
 
 type Spender = { name: string; protocol?: string }
 type Spenders = Record<string, Record<string, Spender>>
+/** Per chain, each listed token's address and what it is ("AaveV3Ethereum USDC aToken"). */
+type InterestTokens = Record<string, Record<string, string>>
+
+/** The address book's entries of a reserve that log Aave V3's interest events (Mint/Burn with balanceIncrease). */
+const AAVE_INTEREST_TOKENS: [entry: string, kind: string][] = [
+  ['A_TOKEN', 'aToken'],
+  ['V_TOKEN', 'variable debt token'],
+]
 
 function packed(spec: string, directory: string): string {
   const file = execFileSync('npm', ['pack', spec, '--silent', '--pack-destination', directory], { encoding: 'utf8' })
@@ -103,9 +114,10 @@ function add(spenders: Spenders, chain: string, address: string, name: string, p
   ;(spenders[chain] as Record<string, Spender>)[getAddress(address)] = { name, ...(protocol ? { protocol } : {}) }
 }
 
-function generate(): { sources: string[]; spenders: Spenders } {
+function generate(): { sources: string[]; spenders: Spenders; interestTokens: InterestTokens } {
   const directory = mkdtempSync(join(tmpdir(), 'spenders-'))
   const spenders: Spenders = {}
+  const interestTokens: InterestTokens = {}
   try {
     const book = JSON.parse(readFileSync(join(packed(RESERVOIR, directory), 'dist/addresses.json'), 'utf8'))
     for (const [group, entry, name, protocol] of RESERVOIR_SPENDERS) {
@@ -144,6 +156,16 @@ function generate(): { sources: string[]; spenders: Spenders } {
       for (const [entry, name] of AAVE_SPENDERS) {
         if (typeof book[entry] === 'string') add(spenders, String(book.CHAIN_ID), book[entry], name, 'aave')
       }
+      const assets = (book.ASSETS ?? {}) as Record<string, Record<string, unknown>>
+      for (const [symbol, reserve] of Object.entries(assets)) {
+        for (const [entry, kind] of AAVE_INTEREST_TOKENS) {
+          const address = reserve[entry]
+          if (typeof address !== 'string') continue
+          const chain = String(book.CHAIN_ID)
+          interestTokens[chain] ??= {}
+          ;(interestTokens[chain] as Record<string, string>)[getAddress(address)] = `${market} ${symbol} ${kind}`
+        }
+      }
     }
     const uniswap = createRequire(import.meta.url)(
       join(packed(UNISWAP, directory), 'dist/cjs/src/addresses.js'),
@@ -181,11 +203,6 @@ function generate(): { sources: string[]; spenders: Spenders } {
   const seaportVersion = JSON.parse(
     readFileSync(createRequire(import.meta.url).resolve(`${SEAPORT_JS}/package.json`), 'utf8'),
   ).version
-  const sorted = Object.fromEntries(
-    Object.entries(spenders)
-      .sort(([a], [b]) => (a === 'all' ? -1 : b === 'all' ? 1 : Number(a) - Number(b)))
-      .map(([chain, entries]) => [chain, Object.fromEntries(Object.entries(entries).sort())]),
-  )
   return {
     sources: [
       RESERVOIR,
@@ -199,8 +216,18 @@ function generate(): { sources: string[]; spenders: Spenders } {
       BALANCER,
       ONE_INCH,
     ],
-    spenders: sorted,
+    spenders: byChain(spenders),
+    interestTokens: byChain(interestTokens),
   }
+}
+
+/** A per-chain list in a stable order: "all" first, then by chain id, each chain's entries by address. */
+function byChain<T>(list: Record<string, Record<string, T>>): Record<string, Record<string, T>> {
+  return Object.fromEntries(
+    Object.entries(list)
+      .sort(([a], [b]) => (a === 'all' ? -1 : b === 'all' ? 1 : Number(a) - Number(b)))
+      .map(([chain, entries]) => [chain, Object.fromEntries(Object.entries(entries).sort())]),
+  )
 }
 
 /**
@@ -224,10 +251,18 @@ function universalRouters(sdk: string): [chain: string, address: string][] {
   return found
 }
 
-const { sources, spenders } = generate()
+const { sources, spenders, interestTokens } = generate()
 const note =
   'Generated by test/tools/knownSpenders.ts from the npm packages in `sources`; do not edit by hand. Contracts that ' +
   'take approvals or credit delegations for a living (exchanges, conduits, delegates, routers, lending gateways ' +
   'and adapters), by chain ("all": every chain).'
 writeFileSync(OUTPUT, `${JSON.stringify({ note, sources, spenders }, null, 2)}\n`)
 console.log(`wrote ${Object.values(spenders).reduce((n, entries) => n + Object.keys(entries).length, 0)} spenders`)
+const aaveNote =
+  'Generated by test/tools/knownSpenders.ts from the Aave address book in `sources`; do not edit by hand. Aave V3 ' +
+  'aTokens and variable debt tokens, by chain: the tokens whose Mint/Burn balanceIncrease (interest counted in the ' +
+  'balance read before) the balance reads trust.'
+writeFileSync(AAVE_OUTPUT, `${JSON.stringify({ note: aaveNote, sources: [AAVE], tokens: interestTokens }, null, 2)}\n`)
+console.log(
+  `wrote ${Object.values(interestTokens).reduce((n, entries) => n + Object.keys(entries).length, 0)} Aave tokens`,
+)

@@ -7,6 +7,7 @@ import { type Address, isAddressEqual } from 'viem'
 import type { Warning } from '../api/index.ts'
 import { type BalanceNet, formatAmount, shortAddress } from '../assets/index.ts'
 import type { TokenMetadata } from '../simulation/index.ts'
+import { aaveInterestToken } from './aaveTokens.ts'
 import { pastTolerance } from './tolerance.ts'
 import { makeWarning } from './warnings.ts'
 
@@ -15,22 +16,26 @@ const abs = (value: bigint) => (value < 0n ? -value : value)
 /**
  * One RELIABLE_SIMULATION_NOT_POSSIBLE WARNING per token where an account's balance read before and after changes by
  * another amount than the token's events move for it, past the tolerance rebasing tokens' rounding and interest need.
- * Interest an Aave token's events count again (BalanceNet.accrued) is taken out of what they move, when it is no more
- * than the balance read before: it can only lower what the events say the account gets, and the change shown is the
- * read's. The user's account is the one named when it is among them.
+ * Interest an Aave token's events count again (BalanceNet.accrued) is taken out of what they move, when the token is
+ * one of Aave's on `chainId` (aaveTokens.ts) and the interest no more than the balance read before: it can only lower
+ * what the events say the account gets, and the change shown is the read's. The user's account is the one named when
+ * it is among them.
  */
 export function balanceDisagreementWarnings(
   nets: BalanceNet[],
   userAccount: Address,
   metadataOf: (token: Address) => TokenMetadata,
+  chainId: number,
 ): Warning[] {
   const byToken = new Map<string, { token: Address; net: BalanceNet; read: bigint }>()
   for (const net of nets) {
     if (net.asset.standard === 'NATIVE' || net.asset.standard === 'ERC721' || !net.read) continue
     const read = net.read.after - net.read.before
-    // Aave's interest was in the balance read before, so it is never more than that balance: a token that logs more
-    // (a buyer holding none "accruing" what its balanceOf never gives) fakes the events to hide the disagreement.
-    const accrued = net.accrued <= net.read.before ? net.accrued : 0n
+    // Any contract can log Aave's events: trusted from Aave's own tokens only, a fake's "interest" would silence a
+    // disagreement up to the balance the account already holds. And Aave's interest was in the balance read before,
+    // so it is never more than that balance.
+    const isAave = aaveInterestToken(chainId, net.asset.token) !== null
+    const accrued = isAave && net.accrued <= net.read.before ? net.accrued : 0n
     const traced = net.traced - accrued
     if (!pastTolerance(abs(read - traced), read, traced)) continue
     const key = net.asset.token.toLowerCase()

@@ -37,6 +37,8 @@
  * - `blocklist.ts`: known malicious addresses per chain (`data/maliciousAddresses.json`, plus what a host adds).
  * - `spenders.ts`: contracts that take approvals for a living (exchanges, conduits, routers), generated from npm
  *   deployment packages into `data/knownSpenders.json` by test/tools/knownSpenders.ts.
+ * - `aaveTokens.ts`: Aave V3's aTokens and variable debt tokens, whose interest events the balance reads trust,
+ *   generated from Aave's address book into `data/aaveInterestTokens.json` by test/tools/knownSpenders.ts.
  * - `minters.ts`: the contracts NFT drops are minted through (SeaDrop, Zora, Highlight, Foundation), generated from
  *   Reservoir's deployment book into `data/knownMinters.json` by test/tools/knownMinters.ts.
  * - `poisoning.ts`: a recipient that starts and ends like an address the user sent to before, and is not it

@@ -96,7 +96,7 @@ export function simulationWarnings(
       movements: result.movements,
       priceOf,
     }),
-    ...balanceDisagreementWarnings(nets, userAccount, metadataOf),
+    ...balanceDisagreementWarnings(nets, userAccount, metadataOf, result.chainId),
     ...counterfeitWarnings(result.chainId, changes, userAccount, metadataOf),
     ...valueWarnings(result.chainId, changes, userAccount, priceOf, metadataOf),
     ...unsellableTokenWarnings(result.sellProbes, metadataOf, priceOf),

@@ -26,7 +26,8 @@ export const accrualKey = (token: Address, account: Address) => `${token.toLower
 
 /**
  * The interest each token's own Mint and Burn events say each account had accrued (their `balanceIncrease`), summed
- * by accrualKey. Only the token's own logs count, for the account they name (Mint's `onBehalfOf`, Burn's `from`).
+ * by accrualKey. Only the token's own logs count, for the account they name (Mint's `onBehalfOf`, Burn's `from`). Any
+ * contract can log these events: the rule reading them trusts only Aave's listed tokens (risk/aaveTokens.ts).
  */
 export function accruedInterest(logs: SimulatedLog[]): Map<string, bigint> {
   const { mint, burn } = interestTopics()

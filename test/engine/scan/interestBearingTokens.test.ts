@@ -6,8 +6,11 @@
  * so balances move a wei or two less than its Transfer says. The aToken here keeps Aave's ScaledBalanceTokenBase
  * arithmetic and events (WadRayMath's rounding, `Mint`/`Burn` with `balanceIncrease`, the interest mints of
  * `_transfer`), with the pool's supply and withdraw folded into it and the liquidity index set by hand, as a year of
- * borrowers' interest would move it. A Compound V2 market logs its mints as transfers from its own address, whose
- * balance never moves. Every scan is executed on the devnet and compared with what moved.
+ * borrowers' interest would move it. Only Aave's own tokens' interest events are trusted, and the address book lists
+ * none on the devnet's chain: the aToken runs at mainnet's aEthUSDC address (from the generated list) over a USDC at
+ * mainnet's USDC address (from the token list), scanned with mainnet's lists, as a fork of mainnet would hold them. A
+ * Compound V2 market logs its mints as transfers from its own address, whose balance never moves. Every scan is
+ * executed on the devnet and compared with what moved.
  */
 import {
   type Address,
@@ -19,12 +22,13 @@ import {
   parseAbi,
   parseEther,
 } from 'viem'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { TxRequest } from '../../../src/devnet/dapp/requests.ts'
-import type { Devnet } from '../../../src/devnet/devnet.ts'
 import { waitForReceipt } from '../../../src/devnet/receipt.ts'
-import { startTestDevnet } from '../../support/devnet.ts'
-import { deployable } from '../../support/solc.ts'
+import { listedTokenWithSymbol } from '../../../src/engine/assets/index.ts'
+import aaveTokens from '../../../src/engine/risk/data/aaveInterestTokens.json'
+import { devnetRolledBackPerTest } from '../../support/devnet.ts'
+import { deployable, runtimeCode } from '../../support/solc.ts'
 import { devnetClient, expectRealityMatches } from '../protocolSupport.ts'
 import { accountDiffs, deployOnDevnet, scanOnDevnet } from '../transactionSupport.ts'
 
@@ -34,6 +38,23 @@ pragma solidity 0.8.28;
 interface IERC20 {
     function transfer(address to, uint256 value) external returns (bool);
     function transferFrom(address from, address to, uint256 value) external returns (bool);
+}
+
+/** USDC as it moves balances, to run at mainnet's USDC address: no constructor, so anyone mints. */
+contract TestUSDC {
+    string public constant name = "USD Coin";
+    string public constant symbol = "USDC";
+    uint8 public constant decimals = 6;
+    uint256 public totalSupply;
+    mapping(address => uint256) public balanceOf;
+    mapping(address => mapping(address => uint256)) public allowance;
+    event Transfer(address indexed from, address indexed to, uint256 value);
+    event Approval(address indexed owner, address indexed spender, uint256 value);
+    function mint(address to, uint256 value) external { totalSupply += value; balanceOf[to] += value; emit Transfer(address(0), to, value); }
+    function approve(address spender, uint256 value) external returns (bool) { allowance[msg.sender][spender] = value; emit Approval(msg.sender, spender, value); return true; }
+    function transfer(address to, uint256 value) external returns (bool) { move(msg.sender, to, value); return true; }
+    function transferFrom(address from, address to, uint256 value) external returns (bool) { allowance[from][msg.sender] -= value; move(from, to, value); return true; }
+    function move(address from, address to, uint256 value) internal { balanceOf[from] -= value; balanceOf[to] += value; emit Transfer(from, to, value); }
 }
 
 /** Aave V3's ScaledBalanceTokenBase and AToken, as they log; the Pool's supply and withdraw folded in. */
@@ -226,17 +247,18 @@ const RAY = 10n ** 27n
 const FRIEND: Address = '0x1111111111111111111111111111111111111111'
 const usdc = (amount: number) => BigInt(amount) * 10n ** 6n
 
-describe('interest-bearing tokens against the balance reads', () => {
-  let devnet: Devnet
-  beforeAll(async () => {
-    devnet = await startTestDevnet()
-  }, 60_000)
-  afterAll(() => devnet?.stop())
+/** Mainnet's USDC, from the bundled token list, and Aave's aEthUSDC over it, from the generated Aave list. */
+const MAINNET_USDC = listedTokenWithSymbol(1, 'USDC')?.address as Address
+const A_ETH_USDC = Object.entries(aaveTokens.tokens['1']).find(
+  ([, name]) => name === 'AaveV3Ethereum USDC aToken',
+)?.[0] as Address
 
-  const client = () => devnetClient(devnet.fixtures.rpcUrl)
+describe('interest-bearing tokens against the balance reads', () => {
+  const fx = devnetRolledBackPerTest()
+  const client = () => devnetClient(fx().rpcUrl)
   // Account 0 holds the devnet's USDC.
-  const user = () => getAddress(devnet.fixtures.accounts[0]?.address as Address)
-  const admin = () => getAddress(devnet.fixtures.accounts[9]?.address as Address)
+  const user = () => getAddress(fx().accounts[0]?.address as Address)
+  const admin = () => getAddress(fx().accounts[9]?.address as Address)
 
   async function send(from: Address, to: Address, data: Hex, value = 0n): Promise<void> {
     const hash = await client().sendTransaction({ account: from, to, data, value, chain: null })
@@ -244,23 +266,40 @@ describe('interest-bearing tokens against the balance reads', () => {
   }
 
   const deploy = (name: string, args: unknown[] = []) =>
-    deployOnDevnet(devnet.fixtures.rpcUrl, admin(), deployable('InterestTokens.sol', TOKENS, name), args)
+    deployOnDevnet(fx().rpcUrl, admin(), deployable('InterestTokens.sol', TOKENS, name), args)
 
-  async function scan(to: Address, data: Hex, value = 0n) {
+  async function scan(to: Address, data: Hex, value = 0n, chainId = 31337) {
     const tx: TxRequest = { from: user(), to, data, value: numberToHex(value) }
-    return { response: await scanOnDevnet(devnet.fixtures.rpcUrl, tx), tx }
+    return { response: await scanOnDevnet(fx().rpcUrl, tx, chainId), tx }
   }
+  /** A scan with mainnet's lists, where Aave's tokens are listed. */
+  const scanAsMainnet = (to: Address, data: Hex) => scan(to, data, 0n, 1)
 
   const diffsOf = accountDiffs
 
-  /** An aToken the user supplied 2,000 USDC to, a year of 5 % interest ago; the token holds the interest to pay. */
+  /**
+   * The aToken at aEthUSDC's mainnet address over USDC at its own, which the user supplied 2,000 USDC to a year of 5 %
+   * interest ago, and holding 100 USDC more; the token holds the interest to pay. Deployed first, so its code carries its underlying and admin;
+   * its one initialised slot (the liquidity index, slot 0) is set beside the code.
+   */
   async function aTokenWithInterest(): Promise<Address> {
-    const aToken = await deploy('ScaledAToken', [devnet.fixtures.erc20.address])
+    const usdcCode = runtimeCode('InterestTokens.sol', TOKENS, 'TestUSDC')
+    await client().setCode({ address: MAINNET_USDC, bytecode: usdcCode })
+    const mint = parseAbi(['function mint(address to, uint256 value)'])
+    await send(
+      user(),
+      MAINNET_USDC,
+      encodeFunctionData({ abi: mint, functionName: 'mint', args: [user(), usdc(2_300)] }),
+    )
+    const deployed = await deploy('ScaledAToken', [MAINNET_USDC])
+    const aToken = A_ETH_USDC
+    await client().setCode({ address: aToken, bytecode: (await client().getCode({ address: deployed })) as Hex })
+    await client().setStorageAt({ address: aToken, index: 0, value: numberToHex(RAY, { size: 32 }) })
     const approve = encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [aToken, usdc(2_000)] })
-    await send(user(), devnet.fixtures.erc20.address, approve)
+    await send(user(), MAINNET_USDC, approve)
     await send(user(), aToken, encodeFunctionData({ abi: aTokenAbi, functionName: 'supply', args: [usdc(2_000)] }))
     const interest = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [aToken, usdc(200)] })
-    await send(user(), devnet.fixtures.erc20.address, interest)
+    await send(user(), MAINNET_USDC, interest)
     const index = encodeFunctionData({ abi: aTokenAbi, functionName: 'setLiquidityIndex', args: [(RAY * 105n) / 100n] })
     await send(admin(), aToken, index)
     return aToken
@@ -269,54 +308,54 @@ describe('interest-bearing tokens against the balance reads', () => {
   it('withdrawing 50 USDC of 2,100 from an aToken (which logs a mint of 50 for the 100 earned): NONE, as executed', async () => {
     const aToken = await aTokenWithInterest()
     const withdraw = encodeFunctionData({ abi: aTokenAbi, functionName: 'withdraw', args: [usdc(50)] })
-    const { response, tx } = await scan(aToken, withdraw)
+    const { response, tx } = await scanAsMainnet(aToken, withdraw)
     expect(diffsOf(response, user()).sort()).toEqual(['Receive 50 USDC', 'Send 50 aEthUSDC'])
     expect(response.warnings).toEqual([])
     expect(response.action).toBe('NONE')
-    await expectRealityMatches(devnet.fixtures.rpcUrl, response, tx)
+    await expectRealityMatches(fx().rpcUrl, response, tx)
   })
 
   it('sending 100 aUSDC to a friend (the interest minted first), and supplying 100 more: NONE, as executed', async () => {
     const aToken = await aTokenWithInterest()
     const transfer = encodeFunctionData({ abi: aTokenAbi, functionName: 'transfer', args: [FRIEND, usdc(100)] })
-    const sent = await scan(aToken, transfer)
+    const sent = await scanAsMainnet(aToken, transfer)
     expect(diffsOf(sent.response, user())).toEqual(['Send 100 aEthUSDC'])
     expect(diffsOf(sent.response, FRIEND)).toEqual(['Receive 100 aEthUSDC'])
     expect(sent.response.warnings).toEqual([])
-    await expectRealityMatches(devnet.fixtures.rpcUrl, sent.response, sent.tx)
+    await expectRealityMatches(fx().rpcUrl, sent.response, sent.tx)
 
     const index = encodeFunctionData({ abi: aTokenAbi, functionName: 'setLiquidityIndex', args: [(RAY * 110n) / 100n] })
     await send(admin(), aToken, index)
     const approve = encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [aToken, usdc(100)] })
-    await send(user(), devnet.fixtures.erc20.address, approve)
+    await send(user(), MAINNET_USDC, approve)
     const supply = encodeFunctionData({ abi: aTokenAbi, functionName: 'supply', args: [usdc(100)] })
-    const supplied = await scan(aToken, supply)
+    const supplied = await scanAsMainnet(aToken, supply)
     expect(diffsOf(supplied.response, user()).sort()).toEqual(['Receive 100 aEthUSDC', 'Send 100 USDC'])
     expect(supplied.response.warnings).toEqual([])
     expect(supplied.response.action).toBe('NONE')
-    await expectRealityMatches(devnet.fixtures.rpcUrl, supplied.response, supplied.tx)
+    await expectRealityMatches(fx().rpcUrl, supplied.response, supplied.tx)
   })
 
   it('supplying 100 USDC to a Compound V2 market and redeeming half, logged from the market itself: NONE, as executed', async () => {
-    const market = await deploy('CTokenMarket', [devnet.fixtures.erc20.address])
+    const market = await deploy('CTokenMarket', [fx().erc20.address])
     const cToken = parseAbi([
       'function mint(uint256 mintAmount) returns (uint256)',
       'function redeem(uint256 redeemTokens) returns (uint256)',
     ])
     const approve = encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [market, usdc(100)] })
-    await send(user(), devnet.fixtures.erc20.address, approve)
+    await send(user(), fx().erc20.address, approve)
     const supplied = await scan(market, encodeFunctionData({ abi: cToken, functionName: 'mint', args: [usdc(100)] }))
     expect(diffsOf(supplied.response, user()).sort()).toEqual(['Receive 5,000 cUSDC', 'Send 100 USDC'])
     expect(diffsOf(supplied.response, market)).toEqual(['Receive 100 USDC'])
     expect(supplied.response.warnings).toEqual([])
     expect(supplied.response.action).toBe('NONE')
-    await expectRealityMatches(devnet.fixtures.rpcUrl, supplied.response, supplied.tx)
+    await expectRealityMatches(fx().rpcUrl, supplied.response, supplied.tx)
 
     const redeem = encodeFunctionData({ abi: cToken, functionName: 'redeem', args: [2_500n * 10n ** 8n] })
     const redeemed = await scan(market, redeem)
     expect(diffsOf(redeemed.response, user()).sort()).toEqual(['Receive 50 USDC', 'Send 2,500 cUSDC'])
     expect(redeemed.response.warnings).toEqual([])
-    await expectRealityMatches(devnet.fixtures.rpcUrl, redeemed.response, redeemed.tx)
+    await expectRealityMatches(fx().rpcUrl, redeemed.response, redeemed.tx)
   })
 
   it('staking 1 ETH for stETH-style shares and sending 0.5 of it, each a wei or two off: NONE, as executed', async () => {
@@ -324,11 +363,11 @@ describe('interest-bearing tokens against the balance reads', () => {
     const submit = encodeFunctionData({ abi: parseAbi(['function submit() payable']), functionName: 'submit' })
     const staked = await scan(stEth, submit, parseEther('1'))
     expect(staked.response.warnings).toEqual([])
-    await expectRealityMatches(devnet.fixtures.rpcUrl, staked.response, staked.tx)
+    await expectRealityMatches(fx().rpcUrl, staked.response, staked.tx)
     const transfer = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [FRIEND, parseEther('0.5')] })
     const sent = await scan(stEth, transfer)
     expect(sent.response.warnings).toEqual([])
     expect(sent.response.action).toBe('NONE')
-    await expectRealityMatches(devnet.fixtures.rpcUrl, sent.response, sent.tx)
+    await expectRealityMatches(fx().rpcUrl, sent.response, sent.tx)
   })
 })
