@@ -28,6 +28,7 @@ import { fixtureArtifact } from '../../../src/devnet/protocols.ts'
 import { waitForReceipt } from '../../../src/devnet/receipt.ts'
 import type { TransferChange } from '../../../src/engine/assets/index.ts'
 import { type ScanTransactionsResponse, scanTransactionsWithStats } from '../../../src/engine/index.ts'
+import knownSpenders from '../../../src/engine/risk/data/knownSpenders.json'
 import { fakePayback, type PaybackContext } from '../../../src/engine/risk/fakePaybacks.ts'
 import type { AssetRef, Movement } from '../../../src/engine/simulation/index.ts'
 import { startTestDevnet } from '../../support/devnet.ts'
@@ -57,6 +58,37 @@ const OPENSEA_FEE_RECIPIENT: Address = '0x0000a26b00c1F0DF003000390027140000fAa7
 const CREATOR_PAYOUT: Address = '0x000000000000000000000000000000000000c4ea'
 /** Balancer V2's vault, a listed protocol (known spenders): no code on the devnet, so a call to it does nothing. */
 const BALANCER_VAULT: Address = '0xBA12222222228d8Ba445958a75a0704d566BF2C8'
+/** Aave's native currency gateway on mainnet, from the generated known spenders. */
+const AAVE_GATEWAY = getAddress(
+  Object.entries(knownSpenders.spenders['1']).find(([, { name }]) => name === 'Aave native currency gateway')?.[0] ??
+    '',
+)
+/** The aToken the gateway supplies to: not listed, so no price. */
+const A_WETH: Address = '0x000000000000000000000000000000000000ae7e'
+/**
+ * Aave's WrappedTokenGatewayV3 as it moves assets (depositETH wraps the ETH and supplies it for `onBehalfOf`), with the
+ * pool's supply folded into an aToken that keeps the WETH and mints 1:1; interest and the pool's checks left out.
+ */
+const gatewaySource = (weth: Address) => `
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.24;
+interface IWETH { function deposit() external payable; function transfer(address to, uint256 value) external returns (bool); }
+contract SuppliedToken {
+    string public constant name = "Aave Ethereum WETH";
+    string public constant symbol = "aEthWETH";
+    uint8 public constant decimals = 18;
+    uint256 public totalSupply;
+    mapping(address => uint256) public balanceOf;
+    event Transfer(address indexed from, address indexed to, uint256 value);
+    function mint(address to, uint256 value) external { totalSupply += value; balanceOf[to] += value; emit Transfer(address(0), to, value); }
+}
+contract NativeGateway {
+    function depositETH(address, address onBehalfOf, uint16) external payable {
+        IWETH(${getAddress(weth)}).deposit{value: msg.value}();
+        IWETH(${getAddress(weth)}).transfer(${getAddress(A_WETH)}, msg.value);
+        SuppliedToken(${getAddress(A_WETH)}).mint(onBehalfOf, msg.value);
+    }
+}`
 /** Mainnet's WETH, a listed protocol. */
 const WETH: Address = '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2'
 /** The code a user's account delegates to (EIP-7702), which runs a batch of calls as the account. */
@@ -624,6 +656,28 @@ contract DropCollection {
     const request = { ...scanRequest({ from: user, to: DRAINER }), txObjects: [vaultCall, claimTx] }
     expectMintedPaybackWarning(await scanAsMainnet(request))
     expect(await attackerGainFrom(user, [vaultCall, claimTx])).toBe(parseEther('2'))
+  })
+
+  it('supplying 1 ETH to Aave through its native currency gateway, which pays WETH: aWETH minted, NONE on mainnet', async () => {
+    // The gateway at its mainnet address pays the ETH into WETH, which no calldata names, and the aToken, unpriced and
+    // not called, mints: all the user loses is paid to the listed gateway, so the mint is no payback, as executed.
+    const user = account(7)
+    const anvil = createTestClient({ mode: 'anvil', transport: http(rpcUrl) })
+    const source = gatewaySource(fx().weth.address)
+    await anvil.setCode({ address: A_WETH, bytecode: runtimeCode('Gateway.sol', source, 'SuppliedToken') })
+    await anvil.setCode({ address: AAVE_GATEWAY, bytecode: runtimeCode('Gateway.sol', source, 'NativeGateway') })
+    const data = encodeFunctionData({
+      abi: parseAbi(['function depositETH(address pool, address onBehalfOf, uint16 referralCode) payable']),
+      functionName: 'depositETH',
+      args: [zeroAddress, user, 0],
+    })
+    const tx: TxRequest = { from: user, to: AAVE_GATEWAY, data, value: numberToHex(parseEther('1')) }
+    const response = await scanAsMainnet(scanRequest(tx))
+    expect(response.warnings).toEqual([])
+    expect(response.action).toBe('NONE')
+    const executed = await expectRealityMatches(rpcUrl, response, tx)
+    expect(executed.get(`${user.toLowerCase()}|${A_WETH.toLowerCase()}`)).toBe(parseEther('1'))
+    expect(executed.get(`${fx().weth.address.toLowerCase()}|native`)).toBe(parseEther('1'))
   })
 
   it("a drainer's claim batched in one transaction beside a call to Balancer's vault still warns, and the attacker is paid", async () => {
