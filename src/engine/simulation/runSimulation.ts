@@ -30,7 +30,7 @@ import { type ChainHead, chainHead, type EnvironmentProbe, probeEnvironment } fr
 import { type CreditDelegation, creditDelegations, lendingReads } from './lendingEvents.ts'
 import { POOL_DEPTH_ADDRESS, POOL_DEPTH_CODE } from './poolDepthRead.ts'
 import { type AssetPlan, predictReads, priceReadsForEvents, readsForEvents } from './readPlan.ts'
-import { READER_ADDRESS, READER_CODE, type Read, type ReadResults } from './reads.ts'
+import { READER_ADDRESS, READER_CODE, type Read, type ReadResults, readOnlyCall } from './reads.ts'
 import { type NodeAccess, type RpcClient, RpcFailure, type RpcStats, rpcClientFor } from './rpc.ts'
 import {
   SAFE_INSPECTOR_ADDRESS,
@@ -376,7 +376,6 @@ async function simulateIn(
 ): Promise<Phase> {
   const reads = [...plan.values()]
   const stateReads = reads.filter((read) => read.timing === 'state')
-  const readCall = (read: Read) => ({ from: zeroAddress, to: read.to, data: read.data, gas: READ_GAS_HEX })
   const [first = [], ...more] = inBlocksOf(reads, READS_PER_BLOCK)
   const after = inBlocksOf(stateReads, READS_PER_BLOCK)
   // geth and reth give a block's calls its gas limit in all: a bundle more than one block holds gets a block each.
@@ -512,15 +511,27 @@ const INJECTED_CODE: ReadonlyMap<Address, Hex> = new Map([
 
 /**
  * The code `reads` call, placed in the before-block only: overrides last into the blocks after it, so the after-reads
- * find it, and only the code a scan uses travels (the pool depth probe's only with a price read).
+ * find it, and only the code a scan uses travels (the pool depth probe's only with a price read). A read of any other
+ * contract goes through the reader, as a static call (readCall).
  */
 function injectedCode(reads: Read[]): Record<string, AccountOverride> {
   const overrides: Record<string, AccountOverride> = {}
   for (const read of reads) {
-    const code = INJECTED_CODE.get(read.to)
-    if (code && !overrides[read.to]) overrides[read.to] = { code }
+    const to = INJECTED_CODE.has(read.to) ? read.to : READER_ADDRESS
+    if (!overrides[to]) overrides[to] = { code: INJECTED_CODE.get(to) as Hex }
   }
   return overrides
+}
+
+/**
+ * A read as a call of the simulation. A read of a contract other than the engine's own goes through the reader as a
+ * static call: a plain call would let a token's balanceOf or name() write a flag in the before-block that its
+ * transfer or claim then reads, to behave only in the simulation (the engine's own code makes static calls itself).
+ */
+function readCall(read: Read) {
+  return INJECTED_CODE.has(read.to)
+    ? { from: zeroAddress, to: read.to, data: read.data, gas: READ_GAS_HEX }
+    : { from: zeroAddress, to: READER_ADDRESS, data: readOnlyCall(read.to, read.data), gas: READ_GAS_HEX }
 }
 
 /** The input's balance and storage overrides, added to `overrides`. */

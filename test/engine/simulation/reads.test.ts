@@ -1,10 +1,22 @@
-/** The reads' decoders: a one-word uint256 answer is read directly, and reads as the ABI decoder reads it. */
-import { decodeFunctionResult, encodeAbiParameters, erc20Abi, type Hex, maxUint256 } from 'viem'
+/**
+ * The reads' decoders: a one-word uint256 answer is read directly, and reads as the ABI decoder reads it; and the
+ * reader's static-call wrapper, encoded by concatenation, is what the ABI encoder makes.
+ */
+import {
+  decodeFunctionResult,
+  encodeAbiParameters,
+  encodeFunctionData,
+  erc20Abi,
+  type Hex,
+  maxUint256,
+  parseAbi,
+} from 'viem'
 import { describe, expect, it } from 'vitest'
 import {
   allowanceRead,
   erc20BalanceRead,
   nativeBalanceRead,
+  readOnlyCall,
   tokenMetadataReads,
 } from '../../../src/engine/simulation/reads.ts'
 
@@ -32,5 +44,17 @@ describe('read decoders', () => {
   it('decode other return types with the ABI decoder (decimals as a number, not a bigint)', () => {
     const decimals = tokenMetadataReads(TOKEN).find((read) => read.key.startsWith('decimals:'))
     expect(decimals?.decode(word(18n))).toBe(18)
+  })
+})
+
+describe('readOnlyCall', () => {
+  const readOnly = parseAbi(['function readOnly(address target, bytes data)'])
+
+  it('is readOnly(target, data) as the ABI encodes it, for data of no, part, one and several words', () => {
+    const reads = [allowanceRead(TOKEN, ACCOUNT, TOKEN), ...tokenMetadataReads(TOKEN)].map((read) => read.data)
+    for (const data of ['0x', '0xab', `0x${'cd'.repeat(32)}`, `0x${'ef'.repeat(100)}`, ...reads] as Hex[]) {
+      const expected = encodeFunctionData({ abi: readOnly, functionName: 'readOnly', args: [TOKEN, data] })
+      expect(readOnlyCall(TOKEN, data)).toBe(expected)
+    }
   })
 })
