@@ -3,11 +3,11 @@
  * them (simulation/environmentProbe.ts) than in the scan's simulation. A contract that reads `tx.gasprice`,
  * `block.basefee` or `gasleft()` can tell a simulation from a mined transaction, and pay back only in the first. A
  * loss the scan does not show at all is CRITICAL; a smaller gain or a larger loss (past 2 %, a pool moving between
- * blocks) is a WARNING.
+ * blocks) is a WARNING. A contract whose reads write state (stateWritingReadWarnings) is a WARNING of its own.
  */
 import type { Address } from 'viem'
 import { NATIVE_ASSET_ADDRESS, type Warning } from '../api/index.ts'
-import { formatAmount } from '../assets/index.ts'
+import { formatAmount, shortAddress } from '../assets/index.ts'
 import {
   type EnvironmentProbe,
   type Movement,
@@ -93,6 +93,31 @@ export function simulationEvasionWarnings(
           real: String(after),
         })),
       },
+    ),
+  ]
+}
+
+/**
+ * The warning for contracts whose reads write state (SimulationResult.stateWritingReads): a balanceOf or name() that
+ * succeeds only when allowed to write. No honest token's does (callers compiled with Solidity 0.5 or later, Uniswap's
+ * pools among them, read view functions with static calls, which such a function fails), and writing is how a token
+ * leaves its transfer a flag that says "simulated". The scan's reads could not write, so what it shows stands.
+ */
+export function stateWritingReadWarnings(
+  contracts: Address[],
+  metadataOf: (token: Address) => TokenMetadata,
+): Warning[] {
+  if (contracts.length === 0) return []
+  const names = contracts.map((contract) => {
+    const symbol = metadataOf(contract).symbol
+    return symbol ? `${symbol} (${shortAddress(contract)})` : shortAddress(contract)
+  })
+  return [
+    makeWarning(
+      'SIMULATION_EVASION',
+      'WARNING',
+      `${names.join(', ')} writes to its own state when only read (a balance, an allowance, its name), which no honest token does: a contract does that to tell a simulation from a real transaction. Preflight's reads could not write, so the changes shown are what it does when mined; treat it as hostile.`,
+      { contracts: contracts.map((contract) => contract.toLowerCase()) },
     ),
   ]
 }

@@ -44,7 +44,7 @@ import { safeControlWarnings } from './safeControl.ts'
 import { handlerSettingWarnings } from './safeHandlerSettings.ts'
 import { safeRefundWarnings } from './safeRefund.ts'
 import { hashSignatureWarnings } from './safeSignatures.ts'
-import { simulationEvasionWarnings } from './simulationEvasion.ts'
+import { simulationEvasionWarnings, stateWritingReadWarnings } from './simulationEvasion.ts'
 import { spendingLimitWarnings } from './spendingLimits.ts'
 import {
   misdirectedPayouts,
@@ -108,6 +108,7 @@ export function simulationWarnings(
       result.chainId,
       metadataOf,
     ),
+    ...stateWritingReadWarnings(result.stateWritingReads, metadataOf),
     ...approvalWarnings(result, changes, metadataOf),
     ...lendingDelegationWarnings(result, changes, userAccount, metadataOf),
     ...bridgeDepositWarnings(bridgeDeposits(logs), result.movements, userAccount, result.chainId, metadataOf),

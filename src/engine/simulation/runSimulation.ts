@@ -30,7 +30,7 @@ import { type ChainHead, chainHead, type EnvironmentProbe, probeEnvironment } fr
 import { type CreditDelegation, creditDelegations, lendingReads } from './lendingEvents.ts'
 import { POOL_DEPTH_ADDRESS, POOL_DEPTH_CODE } from './poolDepthRead.ts'
 import { type AssetPlan, predictReads, priceReadsForEvents, readsForEvents } from './readPlan.ts'
-import { READER_ADDRESS, READER_CODE, type Read, type ReadResults, readOnlyCall } from './reads.ts'
+import { READER_ADDRESS, READER_CODE, type Read, type ReadResults, readOnlyCall, WRITES_STATE } from './reads.ts'
 import { type NodeAccess, type RpcClient, RpcFailure, type RpcStats, rpcClientFor } from './rpc.ts'
 import {
   SAFE_INSPECTOR_ADDRESS,
@@ -142,6 +142,8 @@ export type SimulationResult = {
   sellProbes: SellProbe[]
   /** The transactions run as a block runs them, when the scan was asked to (RunOptions.probeEnvironment) and could. */
   environmentProbe: EnvironmentProbe | null
+  /** Contracts whose read failed as a static call and succeeded when allowed to write: they write state when read. */
+  stateWritingReads: Address[]
   stats: RpcStats
 }
 
@@ -306,6 +308,7 @@ export async function runSimulation(given: SimulationInput, options: RunOptions)
         // A probe of a simulation the node then refused would judge transactions the scan cannot show.
         sellProbes: phase.ok ? sellProbes : [],
         environmentProbe: phase.ok ? environmentProbe : null,
+        stateWritingReads: phase.ok ? phase.stateWritingReads : [],
         stats: client.stats,
       },
     }
@@ -322,6 +325,7 @@ type Phase =
       outcomes: TxOutcome[]
       reads: ReadResults
       blockTime: bigint | null
+      stateWritingReads: Address[]
       overflow: boolean
       layout: TxLayout
     }
@@ -426,16 +430,16 @@ async function simulateIn(
   const calls = (part: typeof blocks) => part.flatMap((block) => block.calls)
   const afterStart = before.length + transactions.length
   const txBlocks = blocks.slice(before.length, afterStart)
+  const beforeCalls = calls(blocks.slice(0, before.length))
+  const afterCalls = calls(blocks.slice(afterStart))
   return {
     ok: true,
     overflow: layout === 'oneBlock' && ranOutOfBlockGas(txBlocks[0] as (typeof blocks)[number]),
     layout,
     outcomes: calls(txBlocks).map((call, index) => toOutcome(call, txs[index] as SimulationTx)),
-    reads: {
-      before: decodeReads(reads, calls(blocks.slice(0, before.length))),
-      after: decodeReads(stateReads, calls(blocks.slice(afterStart))),
-    },
+    reads: { before: decodeReads(reads, beforeCalls), after: decodeReads(stateReads, afterCalls) },
     blockTime: blockTimestamp(blocks[0] as (typeof blocks)[number]),
+    stateWritingReads: stateWritingTargets([...reads, ...stateReads], [...beforeCalls, ...afterCalls]),
   }
 }
 
@@ -620,6 +624,18 @@ function decodeReads(reads: Read[], calls: RpcCallResult[]): Map<string, unknown
     }
   })
   return values
+}
+
+/** The contracts of `reads` whose call the reader refused with WritesState (readOnly in NativeBalanceReader.sol). */
+function stateWritingTargets(reads: Read[], calls: RpcCallResult[]): Address[] {
+  const targets = new Map<string, Address>()
+  reads.forEach((read, index) => {
+    const call = calls[index]
+    if (call && call.status !== '0x1' && callOutput(call) === WRITES_STATE) {
+      targets.set(read.to.toLowerCase(), getAddress(read.to))
+    }
+  })
+  return [...targets.values()]
 }
 
 function emptyReads(): ReadResults {
