@@ -530,7 +530,8 @@ function injectedCode(reads: Read[]): Record<string, AccountOverride> {
 /**
  * A read as a call of the simulation. A read of a contract other than the engine's own goes through the reader as a
  * static call: a plain call would let a token's balanceOf or name() write a flag in the before-block that its
- * transfer or claim then reads, to behave only in the simulation (the engine's own code makes static calls itself).
+ * transfer or claim then reads, to behave only in the simulation. The engine's own code makes static calls itself, or
+ * undoes what it calls (PoolDepth.sol's swap, whose callback reverts).
  */
 function readCall(read: Read) {
   return INJECTED_CODE.has(read.to)
