@@ -25,7 +25,10 @@ const enginePlugins = () => [
       }),
     },
     './src/engine/risk/data/knownSpenders.json': { name: 'known-spenders', keep: ({ spenders }) => ({ spenders }) },
-    './src/engine/risk/data/aaveInterestTokens.json': { name: 'aave-interest-tokens', keep: ({ tokens }) => ({ tokens }) },
+    './src/engine/risk/data/aaveInterestTokens.json': {
+      name: 'aave-interest-tokens',
+      keep: ({ tokens }) => ({ tokens }),
+    },
   }),
   prebuiltAbi(/[\\/]src[\\/]engine[\\/]/),
 ]
