@@ -7,10 +7,11 @@
  * bump a version below to take a newer list.
  */
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { getAddress, getContractAddress } from 'viem'
 
 const OUTPUT = new URL('../../src/engine/risk/data/knownSpenders.json', import.meta.url)
@@ -26,6 +27,32 @@ const UNISWAP = '@uniswap/sdk-core@7.19.4'
 const UNIVERSAL_ROUTER = '@uniswap/universal-router-sdk@5.13.0'
 const BALANCER = '@balancer-labs/v2-deployments@3.2.0'
 const ONE_INCH = '@1inch/limit-order-sdk@5.4.3'
+const CURVE = '@curvefi/api@2.70.1'
+const SUSHI = 'sushi@7.3.15'
+const PANCAKE_ROUTER = '@pancakeswap/smart-router@7.7.3'
+const PANCAKE_PERMIT2 = '@pancakeswap/permit2-sdk@1.2.2'
+const PANCAKE_CHAINS = '@pancakeswap/chains@0.9.0'
+const LIDO = '@lido-sdk/constants@3.5.1'
+
+/** Sushi's contracts that take approvals, as its EVM config names them (chain id → address). */
+const SUSHI_SPENDERS: [map: string, name: string][] = [
+  ['RED_SNWAPPER_ADDRESS', 'Sushi swap router (RedSnwapper)'],
+  ['SUSHISWAP_V2_ROUTER_ADDRESS', 'SushiSwap V2 router'],
+  ['SUSHISWAP_V3_POSITION_MANAGER', 'SushiSwap V3 position manager'],
+]
+
+/** PancakeSwap's contracts that take approvals: each package, the map in its bundle, and the name they go by. */
+const PANCAKE_SPENDERS: [spec: string, map: string, name: string][] = [
+  [PANCAKE_ROUTER, 'SMART_ROUTER_ADDRESSES', 'PancakeSwap smart router'],
+  [PANCAKE_ROUTER, 'V2_ROUTER_ADDRESS', 'PancakeSwap V2 router'],
+  [PANCAKE_PERMIT2, 'PERMIT2_ADDRESSES', 'PancakeSwap Permit2'],
+]
+
+/** Curve's aliases that take approvals on each chain: the swap router and the zap that deposits and stakes. */
+const CURVE_ALIASES: [alias: string, name: string][] = [
+  ['router', 'Curve router'],
+  ['deposit_and_stake', 'Curve deposit-and-stake zap'],
+]
 
 /** The chains where 1inch's router (its limit order protocol v4) sits at an address of its own, not the shared one. */
 const ONE_INCH_OWN_CHAINS = [324, 999, 4663, 5042]
@@ -116,6 +143,8 @@ function add(spenders: Spenders, chain: string, address: string, name: string, p
 
 function generate(): { sources: string[]; spenders: Spenders; interestTokens: InterestTokens } {
   const directory = mkdtempSync(join(tmpdir(), 'spenders-'))
+  // The unpacked packages' own imports (viem, tiny-invariant) resolve to this project's installed copies.
+  symlinkSync(fileURLToPath(new URL('../../node_modules', import.meta.url)), join(directory, 'node_modules'))
   const spenders: Spenders = {}
   const interestTokens: InterestTokens = {}
   try {
@@ -197,6 +226,34 @@ function generate(): { sources: string[]; spenders: Spenders; interestTokens: In
         if (name === 'Vault') add(spenders, String(chain), address, 'Balancer vault')
       }
     }
+    for (const [chain, address, name] of curveSpenders(packed(CURVE, directory))) add(spenders, chain, address, name)
+    const sushi = createRequire(import.meta.url)(join(packed(SUSHI, directory), '_cjs/evm/config/index.js')) as Record<
+      string,
+      Record<string, string>
+    >
+    for (const [map, name] of SUSHI_SPENDERS) {
+      for (const [chain, address] of Object.entries(sushi[map] ?? {})) add(spenders, chain, address, name)
+    }
+    const { ChainId } = createRequire(import.meta.url)(join(packed(PANCAKE_CHAINS, directory), 'dist/index.js')) as {
+      ChainId: Record<string, number>
+    }
+    const pancake = new Map<string, string>()
+    for (const [spec, map, name] of PANCAKE_SPENDERS) {
+      if (!pancake.has(spec)) pancake.set(spec, packed(spec, directory))
+      for (const [chain, address] of pancakeAddresses(pancake.get(spec) as string, map, ChainId)) {
+        add(spenders, chain, address, name)
+      }
+    }
+    const lido = createRequire(import.meta.url)(join(packed(LIDO, directory), 'dist/cjs/index.js')) as {
+      TOKENS_BY_NETWORK: Record<string, { WSTETH?: string }>
+      WITHDRAWAL_QUEUE_BY_NETWORK: Record<string, string>
+    }
+    for (const [chain, tokens] of Object.entries(lido.TOKENS_BY_NETWORK)) {
+      if (tokens.WSTETH) add(spenders, chain, tokens.WSTETH, 'Lido wstETH (wraps stETH)', 'lido')
+    }
+    for (const [chain, address] of Object.entries(lido.WITHDRAWAL_QUEUE_BY_NETWORK)) {
+      add(spenders, chain, address, 'Lido withdrawal queue', 'lido')
+    }
   } finally {
     rmSync(directory, { recursive: true, force: true })
   }
@@ -215,6 +272,12 @@ function generate(): { sources: string[]; spenders: Spenders; interestTokens: In
       UNIVERSAL_ROUTER,
       BALANCER,
       ONE_INCH,
+      CURVE,
+      SUSHI,
+      PANCAKE_ROUTER,
+      PANCAKE_PERMIT2,
+      PANCAKE_CHAINS,
+      LIDO,
     ],
     spenders: byChain(spenders),
     interestTokens: byChain(interestTokens),
@@ -249,6 +312,74 @@ function universalRouters(sdk: string): [chain: string, address: string][] {
   }
   if (found.length === 0) throw new Error(`${UNIVERSAL_ROUTER}: no router addresses found`)
   return found
+}
+
+/**
+ * Curve's router and deposit-and-stake zap per chain, and the pools its library lists with their deposit zaps, read
+ * from the library's constants as text: its modules import ethers and memoizee, which this tool does not install.
+ * network_constants.js maps each chain id to its ALIASES_X and POOLS_DATA_X blocks; pools/*.js hold the pool blocks.
+ */
+function curveSpenders(api: string): [chain: string, address: string, name: string][] {
+  const constants = join(api, 'lib/constants')
+  const network = readFileSync(join(constants, 'network_constants.js'), 'utf8')
+  const block = (text: string, start: string): string => {
+    const from = text.indexOf(start)
+    if (from < 0) throw new Error(`${CURVE}: ${start} not found`)
+    const to = text.indexOf('\nexport const ', from + 1)
+    return text.slice(from, to < 0 ? undefined : to)
+  }
+  const pools = new Map<string, string>()
+  for (const file of readdirSync(join(constants, 'pools'))) {
+    if (!file.endsWith('.js')) continue
+    const text = readFileSync(join(constants, 'pools', file), 'utf8')
+    for (const [, name] of text.matchAll(/^export const (POOLS_DATA_\w+) = /gm)) {
+      pools.set(name as string, block(text, `export const ${name} = `))
+    }
+  }
+  const chains = [...network.matchAll(/^ {4}(\d+): \{\n\s+NAME: '[^']*',\n\s+ALIASES: (\w+),\n\s+POOLS_DATA: (\w+),/gm)]
+  if (chains.length === 0) throw new Error(`${CURVE}: no chains found in NETWORK_CONSTANTS`)
+  const found: [string, string, string][] = []
+  for (const [, chain, aliases, poolsData] of chains) {
+    const aliasStart = network.indexOf(`const ${aliases} = `)
+    const aliasBlock = network.slice(aliasStart, network.indexOf('});', aliasStart))
+    for (const [alias, name] of CURVE_ALIASES) {
+      const address = new RegExp(`^\\s+"${alias}": "(0x[0-9a-fA-F]{40})"`, 'm').exec(aliasBlock)?.[1]
+      if (address && BigInt(address) !== 0n) found.push([chain as string, address, name])
+    }
+    let pool = ''
+    for (const line of (pools.get(poolsData as string) ?? '').split('\n')) {
+      pool = /^ {4}'?([\w-]+)'?: \{$/.exec(line)?.[1] ?? pool
+      const swap = /^\s+swap_address: '(0x[0-9a-fA-F]{40})'/.exec(line)?.[1]
+      if (swap) found.push([chain as string, swap, `Curve ${pool} pool`])
+      const zap = /^\s+deposit_address: '(0x[0-9a-fA-F]{40})'/.exec(line)?.[1]
+      if (zap) found.push([chain as string, zap, `Curve ${pool} pool zap`])
+    }
+  }
+  return found
+}
+
+/**
+ * One of PancakeSwap's per-chain address maps, read from the package's bundle as text (its module needs the rest of
+ * PancakeSwap's SDK): each entry is `[chains.ChainId.NAME]: "0x…"`, the chain named by @pancakeswap/chains' ChainId.
+ */
+function pancakeAddresses(
+  sdk: string,
+  map: string,
+  chainIds: Record<string, number>,
+): [chain: string, address: string][] {
+  for (const file of readdirSync(join(sdk, 'dist'))) {
+    if (!file.endsWith('.js')) continue
+    const text = readFileSync(join(sdk, 'dist', file), 'utf8')
+    const start = text.indexOf(`var ${map} = {`)
+    if (start < 0) continue
+    const entries = text.slice(start, text.indexOf('\n};', start))
+    return [...entries.matchAll(/^\s+\[chains\.ChainId\.(\w+)\]: "(0x[0-9a-fA-F]{40})"/gm)].map(([, name, address]) => {
+      const chain = chainIds[name as string]
+      if (chain === undefined) throw new Error(`${PANCAKE_CHAINS}: no chain id for ${name}`)
+      return [String(chain), address as string]
+    })
+  }
+  throw new Error(`${sdk}: ${map} not found`)
 }
 
 const { sources, spenders, interestTokens } = generate()

@@ -20,6 +20,8 @@ const erc721 = parseAbi(['function setApprovalForAll(address operator, bool appr
 /** Uniswap's SwapRouter02 on mainnet and OpenSea's conduit on every chain, as the generated list names them. */
 const SWAP_ROUTER: Address = '0x68b3465833fb72A70ecDF485E0e4C7bD8665Fc45'
 const OPENSEA_CONDUIT: Address = '0x1E0049783F008A0085193E00003D00cd54003c71'
+/** Curve's router v1.2 on mainnet, as @curvefi/api lists it. */
+const CURVE_ROUTER: Address = '0x45312ea0eFf7E09C83CBE249fa1d7598c4C8cd4e'
 
 describe('approvals judged by what the spender is', () => {
   let devnet: Devnet
@@ -51,7 +53,8 @@ describe('approvals judged by what the spender is', () => {
     // The known spenders live at their mainnet addresses; the devnet has no code there. Code is what tells a
     // contract from a person (APPROVAL_TO_EOA), which these tests are not about, so a stub is placed.
     const anvil = createTestClient({ mode: 'anvil', transport: http(fx().rpcUrl) })
-    for (const address of [SWAP_ROUTER, OPENSEA_CONDUIT]) await anvil.setCode({ address, bytecode: '0x5f5ff3' })
+    for (const address of [SWAP_ROUTER, OPENSEA_CONDUIT, CURVE_ROUTER])
+      await anvil.setCode({ address, bytecode: '0x5f5ff3' })
   })
   afterAll(() => devnet?.stop())
 
@@ -75,6 +78,27 @@ describe('approvals judged by what the spender is', () => {
     expect(knownSpender(42161, '0xBA12222222228d8Ba445958a75a0704d566BF2C8')?.name).toBe('Balancer vault')
     expect(knownSpender(10, '0x111111125421cA6dc452d289314280a0f8842A65')?.name).toBe('1inch aggregation router')
     expect(knownSpender(1, fx().drainer.address)).toBeNull()
+  })
+
+  it('the list knows the routers, zaps and queues of Curve, Sushi, PancakeSwap and Lido, each on its own chain', () => {
+    expect(knownSpender(1, CURVE_ROUTER)?.name).toBe('Curve router')
+    // Curve's 3pool, and the zap that deposits into its compound pool: the approvals of adding liquidity.
+    expect(knownSpender(1, '0xbEbc44782C7dB0a1A60Cb6fe97d0b483032FF1C7')?.name).toBe('Curve 3pool pool')
+    expect(knownSpender(1, '0xeB21209ae4C2c9FF2a86ACA31E123764A3B6Bc06')?.name).toBe('Curve compound pool zap')
+    expect(knownSpender(42161, '0x2191718CD32d02B8E60BAdFFeA33E4B5DD9A0A0D')?.name).toBe('Curve router')
+    expect(knownSpender(1, '0xd9e1cE17f2641f24aE83637ab66a2cca9C378B9F')?.name).toBe('SushiSwap V2 router')
+    expect(knownSpender(137, '0xAC4c6e212A361c968F1725b4d055b47E63F80b75')?.name).toBe(
+      'Sushi swap router (RedSnwapper)',
+    )
+    expect(knownSpender(56, '0x13f4EA83D0bd40E75C8222255bc855a974568Dd4')?.name).toBe('PancakeSwap smart router')
+    expect(knownSpender(56, '0x10ED43C718714eb63d5aA57B78B54704E256024E')?.name).toBe('PancakeSwap V2 router')
+    expect(knownSpender(56, '0x31c2F6fcFf4F8759b3Bd5Bf0e1084A055615c768')?.name).toBe('PancakeSwap Permit2')
+    expect(knownSpender(1, '0x889edC2eDab5f40e902b864aD4d7AdE8E412F9B1')).toEqual({
+      name: 'Lido withdrawal queue',
+      protocol: 'lido',
+    })
+    // Listed per chain: PancakeSwap's V2 router on BNB Chain is no spender of Ethereum's.
+    expect(knownSpender(1, '0x10ED43C718714eb63d5aA57B78B54704E256024E')).toBeNull()
   })
 
   const rawOf = (response: ScanTransactionsResponse) =>
@@ -107,6 +131,15 @@ describe('approvals judged by what the spender is', () => {
     const response = await scan([approve(SWAP_ROUTER)], 1)
     expect(kinds(response)).toEqual([])
     expect(response.action).toBe('NONE')
+  })
+
+  it("an unlimited approve to Curve's router: NONE; the same approve to an unlisted contract still warns", async () => {
+    const curve = await scan([approve(CURVE_ROUTER)], 1)
+    expect(kinds(curve)).toEqual([])
+    expect(curve.action).toBe('NONE')
+    const other = await scan([approve(fx().drainer.address)], 1)
+    expect(kinds(other)).toEqual(['UNLIMITED_ALLOWANCE_TO_UNKNOWN_SPENDER'])
+    expect(other.action).toBe('WARN')
   })
 
   it('setApprovalForAll to a marketplace conduit: NONE; to anything else: WARN', async () => {
