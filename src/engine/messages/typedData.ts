@@ -79,6 +79,10 @@ const MAX_INTEGER_TEXT = 80
 
 /** Word characters only: MetaMask's encoder finds a field's struct type by its leading word characters. */
 const STRUCT_NAME = /^\w+$/
+/** What a type's encoding uses as syntax (its field list, separators, array suffixes): never part of a name. */
+const NAME_SYNTAX = /[\s(),[\]]/
+/** The leading word characters of a name: the struct MetaMask's encoder looks up for it. */
+const LEADING_WORD = /^\w*/
 const SOLIDITY_LIKE = /^(u?int|bytes)[0-9]*$/
 const INTEGER_TYPE = /^(u?)int([0-9]+)$/
 const FIXED_BYTES_TYPE = /^bytes([0-9]+)$/
@@ -226,7 +230,8 @@ function parseTypes(value: unknown, path: string): Record<string, TypedDataField
   for (const [name, fields] of entries) {
     const typePath = `${path}.${name}`
     if (
-      !STRUCT_NAME.test(name) ||
+      NAME_SYNTAX.test(name) ||
+      !LEADING_WORD.exec(name)?.[0] ||
       SOLIDITY_LIKE.test(name) ||
       name === 'address' ||
       name === 'bool' ||
@@ -264,6 +269,15 @@ function parseTypes(value: unknown, path: string): Record<string, TypedDataField
       }
     })
   }
+  for (const name of Object.keys(types)) {
+    if (!STRUCT_NAME.test(name) && !isEncodedAlike(types, name)) {
+      throw new PayloadError(
+        `${path}.${name}`,
+        `"${name}" is not a valid struct type name: wallets look a struct up by the word characters its name begins ` +
+          'with, so one they reach through a field, or one that holds structs, would be encoded differently by each',
+      )
+    }
+  }
   ;(types.EIP712Domain ?? []).forEach((field, index) => {
     const expected = Object.hasOwn(DOMAIN_FIELD_TYPES, field.name) ? DOMAIN_FIELD_TYPES[field.name] : undefined
     if (expected && field.type !== expected) {
@@ -274,6 +288,26 @@ function parseTypes(value: unknown, path: string): Record<string, TypedDataField
     }
   })
   return types
+}
+
+/**
+ * Whether every wallet encodes a struct whose name goes past word characters (Hyperliquid signs
+ * `HyperliquidTransaction:ApproveAgent`) as it is written. MetaMask's encoder, and viem's after it, find a struct's
+ * dependencies under its leading word characters only: that is harmless for a struct no field refers to, whose own
+ * fields hold no struct, and whose leading word names no other struct.
+ */
+function isEncodedAlike(types: Record<string, TypedDataField[]>, name: string): boolean {
+  const baseType = (type: string): string => {
+    const array = ARRAY_SUFFIX.exec(type)
+    return array ? baseType(array[1] as string) : type
+  }
+  const fields = Object.values(types).flat()
+  const leading = LEADING_WORD.exec(name)?.[0] ?? ''
+  return (
+    !Object.hasOwn(types, leading) &&
+    fields.every((field) => baseType(field.type) !== name) &&
+    (types[name] ?? []).every((field) => !Object.hasOwn(types, baseType(field.type)))
+  )
 }
 
 function isKnownType(types: Record<string, TypedDataField[]>, type: string): boolean {

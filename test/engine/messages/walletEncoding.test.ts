@@ -115,4 +115,36 @@ describe('typed data read as the wallet reads it', () => {
       walletDigest({ ...payload, message: { data: '0xabc' } }),
     )
   })
+
+  /** Hyperliquid's agent approval, as its SDKs send it: a struct named `HyperliquidTransaction:ApproveAgent`. */
+  const approveAgent = (fields: { name: string; type: string }[], extra: object = {}) => ({
+    types: { EIP712Domain: NAMED_DOMAIN_FIELDS, 'HyperliquidTransaction:ApproveAgent': fields, ...extra },
+    primaryType: 'HyperliquidTransaction:ApproveAgent',
+    domain: {
+      name: 'HyperliquidSignTransaction',
+      version: '1',
+      chainId: 42161,
+      verifyingContract: '0x0000000000000000000000000000000000000000',
+    },
+    message: { hyperliquidChain: 'Mainnet', agentAddress: SPENDER, agentName: 'bot', nonce: 1764254000000 },
+  })
+  const AGENT_FIELDS = [
+    { name: 'hyperliquidChain', type: 'string' },
+    { name: 'agentAddress', type: 'address' },
+    { name: 'agentName', type: 'string' },
+    { name: 'nonce', type: 'uint64' },
+  ]
+
+  it("a struct named past word characters that holds no struct (Hyperliquid's) is signed alike, and read", () => {
+    const payload = approveAgent(AGENT_FIELDS)
+    expect(walletDigest(payload)).toMatch(/^0x[0-9a-f]{64}$/)
+    expect(preflight(payload).digest).toBe(walletDigest(payload))
+  })
+
+  it('a struct named past word characters that holds a struct is refused: wallets drop what it holds', () => {
+    const payload = approveAgent([...AGENT_FIELDS, { name: 'limit', type: 'Limit' }], {
+      Limit: [{ name: 'amount', type: 'uint256' }],
+    })
+    expect(preflight(payload).digest).toMatch(/"HyperliquidTransaction:ApproveAgent" is not a valid struct type name/)
+  })
 })

@@ -191,6 +191,34 @@ describe('scanMessage: orders, other typed data, raw messages, malformed input',
     expect(stats.roundTrips).toBe(0)
   })
 
+  it("Hyperliquid's agent approval (a struct named HyperliquidTransaction:ApproveAgent) is read: NONE, decoded", async () => {
+    const data = {
+      types: {
+        EIP712Domain: NAMED_DOMAIN_FIELDS,
+        'HyperliquidTransaction:ApproveAgent': [
+          { name: 'hyperliquidChain', type: 'string' },
+          { name: 'agentAddress', type: 'address' },
+          { name: 'agentName', type: 'string' },
+          { name: 'nonce', type: 'uint64' },
+        ],
+      },
+      primaryType: 'HyperliquidTransaction:ApproveAgent',
+      domain: { name: 'HyperliquidSignTransaction', version: '1', chainId: 42161, verifyingContract: zeroAddress },
+      message: { hyperliquidChain: 'Mainnet', agentAddress: fee, agentName: 'bot', nonce: 1764254000000 },
+    }
+    const { response } = await scanOk(request({ kind: 'SIGN_TYPED_DATA', data }, user), fixtures.rpcUrl)
+    expect(validate(response)).toEqual([])
+    expect(response.warnings).toEqual([])
+    expect(response.action).toBe('NONE')
+    expect(response.simulationResults.error).toBeNull()
+    expect(response.simulationResults.decodedMessage?.fields.map((field) => field.value)).toEqual([
+      'Mainnet',
+      fee.toLowerCase(),
+      'bot',
+      '1764254000000',
+    ])
+  })
+
   it('takes the typed data as a JSON string too, the way eth_signTypedData_v4 carries it', async () => {
     const data = JSON.stringify({
       types: { EIP712Domain: [{ name: 'chainId', type: 'uint256' }], Login: [{ name: 'nonce', type: 'string' }] },
