@@ -216,9 +216,13 @@ export function permitStateChange(permit: TokenPermit, asset: Erc20Asset, contex
   const amount = unlimited ? 'unlimited' : `up to ${formatAmount(permit.amount, asset.decimals)}`
   const until = permanent || permit.expiresAt === null ? ', with no expiry' : ` until ${utcTime(permit.expiresAt)}`
   const balance = context.balance(permit.token, permit.owner)
-  const canTake = canTakeNow(permit.amount, balance, asset.decimals, asset.price?.dollarValuePerToken)
+  // An allowance permit of zero (DAI's allowed=false, an EIP-2612 value of 0) sets the allowance to nothing: a revoke.
+  const revoked = verb === 'spend' && permit.amount === 0n
+  const canTake = revoked ? null : canTakeNow(permit.amount, balance, asset.decimals, asset.price?.dollarValuePerToken)
   return {
-    humanReadableDiff: `Permit ${shortAddress(permit.spender)} to ${verb} ${amount} ${asset.symbol}${until}`,
+    humanReadableDiff: revoked
+      ? `Revoke ${shortAddress(permit.spender)}'s approval to spend your ${asset.symbol}`
+      : `Permit ${shortAddress(permit.spender)} to ${verb} ${amount} ${asset.symbol}${until}`,
     rawInfo: {
       kind: 'ERC20_PERMIT',
       data: {
@@ -269,7 +273,9 @@ export function nftPermitApproval(permit: NftPermit): ApprovalChange {
 /** The warnings token and NFT permits deserve, each once per token or spender, in plain English. */
 export function permitWarnings(permits: TokenPermit[], nftPermits: NftPermit[], context: PermitContext): Warning[] {
   const warnings: Warning[] = []
-  for (const permit of permits) {
+  // A permit of zero grants nothing (it revokes, or moves nothing): whoever it names and however long it lasts.
+  const granting = permits.filter((permit) => permit.amount > 0n)
+  for (const permit of granting) {
     const symbol = context.symbol(permit.token)
     const who = shortAddress(permit.spender)
     if (isPracticallyUnlimited(permit.amount, context.totalSupply(permit.token))) {
@@ -295,7 +301,7 @@ export function permitWarnings(permits: TokenPermit[], nftPermits: NftPermit[], 
       )
     }
   }
-  for (const transfer of permits.filter((permit) => permit.standard === 'EIP3009')) {
+  for (const transfer of granting.filter((permit) => permit.standard === 'EIP3009')) {
     if (!context.spenderHasCode(transfer.spender)) {
       warnings.push(
         makeWarning(
@@ -309,7 +315,7 @@ export function permitWarnings(permits: TokenPermit[], nftPermits: NftPermit[], 
       )
     }
   }
-  const approvals = permits.filter((permit) => permit.standard !== 'EIP3009')
+  const approvals = granting.filter((permit) => permit.standard !== 'EIP3009')
   for (const spender of new Set([...approvals, ...nftPermits].map((permit) => permit.spender))) {
     if (!context.spenderHasCode(spender)) {
       warnings.push(

@@ -33,6 +33,7 @@ import {
 import type { Fixtures } from '../../../src/devnet/fixtures.ts'
 import { fixtureArtifact } from '../../../src/devnet/protocols.ts'
 import { waitForReceipt } from '../../../src/devnet/receipt.ts'
+import { shortAddress } from '../../../src/engine/assets/index.ts'
 import { scanMessageWithStats } from '../../../src/engine/index.ts'
 import { startTestDevnet } from '../../support/devnet.ts'
 import { messageResponseValidator, scanOk } from '../messageSupport.ts'
@@ -285,6 +286,50 @@ describe('scanMessage: permits', () => {
     )
     expect(response.warnings.map((w) => w.kind).sort()).toEqual(['PERMIT_NO_EXPIRATION', 'PERMIT_UNLIMITED_ALLOWANCE'])
     expect(response.action).toBe('WARN')
+  })
+
+  it('a permit of zero revokes: shown as a revoke, NONE whoever it names; submitted, the allowance is 0', async () => {
+    const spender = fixtures.accounts[6]?.address as Address
+    const owner = privateKeyToAccount(fixtures.accounts[0]?.privateKey as Hex)
+    const sign = async (value: bigint, nonce: bigint, deadline: number) => {
+      const data = eip2612(user, spender, value, nonce, deadline)
+      const signature = await owner.signTypedData({
+        domain: { ...data.domain, verifyingContract: fixtures.erc20.address },
+        types: { Permit: data.types.Permit },
+        primaryType: 'Permit',
+        message: { owner: user, spender, value, nonce, deadline: BigInt(deadline) },
+      })
+      return { data, signature }
+    }
+    const deadline = now + 3600
+    const granted = await sign(parseUnits('500', 6), await userNonce(), deadline)
+    expect(await submitPermit(granted.signature, 6, spender, parseUnits('500', 6), deadline)).toBe(parseUnits('500', 6))
+
+    // The spender is a person, yet a permit of zero only takes its allowance away.
+    const revoke = await sign(0n, await userNonce(), deadline)
+    const { response } = await scanOk(request(revoke.data), fixtures.rpcUrl, now)
+    expect(validate(response)).toEqual([])
+    expect(response.warnings).toEqual([])
+    expect(response.action).toBe('NONE')
+    expect(response.simulationResults.expectedStateChanges.map((c) => c.humanReadableDiff)).toEqual([
+      `Revoke ${shortAddress(spender)}'s approval to spend your USDC`,
+    ])
+    expect(await submitPermit(revoke.signature, 6, spender, 0n, deadline)).toBe(0n)
+
+    // DAI's permit revokes with allowed=false, and its expiry 0 (never) is no reason to worry then.
+    const dai = {
+      types: { EIP712Domain: NAMED_DOMAIN_FIELDS, Permit: DAI_PERMIT_FIELDS },
+      primaryType: 'Permit',
+      domain: { name: 'Dai Stablecoin', version: '1', chainId: '0x7a69', verifyingContract: fixtures.erc20.address },
+      message: { holder: user, spender, nonce: 0, expiry: 0, allowed: false },
+    }
+    const daiRevoke = (await scanOk(request(dai), fixtures.rpcUrl, now)).response
+    expect(daiRevoke.warnings).toEqual([])
+    expect(daiRevoke.action).toBe('NONE')
+    expect(daiRevoke.simulationResults.expectedStateChanges[0]?.rawInfo).toMatchObject({
+      kind: 'ERC20_PERMIT',
+      data: { amount: '0' },
+    })
   })
 
   it('a PermitBatch: one change per token; more than the whole supply counts as unlimited', async () => {
