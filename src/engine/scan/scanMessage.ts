@@ -37,6 +37,7 @@ import {
   depositUpdateWarnings,
   findBlurSignature,
   findDepositUpdate,
+  findHyperliquidSend,
   findNftPermit,
   findSafeMessage,
   findSafeTransaction,
@@ -47,6 +48,7 @@ import {
   findTokenPermits,
   findUserOperation,
   hasUnsupportedItems,
+  hyperliquidSendWarnings,
   initCall,
   isBlurSite,
   isNativeOutput,
@@ -246,10 +248,12 @@ async function analyseTypedData(
   if (operation) return scanUserOperation(typedData, operation, input.userAccount, options)
   const chainId = knownChainId(options.rpcUrl, options.chainId) ?? domainChainId(typedData)
   const update = findDepositUpdate(typedData)
+  const send = findHyperliquidSend(typedData)
   return done({
     warnings: [
       ...(chainId === null ? [] : messageAddressWarnings(chainId, typedData)),
       ...(update ? depositUpdateWarnings(update, input.userAccount) : []),
+      ...(send ? hyperliquidSendWarnings(send, input.userAccount) : []),
     ],
     simulationResults: results([], decodeTypedMessage(typedData)),
   })

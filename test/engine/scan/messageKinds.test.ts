@@ -10,6 +10,7 @@ import {
   type TypedData,
 } from '../../../src/devnet/eip712.ts'
 import type { Fixtures } from '../../../src/devnet/fixtures.ts'
+import { shortAddress } from '../../../src/engine/assets/index.ts'
 import { NATIVE_ASSET_ADDRESS, scanMessage, scanMessageWithStats } from '../../../src/engine/index.ts'
 import { startTestDevnet } from '../../support/devnet.ts'
 import { messageResponseValidator, scanOk } from '../messageSupport.ts'
@@ -217,6 +218,55 @@ describe('scanMessage: orders, other typed data, raw messages, malformed input',
       'bot',
       '1764254000000',
     ])
+  })
+
+  describe("Hyperliquid's sends, executed by its own chain: where they pay", () => {
+    /** A user-signed Hyperliquid action as its SDKs build it: `fields` of `HyperliquidTransaction:<action>`. */
+    const hyperliquid = (action: string, fields: [string, string][], message: Record<string, unknown>) => ({
+      types: {
+        EIP712Domain: NAMED_DOMAIN_FIELDS,
+        [`HyperliquidTransaction:${action}`]: fields.map(([name, type]) => ({ name, type })),
+      },
+      primaryType: `HyperliquidTransaction:${action}`,
+      domain: { name: 'HyperliquidSignTransaction', version: '1', chainId: 42161, verifyingContract: zeroAddress },
+      message: { hyperliquidChain: 'Mainnet', ...message },
+    })
+    const USD_FIELDS: [string, string][] = [
+      ['hyperliquidChain', 'string'],
+      ['destination', 'string'],
+      ['amount', 'string'],
+      ['time', 'uint64'],
+    ]
+    const scanSend = async (data: unknown) => {
+      const { response } = await scanOk(request({ kind: 'SIGN_TYPED_DATA', data }, user), fixtures.rpcUrl)
+      expect(validate(response)).toEqual([])
+      return response
+    }
+
+    it('a withdrawal to the signer: NONE; a usdSend of 25000 USDC to another address: WARN naming it', async () => {
+      const time = 1764254000000
+      const home = await scanSend(
+        hyperliquid('Withdraw', USD_FIELDS, { destination: user.toLowerCase(), amount: '1500.5', time }),
+      )
+      expect(home.warnings).toEqual([])
+      expect(home.action).toBe('NONE')
+      const away = await scanSend(
+        hyperliquid('UsdSend', USD_FIELDS, { destination: fee.toLowerCase(), amount: '25000', time }),
+      )
+      expect(away.warnings.map((w) => [w.kind, w.severity])).toEqual([['TRADE_PROCEEDS_TO_OTHER_ADDRESS', 'WARNING']])
+      expect(away.warnings[0]?.message).toContain(
+        `sends 25000 USDC of your Hyperliquid account to ${shortAddress(fee)}`,
+      )
+      expect(away.action).toBe('WARN')
+    })
+
+    it('a spotSend names the token it moves', async () => {
+      const fields: [string, string][] = [...USD_FIELDS.slice(0, 2), ['token', 'string'], ...USD_FIELDS.slice(2)]
+      const message = { destination: fee.toLowerCase(), token: 'PURR:0xc1fb593aeffbeb02f85e0308e9956a90', amount: '10' }
+      const response = await scanSend(hyperliquid('SpotSend', fields, { ...message, time: 1764254000000 }))
+      expect(response.warnings[0]?.message).toContain('sends 10 PURR of your Hyperliquid account')
+      expect(response.action).toBe('WARN')
+    })
   })
 
   it('takes the typed data as a JSON string too, the way eth_signTypedData_v4 carries it', async () => {
