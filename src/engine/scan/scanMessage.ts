@@ -35,8 +35,10 @@ import {
   decodeRawMessage,
   decodeTypedMessage,
   depositUpdateWarnings,
+  farcasterTransferWarnings,
   findBlurSignature,
   findDepositUpdate,
+  findFarcasterTransfer,
   findHyperliquidSend,
   findNftPermit,
   findSafeMessage,
@@ -249,11 +251,13 @@ async function analyseTypedData(
   const chainId = knownChainId(options.rpcUrl, options.chainId) ?? domainChainId(typedData)
   const update = findDepositUpdate(typedData)
   const send = findHyperliquidSend(typedData)
+  const transfer = findFarcasterTransfer(typedData)
   return done({
     warnings: [
       ...(chainId === null ? [] : messageAddressWarnings(chainId, typedData)),
       ...(update ? depositUpdateWarnings(update, input.userAccount) : []),
       ...(send ? hyperliquidSendWarnings(send, input.userAccount) : []),
+      ...(transfer ? farcasterTransferWarnings(transfer, input.userAccount) : []),
     ],
     simulationResults: results([], decodeTypedMessage(typedData)),
   })

@@ -269,6 +269,43 @@ describe('scanMessage: orders, other typed data, raw messages, malformed input',
     })
   })
 
+  describe('Farcaster account transfers (IdRegistry), in the shapes of @farcaster/core', () => {
+    const ID_REGISTRY = '0x00000000Fc6c5F01Fc30151999387Bb99A9f489b'
+    const registry = (primaryType: string, fields: [string, string][], message: Record<string, unknown>) => ({
+      types: { EIP712Domain: NAMED_DOMAIN_FIELDS, [primaryType]: fields.map(([name, type]) => ({ name, type })) },
+      primaryType,
+      domain: { name: 'Farcaster IdRegistry', version: '1', chainId: 10, verifyingContract: ID_REGISTRY },
+      message: { fid: '12345', nonce: '0', deadline: '1900000000', ...message },
+    })
+    const TRANSFER: [string, string][] = [
+      ['fid', 'uint256'],
+      ['to', 'address'],
+      ['nonce', 'uint256'],
+      ['deadline', 'uint256'],
+    ]
+    const scanTransfer = async (data: unknown) => {
+      const { response } = await scanOk(request({ kind: 'SIGN_TYPED_DATA', data }, user), fixtures.rpcUrl)
+      expect(validate(response)).toEqual([])
+      return response
+    }
+
+    it('a transfer of the account to another address: USER_ACCOUNT_OWNER_CHANGE naming the fid and who gets it', async () => {
+      const response = await scanTransfer(registry('Transfer', TRANSFER, { to: fee }))
+      expect(response.warnings.map((w) => [w.kind, w.severity])).toEqual([['USER_ACCOUNT_OWNER_CHANGE', 'WARNING']])
+      expect(response.warnings[0]?.message).toContain(
+        `hands your Farcaster account (fid 12345) to ${shortAddress(fee)}`,
+      )
+      expect(response.action).toBe('WARN')
+    })
+
+    it('a transfer to the signer (an account moved between its own addresses): NONE', async () => {
+      const fields: [string, string][] = [...TRANSFER.slice(0, 2), ['recovery', 'address'], ...TRANSFER.slice(2)]
+      const response = await scanTransfer(registry('TransferAndChangeRecovery', fields, { to: user, recovery: fee }))
+      expect(response.warnings).toEqual([])
+      expect(response.action).toBe('NONE')
+    })
+  })
+
   it('takes the typed data as a JSON string too, the way eth_signTypedData_v4 carries it', async () => {
     const data = JSON.stringify({
       types: { EIP712Domain: [{ name: 'chainId', type: 'uint256' }], Login: [{ name: 'nonce', type: 'string' }] },
