@@ -34,9 +34,11 @@ import {
   type Bound,
   decodeRawMessage,
   decodeTypedMessage,
+  deltaOrderWarnings,
   depositUpdateWarnings,
   farcasterTransferWarnings,
   findBlurSignature,
+  findDeltaOrder,
   findDepositUpdate,
   findFarcasterTransfer,
   findHyperliquidSend,
@@ -252,12 +254,14 @@ async function analyseTypedData(
   const update = findDepositUpdate(typedData)
   const send = findHyperliquidSend(typedData)
   const transfer = findFarcasterTransfer(typedData)
+  const delta = findDeltaOrder(typedData)
   return done({
     warnings: [
       ...(chainId === null ? [] : messageAddressWarnings(chainId, typedData)),
       ...(update ? depositUpdateWarnings(update, input.userAccount) : []),
       ...(send ? hyperliquidSendWarnings(send, input.userAccount) : []),
       ...(transfer ? farcasterTransferWarnings(transfer, input.userAccount) : []),
+      ...(delta ? deltaOrderWarnings(delta, input.userAccount) : []),
     ],
     simulationResults: results([], decodeTypedMessage(typedData)),
   })

@@ -306,6 +306,72 @@ describe('scanMessage: orders, other typed data, raw messages, malformed input',
     })
   })
 
+  describe("Velora Delta orders, as @velora-dex/sdk's produceDeltaOrderTypedData builds them", () => {
+    const deltaOrder = (beneficiary: Address) => ({
+      types: {
+        EIP712Domain: NAMED_DOMAIN_FIELDS,
+        Order: [
+          ['owner', 'address'],
+          ['beneficiary', 'address'],
+          ['srcToken', 'address'],
+          ['destToken', 'address'],
+          ['srcAmount', 'uint256'],
+          ['destAmount', 'uint256'],
+          ['expectedAmount', 'uint256'],
+          ['deadline', 'uint256'],
+          ['kind', 'uint8'],
+          ['nonce', 'uint256'],
+          ['partnerAndFee', 'uint256'],
+          ['permit', 'bytes'],
+          ['metadata', 'bytes'],
+          ['bridge', 'Bridge'],
+        ].map(([name, type]) => ({ name, type })),
+        Bridge: [
+          ['protocolSelector', 'bytes4'],
+          ['destinationChainId', 'uint256'],
+          ['outputToken', 'address'],
+          ['scalingFactor', 'int8'],
+          ['protocolData', 'bytes'],
+        ].map(([name, type]) => ({ name, type })),
+      },
+      primaryType: 'Order',
+      domain: { name: 'Portikus', version: '2.0.0', chainId: 31337, verifyingContract: fixtures.deployer },
+      message: {
+        owner: user,
+        beneficiary,
+        srcToken: fixtures.erc20.address,
+        destToken: fixtures.weth.address,
+        srcAmount: '1000000000',
+        destAmount: '290000000000000000',
+        expectedAmount: '300000000000000000',
+        deadline: '1900000000',
+        kind: 0,
+        nonce: '1764254000000',
+        partnerAndFee: '0',
+        permit: '0x',
+        metadata: '0x',
+        bridge: {
+          protocolSelector: '0x00000000',
+          destinationChainId: '0',
+          outputToken: zeroAddress,
+          scalingFactor: 0,
+          protocolData: '0x',
+        },
+      },
+    })
+
+    it('paying the owner (the SDK default): NONE; paying another address: WARN naming it', async () => {
+      const own = (await scanOk(typed(deltaOrder(user)), fixtures.rpcUrl)).response
+      expect(validate(own)).toEqual([])
+      expect(own.warnings).toEqual([])
+      expect(own.action).toBe('NONE')
+      const elsewhere = (await scanOk(typed(deltaOrder(fee)), fixtures.rpcUrl)).response
+      expect(elsewhere.warnings.map((w) => w.kind)).toEqual(['TRADE_PROCEEDS_TO_OTHER_ADDRESS'])
+      expect(elsewhere.warnings[0]?.message).toContain(`pays what it buys to ${shortAddress(fee)}, not to you`)
+      expect(elsewhere.action).toBe('WARN')
+    })
+  })
+
   it('takes the typed data as a JSON string too, the way eth_signTypedData_v4 carries it', async () => {
     const data = JSON.stringify({
       types: { EIP712Domain: [{ name: 'chainId', type: 'uint256' }], Login: [{ name: 'nonce', type: 'string' }] },
