@@ -297,10 +297,6 @@ function parseTypes(value: unknown, path: string): Record<string, TypedDataField
  * fields hold no struct, and whose leading word names no other struct.
  */
 function isEncodedAlike(types: Record<string, TypedDataField[]>, name: string): boolean {
-  const baseType = (type: string): string => {
-    const array = ARRAY_SUFFIX.exec(type)
-    return array ? baseType(array[1] as string) : type
-  }
   const fields = Object.values(types).flat()
   const leading = LEADING_WORD.exec(name)?.[0] ?? ''
   return (
