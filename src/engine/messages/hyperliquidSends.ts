@@ -23,14 +23,13 @@ const SEND_ASSET =
 /** The Hyperliquid send a payload signs, or null when it is none. */
 export function findHyperliquidSend(typedData: TypedData): HyperliquidSend | null {
   const shape = structSignature(typedData.types, typedData.primaryType)
-  const message = typedData.message as Record<string, string>
-  if (shape === USD_SEND)
-    return { amount: String(message.amount), token: 'USDC', destination: message.destination ?? '' }
-  if (shape !== SPOT_SEND && shape !== SEND_ASSET) return null
+  if (shape !== USD_SEND && shape !== SPOT_SEND && shape !== SEND_ASSET) return null
+  // Every field these shapes read is an EIP-712 string.
+  const { amount, token, destination } = typedData.message as Record<string, string>
   return {
-    amount: String(message.amount),
-    token: String(message.token).split(':')[0] as string,
-    destination: message.destination ?? '',
+    amount: amount as string,
+    token: shape === USD_SEND ? 'USDC' : ((token as string).split(':')[0] as string),
+    destination: destination as string,
   }
 }
 
