@@ -8,11 +8,14 @@
  *   gas cap, 50,000,000 by default.
  * - reth before v2.3.0 (crates/rpc/rpc-eth-api/src/helpers/call.rs before commit b8116b42b8): the gas the calls of a
  *   block declare, added up, must not exceed the block's gas limit (-38015), whatever they then use.
+ * - geth's numbering (simulate.go sanitizeChain, as the execution-apis spec says): the first simulated block is the
+ *   base block's number + 1, where anvil 1.7.1 gives it the base block's own number (and time, where geth's is 12 s
+ *   later: left as anvil has it, so a scan here reads the same prices' times as on anvil).
  */
 import { type RpcStandIn, serveJsonRpc } from './net.ts'
 
 type Call = { gas?: string }
-type Block = { calls?: Call[] }
+type Block = { calls?: Call[]; blockOverrides?: { number?: string } }
 type CallResult = { gasUsed: string; status?: string }
 type JsonRpcRequest = { id: number; method: string; params: unknown[] }
 /** A refusal as a rule-keeping node answers it: a JSON-RPC error object. */
@@ -90,8 +93,26 @@ function asGeth(
 }
 
 /**
- * A proxy to `upstream` that refuses eth_simulateV1 requests breaking `limits` and answers the rest as geth would;
- * `refusals` lists what it refused, and the calls geth would have run out of gas (their state anvil kept).
+ * `blocks` numbered as geth numbers them on the base block `tag` of `upstream`: its first block, where the request does
+ * not say, one after the base (anvil numbers the blocks after it on from there).
+ */
+async function asGethNumbers(upstream: string, blocks: Block[], tag: unknown): Promise<Block[]> {
+  const [first, ...rest] = blocks
+  if (!first) return blocks
+  const response = await fetch(upstream, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'eth_getBlockByNumber', params: [tag, false] }),
+  })
+  const base = ((await response.json()) as { result: { number: string } }).result
+  const blockOverrides = { number: `0x${(BigInt(base.number) + 1n).toString(16)}`, ...first.blockOverrides }
+  return [{ ...first, blockOverrides }, ...rest]
+}
+
+/**
+ * A proxy to `upstream` that refuses eth_simulateV1 requests breaking `limits` and answers the rest as geth would, its
+ * blocks numbered as geth numbers them; `refusals` lists what it refused, and the calls geth would have run out of gas
+ * (their state anvil kept).
  */
 export async function startRuleKeepingNode(
   upstream: string,
@@ -106,10 +127,22 @@ export async function startRuleKeepingNode(
       refusals.push(early)
       return { jsonrpc: '2.0', id: request.id, error: early }
     }
+    const sent = blocks
+      ? {
+          ...request,
+          params: [
+            {
+              ...(request.params[0] as object),
+              blockStateCalls: await asGethNumbers(upstream, blocks, request.params[1]),
+            },
+            ...request.params.slice(1),
+          ],
+        }
+      : request
     const response = await fetch(upstream, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(request),
+      body: JSON.stringify(sent),
     })
     const answer = (await response.json()) as { result?: { calls: CallResult[] }[] }
     const late = blocks && answer.result ? asGeth(blocks, answer.result, limits, refusals) : null

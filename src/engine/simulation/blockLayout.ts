@@ -19,6 +19,40 @@ export function inBlocksOf<T>(calls: T[], size: number): T[][] {
   return blocks.length > 0 ? blocks : [[]]
 }
 
+/** `calls` in blocks declaring at most BLOCK_GAS_BUDGET in all (`gasOf` each), in order; none is one empty block. */
+export function inBlocksWithin<T>(calls: T[], gasOf: (call: T) => bigint): T[][] {
+  const blocks: T[][] = []
+  let block: T[] = []
+  let declared = 0n
+  for (const call of calls) {
+    const gas = gasOf(call)
+    if (block.length > 0 && declared + gas > BLOCK_GAS_BUDGET) {
+      blocks.push(block)
+      block = []
+      declared = 0n
+    }
+    block.push(call)
+    declared += gas
+  }
+  return [...blocks, block]
+}
+
+/**
+ * The before-reads placed for the transactions to run in the first simulated block, the block the chain mines them in
+ * (head + 1): `ahead`, the last reads that fit in that block beside the gas `besides` its transactions declare, run
+ * there ahead of them; only the rest, `apart`, take blocks of their own before it, which push the transactions a block
+ * later each. The reads are static calls, so running in the transactions' block changes nothing they see.
+ */
+export function readsAhead<T>(reads: T[], gasOf: (read: T) => bigint, besides: bigint): { apart: T[]; ahead: T[] } {
+  let left = BLOCK_GAS_BUDGET - besides
+  let start = reads.length
+  while (start > 0 && gasOf(reads[start - 1] as T) <= left) {
+    start -= 1
+    left -= gasOf(reads[start] as T)
+  }
+  return { apart: reads.slice(0, start), ahead: reads.slice(start) }
+}
+
 /** The user's transactions' calls laid out as `layout` says: one block, or a block each (an empty bundle: one). */
 export function transactionBlocks<T>(calls: T[], layout: TxLayout): T[][] {
   return layout === 'blockEach' && calls.length > 0 ? calls.map((call) => [call]) : [calls]

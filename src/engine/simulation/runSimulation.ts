@@ -1,9 +1,10 @@
 /**
  * The scan runner: one eth_simulateV1 call with three parts — reads before, the transactions' block (a block each
- * only for a bundle more than one block holds), reads after (each read part one block, or more when it has more than
- * READS_PER_BLOCK reads) — so one request sees one consistent state. A second call (same base block) happens only
- * when the transactions touched assets or accounts their calldata did not reveal; a sell probe of a token the user
- * buys (sellProbe.ts) travels beside it, or alone when there is none.
+ * only for a bundle more than one block holds), reads after — so one request sees one consistent state. The reads
+ * before run in the transactions' own block ahead of them, so the transactions run in the first simulated block, the
+ * one the chain mines them in; only reads that do not fit beside them take blocks before it (blockLayout.ts). A second
+ * call (same base block) happens only when the transactions touched assets or accounts their calldata did not reveal;
+ * a sell probe of a token the user buys (sellProbe.ts) travels beside it, or alone when there is none.
  */
 import { type Address, getAddress, type Hex, isAddressEqual, numberToHex, pad, zeroAddress } from 'viem'
 import type { EngineError } from '../api/index.ts'
@@ -23,7 +24,7 @@ import {
   safeContext,
 } from '../safe/index.ts'
 import { type ApprovalEvent, assetEventsFromLogs, type Movement, type SimulatedLog } from './assetEvents.ts'
-import { BLOCK_GAS_BUDGET, inBlocksOf, type TxLayout, transactionBlocks } from './blockLayout.ts'
+import { inBlocksWithin, readsAhead, type TxLayout, transactionBlocks } from './blockLayout.ts'
 import { fetchChainId, knownChainId } from './chain.ts'
 import { type ControlEvent, controlEvents, controlReads } from './controlEvents.ts'
 import { type ChainHead, chainHead, type EnvironmentProbe, probeEnvironment } from './environmentProbe.ts'
@@ -105,6 +106,9 @@ export type SimulationInput = {
   sellProbe?: (chainId: number) => (token: Address) => boolean
 }
 
+/** The input as simulated: whether the caller's overrides that start with the transactions could be seen by a read. */
+type PreparedInput = SimulationInput & { transactionsOverrideReads: boolean }
+
 /** How one transaction went in the simulation. */
 export type TxOutcome = {
   /** The transaction as simulated (signatures replaced under the preset). */
@@ -124,7 +128,10 @@ export type SimulationResult = {
   /** Why the node refused to simulate the list as a whole (then outcomes are empty), or null. */
   failure: string | null
   reads: ReadResults
-  /** Unix time of the block the before-reads ran in (what prices are judged fresh against), null if the node omits it. */
+  /**
+   * Unix time of the first block the before-reads ran in, the transactions' own unless reads spilled into blocks before
+   * it (what prices are judged fresh against), null if the node omits it.
+   */
   blockTime: bigint | null
   /** Safe context per wallet address read (lowercase key), null when the address is not a Safe. */
   safes: Map<string, SafeContext | null>
@@ -158,12 +165,15 @@ export type RunOutcome = { ok: true; result: SimulationResult } | { ok: false; e
 /** The gas of a transfer that runs no code. */
 const PLAIN_TRANSFER_GAS = 21_000n
 
-/** Gas each read may use: enough for any honest view function, bounded so a hostile token cannot eat the block. */
-const READ_GAS = 1_000_000n
-const READ_GAS_HEX = numberToHex(READ_GAS)
+/**
+ * Gas a read through the reader may use (a view of another contract, a balance, a code size): the view gets three
+ * quarters of it, more than the 100,000 PoolDepth.sol allows any honest view; the heaviest the scan tests make uses
+ * 40,556. Bounded so a hostile token cannot eat the block, and small so a scan's reads fit in its transactions' block.
+ */
+const VIEW_READ_GAS = 250_000n
 
-/** The most reads one simulated block carries, within BLOCK_GAS_BUDGET: a swap's 43 reads in one block were refused. */
-const READS_PER_BLOCK = Number(BLOCK_GAS_BUDGET / READ_GAS)
+/** Gas a read of the engine's own probes may use (SafeInspector.sol, PoolDepth.sol): they bound what they call. */
+const PROBE_READ_GAS = 1_000_000n
 
 /**
  * How long a scan waits for its probes (of a sale, of the environment) beyond the rest of its calls: a probe only
@@ -343,7 +353,7 @@ const BLOCK_GAS_EXCEEDED = -38015
  */
 async function simulate(
   client: RpcClient,
-  input: SimulationInput,
+  input: PreparedInput,
   txs: SimulationTx[],
   plan: Map<string, Read>,
   blockNumber: bigint | null,
@@ -373,26 +383,43 @@ async function baseFeeOf(client: RpcClient, blockNumber: bigint | null): Promise
 async function simulateIn(
   layout: TxLayout,
   client: RpcClient,
-  input: SimulationInput,
+  input: PreparedInput,
   txs: SimulationTx[],
   plan: Map<string, Read>,
   blockNumber: bigint | null,
 ): Promise<Phase> {
   const reads = [...plan.values()]
   const stateReads = reads.filter((read) => read.timing === 'state')
-  const [first = [], ...more] = inBlocksOf(reads, READS_PER_BLOCK)
-  const after = inBlocksOf(stateReads, READS_PER_BLOCK)
   // geth and reth give a block's calls its gas limit in all: a bundle more than one block holds gets a block each.
   const [firstTx = [], ...moreTxs] = transactionBlocks(txs.map(txCall), layout)
+  // Overrides the caller starts with the transactions (a message's nonce) must not reach the before-reads: those keep
+  // blocks of their own. The preset's (owner slots and code of random signers no read asks about) reach nothing.
+  const { apart, ahead } = input.transactionsOverrideReads
+    ? { apart: reads, ahead: [] }
+    : readsAhead(reads, readGas, declaredGas(firstTx))
+  const before = apart.length > 0 ? inBlocksWithin(apart, readGas) : []
+  const after = inBlocksWithin(stateReads, readGas)
+  const code = injectedCode(reads)
+  const txBlock = {
+    stateOverrides: before.length > 0 ? transactionOverrides(input) : allOverrides(input, code),
+    calls: [...ahead.map(readCall), ...firstTx],
+  }
+  const [firstBlock, ...laterBlocks] = [
+    ...before.map((block, index) => ({
+      ...(index === 0 ? { stateOverrides: inputOverrides(input, code) } : {}),
+      calls: block.map(readCall),
+    })),
+    txBlock,
+    ...moreTxs.map((calls) => ({ calls })),
+    ...after.map((block) => ({ calls: block.map(readCall) })),
+  ]
   const payload = {
     traceTransfers: true,
     validation: false,
+    // The spec's number for the first block, said outright on a known base: anvil numbers it as the base itself.
     blockStateCalls: [
-      { stateOverrides: inputOverrides(input, injectedCode(reads)), calls: first.map(readCall) },
-      ...more.map((block) => ({ calls: block.map(readCall) })),
-      { stateOverrides: transactionOverrides(input), calls: firstTx },
-      ...moreTxs.map((calls) => ({ calls })),
-      ...after.map((block) => ({ calls: block.map(readCall) })),
+      blockNumber === null ? firstBlock : { ...firstBlock, blockOverrides: { number: numberToHex(blockNumber + 1n) } },
+      ...laterBlocks,
     ],
   }
   let answer: unknown
@@ -411,11 +438,10 @@ async function simulateIn(
     }
     throw error
   }
-  const before = [first, ...more]
-  const transactions = [firstTx, ...moreTxs]
   const checked = checkSimulateResult(answer, [
     ...before.map((block) => block.length),
-    ...transactions.map((block) => block.length),
+    ahead.length + firstTx.length,
+    ...moreTxs.map((block) => block.length),
     ...after.map((block) => block.length),
   ])
   if (!checked.ok) {
@@ -428,15 +454,17 @@ async function simulateIn(
   }
   const blocks = checked.blocks
   const calls = (part: typeof blocks) => part.flatMap((block) => block.calls)
-  const afterStart = before.length + transactions.length
-  const txBlocks = blocks.slice(before.length, afterStart)
-  const beforeCalls = calls(blocks.slice(0, before.length))
+  const afterStart = before.length + 1 + moreTxs.length
+  const [txBlockResult, ...moreTxResults] = blocks.slice(before.length, afterStart) as RpcBlockResult[]
+  const firstCalls = (txBlockResult as RpcBlockResult).calls
+  const beforeCalls = [...calls(blocks.slice(0, before.length)), ...firstCalls.slice(0, ahead.length)]
+  const txCalls = [...firstCalls.slice(ahead.length), ...calls(moreTxResults)]
   const afterCalls = calls(blocks.slice(afterStart))
   return {
     ok: true,
-    overflow: layout === 'oneBlock' && ranOutOfBlockGas(txBlocks[0] as (typeof blocks)[number]),
+    overflow: layout === 'oneBlock' && ranOutOfBlockGas(txBlockResult as RpcBlockResult, ahead.length),
     layout,
-    outcomes: calls(txBlocks).map((call, index) => toOutcome(call, txs[index] as SimulationTx)),
+    outcomes: txCalls.map((call, index) => toOutcome(call, txs[index] as SimulationTx)),
     reads: { before: decodeReads(reads, beforeCalls), after: decodeReads(stateReads, afterCalls) },
     blockTime: blockTimestamp(blocks[0] as (typeof blocks)[number]),
     stateWritingReads: stateWritingTargets([...reads, ...stateReads], [...beforeCalls, ...afterCalls]),
@@ -445,18 +473,29 @@ async function simulateIn(
 
 /**
  * Whether a transaction after the first ran out of gas once the block's calls had used its gas limit (geth and reth
- * give a call without a gas limit what the calls before it left): a bundle more than one block holds.
+ * give a call without a gas limit what the calls before it left): a bundle more than one block holds. The block's
+ * first `reads` calls are reads: their gas counts toward the block's, they are not transactions.
  */
-function ranOutOfBlockGas(block: RpcBlockResult): boolean {
+function ranOutOfBlockGas(block: RpcBlockResult, reads: number): boolean {
   const limit =
     typeof block.gasLimit === 'string' && /^0x[0-9a-f]+$/i.test(block.gasLimit) ? BigInt(block.gasLimit) : null
   let used = 0n
   for (const [index, call] of block.calls.entries()) {
     used += BigInt(call.gasUsed)
     const outOfGas = call.status !== '0x1' && /out of gas/i.test(call.error?.message ?? '')
-    if (index > 0 && outOfGas && (limit === null || used >= limit)) return true
+    if (index > reads && outOfGas && (limit === null || used >= limit)) return true
   }
   return false
+}
+
+/** The gas `calls` declare in all (none for a call without a limit, as reth before v2.3.0 counts it). */
+function declaredGas(calls: { gas?: Hex }[]): bigint {
+  return calls.reduce((sum, call) => sum + (call.gas ? BigInt(call.gas) : 0n), 0n)
+}
+
+/** The gas a read declares: a probe's for the engine's SafeInspector and PoolDepth, a view's for any other. */
+function readGas(read: Read): bigint {
+  return read.to === SAFE_INSPECTOR_ADDRESS || read.to === POOL_DEPTH_ADDRESS ? PROBE_READ_GAS : VIEW_READ_GAS
 }
 
 /** No sell probe results when the node fails the probe: it only adds a warning, so the scan goes on without it. */
@@ -488,10 +527,18 @@ function blockTag(blockNumber: bigint | null): string {
  * once (there are no before-reads to keep from the transactions' own overrides), without the engine's read code.
  */
 function probeBase(input: SimulationInput, txs: SimulationTx[]): ProbeBase {
-  const stateOverrides = inputOverrides(input, {})
-  addStorage(stateOverrides, input.transactionStorage ?? [])
-  addCode(stateOverrides, input.transactionCode ?? [])
-  return { stateOverrides, calls: txs.map(txCall) }
+  return { stateOverrides: allOverrides(input, {}), calls: txs.map(txCall) }
+}
+
+/** Every override of the input at once, added to `overrides`: for a block that starts with the transactions. */
+function allOverrides(
+  input: SimulationInput,
+  overrides: Record<string, AccountOverride>,
+): Record<string, AccountOverride> {
+  inputOverrides(input, overrides)
+  addStorage(overrides, input.transactionStorage ?? [])
+  addCode(overrides, input.transactionCode ?? [])
+  return overrides
 }
 
 function txCall(tx: SimulationTx) {
@@ -535,8 +582,8 @@ function injectedCode(reads: Read[]): Record<string, AccountOverride> {
  */
 function readCall(read: Read) {
   return INJECTED_CODE.has(read.to)
-    ? { from: zeroAddress, to: read.to, data: read.data, gas: READ_GAS_HEX }
-    : { from: zeroAddress, to: READER_ADDRESS, data: readOnlyCall(read.to, read.data), gas: READ_GAS_HEX }
+    ? { from: zeroAddress, to: read.to, data: read.data, gas: numberToHex(readGas(read)) }
+    : { from: zeroAddress, to: READER_ADDRESS, data: readOnlyCall(read.to, read.data), gas: numberToHex(readGas(read)) }
 }
 
 /** The input's balance and storage overrides, added to `overrides`. */
@@ -561,13 +608,18 @@ function transactionOverrides(input: SimulationInput): Record<string, AccountOve
 
 /** The input under the multisig preset: its transactions as simulated, the preset's overrides starting with them. */
 function withMultisigPreset(
-  input: SimulationInput,
+  given: SimulationInput,
   node: string,
 ): {
-  input: SimulationInput
+  input: PreparedInput
   txs: SimulationTx[]
   signers: Address[]
 } {
+  // Only the caller's own overrides can be seen by a read: the preset's are at random signers no read asks about.
+  const input = {
+    ...given,
+    transactionsOverrideReads: (given.transactionStorage ?? []).length + (given.transactionCode ?? []).length > 0,
+  }
   const preset = multisigPreset(input.txs, input.multisigWallets, node)
   if (preset.signers.length === 0) return { input, txs: input.txs, signers: [] }
   const transactionStorage = [...preset.storage, ...(input.transactionStorage ?? [])]

@@ -19,20 +19,22 @@ const RECIPIENT = '0xc100000000000000000000000000000000000000'
 let server: Server
 let base: string
 
-/** geth's answer to the scan's simulation: the recorded last call in the transaction block, or the recorded error. */
+/** geth's answer to the scan's simulation: the recorded last call for the transaction's, or the recorded error. */
 function answer(fixture: Recorded, request: JsonRpcRequest): { result: unknown } | { error: unknown } {
   if (request.method === 'eth_chainId') return { result: '0x1' }
   if (request.method === 'eth_getBlockByNumber') return { result: { number: '0x10', baseFeePerGas: '0x1' } }
   if (fixture.error) return { error: fixture.error }
   const payload = request.params[0] as { blockStateCalls: Block[] }
+  const recordedCall = fixture.calls?.at(-1)?.at(-1)
   return {
     result: payload.blockStateCalls.map((block) => ({
       timestamp: '0x228',
-      // The engine's reads come from the zero address; the transaction block is the one the sender's call is in.
-      calls:
-        block.calls[0]?.from?.toLowerCase() === SENDER
-          ? fixture.calls?.at(-1)?.slice(-1)
-          : block.calls.map(() => ({ status: '0x1', returnData: '0x', gasUsed: '0x5208', logs: [] })),
+      // The engine's reads come from the zero address, some in the transaction's block ahead of the sender's call.
+      calls: block.calls.map((call) =>
+        call.from?.toLowerCase() === SENDER
+          ? recordedCall
+          : { status: '0x1', returnData: '0x', gasUsed: '0x5208', logs: [] },
+      ),
     })),
   }
 }

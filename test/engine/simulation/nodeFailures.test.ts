@@ -10,6 +10,7 @@ import { listenOnFreePort, readBody } from '../../support/net.ts'
 
 type JsonRpcRequest = { id: number; method: string; params: unknown[] }
 type Block = { calls: unknown[] }
+type SentBlock = { calls: { from?: string }[] }
 
 /** How the stand-in node answers: a raw HTTP body, or a JSON-RPC result per request. */
 type Behaviour = { raw: string; contentType: string } | { result: (request: JsonRpcRequest) => unknown }
@@ -22,6 +23,21 @@ function echoBlocks(request: JsonRpcRequest): Block[] {
   }))
 }
 
+/** Where the transaction's call is: its block (the first, where the reads before it run too) and its place there. */
+function transactionAt(request: JsonRpcRequest): { block: number; call: number } {
+  const sent = (request.params[0] as { blockStateCalls: SentBlock[] }).blockStateCalls
+  const block = sent.findIndex((each) => each.calls.some((call) => call.from?.toLowerCase() === ACCOUNT))
+  return { block, call: (sent[block] as SentBlock).calls.findIndex((call) => call.from?.toLowerCase() === ACCOUNT) }
+}
+
+/** echoBlocks with the transaction's result replaced by `result`. */
+function withTransactionResult(request: JsonRpcRequest, result: unknown): Block[] {
+  const at = transactionAt(request)
+  return echoBlocks(request).map((block, index) =>
+    index === at.block ? { calls: block.calls.map((call, place) => (place === at.call ? result : call)) } : block,
+  )
+}
+
 const behaviours: Record<string, Behaviour> = {
   html: { raw: '<html><body>502 Bad Gateway</body></html>', contentType: 'text/html' },
   truncated: { raw: '{"jsonrpc":"2.0","id":', contentType: 'application/json' },
@@ -30,36 +46,29 @@ const behaviours: Record<string, Behaviour> = {
     result: (request) =>
       request.method === 'eth_chainId'
         ? '0x7a69'
-        : echoBlocks(request).map((block, index) => (index === 1 ? { calls: [] } : block)),
+        : echoBlocks(request).map((block, index) => (index === transactionAt(request).block ? { calls: [] } : block)),
   },
   badLogs: {
     result: (request) =>
       request.method === 'eth_chainId'
         ? '0x7a69'
-        : echoBlocks(request).map((block, index) =>
-            index === 1
-              ? { calls: [{ status: '0x1', returnData: '0x', gasUsed: '0x1', logs: [{ address: 'bad' }] }] }
-              : block,
-          ),
+        : withTransactionResult(request, {
+            status: '0x1',
+            returnData: '0x',
+            gasUsed: '0x1',
+            logs: [{ address: 'bad' }],
+          }),
   },
   shortTopic: {
     result: (request) =>
       request.method === 'eth_chainId'
         ? '0x7a69'
-        : echoBlocks(request).map((block, index) =>
-            index === 1
-              ? {
-                  calls: [
-                    {
-                      status: '0x1',
-                      returnData: '0x',
-                      gasUsed: '0x1',
-                      logs: [{ address: `0x${'11'.repeat(20)}`, topics: ['0x1234'], data: '0x' }],
-                    },
-                  ],
-                }
-              : block,
-          ),
+        : withTransactionResult(request, {
+            status: '0x1',
+            returnData: '0x',
+            gasUsed: '0x1',
+            logs: [{ address: `0x${'11'.repeat(20)}`, topics: ['0x1234'], data: '0x' }],
+          }),
   },
   badChainId: { result: (request) => (request.method === 'eth_chainId' ? 'zzz' : echoBlocks(request)) },
 }
@@ -103,10 +112,10 @@ describe('a node that answers with nonsense', () => {
     ['html', /answered eth_simulateV1 with something that is not JSON-RPC/],
     ['truncated', /answered eth_simulateV1 with something that is not JSON-RPC/],
     ['nullResult', /malformed eth_simulateV1 result: the result is not a list of blocks/],
-    ['missingTransactions', /malformed eth_simulateV1 result: block 2 has 0 call results for the 1 calls sent/],
-    ['badLogs', /malformed eth_simulateV1 result: call 1 of block 2 is malformed/],
+    ['missingTransactions', /malformed eth_simulateV1 result: block 1 has 0 call results for the \d+ calls sent/],
+    ['badLogs', /malformed eth_simulateV1 result: call \d+ of block 1 is malformed/],
     // A topic is a 32-byte word; a shorter one is the node's fault, not a bug in Preflight.
-    ['shortTopic', /malformed eth_simulateV1 result: call 1 of block 2 is malformed/],
+    ['shortTopic', /malformed eth_simulateV1 result: call \d+ of block 1 is malformed/],
     ['badChainId', /answered eth_chainId with "zzz", not a chain id/],
   ]
   it.each(cases)('%s → RPC_ERROR saying what the node did wrong', async (behaviour, message) => {

@@ -10,7 +10,7 @@ import type { Devnet } from '../../../src/devnet/devnet.ts'
 import { scanMessage, scanTransactions } from '../../../src/engine/index.ts'
 import { buildScenarios } from '../../bench/scenarios.ts'
 import { startTestDevnet } from '../../support/devnet.ts'
-import type { RpcStandIn } from '../../support/net.ts'
+import { type RpcStandIn, serveJsonRpc } from '../../support/net.ts'
 import { GETH_DEFAULTS, startRuleKeepingNode } from '../../support/simulateRules.ts'
 import { buyWithFeeRouter, launchTaxedToken } from '../../support/taxedTokens.ts'
 
@@ -85,6 +85,48 @@ describe('a scan through a node that keeps geth’s and reth’s limits', () => 
     expect(kept).toEqual(direct)
   })
 
+  it('a swap declaring 29,000,000 gas: the reads not fitting beside it take a block before, and it concludes as with 300,000', async () => {
+    const { fixtures } = devnet
+    const user = fixtures.accounts[0]?.address as Address
+    const tx = v2SwapEthForTokens(fixtures, user, fixtures.erc20.address, parseEther('1'))
+    const request = (gas: number) => ({
+      txObjects: [{ from: tx.from, to: tx.to, data: tx.data, value: BigInt(tx.value ?? 0).toString(), gas: `${gas}` }],
+      userAccount: user,
+      metadata: { origin: 'https://app.uniswap.org' },
+    })
+    const sent: number[][] = []
+    const counting = await serveJsonRpc(async (body, res) => {
+      for (const one of [JSON.parse(body)].flat() as { method: string; params: unknown[] }[]) {
+        if (one.method !== 'eth_simulateV1') continue
+        const blocks = (one.params[0] as { blockStateCalls: { calls: unknown[] }[] }).blockStateCalls
+        sent.push(blocks.map((block) => block.calls.length))
+      }
+      const answer = await fetch(node.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+      res.setHeader('content-type', 'application/json')
+      res.end(await answer.text())
+    })
+    try {
+      const roomy = verdict(
+        await scanTransactions(request(300_000), { rpcUrl: counting.url, chainId: fixtures.chainId }),
+      )
+      const roomyBlocks = sent.splice(0)
+      const full = verdict(
+        await scanTransactions(request(29_000_000), { rpcUrl: counting.url, chainId: fixtures.chainId }),
+      )
+      expect(node.refusals).toEqual([])
+      expect(full).toEqual(roomy)
+      // 300,000 gas leaves room for every read ahead of the swap: one block, then the reads after.
+      expect(roomyBlocks.map((blocks) => blocks.length)).toEqual([2])
+      // 29,000,000 leaves room for 1,000,000 of reads beside it: the same reads, the rest in a block before the swap's.
+      const [apart = 0, ahead = 0] = sent[0] ?? []
+      expect(sent.map((blocks) => blocks.length)).toEqual([3])
+      expect(apart > 0 && ahead > 1).toBe(true)
+      expect(apart + ahead).toBe(roomyBlocks[0]?.[0])
+    } finally {
+      await counting.close()
+    }
+  })
+
   it('every benchmark scenario (transfers, a Safe execTransaction under the preset, permits, Safe messages) is accepted and concludes the same', async () => {
     const { fixtures } = devnet
     for (const scenario of buildScenarios(fixtures, [])) {
@@ -128,8 +170,9 @@ describe('a scan through a node that keeps geth’s and reth’s limits', () => 
     }
     const earlier = node.refusals.length
     const kept = conclusions(await scanTransactions(request, { rpcUrl: node.url, chainId: fixtures.chainId }))
-    // Only the first try, all in one block as a bundle is mined, runs one out of the block's gas: then a block each.
-    expect(node.refusals.slice(earlier).map((refusal) => refusal.code)).toEqual([-32015])
+    // Only the first try, all in one block as a bundle is mined (the reads ahead of them using some of it), runs the
+    // second burn and the buy out of the block's gas: then a block each, where none runs out.
+    expect(node.refusals.slice(earlier).map((refusal) => refusal.code)).toEqual([-32015, -32015])
     expect(kept.simulationResults.perTransaction.map((result) => result.error)).toEqual([null, null, null])
     expect(kept.warnings.filter((warning) => warning.kind === 'TOKEN_CANNOT_BE_SOLD')).toEqual([])
   })
