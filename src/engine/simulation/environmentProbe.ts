@@ -3,9 +3,9 @@
  * each call the block's gas, so inside it `tx.gasprice` and `block.basefee` read 0 and `gasleft()` reads millions: a
  * drainer can read any of them and pay back only then ("claim: +0.1 ETH"), and keep everything once mined. The probe
  * has the node validate the block (its real base fee, the sender paying for the gas), offers a wallet's fees, gives
- * each transaction the gas a wallet would (its own, or half again what the scan used) and the latest block's fee
- * recipient. Only what moved is read back (traceTransfers and token events); risk/simulationEvasion.ts compares it
- * with the scan.
+ * each transaction the gas a wallet would (its own, or half again what the scan used), the latest block's fee
+ * recipient and the number after it. Only what moved is read back (traceTransfers and token events);
+ * risk/simulationEvasion.ts compares it with the scan.
  */
 import { type Address, getAddress, numberToHex, zeroAddress } from 'viem'
 import { assetEventsFromLogs, type Movement } from './assetEvents.ts'
@@ -91,16 +91,15 @@ export async function probeEnvironment(
     gas: numberToHex(tx.gas ?? (tx.gasUsed * 3n) / 2n),
     ...walletFees(tx.fees, head),
   }))
+  // The number the chain gives the next block, said outright: anvil numbers a first simulated block as its base.
+  const blockOverrides = {
+    ...(head.number !== null ? { number: numberToHex(head.number + 1n) } : {}),
+    ...(head.feeRecipient ? { feeRecipient: head.feeRecipient } : {}),
+  }
   const payload = {
     traceTransfers: true,
     validation: true,
-    blockStateCalls: [
-      {
-        stateOverrides,
-        ...(head.feeRecipient ? { blockOverrides: { feeRecipient: head.feeRecipient } } : {}),
-        calls,
-      },
-    ],
+    blockStateCalls: [{ stateOverrides, ...(Object.keys(blockOverrides).length > 0 ? { blockOverrides } : {}), calls }],
   }
   let answer: unknown
   try {

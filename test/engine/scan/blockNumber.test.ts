@@ -5,7 +5,9 @@
  * first block eth_simulateV1 simulates is that one (head + 1, as geth, reth and the execution-apis spec number it), so
  * the scan's reads before the transactions run in that block, ahead of them, and the transactions run there too.
  * anvil numbers its first simulated block as the base itself, so the geth-like node (test/support/simulateRules.ts)
- * numbers the blocks as geth does; on a base block the request names, the engine says the number outright.
+ * numbers the blocks as geth does; on a base block the request names, the engine says the number outright, and so does
+ * the environment probe after the head it reads. On `latest`, anvil still runs the scan's transactions at the head's
+ * number (the engine cannot know it without a round trip first): there the probe is what sees the drain.
  */
 import { type Address, createPublicClient, encodeFunctionData, http, numberToHex, parseAbi, parseEther } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -83,5 +85,33 @@ describe('a deposit that pays the owner only in the block right after its keeper
     expect(outcome.response.action).toBe('WARN')
 
     await expectDrainedAsShown(outcome.response, tx)
+  })
+
+  it('on anvil at latest with the environment probe: the probe, in the block after the head, sees the drain', async () => {
+    const { wrapper, tx } = await keptDeposit()
+
+    const outcome = await scanTransactions(scanRequest(tx), {
+      rpcUrl: fx().rpcUrl,
+      chainId: 31337,
+      probeEnvironment: true,
+    })
+    if (!outcome.ok) throw new Error(JSON.stringify(outcome.error))
+    validateTransactionsResponse(outcome.response)
+    // anvil's own numbering: the scan's block has the head's number, where the deposit mints.
+    expect(accountDiffs(outcome.response, user())).toEqual(['Send 1 ETH', 'Receive 1 KGIFT'])
+    const evasion = outcome.response.warnings.find((warning) => warning.kind === 'SIMULATION_EVASION')
+    expect(evasion).toMatchObject({ severity: 'WARNING' })
+    expect(outcome.response.action).toBe('WARN')
+
+    const client = devnetClient(fx().rpcUrl)
+    const hash = await client.sendTransaction({
+      account: user(),
+      chain: null,
+      to: wrapper,
+      data: DEPOSIT,
+      value: parseEther('1'),
+    })
+    const receipt = await waitForReceipt(client, hash)
+    expect(receipt.logs).toEqual([])
   })
 })
