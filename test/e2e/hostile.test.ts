@@ -15,7 +15,7 @@ import type { Devnet } from '../../src/devnet/devnet.ts'
 import { permit2PermitSingle } from '../../src/devnet/eip712.ts'
 import type { PendingRequest } from '../../src/extension/shared/pending.ts'
 import type { Dapp } from './support/dapp.ts'
-import { callThroughConfirmWindow, clickDecision, type Extension, REJECTED } from './support/extension.ts'
+import { callThroughConfirmWindow, clickDecision, type Extension, REJECTED, startCall } from './support/extension.ts'
 import {
   ATTACKER,
   type Attempt,
@@ -891,6 +891,38 @@ describe('a hostile page cannot get the wallet to sign what the window did not s
   })
 
   describe('G: the decision', () => {
+    it('a second request that moves Continue under a click aimed elsewhere does not continue the first', async () => {
+      const page = await openHostilePage(context, dapp, '')
+      try {
+        const start = node.received().length
+        const { confirm, result } = await callThroughConfirmWindow(context, page, sendTx(FRIEND, '0x8'))
+        const proceed = confirm.getByRole('button', { name: 'Continue' })
+        await expect.poll(() => proceed.isEnabled(), { timeout: 20_000 }).toBe(true)
+        const before = await proceed.boundingBox()
+        // The page times a second request; its queue bar pushes the decision buttons down the window.
+        const second = await startCall(page, sendTx(FRIEND, '0x9'))
+        await confirm.getByTestId('queue-position').waitFor()
+        const after = await proceed.boundingBox()
+        if (!before || !after) throw new Error('the window shows no Continue button')
+        expect(after.y).toBeGreaterThan(before.y + 20)
+        // The user's click, aimed at what was there, lands on Continue as it moves under it.
+        await confirm.mouse.click(after.x + after.width / 2, after.y + after.height / 2)
+        await confirm.waitForTimeout(300)
+        expect(node.signing(start)).toEqual([])
+        expect(await confirm.getByTestId('queue-position').textContent()).toContain('Request 1 of 2')
+        // Left still for a moment, Continue arms again where it now is.
+        await expect.poll(() => proceed.isEnabled()).toBe(true)
+        await clickDecision(confirm, 'Reject')
+        await confirm.getByTestId('queue-position').waitFor({ state: 'detached' })
+        await clickDecision(confirm, 'Reject')
+        expect(await result()).toEqual(REJECTED)
+        expect(await second()).toEqual(REJECTED)
+        expect(node.signing(start)).toEqual([])
+      } finally {
+        await page.close()
+      }
+    })
+
     it('clicks that keep coming where Continue appears, as a page asks its user for, never continue', async () => {
       const page = await openHostilePage(context, dapp, '')
       try {

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react'
+import { type RefObject, useCallback, useEffect, useRef, useState } from 'react'
 import type { Decision } from '../../shared/pending.ts'
 import type { ShownAction } from '../lib/confirmView.ts'
 
@@ -27,49 +27,85 @@ function useArmed(ms: number): boolean {
 /** How long Continue waits, once the results show, for a moment without a press in the window before it arms. */
 const QUIET_MS = 600
 
+/** Where an element sits in the document (scrolling the window does not move it), as a comparable key. */
+function placeOf(element: HTMLElement | null): string {
+  if (!element) return ''
+  const box = element.getBoundingClientRect()
+  return [box.left + window.scrollX, box.top + window.scrollY, box.width, box.height].join(',')
+}
+
 /**
- * False until `ready` has been true for `ms` without a pointer or key press in the window: each press meanwhile starts
- * the wait over. A page that has its user click or press keys over and over where the window opens (a game, "click to
- * claim") cannot have one of those land on Continue as the results appear; the user who stops to read arms it.
+ * False until `ready` has been true for `ms` without a pointer or key press in the window and without `watched`
+ * moving: each press meanwhile, and each move at any time, starts the wait over. A page that has its user click or
+ * press keys over and over where the window opens (a game, "click to claim") cannot have one of those land on Continue
+ * as the results appear; nor can a page that times a second request, whose queue bar pushes the buttons down, have a
+ * click aimed at what was there land on Continue as it moves under it. The user who stops to read arms it. The
+ * returned `isQuiet` says the same at the moment of a click, before React has rendered what the press found.
  */
-function useQuietAfter(ready: boolean, ms: number): boolean {
+function useQuietAfter(
+  ready: boolean,
+  ms: number,
+  watched: RefObject<HTMLElement | null>,
+): { quiet: boolean; isQuiet: () => boolean } {
   const [quiet, setQuiet] = useState(false)
+  const quietNow = useRef(false)
   useEffect(() => {
     if (!ready) return
     let timer: ReturnType<typeof setTimeout> | undefined
-    const stop = () => {
-      window.removeEventListener('pointerdown', restart, true)
-      window.removeEventListener('keydown', restart, true)
-    }
+    let place = placeOf(watched.current)
     const restart = () => {
+      quietNow.current = false
+      setQuiet(false)
       clearTimeout(timer)
       timer = setTimeout(() => {
-        stop()
+        quietNow.current = true
         setQuiet(true)
       }, ms)
     }
-    window.addEventListener('pointerdown', restart, true)
-    window.addEventListener('keydown', restart, true)
+    // Checked at each press too: a layout change and the click it moves Continue under can come before the next frame.
+    const moved = () => {
+      const now = placeOf(watched.current)
+      if (now === place) return false
+      place = now
+      return true
+    }
+    const onPress = () => {
+      if (moved() || !quietNow.current) restart()
+    }
+    const onLayout = () => {
+      if (moved()) restart()
+    }
+    const layout = new ResizeObserver(onLayout)
+    layout.observe(document.documentElement)
+    if (watched.current) layout.observe(watched.current)
+    window.addEventListener('resize', onLayout)
+    window.addEventListener('pointerdown', onPress, true)
+    window.addEventListener('keydown', onPress, true)
     restart()
     return () => {
       clearTimeout(timer)
-      stop()
+      layout.disconnect()
+      window.removeEventListener('resize', onLayout)
+      window.removeEventListener('pointerdown', onPress, true)
+      window.removeEventListener('keydown', onPress, true)
+      quietNow.current = false
       setQuiet(false)
     }
-  }, [ready, ms])
-  return quiet
+  }, [ready, ms, watched])
+  return { quiet, isQuiet: useCallback(() => quietNow.current, []) }
 }
 
 /**
  * Continue and Reject. Reject has focus by default unless the scan found nothing, so a stray Enter never approves a
  * risky request; Escape rejects. A request that follows another in the same window arms its buttons only after a
  * moment, so a double click or a repeated key meant for the previous request cannot decide it; Continue arms only
- * after a quiet moment once the results show (see useQuietAfter).
+ * after a quiet moment once the results show, and again after the buttons move (see useQuietAfter).
  */
 export function DecisionBar({ action, needsAcknowledgement, busy, armAfterMs, onDecide }: Props) {
   const [acknowledged, setAcknowledged] = useState(false)
   const armed = useArmed(armAfterMs)
-  const quiet = useQuietAfter(action !== 'PENDING', QUIET_MS)
+  const buttons = useRef<HTMLDivElement>(null)
+  const { quiet, isQuiet } = useQuietAfter(action !== 'PENDING', QUIET_MS, buttons)
   const reject = useRef<HTMLButtonElement>(null)
   const proceed = useRef<HTMLButtonElement>(null)
 
@@ -99,7 +135,7 @@ export function DecisionBar({ action, needsAcknowledgement, busy, armAfterMs, on
           <span>I understand the risk and want to continue anyway</span>
         </label>
       )}
-      <div className="buttons">
+      <div className="buttons" ref={buttons}>
         <button
           ref={reject}
           type="button"
@@ -114,7 +150,9 @@ export function DecisionBar({ action, needsAcknowledgement, busy, armAfterMs, on
           type="button"
           className={risky ? 'danger-secondary' : action === 'NONE' ? 'primary' : ''}
           disabled={!canContinue}
-          onClick={() => onDecide('continue')}
+          onClick={() => {
+            if (isQuiet()) onDecide('continue')
+          }}
         >
           Continue
         </button>
