@@ -27,11 +27,14 @@ function useArmed(ms: number): boolean {
 /** How long Continue waits, once the results show, for a moment without a press in the window before it arms. */
 const QUIET_MS = 600
 
-/** Where an element sits in the document (scrolling the window does not move it), as a comparable key. */
+/**
+ * Where an element sits in the window, what a click lands on, as a comparable key. The decision bar sticks to the
+ * window's bottom on a long request, so the user's own scrolling does not move it.
+ */
 function placeOf(element: HTMLElement | null): string {
   if (!element) return ''
   const box = element.getBoundingClientRect()
-  return [box.left + window.scrollX, box.top + window.scrollY, box.width, box.height].join(',')
+  return [box.left, box.top, box.width, box.height].join(',')
 }
 
 /**
