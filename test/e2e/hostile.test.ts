@@ -9,13 +9,20 @@
  * not read, E routes around the patch, F signing methods not intercepted.
  */
 import type { BrowserContext } from 'playwright-core'
-import type { Address } from 'viem'
+import { type Address, getAddress } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../src/devnet/devnet.ts'
 import { permit2PermitSingle } from '../../src/devnet/eip712.ts'
 import type { PendingRequest } from '../../src/extension/shared/pending.ts'
 import type { Dapp } from './support/dapp.ts'
-import { callThroughConfirmWindow, clickDecision, type Extension, REJECTED, startCall } from './support/extension.ts'
+import {
+  callThroughConfirmWindow,
+  clickDecision,
+  type Extension,
+  pendingOf,
+  REJECTED,
+  startCall,
+} from './support/extension.ts'
 import {
   ATTACKER,
   type Attempt,
@@ -887,6 +894,67 @@ describe('a hostile page cannot get the wallet to sign what the window did not s
       expect(outcome.settled.code).toBe(-32603)
       expect(outcome.settled.message).toContain('the permission request')
       expect(outcome.received).toEqual([])
+    })
+
+    it("a permission request's later entry, for another account on another chain, is shown as fully as its first", async () => {
+      const other = devnet.fixtures.accounts[3]?.address as Address
+      const entries = [
+        {
+          chainId: '0x7a69',
+          signer: { type: 'account', data: { address: FRIEND } },
+          permission: { type: 'native-token-stream', data: { amountPerSecond: '0x1', maxAmount: '0x1' } },
+          expiry: 1900000000,
+        },
+        {
+          chainId: '0x1',
+          address: other,
+          signer: { type: 'account', data: { address: ATTACKER } },
+          permission: {
+            type: 'erc20-token-periodic',
+            data: {
+              tokenAddress: devnet.fixtures.erc20.address,
+              periodAmount: `0x${'f'.repeat(64)}`,
+              periodDuration: 1,
+            },
+          },
+          expiry: 1900000000,
+        },
+      ]
+      const page = await openHostilePage(context, dapp, '')
+      try {
+        const start = node.received().length
+        const { confirm, result } = await callThroughConfirmWindow(
+          context,
+          page,
+          `ethereum.request({ method: 'wallet_grantPermissions', params: [${JSON.stringify(entries)}] })`,
+        )
+        await confirm.locator('[data-action="ERROR"]').waitFor({ timeout: 20_000 })
+        // The header names both chains and both accounts, not the first entry's alone.
+        const header = confirm.locator('header')
+        expect(await header.textContent()).toContain('Local devnet (31337)')
+        expect(await header.textContent()).toContain('Ethereum (1)')
+        expect(await header.locator(`[title="${getAddress(other)}"]`).count()).toBe(1)
+        const shown = confirm.getByTestId('permission')
+        expect(await shown.count()).toBe(2)
+        const second = await shown.nth(1).textContent()
+        for (const words of [
+          'Ethereum (1)',
+          getAddress(other),
+          getAddress(ATTACKER),
+          'erc20-token-periodic',
+          `0x${'f'.repeat(64)}`,
+        ]) {
+          expect(second).toContain(words)
+        }
+        const pending = await pendingOf(confirm)
+        await clickDecision(confirm, 'Continue')
+        await result()
+        // What the wallet got is what the window listed, entry for entry.
+        expect(node.signing(start)).toEqual([{ method: 'wallet_grantPermissions', params: pending.params }])
+        expect(pending.params).toEqual([entries])
+      } finally {
+        await page.close()
+      }
     })
   })
 

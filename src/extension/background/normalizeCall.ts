@@ -148,21 +148,44 @@ function ethSign(list: unknown[], account: Address | undefined) {
   return { account: address, params: [address, rawMessageHex(data) ?? data] }
 }
 
+/** The account an ERC-7715 entry grants from: `from` (the current draft) or `address` (the 2024 one), if it names one. */
+function grantingAccount(entry: Record<string, unknown>, field: string): Address | undefined {
+  const named = (['from', 'address'] as const).flatMap((key) =>
+    entry[key] === undefined || entry[key] === null ? [] : [toAddress(entry[key], `${field}.${key}`)],
+  )
+  if (named.length === 2 && named[0] !== named[1]) {
+    throw new ParamError(
+      -32602,
+      `Preflight: ${field}.from and ${field}.address name different accounts, and a wallet could grant from either.`,
+    )
+  }
+  return named[0]
+}
+
 /**
- * An ERC-7715 request, `[[{ chainId, address?, signer, permission, rules/expiry }, …]]`: forwarded as copied (numbers
- * exact), on the chain and for the account its first permission names, else the wallet's.
+ * An ERC-7715 request, `[[{ chainId, from/address?, to/signer, permission, rules/expiry }, …]]`: forwarded as copied
+ * (numbers exact), with each entry's chain as minimal hex (the wallet's own when the entry names none), so the chain
+ * the window names for every entry is the one the wallet reads; on the chain and for the account the first names.
  */
 function permissionRequest(list: unknown[], account: Address | undefined, chainId: number) {
   const requests = list[0]
   if (!Array.isArray(requests) || requests.length === 0 || !requests.every(isRecord)) {
     throw new ParamError(-32602, 'Preflight: params[0] of a permission request must be a non-empty list of objects.')
   }
-  const [first] = requests as Record<string, unknown>[]
-  const named = first?.address
-  const address = named === undefined || named === null ? account : toAddress(named, 'params[0][0].address')
-  if (!address) throw noAccount()
-  const chain = first?.chainId === undefined ? chainId : toChainId(first.chainId, 'params[0][0].chainId')
-  return { account: address, params: [exactNumbers(requests)], chainId: chain }
+  const entries = (requests as Record<string, unknown>[]).map((entry, index) => {
+    const field = `params[0][${index}]`
+    const named = entry.chainId === undefined || entry.chainId === null ? undefined : entry.chainId
+    if (named === undefined && chainId === 0) {
+      throw new ParamError(-32602, `Preflight: ${field}.chainId is missing, and the wallet did not say its chain.`)
+    }
+    const chain = named === undefined ? chainId : toChainId(named, `${field}.chainId`)
+    const out = { ...(exactNumbers(entry) as Record<string, unknown>), chainId: numberToHex(chain) }
+    return { account: grantingAccount(entry, field), chain, out }
+  })
+  const [first] = entries
+  const address = first?.account ?? account
+  if (!address || !first) throw noAccount()
+  return { account: address, params: [entries.map((entry) => entry.out)], chainId: first.chain }
 }
 
 const CALL_KEYS = new Set(['to', 'data', 'value', 'chainId', 'capabilities'])

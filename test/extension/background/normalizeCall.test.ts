@@ -373,6 +373,54 @@ describe('normalizeCall: signatures', () => {
     }
   })
 
+  it("checks every entry of an ERC-7715 request and forwards each one's chain as the minimal hex the window names", async () => {
+    const stream = {
+      signer: { type: 'account', data: { address: OTHER } },
+      permission: { type: 'native-token-stream' },
+    }
+    const normalised = await normal(
+      call('wallet_requestExecutionPermissions', [
+        [
+          { chainId: '0x7a69', ...stream },
+          { chainId: 10, from: OTHER, ...stream },
+          { ...stream, address: null },
+        ],
+      ]),
+    )
+    expect(normalised).toMatchObject({ account: ACCOUNT, chainId: 31337 })
+    expect(normalised.params).toEqual([
+      [
+        { chainId: '0x7a69', ...stream },
+        { chainId: '0xa', from: OTHER, ...stream },
+        { ...stream, address: null, chainId: '0x7a69' },
+      ],
+    ])
+    const refused: [unknown[], RegExp][] = [
+      [
+        [
+          { chainId: '0x1', ...stream },
+          { chainId: 'ten', ...stream },
+        ],
+        /params\[0\]\[1\]\.chainId/,
+      ],
+      [
+        [
+          { chainId: '0x1', ...stream },
+          { chainId: '0x1', from: 'me', ...stream },
+        ],
+        /params\[0\]\[1\]\.from/,
+      ],
+      [[{ chainId: '0x1', ...stream, from: OTHER, address: ACCOUNT }], /name different accounts/],
+    ]
+    for (const [entries, message] of refused) {
+      expect(await refusal(call('wallet_grantPermissions', [entries]))).toMatchObject({ code: -32602, message })
+    }
+    expect(await refusal(call('wallet_grantPermissions', [[stream]], null))).toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/params\[0\]\[0\]\.chainId is missing/),
+    })
+  })
+
   it('puts personal_sign in the standard order and checks eth_sign', async () => {
     expect((await normal(call('personal_sign', [OTHER, '0x6869']))).params).toEqual(['0x6869', OTHER])
     expect((await normal(call('personal_sign', ['0x6869']))).params).toEqual(['0x6869', ACCOUNT])

@@ -7,6 +7,7 @@ import { ChangedWhileShown } from '../components/ChangedWhileShown.tsx'
 import { DecisionBar } from '../components/DecisionBar.tsx'
 import { Details } from '../components/Details.tsx'
 import { Fees } from '../components/Fees.tsx'
+import { Permissions } from '../components/Permissions.tsx'
 import { QueueBar } from '../components/QueueBar.tsx'
 import { SafeMessagePanel, SafePanel } from '../components/SafePanel.tsx'
 import { SignedMessage } from '../components/SignedMessage.tsx'
@@ -18,6 +19,7 @@ import { safeTakeoverWords } from '../lib/controlView.ts'
 import { feeView } from '../lib/feeView.ts'
 import { chainInWords, chainName } from '../lib/format.ts'
 import { pageText } from '../lib/pageText.ts'
+import { permissionEntries, requestScope } from '../lib/permissionView.ts'
 import { currentWindowId, decide, type QueueStore, rejectAll, useDecision } from '../stores/pendingStore.ts'
 import { settingsStore } from '../stores/settingsStore.ts'
 import { useShownMarks } from './shownMarks.ts'
@@ -35,6 +37,7 @@ function OtherChain({ domain, wallet, checkedOn }: NonNullable<PendingRequest['o
 }
 
 function Header({ request }: { request: PendingRequest }) {
+  const scope = requestScope(request)
   return (
     <header className="card">
       <div className="brand">
@@ -62,13 +65,28 @@ function Header({ request }: { request: PendingRequest }) {
           )}
         </dd>
         <dt>Network</dt>
-        <dd>
-          {chainName(request.chainId)} <span className="muted">({request.chainId})</span>
+        <dd data-testid="network">
+          {scope.chains.map((chainId) => (
+            <div key={chainId}>
+              {chainName(chainId)} <span className="muted">({chainId})</span>
+            </div>
+          ))}
           {request.otherChain && <OtherChain {...request.otherChain} checkedOn={request.chainId} />}
         </dd>
         <dt>Account</dt>
-        <dd>
-          <AddressText address={request.account} what="signing account" />
+        <dd data-testid="account">
+          {scope.accounts.map((account) => (
+            <div key={account ?? ''}>
+              {account ? (
+                <AddressText address={account} what="signing account" />
+              ) : (
+                'not named: the one your wallet chooses'
+              )}
+            </div>
+          ))}
+          {scope.chains.length + scope.accounts.length > 2 && (
+            <div className="muted">one for each permission below</div>
+          )}
         </dd>
         {request.wallet && (
           <>
@@ -269,6 +287,7 @@ export function ConfirmApp({ initialId, announced = false, queue }: Props) {
   }
   const fees = feeView(request)
   const asked = view.action === 'ERROR' ? askedCalls(request) : null
+  const permissions = permissionEntries(request)
   const changed = request.changedWhileShown
   const needsAcknowledgement =
     changed !== undefined ||
@@ -301,6 +320,7 @@ export function ConfirmApp({ initialId, announced = false, queue }: Props) {
       {view.safeMessage && <SafeMessagePanel safeMessage={view.safeMessage} />}
       {view.signedMessage && <SignedMessage message={view.signedMessage} />}
       {asked && <AskedCalls calls={asked} />}
+      {permissions && <Permissions entries={permissions} />}
       {view.action !== 'ERROR' && (
         <StateChanges groups={view.groups} pending={view.action === 'PENDING'} empty={noChangesText(view)} />
       )}
