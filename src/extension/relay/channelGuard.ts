@@ -7,6 +7,7 @@
 import { type HookCall, type Outcome, WALLET_ANSWER_TIMEOUT_MS } from './protocol.ts'
 import {
   type Allowances,
+  type Allowed,
   type ChannelRequest,
   channelAnswer,
   channelAsk,
@@ -58,9 +59,14 @@ export function guardWalletChannels({ win, allowances, submit, announce }: Chann
     submit({ method: request.method, params: request.params, accounts, chainId, wallet }, (outcome) => {
       if (outcome.kind === 'error')
         return post(channelError(request.target, request.name, request.request.id, outcome.error))
-      allowances.allow(request.method, outcome.params, request)
-      post(channelForward(request, outcome.params))
+      forward(request, outcome.params)
     })
+  }
+
+  /** Posts `request` to the wallet with `params`, the copy a window showed, and lets that post through once. */
+  const forward = (request: ChannelRequest, params: unknown) => {
+    allowances.allow(request.method, params, request)
+    post(channelForward(request, params))
   }
 
   win.addEventListener(
@@ -73,16 +79,20 @@ export function guardWalletChannels({ win, allowances, submit, announce }: Chann
       // page's object, getters run again: what the relay reads is not what the wallet would. None of a wallet's is.
       if (!event.isTrusted) return event.stopImmediatePropagation()
       let message: ReturnType<typeof readChannelMessage>
+      let allowed: Allowed | undefined
       try {
         message = readChannelMessage(event.data)
         if (message.kind === 'other') return
-        if (message.kind === 'signing' && allowances.take(message.request)) return
+        allowed = message.kind === 'signing' ? allowances.take(message.request) : undefined
+        if (allowed?.kind === 'pass') return
       } catch {
         // A request that cannot be read or compared (too large, not JSON) is stopped, never let by.
         return event.stopImmediatePropagation()
       }
       event.stopImmediatePropagation()
       if (message.kind === 'refused') post(channelError(message.target, message.name, message.id, message.error))
+      // What the provider posted for a Continue is the page's world's object: the wallet gets the relay's copy instead.
+      else if (allowed) forward(message.request, allowed.params)
       else void check(message.request)
     },
     true,

@@ -200,24 +200,54 @@ function routeOf(request: ChannelRequest): string {
   return `${request.target}\n${request.name}\n${request.scope ?? ''}`
 }
 
+/**
+ * Whether `value` is data JSON carries whole, so that two values with the same JSON are the same to any reader: no
+ * String or Number objects, Maps, Dates or other objects JSON reads as something else, no array with a hole or a field
+ * of its own, no undefined, NaN, infinity or -0. What a structured clone delivers can be any of those.
+ */
+function isPlainJson(value: unknown): boolean {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true
+  if (typeof value === 'number') return Number.isFinite(value) && !Object.is(value, -0)
+  if (typeof value !== 'object') return false
+  if (Array.isArray(value)) {
+    const keys = Object.keys(value)
+    return (
+      Object.getPrototypeOf(value) === Array.prototype &&
+      keys.length === value.length &&
+      keys.every((key, index) => key === String(index)) &&
+      value.every(isPlainJson)
+    )
+  }
+  return Object.getPrototypeOf(value) === Object.prototype && Object.values(value).every(isPlainJson)
+}
+
+/** What to do with a signing request on the channel that a Continue allowed. */
+export type Allowed =
+  /** The relay's own copy of the params shown, posted again: it goes to the wallet as it is. */
+  | { kind: 'pass' }
+  /** Forwarded through the provider: the relay posts `params`, the copy shown, in place of the object posted. */
+  | { kind: 'rebuild'; params: unknown }
+
 export type Allowances = {
   /** Allows `method` with exactly these `params` once: through the provider, or posted again as `request` was. */
   allow(method: string, params: unknown, request?: ChannelRequest): void
   /**
-   * Whether `request` was forwarded by a Continue and not yet seen; it is then used up. Throws when its params cannot
-   * be compared (too large, or not JSON).
+   * How `request` was allowed by a Continue, and not yet seen (it is then used up); undefined when it was not. Throws
+   * when its params cannot be compared (too large, or not JSON).
    */
-  take(request: ChannelRequest): boolean
+  take(request: ChannelRequest): Allowed | undefined
 }
 
 /**
  * The requests a Continue forwarded, each allowed through the channel once, within ALLOWANCE_MS, on its route: what
  * the hook forwarded goes as a request made directly, and what the relay posts again goes where it came from. A
  * wallet that uses no channel leaves its allowance to lapse, so a page cannot send the same request again later
- * without a window.
+ * without a window. Params are compared as JSON, and what the wallet's world would read besides (a String object, a
+ * field on a list) never reaches it: the provider's message is replaced by the relay's copy of the params shown, and
+ * only that copy, or one JSON reads exactly as it, passes as the relay's own.
  */
 export function createAllowances(now: () => number = Date.now): Allowances {
-  const open: { key: string; until: number }[] = []
+  const open: { key: string; json: string; until: number }[] = []
   const keyOf = (route: string, method: string, json: string) => `${route}\n${method}\n${json}`
   const prune = () => {
     const at = now()
@@ -225,21 +255,21 @@ export function createAllowances(now: () => number = Date.now): Allowances {
   }
   const takeKey = (key: string) => {
     const index = open.findIndex((entry) => entry.key === key)
-    if (index < 0) return false
-    open.splice(index, 1)
-    return true
+    return index < 0 ? undefined : open.splice(index, 1)[0]
   }
   return {
     allow(method, params, request) {
       prune()
       const route = request ? routeOf(request) : THROUGH_PROVIDER
-      open.push({ key: keyOf(route, method, boundedJson(params)), until: now() + ALLOWANCE_MS })
+      const json = boundedJson(params)
+      open.push({ key: keyOf(route, method, json), json, until: now() + ALLOWANCE_MS })
     },
     take(request) {
       prune()
       const json = boundedJson(request.params)
-      if (takeKey(keyOf(routeOf(request), request.method, json))) return true
-      return request.scope === undefined && takeKey(keyOf(THROUGH_PROVIDER, request.method, json))
+      if (isPlainJson(request.params) && takeKey(keyOf(routeOf(request), request.method, json))) return { kind: 'pass' }
+      const forwarded = request.scope === undefined ? takeKey(keyOf(THROUGH_PROVIDER, request.method, json)) : undefined
+      return forwarded && { kind: 'rebuild', params: JSON.parse(forwarded.json) }
     },
   }
 }

@@ -186,9 +186,22 @@ describe('createAllowances', () => {
   it('lets exactly the forwarded request through once, and nothing that differs from it', () => {
     const allowances = createAllowances()
     allowances.allow('eth_sendTransaction', [TX])
-    expect(allowances.take(request([{ ...TX, value: '0x1' }]))).toBe(false)
-    expect(allowances.take(request([TX]))).toBe(true)
-    expect(allowances.take(request([TX]))).toBe(false)
+    expect(allowances.take(request([{ ...TX, value: '0x1' }]))).toBeUndefined()
+    // The provider's message is replaced by the copy shown, whatever the page's world made of it.
+    expect(allowances.take(request([{ ...TX, to: new String(TX.to) }]))).toEqual({ kind: 'rebuild', params: [TX] })
+    expect(allowances.take(request([TX]))).toBeUndefined()
+  })
+
+  it("passes the relay's own post as it is, and no look-alike a wallet would read differently in its place", () => {
+    const allowances = createAllowances()
+    const own = request([TX])
+    allowances.allow('eth_sendTransaction', [TX], own)
+    // biome-ignore lint/suspicious/noSparseArray: JSON reads the hole as null, a wallet reading the list finds none
+    for (const params of [[{ ...TX, to: new String(TX.to) }], Object.assign([TX], { from: TX.to }), [TX, ,]]) {
+      allowances.allow('eth_sendTransaction', JSON.parse(JSON.stringify(params)), own)
+      expect(allowances.take(request(params)), JSON.stringify(params)).toBeUndefined()
+    }
+    expect(allowances.take(own)).toEqual({ kind: 'pass' })
   })
 
   it('binds an allowance to its route: what went through the provider is no Multichain API call on some chain', () => {
@@ -201,11 +214,11 @@ describe('createAllowances', () => {
         params: { scope: 'eip155:56', request: { method: 'eth_sendTransaction', params: [TX] } },
       }),
     )
-    expect(allowances.take(invoked)).toBe(false)
+    expect(allowances.take(invoked)).toBeUndefined()
     allowances.allow('eth_sendTransaction', [TX], invoked)
-    expect(allowances.take({ ...invoked, scope: 'eip155:1' })).toBe(false)
-    expect(allowances.take(invoked)).toBe(true)
-    expect(allowances.take(request([TX]))).toBe(true)
+    expect(allowances.take({ ...invoked, scope: 'eip155:1' })).toBeUndefined()
+    expect(allowances.take(invoked)).toEqual({ kind: 'pass' })
+    expect(allowances.take(request([TX]))).toEqual({ kind: 'rebuild', params: [TX] })
   })
 
   it("throws rather than compare params JSON cannot carry, or that share one object past any request's size", () => {
@@ -223,6 +236,6 @@ describe('createAllowances', () => {
     const allowances = createAllowances(() => now)
     allowances.allow('eth_sendTransaction', [TX])
     now = ALLOWANCE_MS + 1
-    expect(allowances.take(request([TX]))).toBe(false)
+    expect(allowances.take(request([TX]))).toBeUndefined()
   })
 })
