@@ -3,7 +3,7 @@
  * checked every entry's chain and account: normalizeCall.ts): one entry can be for another chain or account than the
  * first, so the window lists them all rather than the first alone.
  */
-import { isAddress } from 'viem'
+import { isAddress, isHex } from 'viem'
 import { isRecord } from '../../../engine/index.ts'
 import type { PendingRequest } from '../../shared/pending.ts'
 import { isPermissionRequest } from '../../shared/permissions.ts'
@@ -24,11 +24,13 @@ const accountOf = (entry: Record<string, unknown>): string | null => {
 }
 
 /** The entries of a permission request, in order; null for any other request. */
-export function permissionEntries(request: Pick<PendingRequest, 'method' | 'params'>): PermissionEntry[] | null {
+export function permissionEntries(
+  request: Pick<PendingRequest, 'method' | 'params' | 'chainId'>,
+): PermissionEntry[] | null {
   const list = request.params[0]
   if (!isPermissionRequest(request.method) || !Array.isArray(list)) return null
   return list.filter(isRecord).map((entry) => ({
-    chainId: Number(BigInt(entry.chainId as string)),
+    chainId: typeof entry.chainId === 'string' && isHex(entry.chainId) ? Number(entry.chainId) : request.chainId,
     account: accountOf(entry),
     fields: Object.entries(entry).filter(([key]) => !OWN_FIELDS.has(key)),
   }))
@@ -44,9 +46,8 @@ export function requestScope(request: Pick<PendingRequest, 'method' | 'params' |
 } {
   const entries = permissionEntries(request)
   if (!entries) return { chains: [request.chainId], accounts: [request.account] }
-  const distinct = <T>(values: T[]) => values.filter((value, index) => values.indexOf(value) === index)
   return {
-    chains: distinct(entries.map((entry) => entry.chainId)),
-    accounts: distinct(entries.map((entry) => entry.account)),
+    chains: [...new Set(entries.map((entry) => entry.chainId))],
+    accounts: [...new Set(entries.map((entry) => entry.account))],
   }
 }
