@@ -23,7 +23,7 @@
  * - `rawMessage.ts`: personal_sign and eth_sign text, and blind signing of a bare 32-byte hash.
  * - `signIn.ts`: Sign-In with Ethereum messages, for the site asking or another one.
  * - `depositUpdates.ts`: Across's signed redirection of a bridge deposit already made.
- * - `deltaOrders.ts`: Velora's Delta orders, read for whom they pay.
+ * - `deltaOrders.ts`: Velora's Delta orders, read as swap orders: what they sell, what they buy and whom they pay.
  * - `farcasterTransfers.ts`: Farcaster account transfers, which hand the account (its fid) to another address.
  * - `hyperliquidSends.ts`: Hyperliquid's signed sends and withdrawals, which its own chain executes: where they pay.
  * - `signedDeposits.ts`: Across deposits signed for its periphery (gasless bridging), and where they send the funds.
@@ -34,7 +34,7 @@
 
 export { type BlurSignature, findBlurSignature, isBlurSite } from './blur.ts'
 export { BOUND_WORDS, type Bound, boundOf } from './bounds.ts'
-export { type DeltaOrder, deltaOrderWarnings, findDeltaOrder } from './deltaOrders.ts'
+export { findDeltaOrder } from './deltaOrders.ts'
 export { depositUpdateWarnings, findDepositUpdate } from './depositUpdates.ts'
 export { type FarcasterTransfer, farcasterTransferWarnings, findFarcasterTransfer } from './farcasterTransfers.ts'
 export { findHyperliquidSend, type HyperliquidSend, hyperliquidSendWarnings } from './hyperliquidSends.ts'

@@ -17,7 +17,7 @@ export type SwapLeg = { token: Address | 'native'; amount: bigint; bound: Bound 
 
 /** A swap order as its contract settles it. */
 export type SwapOrder = {
-  protocol: 'CoW Protocol' | '0x' | '1inch'
+  protocol: 'CoW Protocol' | '0x' | '1inch' | 'Velora Delta'
   /** Whose tokens it sells: the signer for a CoW order, the `maker` field otherwise. */
   maker: Address | 'signer'
   /** Who is paid what the order buys. */
@@ -226,33 +226,38 @@ function item(leg: SwapLeg): SeaportItem {
  */
 export function swapOrderWarnings(order: SwapOrder, user: Address): Warning[] {
   const maker = makerOf(order, user)
-  if (!isAddressEqual(maker, user)) {
-    return [
-      makeWarning(
-        'RELIABLE_SIMULATION_NOT_POSSIBLE',
-        'WARNING',
-        `This ${order.protocol} order sells the tokens of ${shortAddress(maker)}, not yours. Your signature fills it ` +
-          'only if that account accepts it as its own (a smart account or Safe you sign for); what it would give ' +
-          'is not shown here.',
-        { maker },
-      ),
-    ]
-  }
+  if (!isAddressEqual(maker, user)) return [foreignMakerWarning(order.protocol, maker)]
   const warnings: Warning[] = []
   if (order.receiver !== 'signer' && !paysUser(order, user)) {
     warnings.push(proceedsElsewhereWarning(`This ${order.protocol} order`, [order.receiver]))
   }
-  if (order.unpinned) {
-    warnings.push(
-      makeWarning(
-        'RELIABLE_SIMULATION_NOT_POSSIBLE',
-        'WARNING',
-        `What this ${order.protocol} order moves is decided when it is filled: ${order.unpinned}. What it takes and ` +
-          'pays may differ from what is shown.',
-      ),
-    )
-  }
+  if (order.unpinned) warnings.push(unpinnedOrderWarning(order.protocol, order.unpinned))
   return warnings
+}
+
+/**
+ * RELIABLE_SIMULATION_NOT_POSSIBLE: a `protocol` order made for `maker`, not the signer, counts only if that account
+ * accepts the signature as its own, and what it would give that account is not shown.
+ */
+export function foreignMakerWarning(protocol: string, maker: Address): Warning {
+  return makeWarning(
+    'RELIABLE_SIMULATION_NOT_POSSIBLE',
+    'WARNING',
+    `This ${protocol} order sells the tokens of ${shortAddress(maker)}, not yours. Your signature fills it ` +
+      'only if that account accepts it as its own (a smart account or Safe you sign for); what it would give ' +
+      'is not shown here.',
+    { maker },
+  )
+}
+
+/** RELIABLE_SIMULATION_NOT_POSSIBLE: what a `protocol` order moves is decided when it is filled, for the reason `why`. */
+export function unpinnedOrderWarning(protocol: string, why: string): Warning {
+  return makeWarning(
+    'RELIABLE_SIMULATION_NOT_POSSIBLE',
+    'WARNING',
+    `What this ${protocol} order moves is decided when it is filled: ${why}. What it takes and ` +
+      'pays may differ from what is shown.',
+  )
 }
 
 /**

@@ -34,7 +34,6 @@ import {
   type Bound,
   decodeRawMessage,
   decodeTypedMessage,
-  deltaOrderWarnings,
   depositUpdateWarnings,
   farcasterTransferWarnings,
   findBlurSignature,
@@ -244,7 +243,7 @@ async function analyseTypedData(
   if (seaport) return scanOrders(typedData, seaport, input, options)
   const blur = findBlurSignature(typedData, payload, input.userAccount)
   if (blur) return scanBlur(typedData, blur, input, options)
-  const swap = findSwapOrder(typedData)
+  const swap = findSwapOrder(typedData) ?? findDeltaOrder(typedData)
   if (swap) return scanSwapOrder(typedData, swap, input, options)
   const call = findSignedCall(typedData, input.userAccount)
   if (call) return scanSignedRun(typedData, signedCallRun(call), input.userAccount, options)
@@ -254,14 +253,12 @@ async function analyseTypedData(
   const update = findDepositUpdate(typedData)
   const send = findHyperliquidSend(typedData)
   const transfer = findFarcasterTransfer(typedData)
-  const delta = findDeltaOrder(typedData)
   return done({
     warnings: [
       ...(chainId === null ? [] : messageAddressWarnings(chainId, typedData)),
       ...(update ? depositUpdateWarnings(update, input.userAccount) : []),
       ...(send ? hyperliquidSendWarnings(send, input.userAccount) : []),
       ...(transfer ? farcasterTransferWarnings(transfer, input.userAccount) : []),
-      ...(delta ? deltaOrderWarnings(delta, input.userAccount) : []),
     ],
     simulationResults: results([], decodeTypedMessage(typedData)),
   })
@@ -728,7 +725,7 @@ function bounded(change: StateChange, bounds: { gives: Bound; receives: Bound })
 // ── Swap orders ──────────────────────────────────────────────────────────────────────────────────────────────────
 
 /**
- * A CoW, 0x or 1inch order: read and judged as a marketplace order is, in one round trip, with what it pays shown only
+ * A CoW, 0x, 1inch or Velora Delta order: read and judged as a marketplace order is, in one round trip, with what it pays shown only
  * when it pays the user, and its amounts worded as they bind ("Receive at least").
  */
 function scanSwapOrder(typedData: TypedData, order: SwapOrder, input: MessageScanInput, options: ScanOptions) {

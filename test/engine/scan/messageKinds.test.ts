@@ -1,5 +1,16 @@
 /** Seaport orders, other typed data, raw messages and malformed requests, against the devnet. */
-import { type Address, keccak256, parseEther, stringToHex, toHex, zeroAddress } from 'viem'
+import {
+  type Address,
+  createPublicClient,
+  erc20Abi,
+  http,
+  keccak256,
+  parseEther,
+  stringToHex,
+  toHex,
+  zeroAddress,
+} from 'viem'
+import { foundry } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../../src/devnet/devnet.ts'
 import {
@@ -307,7 +318,7 @@ describe('scanMessage: orders, other typed data, raw messages, malformed input',
   })
 
   describe("Velora Delta orders, as @velora-dex/sdk's produceDeltaOrderTypedData builds them", () => {
-    const deltaOrder = (beneficiary: Address) => ({
+    const deltaOrder = (beneficiary: Address, fields: Record<string, unknown> = {}) => ({
       types: {
         EIP712Domain: NAMED_DOMAIN_FIELDS,
         Order: [
@@ -357,8 +368,16 @@ describe('scanMessage: orders, other typed data, raw messages, malformed input',
           scalingFactor: 0,
           protocolData: '0x',
         },
+        ...fields,
       },
     })
+    const balanceOf = (token: Address) =>
+      createPublicClient({ chain: foundry, transport: http(fixtures.rpcUrl) }).readContract({
+        address: token,
+        abi: erc20Abi,
+        functionName: 'balanceOf',
+        args: [user],
+      })
 
     it('paying the owner (the SDK default): NONE; paying another address: WARN naming it', async () => {
       const own = (await scanOk(typed(deltaOrder(user)), fixtures.rpcUrl)).response
@@ -366,9 +385,45 @@ describe('scanMessage: orders, other typed data, raw messages, malformed input',
       expect(own.warnings).toEqual([])
       expect(own.action).toBe('NONE')
       const elsewhere = (await scanOk(typed(deltaOrder(fee)), fixtures.rpcUrl)).response
-      expect(elsewhere.warnings.map((w) => w.kind)).toEqual(['TRADE_PROCEEDS_TO_OTHER_ADDRESS'])
+      // Only the sale is the signer's, as for a CoW order paid elsewhere: 1,000 USDC out for nothing shown back.
+      expect(elsewhere.warnings.map((w) => w.kind)).toEqual([
+        'TRADE_PROCEEDS_TO_OTHER_ADDRESS',
+        'IMBALANCED_DOLLAR_VALUE',
+      ])
+      expect(elsewhere.simulationResults.expectedStateChanges.map((c) => c.humanReadableDiff)).toEqual([
+        'Send 1,000 USDC',
+      ])
       expect(elsewhere.warnings[0]?.message).toContain(`pays what it buys to ${shortAddress(fee)}, not to you`)
       expect(elsewhere.action).toBe('WARN')
+    })
+
+    it('shows what it sells and buys, read from the devnet tokens: "Send 1,000 USDC", "Receive at least 0.29 WETH"', async () => {
+      const { response } = await scanOk(typed(deltaOrder(user)), fixtures.rpcUrl)
+      const changes = response.simulationResults.expectedStateChanges
+      expect(changes.map((c) => c.humanReadableDiff)).toEqual(['Send 1,000 USDC', 'Receive at least 0.29 WETH'])
+      const usdc = await balanceOf(fixtures.erc20.address)
+      const weth = await balanceOf(fixtures.weth.address)
+      expect(changes.map((c) => (c.rawInfo.data as { amount: unknown }).amount)).toEqual([
+        { before: usdc.toString(), after: (usdc - 1_000_000_000n).toString() },
+        { before: weth.toString(), after: (weth + 290_000_000_000_000_000n).toString() },
+      ])
+      const buy = (await scanOk(typed(deltaOrder(user, { kind: 1 })), fixtures.rpcUrl)).response
+      expect(buy.simulationResults.expectedStateChanges.map((c) => c.humanReadableDiff)).toEqual([
+        'Send at most 1,000 USDC',
+        'Receive 0.29 WETH',
+      ])
+    })
+
+    it('paying the owner 1 wei of WETH for 1,000 USDC: TRADE_FOR_NOTHING, BLOCK', async () => {
+      const drain = deltaOrder(user, { destAmount: '1', expectedAmount: '1' })
+      const { response } = await scanOk(typed(drain), fixtures.rpcUrl)
+      expect(validate(response)).toEqual([])
+      expect(response.warnings.map((w) => [w.kind, w.severity])).toEqual([['TRADE_FOR_NOTHING', 'CRITICAL']])
+      expect(response.action).toBe('BLOCK')
+      expect(response.simulationResults.expectedStateChanges.map((c) => c.humanReadableDiff)).toEqual([
+        'Send 1,000 USDC',
+        'Receive at least <0.000001 WETH',
+      ])
     })
   })
 
