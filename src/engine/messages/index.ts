@@ -10,6 +10,7 @@
  * - `permit2Orders.ts`: what a Permit2 signature transfer's witness (a UniswapX order) pays the signer.
  * - `seaport.ts`: Seaport orders and bulk orders: what the user gives and receives (collection offers included), and
  *   whether any order is a trade for nothing.
+ * - `looksRareOrders.ts`: LooksRare v2 maker asks and bids and their bulk trees: the NFTs and the price.
  * - `swapOrders.ts`: CoW Protocol, 0x and 1inch swap orders: what the maker gives, what it is paid and to whom.
  * - `unvaluedPayments.ts`: orders that give something of value and pay the signer only in what Preflight cannot value
  *   (a token it has no price or list entry for, an NFT), the way scammers pay in tokens they minted.
@@ -38,6 +39,7 @@ export { findDeltaOrder } from './deltaOrders.ts'
 export { depositUpdateWarnings, findDepositUpdate } from './depositUpdates.ts'
 export { type FarcasterTransfer, farcasterTransferWarnings, findFarcasterTransfer } from './farcasterTransfers.ts'
 export { findHyperliquidSend, type HyperliquidSend, hyperliquidSendWarnings } from './hyperliquidSends.ts'
+export { findLooksRareOrders, type LooksRareOrders } from './looksRareOrders.ts'
 export {
   isNativeOutput,
   type WitnessOutput,

@@ -56,7 +56,7 @@ const ORDER_PREFIX = 'address offerer,address zone,OfferItem[] offer,Considerati
 const OFFER_ITEM = 'uint8 itemType,address token,uint256 identifierOrCriteria,uint256 startAmount,uint256 endAmount'
 const CONSIDERATION_ITEM = `${OFFER_ITEM},address recipient`
 
-/** Seaport accepts bulk trees of height 1 to 24: `OrderComponents[2]` up to 24 times. */
+/** Seaport accepts bulk trees of height 1 to 24: `OrderComponents[2]` up to 24 times (LooksRare's are lower). */
 const BULK_TREE = /^(\w+)((?:\[2\]){1,24})$/
 
 /**
@@ -65,19 +65,28 @@ const BULK_TREE = /^(\w+)((?:\[2\]){1,24})$/
  * between start and end amounts, so the user is shown the most they may give and the least they may receive.
  */
 export function findSeaportOrders(typedData: TypedData, user: Address): SeaportOrders | null {
-  const { types, primaryType, message } = typedData
+  const { primaryType, message } = typedData
   if (isOrderType(typedData, primaryType)) {
     const trade = orderTrade(message, user)
     return { orders: [trade], total: trade, bulk: false }
   }
-  const fields = types[primaryType] ?? []
-  const tree = fields.length === 1 ? BULK_TREE.exec(fields[0]?.type ?? '') : null
-  if (!tree || !isOrderType(typedData, tree[1] as string)) return null
-  const leaves = treeLeaves(message[fields[0]?.name as string] as TypedValue)
+  const leaves = bulkTreeLeaves(typedData, (name) => isOrderType(typedData, name))
+  if (!leaves) return null
   return bulkOrders(
     leaves.map((leaf) => orderTrade(leaf, user)),
     user,
   )
+}
+
+/**
+ * The leaves, left to right, of a bulk signature's tree (a primary type whose one field is `Leaf[2]…[2]`, as Seaport
+ * and LooksRare sign many orders at once), or null when the payload is no such tree of `isLeaf` structs.
+ */
+export function bulkTreeLeaves(typedData: TypedData, isLeaf: (name: string) => boolean): TypedStruct[] | null {
+  const fields = typedData.types[typedData.primaryType] ?? []
+  const tree = fields.length === 1 ? BULK_TREE.exec(fields[0]?.type ?? '') : null
+  if (!tree || !isLeaf(tree[1] as string)) return null
+  return treeLeaves(typedData.message[fields[0]?.name as string] as TypedValue)
 }
 
 /** Orders one signature covers, each kept for judging and all added up for showing. */
@@ -90,7 +99,7 @@ export function bulkOrders(orders: SeaportTrade[], user: Address): SeaportOrders
   return { orders, total, bulk: true }
 }
 
-/** Whether any item is of an item type Seaport does not define: nothing can be shown for it. */
+/** Whether any item is of a type its exchange (Seaport, LooksRare) does not define: nothing can be shown for it. */
 export function hasUnsupportedItems(trade: SeaportTrade): boolean {
   return [...trade.gives, ...trade.receives].some((item) => item.kind === 'UNKNOWN')
 }

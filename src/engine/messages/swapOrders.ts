@@ -250,7 +250,7 @@ export function foreignMakerWarning(protocol: string, maker: Address): Warning {
   )
 }
 
-/** RELIABLE_SIMULATION_NOT_POSSIBLE: what a `protocol` order moves is decided when it is filled, for the reason `why`. */
+/** RELIABLE_SIMULATION_NOT_POSSIBLE: what a `protocol` order moves is decided when it is filled, because `why`. */
 export function unpinnedOrderWarning(protocol: string, why: string): Warning {
   return makeWarning(
     'RELIABLE_SIMULATION_NOT_POSSIBLE',

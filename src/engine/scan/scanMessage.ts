@@ -41,6 +41,7 @@ import {
   findDepositUpdate,
   findFarcasterTransfer,
   findHyperliquidSend,
+  findLooksRareOrders,
   findNftPermit,
   findSafeMessage,
   findSafeTransaction,
@@ -223,7 +224,8 @@ async function analyse(input: MessageScanInput, options: ScanOptions): Promise<S
 const UNREAD_ERRORS = new Set<MessageError['kind']>(['UNSUPPORTED_ORDER_TYPE', 'UNSUPPORTED_MESSAGE', 'UNKNOWN_ERROR'])
 
 /**
- * Routes typed data to the analysis of its kind: Safe transaction, permits, Seaport or Blur order, or anything else.
+ * Routes typed data to the analysis of its kind: Safe transaction, permits, Seaport, LooksRare or Blur order, or
+ * anything else.
  * `payload` is the request's typed data as sent, for what rides beside the signed fields (a Blur order's tree).
  */
 async function analyseTypedData(
@@ -241,6 +243,8 @@ async function analyseTypedData(
   if (permits.length > 0 || nftPermit) return scanPermits(typedData, permits, nftPermit ? [nftPermit] : [], options)
   const seaport = findSeaportOrders(typedData, input.userAccount)
   if (seaport) return scanOrders(typedData, seaport, input, options)
+  const looksRare = findLooksRareOrders(typedData, input.userAccount)
+  if (looksRare) return scanOrders(typedData, looksRare.orders, input, options, looksRare.warnings, looksRare.bounds)
   const blur = findBlurSignature(typedData, payload, input.userAccount)
   if (blur) return scanBlur(typedData, blur, input, options)
   const swap = findSwapOrder(typedData) ?? findDeltaOrder(typedData)
@@ -665,7 +669,7 @@ async function scanOrders(
   if (hasUnsupportedItems(trade)) {
     const error: MessageError = {
       kind: 'UNSUPPORTED_ORDER_TYPE',
-      humanReadableError: 'This order trades an item type Seaport does not define, so its effect cannot be shown.',
+      humanReadableError: 'This order trades an item type its exchange does not define, so its effect cannot be shown.',
     }
     return done({ warnings: [], simulationResults: { ...results([], decodedMessage), error } })
   }
@@ -725,8 +729,8 @@ function bounded(change: StateChange, bounds: { gives: Bound; receives: Bound })
 // ── Swap orders ──────────────────────────────────────────────────────────────────────────────────────────────────
 
 /**
- * A CoW, 0x, 1inch or Velora Delta order: read and judged as a marketplace order is, in one round trip, with what it pays shown only
- * when it pays the user, and its amounts worded as they bind ("Receive at least").
+ * A CoW, 0x, 1inch or Velora Delta order: read and judged as a marketplace order is, in one round trip, with what it
+ * pays shown only when it pays the user, and its amounts worded as they bind ("Receive at least").
  */
 function scanSwapOrder(typedData: TypedData, order: SwapOrder, input: MessageScanInput, options: ScanOptions) {
   const user = input.userAccount
