@@ -11,6 +11,7 @@
  * - `seaport.ts`: Seaport orders and bulk orders: what the user gives and receives (collection offers included), and
  *   whether any order is a trade for nothing.
  * - `looksRareOrders.ts`: LooksRare v2 maker asks and bids and their bulk trees: the NFTs and the price.
+ * - `polymarketOrders.ts`: Polymarket's CTF Exchange orders: outcome shares for USDC, with the exchange's contracts.
  * - `swapOrders.ts`: CoW Protocol, 0x and 1inch swap orders: what the maker gives, what it is paid and to whom.
  * - `unvaluedPayments.ts`: orders that give something of value and pay the signer only in what Preflight cannot value
  *   (a token it has no price or list entry for, an NFT), the way scammers pay in tokens they minted.
@@ -59,6 +60,7 @@ export {
   permitWarnings,
   type TokenPermit,
 } from './permits.ts'
+export { findPolymarketOrder, type PolymarketOrder, polymarketShareChanges } from './polymarketOrders.ts'
 export { decodeRawMessage, rawMessageHex, rawMessageWarnings, readRawMessage } from './rawMessage.ts'
 export {
   reorderedTextWarnings,

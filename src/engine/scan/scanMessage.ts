@@ -43,6 +43,7 @@ import {
   findHyperliquidSend,
   findLooksRareOrders,
   findNftPermit,
+  findPolymarketOrder,
   findSafeMessage,
   findSafeTransaction,
   findSeaportOrders,
@@ -61,10 +62,12 @@ import {
   type NftPermit,
   nftPermitApproval,
   type PermitContext,
+  type PolymarketOrder,
   parseTypedData,
   permitReads,
   permitStateChange,
   permitWarnings,
+  polymarketShareChanges,
   proceedsElsewhereWarning,
   rawMessageWarnings,
   readRawMessage,
@@ -224,8 +227,8 @@ async function analyse(input: MessageScanInput, options: ScanOptions): Promise<S
 const UNREAD_ERRORS = new Set<MessageError['kind']>(['UNSUPPORTED_ORDER_TYPE', 'UNSUPPORTED_MESSAGE', 'UNKNOWN_ERROR'])
 
 /**
- * Routes typed data to the analysis of its kind: Safe transaction, permits, Seaport, LooksRare or Blur order, or
- * anything else.
+ * Routes typed data to the analysis of its kind: Safe transaction, permits, Seaport, LooksRare, Polymarket or Blur
+ * order, or anything else.
  * `payload` is the request's typed data as sent, for what rides beside the signed fields (a Blur order's tree).
  */
 async function analyseTypedData(
@@ -245,6 +248,8 @@ async function analyseTypedData(
   if (seaport) return scanOrders(typedData, seaport, input, options)
   const looksRare = findLooksRareOrders(typedData, input.userAccount)
   if (looksRare) return scanOrders(typedData, looksRare.orders, input, options, looksRare.warnings, looksRare.bounds)
+  const polymarket = findPolymarketOrder(typedData, input.userAccount)
+  if (polymarket) return scanPolymarketOrder(typedData, polymarket, input, options)
   const blur = findBlurSignature(typedData, payload, input.userAccount)
   if (blur) return scanBlur(typedData, blur, input, options)
   const swap = findSwapOrder(typedData) ?? findDeltaOrder(typedData)
@@ -736,6 +741,40 @@ function scanSwapOrder(typedData: TypedData, order: SwapOrder, input: MessageSca
   const user = input.userAccount
   const bounds = { gives: order.sell.bound, receives: order.buy.bound }
   return scanOrders(typedData, swapOrderTrades(order, user), input, options, swapOrderWarnings(order, user), bounds)
+}
+
+// ── Polymarket ───────────────────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * A Polymarket order: read and judged as a marketplace order is, for the account whose assets it trades (the signer's
+ * proxy wallet or Safe, where it has one), both sides "up to" as it fills in part, and its shares counted as shares.
+ * An order for an exchange Preflight does not know cannot be read: it says so (WARN).
+ */
+async function scanPolymarketOrder(
+  typedData: TypedData,
+  order: PolymarketOrder,
+  input: MessageScanInput,
+  options: ScanOptions,
+): Promise<Scan> {
+  if (order.kind === 'unknownExchange') {
+    const error: MessageError = { kind: 'UNSUPPORTED_ORDER_TYPE', humanReadableError: order.reason }
+    return done({ warnings: [], simulationResults: { ...results([], decodeTypedMessage(typedData)), error } })
+  }
+  const scan = await scanOrders(
+    typedData,
+    order.orders,
+    { ...input, userAccount: order.account },
+    options,
+    order.warnings,
+    {
+      gives: 'upTo',
+      receives: 'upTo',
+    },
+  )
+  if (!scan.ok) return scan
+  const { simulationResults } = scan.analysis
+  const expectedStateChanges = polymarketShareChanges(simulationResults.expectedStateChanges, order.ctf)
+  return done({ ...scan.analysis, simulationResults: { ...simulationResults, expectedStateChanges } }, scan.stats)
 }
 
 // ── Blur ─────────────────────────────────────────────────────────────────────────────────────────────────────────
