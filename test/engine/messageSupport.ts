@@ -122,7 +122,7 @@ export function claimedBalance(changes: StateChange[], symbol: string): { before
  * A scanner of typed data the user signs on `origin`: each response validated against the reference schema and made
  * in one round trip, as every order scan is.
  */
-export function orderScanner(user: () => Address, origin: string, rpcUrl: () => string, now: number) {
+export function orderScanner(user: () => Address, origin: string, rpcUrl: () => string, now?: number) {
   const validate = messageResponseValidator()
   return async (payload: unknown): Promise<ScanMessageResponse> => {
     const request = { message: { kind: 'SIGN_TYPED_DATA', data: payload }, userAccount: user(), metadata: { origin } }

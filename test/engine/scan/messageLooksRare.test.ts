@@ -11,7 +11,7 @@ import { NAMED_DOMAIN_FIELDS } from '../../../src/devnet/eip712.ts'
 import type { Fixtures } from '../../../src/devnet/fixtures.ts'
 import type { ScanMessageResponse } from '../../../src/engine/index.ts'
 import { startTestDevnet } from '../../support/devnet.ts'
-import { diffsOf, messageResponseValidator, scanOk } from '../messageSupport.ts'
+import { diffsOf, orderScanner, scanOk } from '../messageSupport.ts'
 
 /** LooksRareProtocol on mainnet, the SDK's EXCHANGE_V2: the domain's verifying contract (not deployed here). */
 const EXCHANGE_V2 = '0x0000000000E655fAe4d56241588680F86E3b2377'
@@ -43,7 +43,6 @@ describe('scanMessage: LooksRare v2 maker orders', () => {
   let fixtures: Fixtures
   let user: Address
   let attacker: Address
-  const validate = messageResponseValidator()
   const client = () => createPublicClient({ chain: foundry, transport: http(fixtures.rpcUrl) })
   const domain = () => ({
     name: 'LooksRareProtocol',
@@ -83,17 +82,11 @@ describe('scanMessage: LooksRare v2 maker orders', () => {
     domain: domain(),
     message: { tree: makers.map(maker) },
   })
-  const scan = async (data: unknown): Promise<ScanMessageResponse> => {
-    const request = {
-      message: { kind: 'SIGN_TYPED_DATA', data },
-      userAccount: user,
-      metadata: { origin: 'https://looksrare.org' },
-    }
-    const { response, roundTrips } = await scanOk(request, fixtures.rpcUrl)
-    expect(validate(response)).toEqual([])
-    expect(roundTrips).toBe(1)
-    return response
-  }
+  const scan = orderScanner(
+    () => user,
+    'https://looksrare.org',
+    () => fixtures.rpcUrl,
+  )
   const kinds = (response: ScanMessageResponse) => response.warnings.map((w) => [w.kind, w.severity])
   const amountOf = (response: ScanMessageResponse, index: number) =>
     (response.simulationResults.expectedStateChanges[index]?.rawInfo.data as { amount?: unknown } | undefined)?.amount

@@ -23,7 +23,7 @@ import type { Devnet } from '../../../src/devnet/devnet.ts'
 import type { Fixtures } from '../../../src/devnet/fixtures.ts'
 import type { ScanMessageResponse } from '../../../src/engine/index.ts'
 import { startTestDevnet } from '../../support/devnet.ts'
-import { diffsOf, messageResponseValidator, scanOk } from '../messageSupport.ts'
+import { diffsOf, orderScanner, scanOk } from '../messageSupport.ts'
 
 const EXCHANGE = '0x4bFb41d5B3570DeFd03C39a9A4D8dE6Bd8B8982E'
 const USDC_E: Address = '0x2791Bca1f2de4661ED88A30C99A7a9449Aa84174'
@@ -75,7 +75,6 @@ describe('scanMessage: Polymarket CTF Exchange orders', () => {
   let fixtures: Fixtures
   let user: Address
   let proxy: Address
-  const validate = messageResponseValidator()
   const chain = () => createPublicClient({ transport: http(fixtures.rpcUrl) })
   const order = (fields: Record<string, unknown>) => ({
     types: TYPES,
@@ -97,17 +96,11 @@ describe('scanMessage: Polymarket CTF Exchange orders', () => {
       ...fields,
     },
   })
-  const scan = async (data: unknown): Promise<ScanMessageResponse> => {
-    const request = {
-      message: { kind: 'SIGN_TYPED_DATA', data },
-      userAccount: user,
-      metadata: { origin: 'https://polymarket.com' },
-    }
-    const { response, roundTrips } = await scanOk(request, fixtures.rpcUrl)
-    expect(validate(response)).toEqual([])
-    expect(roundTrips).toBe(1)
-    return response
-  }
+  const scan = orderScanner(
+    () => user,
+    'https://polymarket.com',
+    () => fixtures.rpcUrl,
+  )
   const usdcOf = (holder: Address) =>
     chain().readContract({ address: USDC_E, abi: erc20Abi, functionName: 'balanceOf', args: [holder] })
   const sharesOf = (holder: Address) =>
