@@ -30,8 +30,12 @@ const artifact = createRequire(import.meta.url)(
 export const MSG_SENDER: Address = '0x0000000000000000000000000000000000000001'
 const ADDRESS_THIS: Address = '0x0000000000000000000000000000000000000002'
 
+/** The router 2.1.0 at its address on mainnet, on the known spenders' list. */
+export const UNIVERSAL_ROUTER: Address = '0x66a9893cC07D91D95644AEDD05D03f95e1dBA8Af'
+
 /** Commands.sol */
 const V3_SWAP_EXACT_IN = 0x00
+const TRANSFER = 0x05
 const V2_SWAP_EXACT_IN = 0x08
 const WRAP_ETH = 0x0b
 
@@ -103,4 +107,17 @@ export function universalRouterSwapEthForUsdc(
     args: [commands, [wrap, swap], DEADLINE],
   })
   return { from, to: router, data, value: numberToHex(value) }
+}
+
+/**
+ * The calldata of an `execute` that pays `value` wei of the ETH sent with it to `recipient` (TRANSFER of Constants.ETH,
+ * address 0): a known router passing the user's payment on to whomever the calldata names.
+ */
+export function universalRouterTransfer(recipient: Address, value: bigint): Hex {
+  const transfer = encodeAbiParameters(parseAbiParameters('address, address, uint256'), [zeroAddress, recipient, value])
+  return encodeFunctionData({
+    abi: artifact.abi,
+    functionName: 'execute',
+    args: [encodePacked(['uint8'], [TRANSFER]), [transfer], DEADLINE],
+  })
 }

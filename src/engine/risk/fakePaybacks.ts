@@ -2,7 +2,8 @@
  * A drainer can hand back a token ("your reward") so that the user seems to get something for what they lose: one it
  * mints on the spot, or one from a stock it minted beforehand. Such a payback is told apart from honest gains by what
  * an honest flow does not combine: Preflight cannot value the tokens (no price read, not on the bundled list), what
- * the user loses is not all paid to a known protocol or drop mint contract (minters.ts) the transaction calls, they
+ * the user loses is not all paid to a known protocol or drop mint contract (minters.ts) the transaction calls and
+ * kept in the trade (a router told to pay it on to a wallet is not paid it), they
  * are no receipt (a receipt's token contract is one the transaction calls: a vault's shares, a position manager's NFT;
  * or one that keeps what the user puts in: a Uniswap pair's LP token, Aave's aToken), and whoever hands them out is
  * paid nothing for them. They are minted for the user in this transaction, or they come from accounts that end up
@@ -14,14 +15,16 @@
  * person's wallet or to a contract, which the one simulation call does not read for addresses the transaction never
  * names. And an honest sale whose contract forwards every wei to the seller's wallet (an escrow marketplace, a presale
  * paying its treasury) looks like a drain unless that contract is on the bundled list: the warning names the contract
- * called and asks whether the user trusts it.
+ * called and asks whether the user trusts it. A known drop minter pays the creator its collection names, whoever that
+ * is: a "drop" an attacker sets up to be paid through it is a sale, as far as this rule can tell.
  */
 import { type Address, isAddressEqual, zeroAddress } from 'viem'
 import { assetKey, listedToken, type PriceOf, type TransferChange } from '../assets/index.ts'
 import type { Call } from '../safe/index.ts'
-import { type Movement, netByAccount } from '../simulation/index.ts'
+import { type AssetRef, type Movement, netByAccount } from '../simulation/index.ts'
 import { knownMinter } from './minters.ts'
 import { isKnownSpender, isWrappedNative } from './protocols.ts'
+import { wrappersIn } from './swapProceeds.ts'
 
 /** What judging a payback needs of the transaction: its chain, its calls, every asset movement, the prices read. */
 export type PaybackContext = {
@@ -46,8 +49,8 @@ export function fakePayback(transfers: TransferChange[], user: Address, context:
   const gains = mine.filter((change) => change.after > change.before)
   const lost = new Set(mine.filter((change) => change.after < change.before).map((change) => assetKey(change.asset)))
   const called = calls.flatMap((call) => (call.to ? [call.to] : []))
-  const isKnown = (contract: Address) => isKnownSpender(chainId, contract) || knownMinter(chainId, contract) !== null
-  if (gains.length === 0 || (called.some(isKnown) && paysKnown(mine, user, movements, isKnown))) return null
+  const callsKnown = called.some((contract) => isKnownContract(chainId, contract))
+  if (gains.length === 0 || (callsKnown && paysKnown(mine, user, context))) return null
   /** The token contract is called, or ends up holding some of what the user loses. */
   const isReceipt = (token: Address) =>
     called.some((contract) => isAddressEqual(contract, token)) ||
@@ -78,30 +81,91 @@ export function fakePayback(transfers: TransferChange[], user: Address, context:
   return minted ? 'minted' : 'unpaid'
 }
 
+/** Whether a contract is a known protocol's (a listed spender: a router, a vault, a gateway) or a drop's mint contract. */
+export function isKnownContract(chainId: number, contract: Address): boolean {
+  return isKnownSpender(chainId, contract) || knownMinter(chainId, contract) !== null
+}
+
 /**
- * Whether all the user loses is paid to known contracts (`isKnown`), net of what they pay the user back: a swap's
- * buyer pays the router, a pool joiner the vault, a drop's buyer the minter, which pays the creator. Calling one is no
- * excuse for a loss that goes elsewhere: a zero-value call to a listed vault, or a SeaDrop mint, batched beside a
- * drainer's "claim" (in a second transaction, a Safe's MultiSend or a smart account's executeBatch) must not make the
- * claim's minted payback pass as the protocol's; nor may a round trip through one (wrapping ETH and unwrapping it).
+ * Whether all the user loses is paid to known contracts, net of what they pay the user back and of what protocols pass
+ * on out of reach (passedOn): a swap's buyer pays the router, a pool joiner the vault, a drop's buyer the minter, which
+ * pays the creator. Calling one is no excuse for a loss that goes elsewhere: a zero-value call to a listed vault, or a
+ * SeaDrop mint, batched beside a drainer's "claim" (in a second transaction, a Safe's MultiSend or a smart account's
+ * executeBatch) must not make the claim's minted payback pass as the protocol's; nor may a round trip through one
+ * (wrapping ETH and unwrapping it), nor a router told to pay it on to the attacker.
  */
-function paysKnown(
-  mine: TransferChange[],
-  user: Address,
-  movements: Movement[],
-  isKnown: (contract: Address) => boolean,
-): boolean {
+function paysKnown(mine: TransferChange[], user: Address, context: PaybackContext): boolean {
+  const { chainId, movements } = context
+  const wrappers = wrappersIn(movements, (token) => isWrappedNative(chainId, token))
+  const leaked = passedOn(user, context, wrappers)
   return mine.every((change) => {
     if (change.after >= change.before) return true
     const key = assetKey(change.asset)
-    let paid = 0n
+    let paid = -(leaked.get(nativeAsOne(change.asset, wrappers)) ?? 0n)
     for (const move of movements) {
       if (assetKey(move.asset) !== key) continue
-      if (isAddressEqual(move.from, user) && isKnown(move.to)) paid += move.amount
-      if (isAddressEqual(move.to, user) && isKnown(move.from)) paid -= move.amount
+      if (isAddressEqual(move.from, user) && isKnownContract(chainId, move.to)) paid += move.amount
+      if (isAddressEqual(move.to, user) && isKnownContract(chainId, move.from)) paid -= move.amount
     }
     return paid >= change.before - change.after
   })
+}
+
+/**
+ * What listed protocols pass on to accounts where a payment does not stay, per asset (nativeAsOne): a router pays
+ * whomever its calldata names (Universal Router's TRANSFER, SWEEP or PAY_PORTION, a swap's recipient), so the ETH a
+ * user pays it is the protocol's only as far as it goes on to known contracts, the user, a burn, or a pool (settled).
+ * A drop's minter paying its creator is the sale itself, not followed.
+ */
+function passedOn(user: Address, context: PaybackContext, wrappers: Set<string>): Map<string, bigint> {
+  const { chainId, movements } = context
+  const settled = settledAccounts(user, context)
+  const leaked = new Map<string, bigint>()
+  for (const move of movements) {
+    if (!isKnownSpender(chainId, move.from) || settled.has(move.to.toLowerCase())) continue
+    const key = nativeAsOne(move.asset, wrappers)
+    leaked.set(key, (leaked.get(key) ?? 0n) + move.amount)
+  }
+  return leaked
+}
+
+/**
+ * Accounts (lowercase) where what a protocol passes on stays in the trade: the user, known contracts, the zero address
+ * (a burn), and pools: accounts paid for something here (paidAccounts) that pay one of these (a token contract pays
+ * what it mints), as a pair pays the user the swap's output, a first hop pays the next, an aToken mints the supplier's
+ * receipt. An attacker's wallet pays nobody; a drainer that forwards all it gets is paid nothing.
+ */
+function settledAccounts(user: Address, context: PaybackContext): Set<string> {
+  const { chainId, movements } = context
+  const paid = paidAccounts(movements)
+  const payersOf = new Map<string, string[]>()
+  const settled = new Set<string>([user.toLowerCase(), zeroAddress])
+  for (const move of movements) {
+    const payer =
+      isAddressEqual(move.from, zeroAddress) && move.asset.standard !== 'NATIVE' ? move.asset.token : move.from
+    const to = move.to.toLowerCase()
+    const payers = payersOf.get(to) ?? []
+    payers.push(payer.toLowerCase())
+    payersOf.set(to, payers)
+    if (isKnownContract(chainId, move.to)) settled.add(to)
+    if (isKnownContract(chainId, move.from)) settled.add(move.from.toLowerCase())
+  }
+  const queue = [...settled]
+  for (let account = queue.pop(); account !== undefined; account = queue.pop()) {
+    for (const payer of payersOf.get(account) ?? []) {
+      if (settled.has(payer) || !paid.has(payer)) continue
+      settled.add(payer)
+      queue.push(payer)
+    }
+  }
+  return settled
+}
+
+/** An asset's key, with the native currency and the tokens that wrap it here (`wrappers`) as one: 'native'. */
+function nativeAsOne(asset: AssetRef, wrappers: Set<string>): string {
+  return asset.standard === 'NATIVE' || (asset.standard === 'ERC20' && wrappers.has(asset.token.toLowerCase()))
+    ? 'native'
+    : assetKey(asset)
 }
 
 /** Accounts (lowercase) that end up with more of some asset than they start with in these movements: paid for something. */

@@ -212,7 +212,7 @@ function netFlows(
 }
 
 /** Tokens that wrap the native currency in these movements: listed, or minting for ether sent them or the reverse. */
-function wrappersIn(movements: Movement[], isWrapper: (token: Address) => boolean): Set<string> {
+export function wrappersIn(movements: Movement[], isWrapper: (token: Address) => boolean): Set<string> {
   const wrappers = new Set<string>()
   const etherTo = new Set<string>()
   const etherFrom = new Set<string>()

@@ -2,9 +2,10 @@
  * A drainer that pays back a token it mints on the spot, or hands out from a stock minted earlier: the payback no
  * longer hides the drain. Judged on given transfers first, then on the devnet: a "claim" that forwards the ETH sent to
  * the attacker and mints 1,000,000 RWD to the caller warns, and so does one that pays 1,000 RWD out of its own stock,
- * or mints 300 junk NFTs (named as "300 PASS items", not one by one); while an honest Uniswap V2 deposit (LP tokens
- * minted) and swaps of ETH for tokens no feed or pool prices, in one hop or two, stay NONE; each is executed and its
- * balances compared with the scan's.
+ * or mints 300 junk NFTs (named as "300 PASS items", not one by one), or is batched beside a known router (Uniswap's
+ * Universal Router, at its mainnet address) paid the ETH and told to pay it on to the attacker; while an honest
+ * Uniswap V2 deposit (LP tokens minted) and swaps of ETH for tokens no feed or pool prices, in one hop or two, stay
+ * NONE; each is executed and its balances compared with the scan's.
  */
 import {
   type Address,
@@ -33,6 +34,7 @@ import { fakePayback, type PaybackContext } from '../../../src/engine/risk/fakeP
 import type { AssetRef, Movement } from '../../../src/engine/simulation/index.ts'
 import { startTestDevnet } from '../../support/devnet.ts'
 import { runtimeCode } from '../../support/solc.ts'
+import { deployUniversalRouter, UNIVERSAL_ROUTER, universalRouterTransfer } from '../../support/universalRouter.ts'
 import { devnetClient, expectRealityMatches, scanRequest } from '../protocolSupport.ts'
 import { validateTransactionsResponse } from '../transactionSupport.ts'
 
@@ -110,6 +112,7 @@ const batchAbi = parseAbi(['function executeBatch((address target, uint256 value
 
 const eth: AssetRef = { standard: 'NATIVE' }
 const junk: AssetRef = { standard: 'ERC20', token: JUNK }
+const weth: AssetRef = { standard: 'ERC20', token: WETH }
 const transfer = (account: Address, asset: AssetRef, before: bigint, after: bigint): TransferChange => ({
   type: 'transfer',
   account,
@@ -191,6 +194,25 @@ describe('fakePayback', () => {
     // Wrapping the ETH and unwrapping it again pays the listed WETH nothing.
     const roundTrip = [move(eth, USER, WETH, 1n), move(eth, WETH, USER, 1n), ...paidDrainer]
     expect(fakePayback(drained, USER, context({ calls: [...calls, call(WETH)], movements: roundTrip }))).toBe('minted')
+  })
+
+  it('a known router counts as paid only for what it does not pass on to an account that is no pool, nor known', () => {
+    const calls = [call(USER), call(UNIVERSAL_ROUTER), call(DRAINER)]
+    const paid = move(eth, USER, UNIVERSAL_ROUTER, 1n)
+    // TRANSFER of the ETH itself, or of the WETH the router wraps it into, to the attacker's wallet.
+    const passed = [paid, move(eth, UNIVERSAL_ROUTER, HIDDEN, 1n), mint(junk, 1000n)]
+    expect(fakePayback(drained, USER, context({ calls, movements: passed }))).toBe('minted')
+    const wrapped = [
+      paid,
+      move(eth, UNIVERSAL_ROUTER, WETH, 1n),
+      mint(weth, 1n, UNIVERSAL_ROUTER),
+      move(weth, UNIVERSAL_ROUTER, HIDDEN, 1n),
+      mint(junk, 1000n),
+    ]
+    expect(fakePayback(drained, USER, context({ calls, movements: wrapped }))).toBe('minted')
+    // Passed on to a contract that keeps it and mints the user's receipt (a vault's shares): the protocol's deposit.
+    const deposited = [paid, move(eth, UNIVERSAL_ROUTER, JUNK, 1n), mint(junk, 1000n)]
+    expect(fakePayback(drained, USER, context({ calls, movements: deposited }))).toBe(null)
   })
 
   it("an honest join of Balancer's vault: the vault is paid the ETH, the pool mints the shares, no payback", () => {
@@ -700,5 +722,45 @@ contract DropCollection {
     const batch = { from: user, to: user, data, value: '0' }
     expectMintedPaybackWarning(await scanAsMainnet({ ...scanRequest({ from: user, to: user }), txObjects: [batch] }))
     expect(await attackerGainFrom(user, [batch])).toBe(parseEther('2'))
+  })
+
+  it("2 ETH paid to Uniswap's Universal Router, which TRANSFERs it to the attacker, batched with a drainer's claim: WARN", async () => {
+    // The router at its listed mainnet address: the user pays a known contract, which passes every wei on to the
+    // attacker's wallet as the calldata tells it; the claim mints the 1,000,000 RWD that look like the router's payback.
+    const user = account(6)
+    const anvil = createTestClient({ mode: 'anvil', transport: http(rpcUrl) })
+    const deployed = await deployUniversalRouter(fx(), account(9))
+    const routerCode = await devnetClient(rpcUrl).getCode({ address: deployed })
+    await anvil.setCode({ address: UNIVERSAL_ROUTER, bytecode: routerCode as Hex })
+    await anvil.setCode({ address: BATCH_ACCOUNT, bytecode: runtimeCode('Batch.sol', batchSource, 'BatchAccount') })
+    await anvil.setCode({ address: user, bytecode: `0xef0100${BATCH_ACCOUNT.slice(2)}` })
+    const attacker = getAddress(fx().drainer.attacker)
+    const claim = encodeFunctionData({ abi: parseAbi(['function claim() payable']), functionName: 'claim' })
+    const data = encodeFunctionData({
+      abi: batchAbi,
+      functionName: 'executeBatch',
+      args: [
+        [
+          {
+            target: UNIVERSAL_ROUTER,
+            value: parseEther('2'),
+            data: universalRouterTransfer(attacker, parseEther('2')),
+          },
+          { target: DRAINER, value: 0n, data: claim },
+        ],
+      ],
+    })
+    const batch = { from: user, to: user, data, value: '0' }
+    const response = await scanAsMainnet({ ...scanRequest({ from: user, to: user }), txObjects: [batch] })
+    expectMintedPaybackWarning(response)
+    // Executed: the attacker has the 2 ETH the scan saw paid to the router, the user the RWD.
+    expect(await attackerGainFrom(user, [batch])).toBe(parseEther('2'))
+    const rwd = await devnetClient(rpcUrl).readContract({
+      address: JUNK,
+      abi: erc20Abi,
+      functionName: 'balanceOf',
+      args: [user],
+    })
+    expect(rwd).toBe(parseEther('1000000'))
   })
 })
