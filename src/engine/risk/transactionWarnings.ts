@@ -21,6 +21,7 @@ import {
   type AssetRef,
   codeSizeBefore,
   isCometManagerChange,
+  type Movement,
   nativeCurrency,
   readKeys,
   type SimulationResult,
@@ -34,7 +35,7 @@ import { maliciousAddressWarnings } from './blocklist.ts'
 import { bridgeDeposits, bridgeDepositWarnings } from './bridgeDeposits.ts'
 import { contractControlWarnings } from './contractControl.ts'
 import { counterfeitWarnings } from './counterfeits.ts'
-import { fakePayback, type PaybackContext } from './fakePaybacks.ts'
+import { fakePayback, isKnownContract, type PaybackContext } from './fakePaybacks.ts'
 import { feeWarnings } from './fees.ts'
 import { lendingDelegationWarnings } from './lendingDelegation.ts'
 import { opStackDeposits, opStackDepositWarnings, opStackEscrows } from './opStackDeposits.ts'
@@ -203,8 +204,11 @@ function drainWarnings(
         : `all you get back is ${paidBack}, which Preflight cannot value, from an address paid nothing for ` +
           'it (drainers hand out such tokens to look like a payment)'
   const warnings: Warning[] = []
-  const called = calls.find((call) => call.to && call.depth === 0)?.to
-  const trust = `do not continue unless you trust ${called ? shortAddress(called) : 'the contract you are calling'}.`
+  const suspects = suspectedContracts(calls, userAccount, payback.movements, chainId).map((contract) => ({
+    name: shortAddress(contract),
+    collection: null,
+  }))
+  const trust = `do not continue unless you trust ${suspects.length > 0 ? briefNames(suspects) : 'the contract you are calling'}.`
   for (const loss of losses) {
     const takers = transfers.filter(
       (change) =>
@@ -234,6 +238,27 @@ function drainWarnings(
     }
   }
   return warnings
+}
+
+/**
+ * The contracts a drain warning asks the user to trust: those the user's own calls reach (a transaction's `to`, or a
+ * call their own account makes in a batch: a smart account's executeBatch, a Safe's MultiSend), never their own
+ * account (an EIP-7702 account runs its batch by calling itself); of those, the ones no list knows when there are any
+ * (a listed router or vault batched beside the drainer is not the one to doubt), and of those, the ones the user pays
+ * when there are any.
+ */
+function suspectedContracts(calls: Call[], userAccount: Address, movements: Movement[], chainId: number): Address[] {
+  const reached = new Map<string, Address>()
+  for (const call of calls) {
+    const users = call.depth === 0 || isAddressEqual(call.from, userAccount)
+    if (users && call.to && !isAddressEqual(call.to, userAccount)) reached.set(call.to.toLowerCase(), call.to)
+  }
+  const unknown = [...reached.values()].filter((contract) => !isKnownContract(chainId, contract))
+  const suspects = unknown.length > 0 ? unknown : [...reached.values()]
+  const paid = suspects.filter((contract) =>
+    movements.some((move) => isAddressEqual(move.from, userAccount) && isAddressEqual(move.to, contract)),
+  )
+  return paid.length > 0 ? paid : suspects
 }
 
 /**

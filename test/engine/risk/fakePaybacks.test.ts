@@ -27,7 +27,7 @@ import { DEADLINE, routerV2Abi, v2AddLiquidityEth, v2SwapEthForTokens } from '..
 import type { Devnet } from '../../../src/devnet/devnet.ts'
 import { fixtureArtifact } from '../../../src/devnet/protocols.ts'
 import { waitForReceipt } from '../../../src/devnet/receipt.ts'
-import type { TransferChange } from '../../../src/engine/assets/index.ts'
+import { shortAddress, type TransferChange } from '../../../src/engine/assets/index.ts'
 import { type ScanTransactionsResponse, scanTransactionsWithStats } from '../../../src/engine/index.ts'
 import knownSpenders from '../../../src/engine/risk/data/knownSpenders.json'
 import { fakePayback, type PaybackContext } from '../../../src/engine/risk/fakePaybacks.ts'
@@ -720,7 +720,11 @@ contract DropCollection {
       ],
     })
     const batch = { from: user, to: user, data, value: '0' }
-    expectMintedPaybackWarning(await scanAsMainnet({ ...scanRequest({ from: user, to: user }), txObjects: [batch] }))
+    const response = await scanAsMainnet({ ...scanRequest({ from: user, to: user }), txObjects: [batch] })
+    expectMintedPaybackWarning(response)
+    // The contract to doubt is the drainer the batch pays, not the user's own account nor the listed vault.
+    const warning = response.warnings.find((w) => w.kind === 'SUSPECTED_MALICIOUS')
+    expect(warning?.message).toMatch(new RegExp(`do not continue unless you trust ${shortAddress(DRAINER)}\\.$`))
     expect(await attackerGainFrom(user, [batch])).toBe(parseEther('2'))
   })
 
@@ -753,6 +757,9 @@ contract DropCollection {
     const batch = { from: user, to: user, data, value: '0' }
     const response = await scanAsMainnet({ ...scanRequest({ from: user, to: user }), txObjects: [batch] })
     expectMintedPaybackWarning(response)
+    // The listed router is paid, but the contract to doubt is the unlisted one the batch calls: the drainer.
+    const warning = response.warnings.find((w) => w.kind === 'SUSPECTED_MALICIOUS')
+    expect(warning?.message).toMatch(new RegExp(`do not continue unless you trust ${shortAddress(DRAINER)}\\.$`))
     // Executed: the attacker has the 2 ETH the scan saw paid to the router, the user the RWD.
     expect(await attackerGainFrom(user, [batch])).toBe(parseEther('2'))
     const rwd = await devnetClient(rpcUrl).readContract({
