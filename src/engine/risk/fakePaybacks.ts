@@ -58,7 +58,7 @@ export function fakePayback(transfers: TransferChange[], user: Address, context:
       (change) =>
         isAddressEqual(change.account, token) && change.after > change.before && lost.has(assetKey(change.asset)),
     )
-  const paid = paidAccounts(movements)
+  const { paid } = accountSides(movements)
   let minted = true
   for (const gain of gains) {
     const { asset } = gain
@@ -112,53 +112,45 @@ function paysKnown(mine: TransferChange[], user: Address, context: PaybackContex
 }
 
 /**
- * What listed protocols pass on to accounts where a payment does not stay, per asset (nativeAsOne): a router pays
- * whomever its calldata names (Universal Router's TRANSFER, SWEEP or PAY_PORTION, a swap's recipient), so the ETH a
- * user pays it is the protocol's only as far as it goes on to known contracts, the user, a burn, or a pool (settled).
- * A drop's minter paying its creator is the sale itself, not followed.
+ * What listed protocols pass on out of the trade, per asset (nativeAsOne). A router pays whomever its calldata names
+ * (Universal Router's TRANSFER, SWEEP or PAY_PORTION, a swap's recipient), so every movement out of a listed spender
+ * is followed through the accounts it reaches, up to known contracts and the user, and what ends up with accounts that
+ * pay nothing out (no transfer, no mint), as a wallet does, counts as passed on. Pools, an aggregator's executor that
+ * passes it on, a wrapper, a receipt's token (which mints) keep none of it out of the trade. A drop's minter paying
+ * its creator is the sale itself, not followed.
  */
 function passedOn(user: Address, context: PaybackContext, wrappers: Set<string>): Map<string, bigint> {
   const { chainId, movements } = context
-  const settled = settledAccounts(user, context)
-  const leaked = new Map<string, bigint>()
+  const { paying } = accountSides(movements)
+  const onward = new Map<string, Address[]>()
+  const spenders = new Set<string>()
   for (const move of movements) {
-    if (!isKnownSpender(chainId, move.from) || settled.has(move.to.toLowerCase())) continue
-    const key = nativeAsOne(move.asset, wrappers)
-    leaked.set(key, (leaked.get(key) ?? 0n) + move.amount)
+    const from = move.from.toLowerCase()
+    const targets = onward.get(from) ?? []
+    targets.push(move.to)
+    onward.set(from, targets)
+    if (isKnownSpender(chainId, move.from)) spenders.add(from)
   }
-  return leaked
-}
-
-/**
- * Accounts (lowercase) where what a protocol passes on stays in the trade: the user, known contracts, the zero address
- * (a burn), and pools: accounts paid for something here (paidAccounts) that pay one of these (a token contract pays
- * what it mints), as a pair pays the user the swap's output, a first hop pays the next, an aToken mints the supplier's
- * receipt. An attacker's wallet pays nobody; a drainer that forwards all it gets is paid nothing.
- */
-function settledAccounts(user: Address, context: PaybackContext): Set<string> {
-  const { chainId, movements } = context
-  const paid = paidAccounts(movements)
-  const payersOf = new Map<string, string[]>()
-  const settled = new Set<string>([user.toLowerCase(), zeroAddress])
-  for (const move of movements) {
-    const payer =
-      isAddressEqual(move.from, zeroAddress) && move.asset.standard !== 'NATIVE' ? move.asset.token : move.from
-    const to = move.to.toLowerCase()
-    const payers = payersOf.get(to) ?? []
-    payers.push(payer.toLowerCase())
-    payersOf.set(to, payers)
-    if (isKnownContract(chainId, move.to)) settled.add(to)
-    if (isKnownContract(chainId, move.from)) settled.add(move.from.toLowerCase())
-  }
-  const queue = [...settled]
+  const queue = [...spenders]
+  const reached = new Set<string>()
   for (let account = queue.pop(); account !== undefined; account = queue.pop()) {
-    for (const payer of payersOf.get(account) ?? []) {
-      if (settled.has(payer) || !paid.has(payer)) continue
-      settled.add(payer)
-      queue.push(payer)
+    for (const to of onward.get(account) ?? []) {
+      const key = to.toLowerCase()
+      const stops = isAddressEqual(to, user) || isAddressEqual(to, zeroAddress) || isKnownContract(chainId, to)
+      if (stops || reached.has(key)) continue
+      reached.add(key)
+      queue.push(key)
     }
   }
-  return settled
+  const leaked = new Map<string, bigint>()
+  for (const [asset, accounts] of netByAccount(movements, (move) => nativeAsOne(move.asset, wrappers))) {
+    for (const [account, amount] of accounts) {
+      if (amount > 0n && reached.has(account) && !paying.has(account)) {
+        leaked.set(asset, (leaked.get(asset) ?? 0n) + amount)
+      }
+    }
+  }
+  return leaked
 }
 
 /** An asset's key, with the native currency and the tokens that wrap it here (`wrappers`) as one: 'native'. */
@@ -168,11 +160,21 @@ function nativeAsOne(asset: AssetRef, wrappers: Set<string>): string {
     : assetKey(asset)
 }
 
-/** Accounts (lowercase) that end up with more of some asset than they start with in these movements: paid for something. */
-function paidAccounts(movements: Movement[]): Set<string> {
+/**
+ * Accounts (lowercase) that end up with more of some asset than they start with in these movements (`paid`: paid for
+ * something), and those that end up with less of one or mint one (`paying`: they pay something out).
+ */
+function accountSides(movements: Movement[]): { paid: Set<string>; paying: Set<string> } {
   const paid = new Set<string>()
+  const paying = new Set<string>()
   for (const accounts of netByAccount(movements, (move) => assetKey(move.asset)).values()) {
-    for (const [account, amount] of accounts) if (amount > 0n) paid.add(account)
+    for (const [account, amount] of accounts) {
+      if (amount > 0n) paid.add(account)
+      if (amount < 0n) paying.add(account)
+    }
   }
-  return paid
+  for (const { asset, from } of movements) {
+    if (asset.standard !== 'NATIVE' && isAddressEqual(from, zeroAddress)) paying.add(asset.token.toLowerCase())
+  }
+  return { paid, paying }
 }

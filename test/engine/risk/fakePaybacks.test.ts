@@ -43,6 +43,8 @@ const DRAINER: Address = '0x00000000000000000000000000000000000d4a17'
 const JUNK: Address = '0x00000000000000000000000000000000000a9e02'
 const PAIR: Address = '0x0000000000000000000000000000000000000a1e'
 const HIDDEN: Address = '0x0000000000000000000000000000000000000bad'
+/** An aggregator's executor: no list knows it. */
+const EXECUTOR: Address = '0x000000000000000000000000000000000000e8ec'
 const MID: Address = '0x000000000000000000000000000000000000a1d0'
 const STOCK_DRAINER: Address = '0x00000000000000000000000000000000000d4a18'
 const PASS: Address = '0x00000000000000000000000000000000000a9e03'
@@ -196,7 +198,7 @@ describe('fakePayback', () => {
     expect(fakePayback(drained, USER, context({ calls: [...calls, call(WETH)], movements: roundTrip }))).toBe('minted')
   })
 
-  it('a known router counts as paid only for what it does not pass on to an account that is no pool, nor known', () => {
+  it('a known router counts as paid only for what it does not pass on to a wallet, which pays nothing out', () => {
     const calls = [call(USER), call(UNIVERSAL_ROUTER), call(DRAINER)]
     const paid = move(eth, USER, UNIVERSAL_ROUTER, 1n)
     // TRANSFER of the ETH itself, or of the WETH the router wraps it into, to the attacker's wallet.
@@ -213,6 +215,21 @@ describe('fakePayback', () => {
     // Passed on to a contract that keeps it and mints the user's receipt (a vault's shares): the protocol's deposit.
     const deposited = [paid, move(eth, UNIVERSAL_ROUTER, JUNK, 1n), mint(junk, 1000n)]
     expect(fakePayback(drained, USER, context({ calls, movements: deposited }))).toBe(null)
+  })
+
+  it("a known router's swap through an executor and a pool, paid out to the user by the executor: no payback", () => {
+    // As an aggregator routes: the router hands the ETH to its executor, which wraps it, pays the pool, and passes the
+    // pool's output on to the user; the executor keeps nothing, the pool is paid: nothing leaves the trade.
+    const movements = [
+      move(eth, USER, UNIVERSAL_ROUTER, 1n),
+      move(eth, UNIVERSAL_ROUTER, EXECUTOR, 1n),
+      move(eth, EXECUTOR, WETH, 1n),
+      mint(weth, 1n, EXECUTOR),
+      move(weth, EXECUTOR, PAIR, 1n),
+      move(junk, PAIR, EXECUTOR, 1000n),
+      move(junk, EXECUTOR, USER, 1000n),
+    ]
+    expect(fakePayback(drained, USER, context({ calls: [call(UNIVERSAL_ROUTER)], movements }))).toBe(null)
   })
 
   it("an honest join of Balancer's vault: the vault is paid the ETH, the pool mints the shares, no payback", () => {
