@@ -35,7 +35,8 @@ export const UNIVERSAL_ROUTER: Address = '0x66a9893cC07D91D95644AEDD05D03f95e1dB
 
 /** Commands.sol */
 const V3_SWAP_EXACT_IN = 0x00
-const TRANSFER = 0x05
+/** The commands that pay the router's ETH to a recipient: `value` wei, all of it, or a portion in bips. */
+const PAY_ETH = { TRANSFER: 0x05, SWEEP: 0x04, PAY_PORTION: 0x06 } as const
 const V2_SWAP_EXACT_IN = 0x08
 const WRAP_ETH = 0x0b
 
@@ -110,14 +111,16 @@ export function universalRouterSwapEthForUsdc(
 }
 
 /**
- * The calldata of an `execute` that pays `value` wei of the ETH sent with it to `recipient` (TRANSFER of Constants.ETH,
- * address 0): a known router passing the user's payment on to whomever the calldata names.
+ * The calldata of an `execute` that pays the ETH sent with it (`value` wei) on to `recipient` by `command` (token
+ * Constants.ETH, address 0): TRANSFER of `value`, SWEEP of the router's balance (at least `value`), or PAY_PORTION of
+ * all of it (10,000 bips). A known router passing the user's payment on to whomever the calldata names.
  */
-export function universalRouterTransfer(recipient: Address, value: bigint): Hex {
-  const transfer = encodeAbiParameters(parseAbiParameters('address, address, uint256'), [zeroAddress, recipient, value])
+export function universalRouterPayEth(command: keyof typeof PAY_ETH, recipient: Address, value: bigint): Hex {
+  const amount = command === 'PAY_PORTION' ? 10_000n : value
+  const input = encodeAbiParameters(parseAbiParameters('address, address, uint256'), [zeroAddress, recipient, amount])
   return encodeFunctionData({
     abi: artifact.abi,
     functionName: 'execute',
-    args: [encodePacked(['uint8'], [TRANSFER]), [transfer], DEADLINE],
+    args: [encodePacked(['uint8'], [PAY_ETH[command]]), [input], DEADLINE],
   })
 }

@@ -34,7 +34,7 @@ import { fakePayback, type PaybackContext } from '../../../src/engine/risk/fakeP
 import type { AssetRef, Movement } from '../../../src/engine/simulation/index.ts'
 import { startTestDevnet } from '../../support/devnet.ts'
 import { runtimeCode } from '../../support/solc.ts'
-import { deployUniversalRouter, UNIVERSAL_ROUTER, universalRouterTransfer } from '../../support/universalRouter.ts'
+import { deployUniversalRouter, UNIVERSAL_ROUTER, universalRouterPayEth } from '../../support/universalRouter.ts'
 import { devnetClient, expectRealityMatches, scanRequest } from '../protocolSupport.ts'
 import { validateTransactionsResponse } from '../transactionSupport.ts'
 
@@ -745,46 +745,42 @@ contract DropCollection {
     expect(await attackerGainFrom(user, [batch])).toBe(parseEther('2'))
   })
 
-  it("2 ETH paid to Uniswap's Universal Router, which TRANSFERs it to the attacker, batched with a drainer's claim: WARN", async () => {
-    // The router at its listed mainnet address: the user pays a known contract, which passes every wei on to the
-    // attacker's wallet as the calldata tells it; the claim mints the 1,000,000 RWD that look like the router's payback.
-    const user = account(6)
-    const anvil = createTestClient({ mode: 'anvil', transport: http(rpcUrl) })
-    const deployed = await deployUniversalRouter(fx(), account(9))
-    const routerCode = await devnetClient(rpcUrl).getCode({ address: deployed })
-    await anvil.setCode({ address: UNIVERSAL_ROUTER, bytecode: routerCode as Hex })
-    await anvil.setCode({ address: BATCH_ACCOUNT, bytecode: runtimeCode('Batch.sol', batchSource, 'BatchAccount') })
-    await anvil.setCode({ address: user, bytecode: `0xef0100${BATCH_ACCOUNT.slice(2)}` })
-    const attacker = getAddress(fx().drainer.attacker)
-    const claim = encodeFunctionData({ abi: parseAbi(['function claim() payable']), functionName: 'claim' })
-    const data = encodeFunctionData({
-      abi: batchAbi,
-      functionName: 'executeBatch',
-      args: [
-        [
-          {
-            target: UNIVERSAL_ROUTER,
-            value: parseEther('2'),
-            data: universalRouterTransfer(attacker, parseEther('2')),
-          },
-          { target: DRAINER, value: 0n, data: claim },
+  it.each(['TRANSFER', 'SWEEP', 'PAY_PORTION'] as const)(
+    "2 ETH paid to Uniswap's Universal Router, which %ss it to the attacker, batched with a drainer's claim: WARN",
+    async (command) => {
+      // The router at its listed mainnet address: the user pays a known contract, which passes every wei on to the
+      // attacker's wallet as the calldata tells it; the claim mints the 1,000,000 RWD that look like the router's payback.
+      const user = account(6)
+      const client = devnetClient(rpcUrl)
+      const anvil = createTestClient({ mode: 'anvil', transport: http(rpcUrl) })
+      const deployed = await deployUniversalRouter(fx(), account(9))
+      await anvil.setCode({ address: UNIVERSAL_ROUTER, bytecode: (await client.getCode({ address: deployed })) as Hex })
+      await anvil.setCode({ address: BATCH_ACCOUNT, bytecode: runtimeCode('Batch.sol', batchSource, 'BatchAccount') })
+      await anvil.setCode({ address: user, bytecode: `0xef0100${BATCH_ACCOUNT.slice(2)}` })
+      const attacker = getAddress(fx().drainer.attacker)
+      const claim = encodeFunctionData({ abi: parseAbi(['function claim() payable']), functionName: 'claim' })
+      const pay = universalRouterPayEth(command, attacker, parseEther('2'))
+      const data = encodeFunctionData({
+        abi: batchAbi,
+        functionName: 'executeBatch',
+        args: [
+          [
+            { target: UNIVERSAL_ROUTER, value: parseEther('2'), data: pay },
+            { target: DRAINER, value: 0n, data: claim },
+          ],
         ],
-      ],
-    })
-    const batch = { from: user, to: user, data, value: '0' }
-    const response = await scanAsMainnet({ ...scanRequest({ from: user, to: user }), txObjects: [batch] })
-    expectMintedPaybackWarning(response)
-    // The listed router is paid, but the contract to doubt is the unlisted one the batch calls: the drainer.
-    const warning = response.warnings.find((w) => w.kind === 'SUSPECTED_MALICIOUS')
-    expect(warning?.message).toMatch(new RegExp(`do not continue unless you trust ${shortAddress(DRAINER)}\\.$`))
-    // Executed: the attacker has the 2 ETH the scan saw paid to the router, the user the RWD.
-    expect(await attackerGainFrom(user, [batch])).toBe(parseEther('2'))
-    const rwd = await devnetClient(rpcUrl).readContract({
-      address: JUNK,
-      abi: erc20Abi,
-      functionName: 'balanceOf',
-      args: [user],
-    })
-    expect(rwd).toBe(parseEther('1000000'))
-  })
+      })
+      const batch = { from: user, to: user, data, value: '0' }
+      const response = await scanAsMainnet({ ...scanRequest({ from: user, to: user }), txObjects: [batch] })
+      expectMintedPaybackWarning(response)
+      // The listed router is paid, but the contract to doubt is the unlisted one the batch calls: the drainer.
+      const warning = response.warnings.find((w) => w.kind === 'SUSPECTED_MALICIOUS')
+      expect(warning?.message).toMatch(new RegExp(`do not continue unless you trust ${shortAddress(DRAINER)}\\.$`))
+      // Executed: the attacker has the 2 ETH the scan saw paid to the router, the user 1,000,000 more RWD.
+      const rwd = () => client.readContract({ address: JUNK, abi: erc20Abi, functionName: 'balanceOf', args: [user] })
+      const before = await rwd()
+      expect(await attackerGainFrom(user, [batch])).toBe(parseEther('2'))
+      expect((await rwd()) - before).toBe(parseEther('1000000'))
+    },
+  )
 })
