@@ -111,6 +111,41 @@ export function universalRouterSwapEthForUsdc(
 }
 
 /**
+ * `from` swaps `value` wei of ETH for `token` on its V2 pair with the devnet's WETH, as the interface encodes a swap
+ * with its fee: WRAP_ETH and the swap to the router, PAY_PORTION of the output (`bips`) to `feeRecipient`, then SWEEP
+ * of the rest to the caller. The user's tokens come from the router, not the pair.
+ */
+export function universalRouterSwapEthWithFee(
+  fixtures: Fixtures,
+  router: Address,
+  from: Address,
+  value: bigint,
+  token: Address,
+  feeRecipient: Address,
+  bips: bigint,
+): TxRequest {
+  const triple = parseAbiParameters('address, address, uint256')
+  const inputs = [
+    encodeAbiParameters(parseAbiParameters('address, uint256'), [ADDRESS_THIS, value]),
+    encodeAbiParameters(parseAbiParameters('address, uint256, uint256, address[], bool'), [
+      ADDRESS_THIS,
+      value,
+      0n,
+      [fixtures.weth.address, token],
+      false,
+    ]),
+    encodeAbiParameters(triple, [token, feeRecipient, bips]),
+    encodeAbiParameters(triple, [token, MSG_SENDER, 0n]),
+  ]
+  const commands = encodePacked(
+    ['uint8', 'uint8', 'uint8', 'uint8'],
+    [WRAP_ETH, V2_SWAP_EXACT_IN, PAY_ETH.PAY_PORTION, PAY_ETH.SWEEP],
+  )
+  const data = encodeFunctionData({ abi: artifact.abi, functionName: 'execute', args: [commands, inputs, DEADLINE] })
+  return { from, to: router, data, value: numberToHex(value) }
+}
+
+/**
  * The calldata of an `execute` that pays the ETH sent with it (`value` wei) on to `recipient` by `command` (token
  * Constants.ETH, address 0): TRANSFER of `value`, SWEEP of the router's balance (at least `value`), or PAY_PORTION of
  * all of it (10,000 bips). A known router passing the user's payment on to whomever the calldata names.

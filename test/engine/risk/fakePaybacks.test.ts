@@ -34,7 +34,12 @@ import { fakePayback, type PaybackContext } from '../../../src/engine/risk/fakeP
 import type { AssetRef, Movement } from '../../../src/engine/simulation/index.ts'
 import { startTestDevnet } from '../../support/devnet.ts'
 import { runtimeCode } from '../../support/solc.ts'
-import { deployUniversalRouter, UNIVERSAL_ROUTER, universalRouterPayEth } from '../../support/universalRouter.ts'
+import {
+  deployUniversalRouter,
+  UNIVERSAL_ROUTER,
+  universalRouterPayEth,
+  universalRouterSwapEthWithFee,
+} from '../../support/universalRouter.ts'
 import { devnetClient, expectRealityMatches, scanRequest } from '../protocolSupport.ts'
 import { validateTransactionsResponse } from '../transactionSupport.ts'
 
@@ -743,6 +748,47 @@ contract DropCollection {
     const warning = response.warnings.find((w) => w.kind === 'SUSPECTED_MALICIOUS')
     expect(warning?.message).toMatch(new RegExp(`do not continue unless you trust ${shortAddress(DRAINER)}\\.$`))
     expect(await attackerGainFrom(user, [batch])).toBe(parseEther('2'))
+  })
+
+  it('an honest swap of 1 ETH for an unpriced token through the Universal Router, 0.25 % to a fee wallet: NONE, as executed', async () => {
+    // The router at its listed mainnet address swaps into itself, pays the interface's fee out of the output to a
+    // wallet and sweeps the rest to the user: what it passes on to a wallet is the output, not the ETH the user paid
+    // it. Its own symbol: mainnet's list has a MEME, which this one would fake.
+    const user = account(7)
+    const maker = account(5)
+    const client = devnetClient(rpcUrl)
+    const anvil = createTestClient({ mode: 'anvil', transport: http(rpcUrl) })
+    const deployed = await deployUniversalRouter(fx(), account(9))
+    await anvil.setCode({ address: UNIVERSAL_ROUTER, bytecode: (await client.getCode({ address: deployed })) as Hex })
+    const { abi, bytecode } = fixtureArtifact('DevToken')
+    const args = ['Preflight Fee Test', 'PFFEE', 18, [maker], [parseEther('1000000')]]
+    const created = await client.deployContract({ account: maker, abi, bytecode, args, chain: null })
+    const token = getAddress((await waitForReceipt(client, created)).contractAddress as Address)
+    const approved = await client.writeContract({
+      account: maker,
+      address: token,
+      abi: erc20Abi,
+      functionName: 'approve',
+      args: [fx().uniswapV2.router, maxUint256],
+      chain: null,
+    })
+    await waitForReceipt(client, approved)
+    const deposit = v2AddLiquidityEth(fx(), maker, token, parseEther('100000'), parseEther('10'))
+    const added = await client.sendTransaction({
+      account: maker,
+      to: deposit.to,
+      data: deposit.data,
+      value: BigInt(deposit.value ?? 0),
+      chain: null,
+    })
+    await waitForReceipt(client, added)
+    const tx = universalRouterSwapEthWithFee(fx(), UNIVERSAL_ROUTER, user, parseEther('1'), token, FEE_WALLET, 25n)
+    const response = await scanAsMainnet(scanRequest(tx))
+    expect(response.warnings).toEqual([])
+    expect(response.action).toBe('NONE')
+    const executed = await expectRealityMatches(rpcUrl, response, tx)
+    expect(executed.get(`${user.toLowerCase()}|${token.toLowerCase()}`)).toBeGreaterThan(0n)
+    expect(executed.get(`${FEE_WALLET.toLowerCase()}|${token.toLowerCase()}`)).toBeGreaterThan(0n)
   })
 
   it.each(['TRANSFER', 'SWEEP', 'PAY_PORTION'] as const)(
