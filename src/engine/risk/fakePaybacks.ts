@@ -2,13 +2,13 @@
  * A drainer can hand back a token ("your reward") so that the user seems to get something for what they lose: one it
  * mints on the spot, or one from a stock it minted beforehand. Such a payback is told apart from honest gains by what
  * an honest flow does not combine: Preflight cannot value the tokens (no price read, not on the bundled list), what
- * the user loses is not all paid to a known protocol or drop mint contract (minters.ts) the transaction calls and
- * kept in the trade (a router told to pay it on to a wallet is not paid it), they
- * are no receipt (a receipt's token contract is one the transaction calls: a vault's shares, a position manager's NFT;
- * or one that keeps what the user puts in: a Uniswap pair's LP token, Aave's aToken), and whoever hands them out is
- * paid nothing for them. They are minted for the user in this transaction, or they come from accounts that end up
- * with more of nothing: a seller is paid (a pool keeps the WETH it is sent, the next hop's pool the first one's
- * output, a shop the ETH), a drainer hands on what it takes.
+ * the user loses is not all paid to a known protocol or drop mint contract (minters.ts) the transaction calls and kept
+ * in the trade (a router told to pay it on to a wallet is not paid it), they are no receipt (a receipt's token
+ * contract is one the transaction calls: a vault's shares, a position manager's NFT; or one that keeps what the user
+ * puts in: a Uniswap pair's LP token, Aave's aToken), and whoever hands them out is paid nothing for them. They are
+ * minted for the user in this transaction, or they come from accounts that end up with more of nothing: a seller is
+ * paid (a pool keeps the WETH it is sent, the next hop's pool the first one's output, a shop the ETH), a drainer hands
+ * on what it takes.
  *
  * Its limits: a drainer that is itself the token it hands out, or that keeps any of the loot (in its token contract,
  * or in itself), passes as a vault or a seller. Telling those apart takes knowing whether the loss went on to a

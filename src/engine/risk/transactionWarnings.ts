@@ -255,9 +255,10 @@ function suspectedContracts(calls: Call[], userAccount: Address, movements: Move
   }
   const unknown = [...reached.values()].filter((contract) => !isKnownContract(chainId, contract))
   const suspects = unknown.length > 0 ? unknown : [...reached.values()]
-  const paid = suspects.filter((contract) =>
-    movements.some((move) => isAddressEqual(move.from, userAccount) && isAddressEqual(move.to, contract)),
+  const payees = new Set(
+    movements.filter((move) => isAddressEqual(move.from, userAccount)).map((move) => move.to.toLowerCase()),
   )
+  const paid = suspects.filter((contract) => payees.has(contract.toLowerCase()))
   return paid.length > 0 ? paid : suspects
 }
 
