@@ -791,6 +791,27 @@ contract DropCollection {
     expect(executed.get(`${FEE_WALLET.toLowerCase()}|${token.toLowerCase()}`)).toBeGreaterThan(0n)
   })
 
+  it('the same TRANSFER and claim sent as a request of two transactions: WARN, naming the drainer, and the attacker is paid', async () => {
+    const user = account(2)
+    const client = devnetClient(rpcUrl)
+    const anvil = createTestClient({ mode: 'anvil', transport: http(rpcUrl) })
+    const deployed = await deployUniversalRouter(fx(), account(9))
+    await anvil.setCode({ address: UNIVERSAL_ROUTER, bytecode: (await client.getCode({ address: deployed })) as Hex })
+    const attacker = getAddress(fx().drainer.attacker)
+    const pay = universalRouterPayEth('TRANSFER', attacker, parseEther('2'))
+    const payTx = { from: user, to: UNIVERSAL_ROUTER, data: pay, value: parseEther('2').toString() }
+    const claim = encodeFunctionData({ abi: parseAbi(['function claim() payable']), functionName: 'claim' })
+    const claimTx = { from: user, to: DRAINER, data: claim, value: '0' }
+    const response = await scanAsMainnet({
+      ...scanRequest({ from: user, to: UNIVERSAL_ROUTER }),
+      txObjects: [payTx, claimTx],
+    })
+    expectMintedPaybackWarning(response)
+    const warning = response.warnings.find((w) => w.kind === 'SUSPECTED_MALICIOUS')
+    expect(warning?.message).toMatch(new RegExp(`do not continue unless you trust ${shortAddress(DRAINER)}\\.$`))
+    expect(await attackerGainFrom(user, [payTx, claimTx])).toBe(parseEther('2'))
+  })
+
   it.each(['TRANSFER', 'SWEEP', 'PAY_PORTION'] as const)(
     "2 ETH paid to Uniswap's Universal Router, which %ss it to the attacker, batched with a drainer's claim: WARN",
     async (command) => {
