@@ -8,6 +8,7 @@
 import { type Address, getAddress } from 'viem'
 import type { StateChange, Warning } from '../api/index.ts'
 import { formatAmount } from '../assets/index.ts'
+import { makeWarning } from '../risk/index.ts'
 import { BOUND_WORDS } from './bounds.ts'
 import type { SeaportItem, SeaportOrders, SeaportTrade } from './seaport.ts'
 import { foreignMakerWarning } from './swapOrders.ts'
@@ -112,8 +113,33 @@ export function findPolymarketOrder(typedData: TypedData, user: Address): Polyma
     account: getAddress(maker),
     orders: { orders: [trade], total: trade, bulk: false },
     ctf: deployment.ctf,
-    warnings: [],
+    warnings: message.side === SELL ? [] : overpaidBuyWarnings(makerAmount, takerAmount),
   }
+}
+
+/** One share in collateral units: what a winning share redeems for, and the most any share is ever worth. */
+const ONE_SHARE = 10n ** BigInt(SHARE_DECIMALS)
+
+/**
+ * IMBALANCED_DOLLAR_VALUE for a BUY priced above 1 USDC a share: a share redeems for at most 1 USDC, so the order
+ * loses money whichever outcome wins, and in proportion at any partial fill. A WARNING; CRITICAL once at most half of
+ * what is paid can ever come back (2 USDC a share or more), the share the dollar value check calls no fair trade.
+ */
+function overpaidBuyWarnings(paid: bigint, shares: bigint): Warning[] {
+  // No shares at all is a trade for nothing, which the order scan judges.
+  if (shares === 0n || paid <= shares) return []
+  const price = formatAmount((paid * ONE_SHARE) / shares, SHARE_DECIMALS)
+  const usdc = (amount: bigint) => formatAmount(amount, SHARE_DECIMALS)
+  return [
+    makeWarning(
+      'IMBALANCED_DOLLAR_VALUE',
+      paid >= 2n * shares ? 'CRITICAL' : 'WARNING',
+      `This Polymarket order buys shares at ${price} USDC each, but a share pays out at most 1 USDC whichever ` +
+        `outcome wins: filled in full it pays ${usdc(paid)} USDC for ${usdc(shares)} shares, worth at most ` +
+        `${usdc(shares)} USDC, and loses at least ${usdc(paid - shares)} USDC. Do not sign it.`,
+      { pricePerShare: price, overpaid: (paid - shares).toString() },
+    ),
+  ]
 }
 
 /**

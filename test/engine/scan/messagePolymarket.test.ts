@@ -190,6 +190,33 @@ describe('scanMessage: Polymarket CTF Exchange orders', () => {
     expect(response.action).toBe('BLOCK')
   })
 
+  it('a BUY of 100 shares at 1.50 USDC each, more than a share ever pays out: IMBALANCED_DOLLAR_VALUE, WARN (NONE before)', async () => {
+    const response = await scan(order({ makerAmount: USDC(150).toString() }))
+    expect(response.warnings.map((w) => [w.kind, w.severity])).toEqual([['IMBALANCED_DOLLAR_VALUE', 'WARNING']])
+    expect(response.warnings[0]?.message).toContain('buys shares at 1.5 USDC each, but a share pays out at most 1 USDC')
+    expect(response.warnings[0]?.message).toContain('pays 150 USDC for 100 shares, worth at most 100 USDC')
+    expect(response.warnings[0]?.message).toContain('loses at least 50 USDC')
+    expect(response.warnings[0]?.data).toEqual({ pricePerShare: '1.5', overpaid: USDC(50).toString() })
+    expect(response.action).toBe('WARN')
+    expect(diffsOf(response.simulationResults.expectedStateChanges)).toEqual([
+      'Send up to 150 USDC',
+      'Receive up to 100 Polymarket shares of outcome 713210…2563',
+    ])
+  })
+
+  it('a BUY of 100 shares at 2.50 USDC each, so at most 40% can ever come back: CRITICAL, BLOCK (NONE before)', async () => {
+    const response = await scan(order({ makerAmount: USDC(250).toString() }))
+    expect(response.warnings.map((w) => [w.kind, w.severity])).toEqual([['IMBALANCED_DOLLAR_VALUE', 'CRITICAL']])
+    expect(response.warnings[0]?.message).toContain('at 2.5 USDC each')
+    expect(response.action).toBe('BLOCK')
+  })
+
+  it('a BUY at exactly 1 USDC a share, and a SELL at 3 USDC a share: no overpayment is claimed, NONE', async () => {
+    expect((await scan(order({ makerAmount: USDC(100).toString() }))).action).toBe('NONE')
+    const sell = order({ side: SELL, makerAmount: SHARES(100).toString(), takerAmount: USDC(300).toString() })
+    expect((await scan(sell)).warnings).toEqual([])
+  })
+
   it('an order the signer makes for its Polymarket proxy wallet (signature type 1): the wallet’s balances change', async () => {
     const response = await scan(order({ maker: proxy, signatureType: 1 }))
     expect(response.action).toBe('NONE')
