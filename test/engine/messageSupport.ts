@@ -37,7 +37,8 @@ type Schema = Record<string, unknown> & { [key: string]: Schema | Schema[] | unk
  *   (Preflight's own, for Safe messages; the reference tells clients to fall back to `humanReadableDiff` for unknown
  *   kinds), TRADE_PROCEEDS_TO_OTHER_ADDRESS (Preflight's own, for swap orders) and LENDING_POSITION_DELEGATION
  *   (Preflight's own, for lending positions handed to a contract), SIGN_IN_DOMAIN_MISMATCH and SIGN_IN_ACCOUNT_MISMATCH
- *   (Preflight's own, for Sign-In with Ethereum messages).
+ *   (Preflight's own, for Sign-In with Ethereum messages), SIMULATION_EVASION (Preflight's own, for a token whose reads
+ *   write state).
  * - a price's `source` is any string (seed §2.6; Preflight's are Chainlink and UniswapV3).
  * Extra `simulationResults` fields (multisig, safeMessage, perTransaction, decodedMessage) need no change: the schema allows them.
  */
@@ -61,6 +62,7 @@ export function messageResponseValidator(): (body: unknown) => string[] {
     'LENDING_POSITION_DELEGATION',
     'SIGN_IN_DOMAIN_MISMATCH',
     'SIGN_IN_ACCOUNT_MISMATCH',
+    'SIMULATION_EVASION',
   )
   warningItem.properties.data = { type: ['string', 'object', 'null'] }
   const pointer = [

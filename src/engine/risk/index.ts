@@ -60,6 +60,7 @@ export {
   transactionProtocol,
 } from './protocols.ts'
 export { SIGNATURE_POWERS, type UnreadableBytes, unreadableBytes } from './safeSignatures.ts'
+export { stateWritingReadWarnings } from './simulationEvasion.ts'
 export { type KnownSpender, knownSpender } from './spenders.ts'
 export { pastTolerance } from './tolerance.ts'
 export { simulationWarnings } from './transactionWarnings.ts'

@@ -115,6 +115,7 @@ import {
   originWarnings,
   simulationWarnings,
   sortWarnings,
+  stateWritingReadWarnings,
   uniqueWarnings,
 } from '../risk/index.ts'
 import { isSafeOwner } from '../safe/index.ts'
@@ -647,6 +648,7 @@ async function scanPermits(
       metadataOf,
     }),
     ...messageAddressWarnings(result.chainId, typedData),
+    ...stateWritingReadWarnings(result.stateWritingReads, metadataOf),
   ]
   return done(
     { warnings, simulationResults: results(expectedStateChanges, decodeTypedMessage(typedData)) },
@@ -698,7 +700,7 @@ async function scanOrders(
   const moved = seaportTransfers(trade, user, result.reads)
   const metadataOf = (token: Address) => tokenMetadata(result.chainId, token, result.reads)
   const counterfeits = counterfeitWarnings(result.chainId, moved, user, metadataOf)
-  warnings.push(...counterfeits)
+  warnings.push(...counterfeits, ...stateWritingReadWarnings(result.stateWritingReads, metadataOf))
   // A trade for nothing is blocked already, and a counterfeit already says to count its payment as nothing. Each
   // order of a bulk tree is judged on its own; a single order as shown, on what it pays the signer (a swap order's
   // payments to others are TRADE_PROCEEDS_TO_OTHER_ADDRESS).
