@@ -1,10 +1,12 @@
 /**
  * Velora's (ParaSwap's) Delta orders, in the shape `@velora-dex/sdk` signs for its Portikus settlement: the owner
  * sells `srcAmount` of `srcToken`, and the agent that fills the order pays what it buys, `destAmount` of `destToken`,
- * to `beneficiary` (the SDK sets the owner unless told otherwise). Read as a swap order is, with its amounts.
+ * to `beneficiary` (the SDK sets the owner unless told otherwise; a zero beneficiary is the owner too: Velora's
+ * /delta/orders/build documents "Default: zero address, meaning owner address", and Portikus's settlement modules pay
+ * `order.owner` when `order.beneficiary == address(0)`). Read as a swap order is, with its amounts.
  */
 import type { Address } from 'viem'
-import type { SwapOrder } from './swapOrders.ts'
+import { receiverOf, type SwapOrder } from './swapOrders.ts'
 import { structSignature, type TypedData } from './typedData.ts'
 
 const DELTA_ORDER =
@@ -24,10 +26,11 @@ export function findDeltaOrder(typedData: TypedData): SwapOrder | null {
   if (structSignature(typedData.types, typedData.primaryType) !== DELTA_ORDER) return null
   const order = typedData.message
   const buy = order.kind === BUY
+  const owner = order.owner as Address
   return {
     protocol: 'Velora Delta',
-    maker: order.owner as Address,
-    receiver: order.beneficiary as Address,
+    maker: owner,
+    receiver: receiverOf(order.beneficiary as Address, owner),
     sell: { token: order.srcToken as Address, amount: order.srcAmount as bigint, bound: buy ? 'atMost' : 'exact' },
     buy: { token: order.destToken as Address, amount: order.destAmount as bigint, bound: buy ? 'exact' : 'atLeast' },
     unpinned: null,

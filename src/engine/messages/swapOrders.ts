@@ -184,7 +184,7 @@ function oneInchV4Order(order: TypedStruct): SwapOrder {
 }
 
 /** A zero receiver pays the order's own maker (`otherwise`). */
-function receiverOf(receiver: Address, otherwise: SwapOrder['receiver']): SwapOrder['receiver'] {
+export function receiverOf(receiver: Address, otherwise: SwapOrder['receiver']): SwapOrder['receiver'] {
   return receiver === zeroAddress ? otherwise : receiver
 }
 

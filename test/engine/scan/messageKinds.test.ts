@@ -425,6 +425,17 @@ describe('scanMessage: orders, other typed data, raw messages, malformed input',
         'Receive at least <0.000001 WETH',
       ])
     })
+
+    it('a zero beneficiary, which the settlement pays to the owner: NONE, its proceeds shown (WARN naming 0x0 before)', async () => {
+      const { response } = await scanOk(typed(deltaOrder(zeroAddress)), fixtures.rpcUrl)
+      expect(validate(response)).toEqual([])
+      expect(response.warnings).toEqual([])
+      expect(response.action).toBe('NONE')
+      expect(response.simulationResults.expectedStateChanges.map((c) => c.humanReadableDiff)).toEqual([
+        'Send 1,000 USDC',
+        'Receive at least 0.29 WETH',
+      ])
+    })
   })
 
   it('takes the typed data as a JSON string too, the way eth_signTypedData_v4 carries it', async () => {
