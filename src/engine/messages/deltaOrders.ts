@@ -3,11 +3,14 @@
  * sells `srcAmount` of `srcToken`, and the agent that fills the order pays what it buys, `destAmount` of `destToken`,
  * to `beneficiary` (the SDK sets the owner unless told otherwise; a zero beneficiary is the owner too: Velora's
  * /delta/orders/build documents "Default: zero address, meaning owner address", and Portikus's settlement modules pay
- * `order.owner` when `order.beneficiary == address(0)`). Read as a swap order is, with its amounts.
+ * `order.owner` when `order.beneficiary == address(0)`). A cross-chain order (`bridge.destinationChainId` not 0) still
+ * buys `destToken` on this chain, where the settlement checks the amount, then bridges it: paid out on the destination
+ * chain as `bridge.outputToken` ("same as Order.destToken but on destination chain", the SDK's Bridge type). Read as
+ * a swap order is, with its amounts.
  */
 import type { Address } from 'viem'
 import { receiverOf, type SwapOrder } from './swapOrders.ts'
-import { structSignature, type TypedData } from './typedData.ts'
+import { structSignature, type TypedData, type TypedStruct } from './typedData.ts'
 
 const DELTA_ORDER =
   'address owner,address beneficiary,address srcToken,address destToken,uint256 srcAmount,uint256 destAmount,' +
@@ -27,6 +30,8 @@ export function findDeltaOrder(typedData: TypedData): SwapOrder | null {
   const order = typedData.message
   const buy = order.kind === BUY
   const owner = order.owner as Address
+  const bridge = order.bridge as TypedStruct
+  const destination = bridge.destinationChainId as bigint
   return {
     protocol: 'Velora Delta',
     maker: owner,
@@ -34,5 +39,6 @@ export function findDeltaOrder(typedData: TypedData): SwapOrder | null {
     sell: { token: order.srcToken as Address, amount: order.srcAmount as bigint, bound: buy ? 'atMost' : 'exact' },
     buy: { token: order.destToken as Address, amount: order.destAmount as bigint, bound: buy ? 'exact' : 'atLeast' },
     unpinned: null,
+    bridged: destination === 0n ? null : { chainId: Number(destination), token: bridge.outputToken as Address },
   }
 }

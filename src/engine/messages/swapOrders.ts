@@ -8,6 +8,7 @@ import { type Hex, isAddressEqual, size, slice, zeroAddress } from 'viem'
 import type { Address, Warning } from '../api/index.ts'
 import { shortAddress } from '../assets/index.ts'
 import { makeWarning } from '../risk/index.ts'
+import { chainInWords } from '../simulation/index.ts'
 import type { Bound } from './bounds.ts'
 import type { SeaportItem, SeaportOrders, SeaportTrade } from './seaport.ts'
 import { structSignature, type TypedData, type TypedStruct } from './typedData.ts'
@@ -29,6 +30,11 @@ export type SwapOrder = {
    * extension), or null.
    */
   unpinned: string | null
+  /**
+   * Where a bridge pays out what the order buys, when not on this chain (a cross-chain Delta order): the destination
+   * chain and the token there; null when the order pays on this chain.
+   */
+  bridged: { chainId: number; token: Address } | null
 }
 
 const COW_ORDER =
@@ -84,6 +90,7 @@ function cowOrder(order: TypedStruct): SwapOrder {
       bound: partial ? 'upTo' : sell ? 'atLeast' : 'exact',
     },
     unpinned: null,
+    bridged: null,
   }
 }
 
@@ -97,6 +104,7 @@ function zeroExOrder(order: TypedStruct): SwapOrder {
     sell: { token: order.makerToken as Address, amount: order.makerAmount as bigint, bound: 'upTo' },
     buy: { token: order.takerToken as Address, amount: order.takerAmount as bigint, bound: 'upTo' },
     unpinned: null,
+    bridged: null,
   }
 }
 
@@ -137,6 +145,7 @@ function oneInchV3Order(order: TypedStruct): SwapOrder {
     sell: { token: order.makerAsset as Address, amount: order.makingAmount as bigint, bound },
     buy: { token: order.takerAsset as Address, amount: order.takingAmount as bigint, bound },
     unpinned: reasons.length ? reasons.join(', and ') : null,
+    bridged: null,
   }
 }
 
@@ -180,6 +189,7 @@ function oneInchV4Order(order: TypedStruct): SwapOrder {
     sell: { token: order.makerAsset as Address, amount: order.makingAmount as bigint, bound },
     buy: { token: order.takerAsset as Address, amount: order.takingAmount as bigint, bound },
     unpinned: traits & HAS_EXTENSION ? V4_EXTENSION : null,
+    bridged: null,
   }
 }
 
@@ -195,7 +205,8 @@ function makerOf(order: SwapOrder, user: Address): Address {
 
 /**
  * The order as trades for `user`: judged on what it gives and buys whoever makes it and whoever is paid (an order paid
- * next to nothing is a trade for nothing), shown with only what leaves and reaches the user.
+ * next to nothing is a trade for nothing), shown with only what leaves and reaches the user on this chain (a bridged
+ * order's proceeds never reach the user's balance here).
  */
 export function swapOrderTrades(order: SwapOrder, user: Address): SeaportOrders {
   const maker = makerOf(order, user)
@@ -204,7 +215,7 @@ export function swapOrderTrades(order: SwapOrder, user: Address): SeaportOrders 
   const shown: SeaportTrade = {
     offerer: maker,
     gives: isAddressEqual(maker, user) ? judged.gives : [],
-    receives: paysUser(order, user) ? judged.receives : [],
+    receives: paysUser(order, user) && !order.bridged ? judged.receives : [],
   }
   return { orders: [judged], total: shown, bulk: false }
 }
@@ -232,7 +243,25 @@ export function swapOrderWarnings(order: SwapOrder, user: Address): Warning[] {
     warnings.push(proceedsElsewhereWarning(`This ${order.protocol} order`, [order.receiver]))
   }
   if (order.unpinned) warnings.push(unpinnedOrderWarning(order.protocol, order.unpinned))
+  if (order.bridged) warnings.push(bridgedProceedsWarning(order.protocol, order.bridged))
   return warnings
+}
+
+/**
+ * RELIABLE_SIMULATION_NOT_POSSIBLE: a `protocol` order whose proceeds a bridge pays out on another chain. The scan
+ * reads only this chain, where the bought token passes through the settlement and never reaches the user; the bridge
+ * takes its fee on the way and its own data says how it pays out, so what arrives there is not shown.
+ */
+export function bridgedProceedsWarning(protocol: string, bridged: NonNullable<SwapOrder['bridged']>): Warning {
+  const chain = chainInWords(bridged.chainId)
+  return makeWarning(
+    'RELIABLE_SIMULATION_NOT_POSSIBLE',
+    'WARNING',
+    `This ${protocol} order pays what it buys on ${chain}, through a bridge, as the token ` +
+      `${shortAddress(bridged.token)} there. Preflight sees only this chain, so what arrives on ${chain}, after the ` +
+      "bridge's fees, is not shown: check it on the site before you sign.",
+    { destinationChainId: bridged.chainId, outputToken: bridged.token.toLowerCase() },
+  )
 }
 
 /**

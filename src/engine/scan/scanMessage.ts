@@ -737,12 +737,29 @@ function bounded(change: StateChange, bounds: { gives: Bound; receives: Bound })
 
 /**
  * A CoW, 0x, 1inch or Velora Delta order: read and judged as a marketplace order is, in one round trip, with what it
- * pays shown only when it pays the user, and its amounts worded as they bind ("Receive at least").
+ * pays shown only when it pays the user on this chain, and its amounts worded as they bind ("Receive at least").
  */
-function scanSwapOrder(typedData: TypedData, order: SwapOrder, input: MessageScanInput, options: ScanOptions) {
+async function scanSwapOrder(
+  typedData: TypedData,
+  order: SwapOrder,
+  input: MessageScanInput,
+  options: ScanOptions,
+): Promise<Scan> {
   const user = input.userAccount
   const bounds = { gives: order.sell.bound, receives: order.buy.bound }
-  return scanOrders(typedData, swapOrderTrades(order, user), input, options, swapOrderWarnings(order, user), bounds)
+  const scan = await scanOrders(
+    typedData,
+    swapOrderTrades(order, user),
+    input,
+    options,
+    swapOrderWarnings(order, user),
+    bounds,
+  )
+  if (!scan.ok || !order.bridged) return scan
+  // A bridged order's proceeds arrive on another chain, never among this chain's changes: the dollar comparison of
+  // those would call every such order a loss. It is judged on what it buys here (a trade for nothing) instead.
+  const warnings = scan.analysis.warnings.filter((warning) => warning.kind !== 'IMBALANCED_DOLLAR_VALUE')
+  return { ...scan, analysis: { ...scan.analysis, warnings } }
 }
 
 // ── Polymarket ───────────────────────────────────────────────────────────────────────────────────────────────────

@@ -162,6 +162,7 @@ describe('findSwapOrder', () => {
       sell: { token: USDC, amount: 1_000_000_000n, bound: 'upTo' },
       buy: { token: WETH, amount: 330000000000000000n, bound: 'upTo' },
       unpinned: null,
+      bridged: null,
     })
     const { orders, total } = swapOrderTrades(order as never, USER)
     expect(total).toEqual(orders[0])

@@ -436,6 +436,43 @@ describe('scanMessage: orders, other typed data, raw messages, malformed input',
         'Receive at least 0.29 WETH',
       ])
     })
+
+    describe('cross-chain, bought here and bridged to Base', () => {
+      const BASE_WETH = '0x4200000000000000000000000000000000000006'
+      const bridge = {
+        protocolSelector: '0x5f3bd1c8',
+        destinationChainId: '8453',
+        outputToken: BASE_WETH,
+        scalingFactor: 0,
+        // Opaque to Preflight: how the bridge pays out.
+        protocolData: `0x${'00'.repeat(31)}01`,
+      }
+
+      it('only the sale is shown here, and a warning names the chain and token it pays in (NONE and WETH here before)', async () => {
+        const { response } = await scanOk(typed(deltaOrder(user, { bridge })), fixtures.rpcUrl)
+        expect(validate(response)).toEqual([])
+        expect(response.simulationResults.expectedStateChanges.map((c) => c.humanReadableDiff)).toEqual([
+          'Send 1,000 USDC',
+        ])
+        // No dollar comparison of 1,000 USDC against nothing: the proceeds are not missing, they are elsewhere.
+        expect(response.warnings.map((w) => [w.kind, w.severity])).toEqual([
+          ['RELIABLE_SIMULATION_NOT_POSSIBLE', 'WARNING'],
+        ])
+        expect(response.warnings[0]?.message).toContain(
+          `pays what it buys on Base (chain 8453), through a bridge, as the token ${shortAddress(BASE_WETH)} there`,
+        )
+        expect(response.warnings[0]?.data).toEqual({ destinationChainId: 8453, outputToken: BASE_WETH })
+        expect(response.action).toBe('WARN')
+      })
+
+      it('bridging 1 wei of WETH for 1,000 USDC is still a trade for nothing, judged on what it buys here: BLOCK', async () => {
+        const drain = deltaOrder(user, { bridge, destAmount: '1', expectedAmount: '1' })
+        const { response } = await scanOk(typed(drain), fixtures.rpcUrl)
+        expect(validate(response)).toEqual([])
+        expect(response.warnings.map((w) => w.kind)).toEqual(['TRADE_FOR_NOTHING', 'RELIABLE_SIMULATION_NOT_POSSIBLE'])
+        expect(response.action).toBe('BLOCK')
+      })
+    })
   })
 
   it('takes the typed data as a JSON string too, the way eth_signTypedData_v4 carries it', async () => {
