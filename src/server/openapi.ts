@@ -38,7 +38,9 @@ export const DIFFERENCES = [
     '`SIGN_IN_ACCOUNT_MISMATCH` (a sign-in naming another account than the signer). Transactions that buy a token ' +
     'the simulation cannot sell back to its pool, or only at a heavy tax, carry `TOKEN_CANNOT_BE_SOLD`. A server ' +
     'started with `--probe-environment` also runs transactions as a block runs them (a real gas price and base fee, ' +
-    'a wallet’s gas) and adds `SIMULATION_EVASION` when that leaves the user worse off than the simulation.',
+    'a wallet’s gas) and adds `SIMULATION_EVASION` when that leaves the user worse off than the simulation; any ' +
+    'transaction, permit or order scan adds it when a contract the scan reads writes state when read (a token telling ' +
+    'a simulation from a real transaction).',
   'State change kind `SAFE_CONFIGURATION_CHANGE` (a Safe’s singleton, owners, threshold, modules, guards or handler, ' +
     'before and after) is sent from 2023-06-05 on, where the reference reserves new kinds and asks clients to show ' +
     'the `humanReadableDiff` of kinds they do not know; older versions leave it out.',
