@@ -113,6 +113,10 @@ export async function scanOk(
 /** Each state change's sentence, in order. */
 export const diffsOf = (changes: StateChange[]): string[] => changes.map((change) => change.humanReadableDiff)
 
+/** The `amount` (before and after, as the response sends them) of the scan's `index`th state change, if it has one. */
+export const amountOf = (response: ScanMessageResponse, index: number): unknown =>
+  (response.simulationResults.expectedStateChanges[index]?.rawInfo.data as { amount?: unknown } | undefined)?.amount
+
 /** The scan's before → after for the user's balance of `symbol`, as numbers in base units. */
 export function claimedBalance(changes: StateChange[], symbol: string): { before: bigint; after: bigint } | undefined {
   const change = changes.find((c) => c.humanReadableDiff.endsWith(` ${symbol}`))

@@ -11,7 +11,7 @@ import { NAMED_DOMAIN_FIELDS } from '../../../src/devnet/eip712.ts'
 import type { Fixtures } from '../../../src/devnet/fixtures.ts'
 import type { ScanMessageResponse } from '../../../src/engine/index.ts'
 import { startTestDevnet } from '../../support/devnet.ts'
-import { diffsOf, orderScanner } from '../messageSupport.ts'
+import { amountOf, diffsOf, orderScanner } from '../messageSupport.ts'
 
 /** LooksRareProtocol on mainnet, the SDK's EXCHANGE_V2: the domain's verifying contract (not deployed here). */
 const EXCHANGE_V2 = '0x0000000000E655fAe4d56241588680F86E3b2377'
@@ -88,8 +88,6 @@ describe('scanMessage: LooksRare v2 maker orders', () => {
     () => fixtures.rpcUrl,
   )
   const kinds = (response: ScanMessageResponse) => response.warnings.map((w) => [w.kind, w.severity])
-  const amountOf = (response: ScanMessageResponse, index: number) =>
-    (response.simulationResults.expectedStateChanges[index]?.rawInfo.data as { amount?: unknown } | undefined)?.amount
 
   beforeAll(async () => {
     devnet = await startTestDevnet()

@@ -21,9 +21,8 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../../src/devnet/devnet.ts'
 import type { Fixtures } from '../../../src/devnet/fixtures.ts'
-import type { ScanMessageResponse } from '../../../src/engine/index.ts'
 import { startTestDevnet } from '../../support/devnet.ts'
-import { diffsOf, orderScanner, scanOk } from '../messageSupport.ts'
+import { amountOf, diffsOf, orderScanner, scanOk } from '../messageSupport.ts'
 
 const EXCHANGE = '0x4bFb41d5B3570DeFd03C39a9A4D8dE6Bd8B8982E'
 const USDC_E: Address = '0x2791Bca1f2de4661ED88A30C99A7a9449Aa84174'
@@ -110,8 +109,6 @@ describe('scanMessage: Polymarket CTF Exchange orders', () => {
       functionName: 'balanceOf',
       args: [holder, YES],
     })
-  const amountOf = (response: ScanMessageResponse, index: number) =>
-    (response.simulationResults.expectedStateChanges[index]?.rawInfo.data as { amount?: unknown } | undefined)?.amount
 
   beforeAll(async () => {
     devnet = await startTestDevnet()
