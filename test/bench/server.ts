@@ -310,7 +310,7 @@ async function main() {
   const server = await startServer(rpcUrl, defaultThreads)
   const idleRss = rssMb(server.pid)
 
-  // The runtime matters: Node 20's V8 and Node 24's differ in what they send to the old generation (README).
+  // The runtime matters: Node 20's V8 and Node 24's differ in what they send to the old generation (docs/scan-api-load.md).
   process.stdout.write(
     `server (Node ${process.versions.node}): started in ${Math.round(server.startMs)} ms, idle RSS ${idleRss.toFixed(0)} MB\n\n`,
   )
@@ -477,7 +477,7 @@ async function main() {
   await Promise.all(batchServers.map((one) => stop(one.child)))
 
   // serve sizes its scan threads' young generation itself; the main thread's was sized when the process started, and
-  // only NODE_OPTIONS reaches it (README, "Young objects kept young").
+  // only NODE_OPTIONS reaches it (docs/scan-api-load.md, "Young objects kept young").
   const semiSpaces = [undefined, MAIN_SEMI_SPACE] as const
   const servers = await Promise.all(
     semiSpaces.map((nodeOptions) => startServer(rpcUrl, defaultThreads, [], { nodeOptions })),

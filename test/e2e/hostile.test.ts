@@ -700,7 +700,7 @@ describe('a hostile page cannot get the wallet to sign what the window did not s
       await options.close()
     })
 
-    // Known limit (README, threat model): a same-origin document the page reaches while it is being made (a frame
+    // Known limit (docs/threat-model.md): a same-origin document the page reaches while it is being made (a frame
     // whose body is late, a srcdoc or blob: frame, a popup it opened) runs the page's code before any document_start
     // script, so the page can answer the hook's handshake itself (or replace the builtins the hook and the wallet
     // capture). This test records that it still gets a transaction to a wallet that calls its node from the page with

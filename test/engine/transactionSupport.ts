@@ -12,7 +12,7 @@ import { devnetClient, scanRequest } from './protocolSupport.ts'
 
 const schema = responseValidator('2023-06-05', '/ethereum/v0/mainnet/scan/transactions', 'post', 200)
 
-/** Preflight's own warning kinds (README); the reference tells clients to show `message` for kinds they do not know. */
+/** Preflight's own warning kinds (docs/engine-checks.md); the reference tells clients to show `message` for kinds they do not know. */
 const OWN_KINDS = new Set([
   'UNLIMITED_ALLOWANCE_TO_UNKNOWN_SPENDER',
   'MULTISIG_BLIND_SIGNATURE',

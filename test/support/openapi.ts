@@ -96,7 +96,7 @@ function applyDocumentedDifferences(document: Json, version: string): Json {
 }
 
 /**
- * Preflight's own state change kind, SAFE_CONFIGURATION_CHANGE (README, "The scan API"): sent from 2023-06-05 on,
+ * Preflight's own state change kind, SAFE_CONFIGURATION_CHANGE (docs/scan-api.md): sent from 2023-06-05 on,
  * where the reference reserves the right to add state change kinds and tells clients to fall back to
  * `humanReadableDiff` for kinds they do not know. Its schema, as the engine's type (api/responses.ts) defines it.
  */

@@ -3,7 +3,7 @@
  * JSON-RPC engine (`_rpcEngine.handle`), and the wallets in its `providers[]`, which are hooked as they are read.
  * Entry points become accessors, so a wallet that assigns a new function later stays hooked (the new function gets a
  * wrapper of its own). A provider that cannot be patched (frozen) is replaced by a stand-in Proxy that answers with the
- * hook's wrappers; where it is reachable without the stand-in, README's threat model says so.
+ * hook's wrappers; where it is reachable without the stand-in, docs/threat-model.md says so.
  */
 
 import { type Seat, type Shape, wrapEntryPoint } from './entryPoints.ts'

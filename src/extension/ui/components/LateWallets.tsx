@@ -3,7 +3,7 @@ import { lateWalletsStore } from '../stores/lateWalletsStore.ts'
 
 /**
  * The wallets Preflight saw injecting themselves after a page's own scripts had started. Such a page can reach the
- * wallet before Preflight does (README, threat model); the user should know which wallet and where.
+ * wallet before Preflight does (docs/threat-model.md); the user should know which wallet and where.
  */
 export function LateWallets() {
   const wallets = lateWalletsStore.use((state) => state.value) ?? []
