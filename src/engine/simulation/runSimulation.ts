@@ -24,7 +24,7 @@ import {
   safeContext,
 } from '../safe/index.ts'
 import { type ApprovalEvent, assetEventsFromLogs, type Movement, type SimulatedLog } from './assetEvents.ts'
-import { inBlocksWithin, readsAhead, type TxLayout, transactionBlocks } from './blockLayout.ts'
+import { firstBlockShare, inBlocksWithin, readsAhead, type TxLayout, transactionBlocks } from './blockLayout.ts'
 import { fetchChainId, knownChainId } from './chain.ts'
 import { type ControlEvent, controlEvents, controlReads } from './controlEvents.ts'
 import { type ChainHead, chainHead, type EnvironmentProbe, probeEnvironment } from './environmentProbe.ts'
@@ -391,27 +391,39 @@ async function simulateIn(
   const reads = [...plan.values()]
   const stateReads = reads.filter((read) => read.timing === 'state')
   // geth and reth give a block's calls its gas limit in all: a bundle more than one block holds gets a block each.
-  const [firstTx = [], ...moreTxs] = transactionBlocks(txs.map(txCall), layout)
+  const [declaredFirst = [], ...moreTxs] = transactionBlocks(txs.map(txCall), layout)
   // Overrides the caller starts with the transactions (a message's nonce) must not reach the before-reads: those keep
   // blocks of their own. The preset's (owner slots and code of random signers no read asks about) reach nothing.
+  const probes = reads.filter(isProbeRead)
+  const share = input.transactionsOverrideReads
+    ? { viewGas: VIEW_READ_GAS, txGas: null }
+    : firstBlockShare(
+        reads.length - probes.length,
+        PROBE_READ_GAS * BigInt(probes.length),
+        declaredGas(declaredFirst),
+        declaredFirst.length,
+        VIEW_READ_GAS,
+      )
+  const firstTx = declaredFirst.map((call) => withGasAtMost(call, share.txGas))
+  const gasAhead = (read: Read) => (isProbeRead(read) ? PROBE_READ_GAS : share.viewGas)
   const { apart, ahead } = input.transactionsOverrideReads
     ? { apart: reads, ahead: [] }
-    : readsAhead(reads, readGas, declaredGas(firstTx))
+    : readsAhead(reads, gasAhead, declaredGas(firstTx))
   const before = apart.length > 0 ? inBlocksWithin(apart, readGas) : []
   const after = inBlocksWithin(stateReads, readGas)
   const code = injectedCode(reads)
   const txBlock = {
     stateOverrides: before.length > 0 ? transactionOverrides(input) : allOverrides(input, code),
-    calls: [...ahead.map(readCall), ...firstTx],
+    calls: [...ahead.map((read) => readCall(read, gasAhead(read))), ...firstTx],
   }
   const [firstBlock, ...laterBlocks] = [
     ...before.map((block, index) => ({
       ...(index === 0 ? { stateOverrides: inputOverrides(input, code) } : {}),
-      calls: block.map(readCall),
+      calls: block.map((read) => readCall(read, readGas(read))),
     })),
     txBlock,
     ...moreTxs.map((calls) => ({ calls })),
-    ...after.map((block) => ({ calls: block.map(readCall) })),
+    ...after.map((block) => ({ calls: block.map((read) => readCall(read, readGas(read))) })),
   ]
   const payload = {
     traceTransfers: true,
@@ -495,7 +507,16 @@ function declaredGas(calls: { gas?: Hex }[]): bigint {
 
 /** The gas a read declares: a probe's for the engine's SafeInspector and PoolDepth, a view's for any other. */
 function readGas(read: Read): bigint {
-  return read.to === SAFE_INSPECTOR_ADDRESS || read.to === POOL_DEPTH_ADDRESS ? PROBE_READ_GAS : VIEW_READ_GAS
+  return isProbeRead(read) ? PROBE_READ_GAS : VIEW_READ_GAS
+}
+
+function isProbeRead(read: Read): boolean {
+  return read.to === SAFE_INSPECTOR_ADDRESS || read.to === POOL_DEPTH_ADDRESS
+}
+
+/** A transaction's call declaring at most `cap` gas (null: as it declares); one declaring none is left to the node. */
+function withGasAtMost<T extends { gas?: Hex }>(call: T, cap: bigint | null): T {
+  return cap !== null && call.gas && BigInt(call.gas) > cap ? { ...call, gas: numberToHex(cap) } : call
 }
 
 /** No sell probe results when the node fails the probe: it only adds a warning, so the scan goes on without it. */
@@ -580,10 +601,10 @@ function injectedCode(reads: Read[]): Record<string, AccountOverride> {
  * transfer or claim then reads, to behave only in the simulation. The engine's own code makes static calls itself, or
  * undoes what it calls (PoolDepth.sol's swap, whose callback reverts).
  */
-function readCall(read: Read) {
+function readCall(read: Read, gas: bigint) {
   return INJECTED_CODE.has(read.to)
-    ? { from: zeroAddress, to: read.to, data: read.data, gas: numberToHex(readGas(read)) }
-    : { from: zeroAddress, to: READER_ADDRESS, data: readOnlyCall(read.to, read.data), gas: numberToHex(readGas(read)) }
+    ? { from: zeroAddress, to: read.to, data: read.data, gas: numberToHex(gas) }
+    : { from: zeroAddress, to: READER_ADDRESS, data: readOnlyCall(read.to, read.data), gas: numberToHex(gas) }
 }
 
 /** The input's balance and storage overrides, added to `overrides`. */

@@ -73,6 +73,39 @@ describe('a deposit that pays the owner only in the block right after its keeper
     await expectDrainedAsShown(response, tx)
   })
 
+  it('sent declaring near all the block’s gas, which left the reads no room beside it: the same, as mined', async () => {
+    // 29,900,000 gas declared left no room for the 250,000 each view read declares: the reads took a block of their own,
+    // the deposit ran at head + 2 and showed "Receive 1 KGIFT", NONE. Now the reads share the block with it.
+    const { wrapper, tx } = await keptDeposit()
+    const gas = 29_900_000n
+    const request = scanRequest(tx)
+    const declared = { ...request, txObjects: request.txObjects.map((call) => ({ ...call, gas: gas.toString() })) }
+    const outcome = await scanTransactions(declared, { rpcUrl: gethLike.url, chainId: 31337 })
+    if (!outcome.ok) throw new Error(JSON.stringify(outcome.error))
+    validateTransactionsResponse(outcome.response)
+    expect(accountDiffs(outcome.response, user())).toEqual(['Send 1 ETH'])
+    expect(outcome.response.warnings.map((warning) => warning.kind)).toEqual(['SUSPECTED_MALICIOUS'])
+    expect(outcome.response.action).toBe('WARN')
+
+    // Mined with that gas: the owner has the 1 ETH and the user no KGIFT.
+    const client = devnetClient(fx().rpcUrl)
+    const ownerBefore = await client.getBalance({ address: owner() })
+    const hash = await client.sendTransaction({
+      account: user(),
+      chain: null,
+      to: wrapper,
+      data: DEPOSIT,
+      gas,
+      value: parseEther('1'),
+    })
+    expect((await waitForReceipt(client, hash)).status).toBe('success')
+    expect((await client.getBalance({ address: owner() })) - ownerBefore).toBe(parseEther('1'))
+    const kgift = parseAbi(['function balanceOf(address) view returns (uint256)'])
+    expect(await client.readContract({ address: wrapper, abi: kgift, functionName: 'balanceOf', args: [user()] })).toBe(
+      0n,
+    )
+  })
+
   it('on anvil, scanned on the head block named: the same, as mined', async () => {
     const { tx } = await keptDeposit()
     const head = await devnetClient(fx().rpcUrl).getBlockNumber()
