@@ -28,6 +28,7 @@
  * - `deltaOrders.ts`: Velora's Delta orders, read as swap orders: what they sell, what they buy and whom they pay.
  * - `farcasterTransfers.ts`: Farcaster account transfers, which hand the account (its fid) to another address.
  * - `hyperliquidSends.ts`: Hyperliquid's signed sends and withdrawals, which its own chain executes: where they pay.
+ * - `hyperliquidControl.ts`: Hyperliquid's agent approvals and multi-sig conversions: who then controls the account.
  * - `signedDeposits.ts`: Across deposits signed for its periphery (gasless bridging), and where they send the funds.
  * - `userOperations.ts`: ERC-4337 user operations signed as typed data, run as the EntryPoint's calls to the account.
  * - `readability.ts`: addresses written in a form other than 0x-hex, text that reorders its own display, payloads that
@@ -39,6 +40,11 @@ export { BOUND_WORDS, type Bound, boundOf } from './bounds.ts'
 export { findDeltaOrder } from './deltaOrders.ts'
 export { depositUpdateWarnings, findDepositUpdate } from './depositUpdates.ts'
 export { type FarcasterTransfer, farcasterTransferWarnings, findFarcasterTransfer } from './farcasterTransfers.ts'
+export {
+  findHyperliquidControl,
+  type HyperliquidControl,
+  hyperliquidControlWarnings,
+} from './hyperliquidControl.ts'
 export { findHyperliquidSend, type HyperliquidSend, hyperliquidSendWarnings } from './hyperliquidSends.ts'
 export { findLooksRareOrders, type LooksRareOrders } from './looksRareOrders.ts'
 export {

@@ -40,6 +40,7 @@ import {
   findDeltaOrder,
   findDepositUpdate,
   findFarcasterTransfer,
+  findHyperliquidControl,
   findHyperliquidSend,
   findLooksRareOrders,
   findNftPermit,
@@ -53,6 +54,7 @@ import {
   findTokenPermits,
   findUserOperation,
   hasUnsupportedItems,
+  hyperliquidControlWarnings,
   hyperliquidSendWarnings,
   initCall,
   isBlurSite,
@@ -263,12 +265,14 @@ async function analyseTypedData(
   const update = findDepositUpdate(typedData)
   const send = findHyperliquidSend(typedData)
   const transfer = findFarcasterTransfer(typedData)
+  const control = findHyperliquidControl(typedData)
   return done({
     warnings: [
       ...(chainId === null ? [] : messageAddressWarnings(chainId, typedData)),
       ...(update ? depositUpdateWarnings(update, input.userAccount) : []),
       ...(send ? hyperliquidSendWarnings(send, input.userAccount) : []),
       ...(transfer ? farcasterTransferWarnings(transfer, input.userAccount) : []),
+      ...(control ? hyperliquidControlWarnings(control, input.userAccount) : []),
     ],
     simulationResults: results([], decodeTypedMessage(typedData)),
   })

@@ -203,7 +203,7 @@ describe('scanMessage: orders, other typed data, raw messages, malformed input',
     expect(stats.roundTrips).toBe(0)
   })
 
-  it("Hyperliquid's agent approval (a struct named HyperliquidTransaction:ApproveAgent) is read: NONE, decoded", async () => {
+  it("Hyperliquid's agent approval (a struct named HyperliquidTransaction:ApproveAgent) is read: WARN naming the agent, decoded", async () => {
     const data = {
       types: {
         EIP712Domain: NAMED_DOMAIN_FIELDS,
@@ -220,8 +220,10 @@ describe('scanMessage: orders, other typed data, raw messages, malformed input',
     }
     const { response } = await scanOk(request({ kind: 'SIGN_TYPED_DATA', data }, user), fixtures.rpcUrl)
     expect(validate(response)).toEqual([])
-    expect(response.warnings).toEqual([])
-    expect(response.action).toBe('NONE')
+    // The agent places and cancels orders for the account (its SDKs' sign_agent): NONE, unwarned, before.
+    expect(response.warnings.map((w) => [w.kind, w.severity])).toEqual([['SET_OWNER_AUTHORITY', 'WARNING']])
+    expect(response.warnings[0]?.message).toContain(`makes ${shortAddress(fee)} an agent of your Hyperliquid account`)
+    expect(response.action).toBe('WARN')
     expect(response.simulationResults.error).toBeNull()
     expect(response.simulationResults.decodedMessage?.fields.map((field) => field.value)).toEqual([
       'Mainnet',
@@ -229,6 +231,37 @@ describe('scanMessage: orders, other typed data, raw messages, malformed input',
       'bot',
       '1764254000000',
     ])
+  })
+
+  it("Hyperliquid's convertToMultiSigUser to another's signers: USER_ACCOUNT_OWNER_CHANGE naming them; to the signer alone: NONE", async () => {
+    // Its SDKs' sign_convert_to_multi_sig_user_action: once Hyperliquid has it, only the listed users' signatures act.
+    const convert = (users: string[]) => ({
+      types: {
+        EIP712Domain: NAMED_DOMAIN_FIELDS,
+        'HyperliquidTransaction:ConvertToMultiSigUser': [
+          { name: 'hyperliquidChain', type: 'string' },
+          { name: 'signers', type: 'string' },
+          { name: 'nonce', type: 'uint64' },
+        ],
+      },
+      primaryType: 'HyperliquidTransaction:ConvertToMultiSigUser',
+      domain: { name: 'HyperliquidSignTransaction', version: '1', chainId: 42161, verifyingContract: zeroAddress },
+      message: {
+        hyperliquidChain: 'Mainnet',
+        signers: JSON.stringify({ authorizedUsers: users, threshold: 1 }),
+        nonce: 1764254000000,
+      },
+    })
+    const taken = (await scanOk(request({ kind: 'SIGN_TYPED_DATA', data: convert([fee]) }, user), fixtures.rpcUrl))
+      .response
+    expect(validate(taken)).toEqual([])
+    expect(taken.warnings.map((w) => [w.kind, w.severity])).toEqual([['USER_ACCOUNT_OWNER_CHANGE', 'WARNING']])
+    expect(taken.warnings[0]?.message).toContain(`into a multi-sig of ${shortAddress(fee)} (threshold 1)`)
+    expect(taken.action).toBe('WARN')
+    const own = (await scanOk(request({ kind: 'SIGN_TYPED_DATA', data: convert([user]) }, user), fixtures.rpcUrl))
+      .response
+    expect(own.warnings).toEqual([])
+    expect(own.action).toBe('NONE')
   })
 
   describe("Hyperliquid's sends, executed by its own chain: where they pay", () => {
