@@ -54,9 +54,10 @@ export function misdirectedPayouts(flows: SwapFlows, isUsers: (address: Address)
   // token's sale routed through the same pool, or paying the same team), its share cannot be told from theirs.
   const [ownSold, ownTotal, ownPools] = paid.size === 1 ? ownSales(flows, paid, mine) : [0n, 0n, new Set<string>()]
   const payers = [...counterparties].filter((account) => !mine(account)).map((account) => getAddress(account))
+  const receipts = nftsMintedToOthers(flows.movements, mine)
   const payouts: MisdirectedPayout[] = []
   for (const [asset, accounts] of net) {
-    if (asset.endsWith(NFT) || paid.has(asset)) continue
+    if ((asset.endsWith(NFT) && !receipts.has(asset)) || paid.has(asset)) continue
     // A token's own contract keeping some of it is the token's rule (a tax), judged by ownContractWarnings.
     const gains = [...accounts].filter(
       ([account, amount]) =>
@@ -78,7 +79,7 @@ export function misdirectedPayouts(flows: SwapFlows, isUsers: (address: Address)
     const [main] = others
     if (!main || sum(others) * 2n <= sum(gains) - theirs) continue
     payouts.push({
-      asset: asset === NATIVE ? NATIVE : getAddress(asset),
+      asset: asset === NATIVE ? NATIVE : getAddress(asset.replace(NFT, '')),
       recipient: getAddress(main[0]),
       // What it really receives, the token's share included: the address named is paid exactly this.
       amount: accounts.get(main[0]) ?? main[1],
@@ -88,6 +89,20 @@ export function misdirectedPayouts(flows: SwapFlows, isUsers: (address: Address)
     })
   }
   return payouts
+}
+
+/**
+ * The collections (NFT keys) with items minted to accounts outside the user's side. An NFT that changes hands marks who
+ * trades (a sale's item goes to its buyer), but one minted is what the payment bought: Lido's withdrawal queue mints
+ * the request, the claim on the ETH, to the `owner` its call names; a position manager the position to `recipient`.
+ */
+function nftsMintedToOthers(movements: Movement[], mine: (account: string) => boolean): Set<string> {
+  const keys = new Set<string>()
+  for (const { asset, from, to } of movements) {
+    if (asset.standard !== 'ERC721' && asset.standard !== 'ERC1155') continue
+    if (isAddressEqual(from, zeroAddress) && !mine(to.toLowerCase())) keys.add(`${asset.token.toLowerCase()}${NFT}`)
+  }
+  return keys
 }
 
 /** Payouts largest first, `theirs` taken out of the largest (dropped if nothing is left of it). */

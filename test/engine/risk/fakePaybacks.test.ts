@@ -98,6 +98,55 @@ contract NativeGateway {
         SuppliedToken(${getAddress(A_WETH)}).mint(onBehalfOf, msg.value);
     }
 }`
+/** Lido's withdrawal queue on mainnet (an ERC-721 of the withdrawal requests it mints), a listed spender, and stETH. */
+const LIDO_WITHDRAWAL_QUEUE: Address = '0x889edC2eDab5f40e902b864aD4d7AdE8E412F9B1'
+const STETH: Address = '0xae7ab96520DE3A18E5e111B5EaAb095312D7fE84'
+/**
+ * stETH as it moves (a plain ERC-20 at its mainnet address, rebasing left out) and Lido's WithdrawalQueueERC721 as it
+ * moves assets: requestWithdrawals takes the stETH from the caller and mints one request NFT per amount to `owner`, whose
+ * holder later claims the ETH.
+ */
+const lidoSource = `
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.24;
+contract StakedEther {
+    string public constant name = "Liquid staked Ether 2.0";
+    string public constant symbol = "stETH";
+    uint8 public constant decimals = 18;
+    uint256 public totalSupply;
+    mapping(address => uint256) public balanceOf;
+    mapping(address => mapping(address => uint256)) public allowance;
+    event Transfer(address indexed from, address indexed to, uint256 value);
+    event Approval(address indexed owner, address indexed spender, uint256 value);
+    function mint(address to, uint256 value) external { totalSupply += value; balanceOf[to] += value; emit Transfer(address(0), to, value); }
+    function approve(address spender, uint256 value) external returns (bool) { allowance[msg.sender][spender] = value; emit Approval(msg.sender, spender, value); return true; }
+    function transferFrom(address from, address to, uint256 value) external returns (bool) {
+        allowance[from][msg.sender] -= value; balanceOf[from] -= value; balanceOf[to] += value;
+        emit Transfer(from, to, value);
+        return true;
+    }
+}
+contract WithdrawalQueue {
+    string public constant name = "Lido: stETH Withdrawal NFT";
+    string public constant symbol = "unstETH";
+    uint256 public lastRequestId;
+    mapping(uint256 => address) public ownerOf;
+    mapping(address => uint256) public balanceOf;
+    event Transfer(address indexed from, address indexed to, uint256 indexed tokenId);
+    function supportsInterface(bytes4 id) external pure returns (bool) { return id == 0x80ac58cd || id == 0x01ffc9a7; }
+    function tokenURI(uint256) external pure returns (string memory) { return ""; }
+    function requestWithdrawals(uint256[] calldata amounts, address owner) external returns (uint256[] memory ids) {
+        ids = new uint256[](amounts.length);
+        for (uint256 i = 0; i < amounts.length; i++) {
+            StakedEther(${getAddress(STETH)}).transferFrom(msg.sender, address(this), amounts[i]);
+            lastRequestId += 1;
+            ownerOf[lastRequestId] = owner;
+            balanceOf[owner] += 1;
+            emit Transfer(address(0), owner, lastRequestId);
+            ids[i] = lastRequestId;
+        }
+    }
+}`
 /** Mainnet's WETH, a listed protocol. */
 const WETH: Address = '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2'
 /** The code a user's account delegates to (EIP-7702), which runs a batch of calls as the account. */
@@ -722,6 +771,85 @@ contract DropCollection {
     const executed = await expectRealityMatches(rpcUrl, response, tx)
     expect(executed.get(`${user.toLowerCase()}|${A_WETH.toLowerCase()}`)).toBe(parseEther('1'))
     expect(executed.get(`${fx().weth.address.toLowerCase()}|native`)).toBe(parseEther('1'))
+  })
+
+  it("stETH queued at Lido's withdrawal queue for the attacker, the request NFT minted to it: WARN naming it, as executed", async () => {
+    // The listed queue keeps the stETH, and mints the request NFT, the claim on the ETH, to the owner the call names.
+    // Requested for the attacker it was NONE ("Send 100 stETH", the NFT not the user's); for the user it stays NONE.
+    const user = account(4)
+    const attacker = getAddress(fx().drainer.attacker)
+    const client = devnetClient(rpcUrl)
+    const anvil = createTestClient({ mode: 'anvil', transport: http(rpcUrl) })
+    await anvil.setCode({ address: STETH, bytecode: runtimeCode('Lido.sol', lidoSource, 'StakedEther') })
+    const queueCode = runtimeCode('Lido.sol', lidoSource, 'WithdrawalQueue')
+    await anvil.setCode({ address: LIDO_WITHDRAWAL_QUEUE, bytecode: queueCode })
+    const stethAbi = parseAbi([
+      'function mint(address to, uint256 value)',
+      'function approve(address spender, uint256 value) returns (bool)',
+    ])
+    const minted = await client.writeContract({
+      account: account(9),
+      address: STETH,
+      abi: stethAbi,
+      functionName: 'mint',
+      args: [user, parseEther('100')],
+      chain: null,
+    })
+    await waitForReceipt(client, minted)
+    const approved = await client.writeContract({
+      account: user,
+      address: STETH,
+      abi: stethAbi,
+      functionName: 'approve',
+      args: [LIDO_WITHDRAWAL_QUEUE, maxUint256],
+      chain: null,
+    })
+    await waitForReceipt(client, approved)
+    const queueAbi = parseAbi([
+      'function requestWithdrawals(uint256[] amounts, address owner) returns (uint256[])',
+      'function ownerOf(uint256 id) view returns (address)',
+      'function lastRequestId() view returns (uint256)',
+    ])
+    const request = (owner: Address) => ({
+      from: user,
+      to: LIDO_WITHDRAWAL_QUEUE,
+      data: encodeFunctionData({
+        abi: queueAbi,
+        functionName: 'requestWithdrawals',
+        args: [[parseEther('100')], owner],
+      }),
+      value: '0',
+    })
+    const own = await scanAsMainnet({
+      ...scanRequest({ from: user, to: LIDO_WITHDRAWAL_QUEUE }),
+      txObjects: [request(user)],
+    })
+    expect(own.warnings).toEqual([])
+    expect(own.action).toBe('NONE')
+    const response = await scanAsMainnet({
+      ...scanRequest({ from: user, to: LIDO_WITHDRAWAL_QUEUE }),
+      txObjects: [request(attacker)],
+    })
+    expect(response.warnings.map((w) => [w.kind, w.severity])).toEqual([['TRADE_PROCEEDS_TO_OTHER_ADDRESS', 'WARNING']])
+    expect(response.warnings[0]?.message).toContain(`pays all its 1 unstETH to ${shortAddress(attacker)}, not to you`)
+    expect(response.action).toBe('WARN')
+    // Executed: the user's 100 stETH sit in the queue, and the request, the claim on them, is the attacker's.
+    await attackerGainFrom(user, [request(attacker)])
+    const id = await client.readContract({
+      address: LIDO_WITHDRAWAL_QUEUE,
+      abi: queueAbi,
+      functionName: 'lastRequestId',
+    })
+    const holder = await client.readContract({
+      address: LIDO_WITHDRAWAL_QUEUE,
+      abi: queueAbi,
+      functionName: 'ownerOf',
+      args: [id],
+    })
+    expect(holder).toBe(attacker)
+    expect(await client.readContract({ address: STETH, abi: erc20Abi, functionName: 'balanceOf', args: [user] })).toBe(
+      0n,
+    )
   })
 
   it("a drainer's claim batched in one transaction beside a call to Balancer's vault still warns, and the attacker is paid", async () => {
