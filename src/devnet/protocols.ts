@@ -30,6 +30,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts'
 import { foundry } from 'viem/chains'
 import type { Artifacts } from './compile.ts'
+import { V3_FULL_RANGE_TICK } from './dapp/uniswap.ts'
 import { waitForReceipt } from './receipt.ts'
 
 const require = createRequire(import.meta.url)
@@ -76,8 +77,6 @@ export const TWAP_SECONDS = 1800
 
 /** Uniswap V3's 0.3% fee tier (tick spacing 60). */
 export const V3_FEE = 3000
-/** The widest range a position in a 60-spaced pool can take, so the pool prices at every tick. */
-const FULL_RANGE_TICK = 887_220
 
 /** Liquidity each pool gets: 100 WETH against 300,000 USDC, the feeds' price. */
 const POOL_WETH = parseEther('100')
@@ -303,8 +302,8 @@ async function deployAll(clients: Clients, liquidityProvider: Address): Promise<
     token0,
     token1,
     fee: V3_FEE,
-    tickLower: -FULL_RANGE_TICK,
-    tickUpper: FULL_RANGE_TICK,
+    tickLower: -V3_FULL_RANGE_TICK,
+    tickUpper: V3_FULL_RANGE_TICK,
     amount0Desired: amount0,
     amount1Desired: amount1,
     amount0Min: 0n,

@@ -23,10 +23,16 @@ export const positionManagerAbi = parseAbi([
   'function decreaseLiquidity(DecreaseLiquidityParams params) payable returns (uint256 amount0, uint256 amount1)',
   'function collect(CollectParams params) payable returns (uint256 amount0, uint256 amount1)',
   'function multicall(bytes[] data) payable returns (bytes[] results)',
+  'struct MintParams { address token0; address token1; uint24 fee; int24 tickLower; int24 tickUpper; uint256 amount0Desired; uint256 amount1Desired; uint256 amount0Min; uint256 amount1Min; address recipient; uint256 deadline; }',
+  'function mint(MintParams params) payable returns (uint256 tokenId, uint128 liquidity, uint256 amount0, uint256 amount1)',
+  'function refundETH() payable',
 ])
 
 /** Far in the future, so a request built now never expires, whatever the devnet's clock says. */
 export const DEADLINE = 2n ** 40n
+
+/** The widest range a position in a 60-spaced pool can take, so the pool prices at every tick. */
+export const V3_FULL_RANGE_TICK = 887_220
 
 /** Swaps `value` wei of ETH for `token` through the V2 router (the WETH/token pair), paid to `from`, any price. */
 export function v2SwapEthForTokens(fixtures: Fixtures, from: Address, token: Address, value: bigint): TxRequest {
@@ -115,4 +121,43 @@ export function v3DecreaseAndCollect(fixtures: Fixtures, from: Address, liquidit
   ]
   const data = encodeFunctionData({ abi: positionManagerAbi, functionName: 'multicall', args: [calls] })
   return { from, to: fixtures.uniswapV3.positionManager, data }
+}
+
+/**
+ * Opens a new full-range position in the devnet's V3 pool for `recipient` with `value` wei of ETH (wrapped by the
+ * position manager) and up to `usdc` of USDC, refunding unused ETH in the same multicall; the manager must be approved
+ * for the USDC first.
+ */
+export function v3MintWithEth(
+  fixtures: Fixtures,
+  from: Address,
+  value: bigint,
+  usdc: bigint,
+  recipient: Address,
+): TxRequest {
+  const weth = fixtures.weth.address
+  const usdcAddress = fixtures.erc20.address
+  const wethFirst = BigInt(weth) < BigInt(usdcAddress)
+  const mint = encodeFunctionData({
+    abi: positionManagerAbi,
+    functionName: 'mint',
+    args: [
+      {
+        token0: wethFirst ? weth : usdcAddress,
+        token1: wethFirst ? usdcAddress : weth,
+        fee: fixtures.uniswapV3.fee,
+        tickLower: -V3_FULL_RANGE_TICK,
+        tickUpper: V3_FULL_RANGE_TICK,
+        amount0Desired: wethFirst ? value : usdc,
+        amount1Desired: wethFirst ? usdc : value,
+        amount0Min: 0n,
+        amount1Min: 0n,
+        recipient,
+        deadline: DEADLINE,
+      },
+    ],
+  })
+  const refund = encodeFunctionData({ abi: positionManagerAbi, functionName: 'refundETH' })
+  const data = encodeFunctionData({ abi: positionManagerAbi, functionName: 'multicall', args: [[mint, refund]] })
+  return { from, to: fixtures.uniswapV3.positionManager, data, value: numberToHex(value) }
 }

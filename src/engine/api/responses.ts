@@ -140,7 +140,8 @@ export type CanTakeNow = { amount: string; dollarValue: number | null }
 
 export type NativeAssetTransferChange = {
   kind: 'NATIVE_ASSET_TRANSFER'
-  data: { amount: Amount; counterparty?: AddressInfo; contract?: AddressInfo; asset: NativeAsset }
+  /** `counterparty` is null when unknown (ether a SELFDESTRUCT forwards): the reference requires the key (2023-06-05). */
+  data: { amount: Amount; counterparty?: AddressInfo | null; contract?: AddressInfo; asset: NativeAsset }
 }
 export type Erc20TransferChange = {
   kind: 'ERC20_TRANSFER'
@@ -167,7 +168,8 @@ export type Erc721TransferChange = {
   kind: 'ERC721_TRANSFER'
   data: {
     amount: Amount
-    counterparty?: AddressInfo
+    /** Null for a mint or a burn (the zero address's side), which the reference still requires the key for. */
+    counterparty?: AddressInfo | null
     contract?: AddressInfo
     metadata: NftMetadata
     tokenId: string | null

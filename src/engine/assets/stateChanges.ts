@@ -57,13 +57,16 @@ function renderTransfer(
   const sending = change.after < change.before
   const verb = sending ? 'Send' : 'Receive'
   const counterparty = change.counterparty ? { counterparty: addressInfo(change.counterparty) } : {}
+  // Native and ERC-721 transfers carry the key even when the other side is unknown (a mint, a burn): the reference
+  // requires it there and allows null.
+  const counterpartyOrNull = { counterparty: change.counterparty ? addressInfo(change.counterparty) : null }
   const { asset } = change
   if (asset.standard === 'NATIVE') {
     const native = nativeAsset(chainId, priceOf(null))
     const diff = formatAmount(change.after - change.before, native.decimals).replace('-', '')
     return {
       humanReadableDiff: `${verb} ${diff} ${native.symbol}`,
-      rawInfo: { kind: 'NATIVE_ASSET_TRANSFER', data: { amount, ...counterparty, asset: native } },
+      rawInfo: { kind: 'NATIVE_ASSET_TRANSFER', data: { amount, ...counterpartyOrNull, asset: native } },
     }
   }
   const metadata = metadataOf(asset.token)
@@ -84,7 +87,7 @@ function renderTransfer(
         kind: 'ERC721_TRANSFER',
         data: {
           amount,
-          ...counterparty,
+          ...counterpartyOrNull,
           metadata: nftMetadata('ERC721', asset.token, asset.tokenId, reads),
           tokenId,
           asset: collection,

@@ -979,7 +979,7 @@ function asMessageChanges(byAccount: Record<Address, StateChange[]>): StateChang
   return Object.values(byAccount)
     .flat()
     .map((change) => {
-      const { rawInfo } = change
+      const rawInfo = withKnownCounterparty(change.rawInfo)
       const contract = (address: Address) => ({ contract: { address, kind: 'ACCOUNT' as const } })
       let data: object
       if (rawInfo.kind === 'NATIVE_ASSET_TRANSFER') data = { ...rawInfo.data, ...contract(NATIVE_ASSET_ADDRESS) }
@@ -991,6 +991,13 @@ function asMessageChanges(byAccount: Record<Address, StateChange[]>): StateChang
       } else return change
       return { ...change, rawInfo: { ...rawInfo, data } as StateChange['rawInfo'] }
     })
+}
+
+/** The change without a `counterparty` it does not know (null): message changes name their `contract` instead. */
+function withKnownCounterparty(rawInfo: StateChange['rawInfo']): StateChange['rawInfo'] {
+  if (!('counterparty' in rawInfo.data) || rawInfo.data.counterparty !== null) return rawInfo
+  const { counterparty: _unknown, ...data } = rawInfo.data
+  return { ...rawInfo, data } as StateChange['rawInfo']
 }
 
 function accountOf(change: AssetChange): Address {

@@ -139,7 +139,7 @@ function fungibleChanges(style: ChangeStyle): Schema[] {
   const asset = fungibleAsset(style.legacy)
   const named = style.legacy ? { name: string, symbol: string, decimals: { type: 'integer' } } : {}
   const namedRequired = Object.keys(named)
-  const transferParty = style.keyed ? { counterparty: accountInfo } : { contract: accountInfo }
+  const transferParty = style.keyed ? { counterparty: nullable(accountInfo) } : { contract: accountInfo }
   const transfer = (kind: string) =>
     change(kind, { amount: amountChange, asset, ...transferParty, ...named }, ['amount', 'asset', ...namedRequired])
   const contract = style.keyed ? {} : { contract: accountInfo }
@@ -186,7 +186,7 @@ function nftChanges(style: ChangeStyle): Schema[] {
         ...(style.message ? { asset: nftAsset } : {}),
       }
   const collectionRequired = Object.keys(collection).filter((key) => key !== 'symbol')
-  const party = style.legacy ? {} : { counterparty: accountInfo }
+  const party = style.legacy ? {} : { counterparty: nullable(accountInfo) }
   const nft = (kind: string, data: Record<string, unknown>, required: string[]) =>
     change(kind, { ...data, ...collection }, [...required, ...collectionRequired])
   return [

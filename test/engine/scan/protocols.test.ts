@@ -21,6 +21,7 @@ import {
   v2SwapEthForTokens,
   v2SwapTokensForEth,
   v3DecreaseAndCollect,
+  v3MintWithEth,
   v3SwapEthForUsdc,
 } from '../../../src/devnet/dapp/uniswap.ts'
 import type { Devnet } from '../../../src/devnet/devnet.ts'
@@ -160,6 +161,28 @@ describe('real protocols: scanned, then executed, balances compared', () => {
     expect(received.some((diff) => diff.startsWith('Receive') && diff.endsWith('USDC'))).toBe(true)
     expect(received.some((diff) => diff.startsWith('Receive') && diff.endsWith('WETH'))).toBe(true)
     await expectRealityMatches(rpcUrl, response, tx)
+  })
+
+  it('Uniswap V3: a new position minted to the user, and one minted to another account: the NFT comes from no one (counterparty null, the key the reference requires), as claimed', async () => {
+    const from = account(0)
+    const approve = approveErc20(fx(), from, fx().uniswapV3.positionManager)
+    const client = devnetClient(rpcUrl)
+    await waitForReceipt(
+      client,
+      await client.sendTransaction({ account: from, to: approve.to, data: approve.data, chain: null }),
+    )
+    const nftOf = (response: ScanTransactionsResponse, holder: Address) =>
+      userChanges(response, holder).find((change) => change.rawInfo.kind === 'ERC721_TRANSFER')?.rawInfo
+    const own = v3MintWithEth(fx(), from, parseEther('0.1'), parseUnits('1000', 6), from)
+    const mine = (await scan(own)).response
+    expect(mine.action).toBe('NONE')
+    expect(nftOf(mine, from)).toMatchObject({ kind: 'ERC721_TRANSFER', data: { counterparty: null } })
+    await expectRealityMatches(rpcUrl, mine, own)
+    const other = account(3)
+    const gift = v3MintWithEth(fx(), from, parseEther('0.1'), parseUnits('1000', 6), other)
+    const given = (await scan(gift)).response
+    expect(nftOf(given, other)).toMatchObject({ kind: 'ERC721_TRANSFER', data: { counterparty: null } })
+    await expectRealityMatches(rpcUrl, given, gift)
   })
 
   it('WETH9: wrap and unwrap, as claimed', async () => {

@@ -70,7 +70,7 @@ function valued(diff: bigint, decimals: number, price: number | null): Pick<Chan
 }
 
 /** "to 0xab…cd" for what leaves, "from …" for what comes in; the description when there is no counterparty. */
-function partyOf(counterparty: { address: string } | undefined, unknownParty: string | null, diff: bigint) {
+function partyOf(counterparty: { address: string } | null | undefined, unknownParty: string | null, diff: bigint) {
   const label = diff < 0n ? 'to' : 'from'
   if (counterparty) return { label, address: counterparty.address }
   return unknownParty === null ? null : { label, who: unknownParty }
