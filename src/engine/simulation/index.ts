@@ -1,8 +1,9 @@
 /**
  * # simulation — the one eth_simulateV1 call
  *
- * A scan is one call with three blocks (reads before, the transactions, the same reads after), so one request sees
- * one consistent state; a second call happens only when the logs name accounts or tokens the calldata did not.
+ * A scan is one call in three parts (reads before, the transactions, the same reads after), so one request sees one
+ * consistent state; the reads before run in the transactions' block, ahead of them, when they fit beside them. A
+ * second call happens only when the logs name accounts or tokens the calldata did not.
  *
  * - `runSimulation.ts`: builds the call (state overrides, the Safe preset, the reader contract) and returns the
  *   engine's internal model of what happened (SimulationResult).

@@ -1,6 +1,6 @@
 /**
- * State reads that ride along in the simulation's before/after blocks: balances, allowances, metadata, NFT URIs (a
- * Safe's configuration is read in safeConfigRead.ts).
+ * State reads that ride along in the simulation before and after the transactions: balances, allowances, metadata,
+ * NFT URIs (a Safe's configuration is read in safeConfigRead.ts).
  */
 import {
   type Abi,
@@ -15,7 +15,7 @@ import {
 import { erc20Abi, erc721Abi, erc1155Abi, lendingDelegationAbi } from '../abi/index.ts'
 import { randomAddress } from './injectedAddress.ts'
 
-/** Where the native balance reader lives during a simulation (its code is injected by a state override). */
+/** Where the reader (NativeBalanceReader.sol) lives during a simulation (its code is injected by a state override). */
 export const READER_ADDRESS: Address = randomAddress()
 
 /**

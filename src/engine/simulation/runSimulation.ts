@@ -467,14 +467,15 @@ async function simulateIn(
   const blocks = checked.blocks
   const calls = (part: typeof blocks) => part.flatMap((block) => block.calls)
   const afterStart = before.length + 1 + moreTxs.length
-  const [txBlockResult, ...moreTxResults] = blocks.slice(before.length, afterStart) as RpcBlockResult[]
-  const firstCalls = (txBlockResult as RpcBlockResult).calls
+  const txBlockResult = blocks[before.length] as RpcBlockResult
+  const moreTxResults = blocks.slice(before.length + 1, afterStart)
+  const firstCalls = txBlockResult.calls
   const beforeCalls = [...calls(blocks.slice(0, before.length)), ...firstCalls.slice(0, ahead.length)]
   const txCalls = [...firstCalls.slice(ahead.length), ...calls(moreTxResults)]
   const afterCalls = calls(blocks.slice(afterStart))
   return {
     ok: true,
-    overflow: layout === 'oneBlock' && ranOutOfBlockGas(txBlockResult as RpcBlockResult, ahead.length),
+    overflow: layout === 'oneBlock' && ranOutOfBlockGas(txBlockResult, ahead.length),
     layout,
     outcomes: txCalls.map((call, index) => toOutcome(call, txs[index] as SimulationTx)),
     reads: { before: decodeReads(reads, beforeCalls), after: decodeReads(stateReads, afterCalls) },
@@ -582,22 +583,24 @@ const INJECTED_CODE: ReadonlyMap<Address, Hex> = new Map([
 ])
 
 /**
- * The code `reads` call, placed in the before-block only: overrides last into the blocks after it, so the after-reads
- * find it, and only the code a scan uses travels (the pool depth probe's only with a price read). A read of any other
- * contract goes through the reader, as a static call (readCall).
+ * The code `reads` call, placed in the first simulated block only (the before-reads' own, or the transactions' when
+ * the reads run ahead of them): overrides last into the blocks after it, so the after-reads find it, and only the
+ * code a scan uses travels (the pool depth probe's only with a price read). A read of any other contract goes through
+ * the reader, as a static call (readCall).
  */
 function injectedCode(reads: Read[]): Record<string, AccountOverride> {
   const overrides: Record<string, AccountOverride> = {}
   for (const read of reads) {
-    const to = INJECTED_CODE.has(read.to) ? read.to : READER_ADDRESS
-    if (!overrides[to]) overrides[to] = { code: INJECTED_CODE.get(to) as Hex }
+    const own = INJECTED_CODE.get(read.to)
+    const [to, code] = own ? [read.to, own] : [READER_ADDRESS, READER_CODE]
+    if (!overrides[to]) overrides[to] = { code }
   }
   return overrides
 }
 
 /**
  * A read as a call of the simulation. A read of a contract other than the engine's own goes through the reader as a
- * static call: a plain call would let a token's balanceOf or name() write a flag in the before-block that its
+ * static call: a plain call would let a token's balanceOf or name() write a flag ahead of the transactions that its
  * transfer or claim then reads, to behave only in the simulation. The engine's own code makes static calls itself, or
  * undoes what it calls (PoolDepth.sol's swap, whose callback reverts).
  */
