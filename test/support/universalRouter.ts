@@ -35,8 +35,11 @@ export const UNIVERSAL_ROUTER: Address = '0x66a9893cC07D91D95644AEDD05D03f95e1dB
 
 /** Commands.sol */
 const V3_SWAP_EXACT_IN = 0x00
-/** The commands that pay the router's ETH to a recipient: `value` wei, all of it, or a portion in bips. */
-const PAY_ETH = { TRANSFER: 0x05, SWEEP: 0x04, PAY_PORTION: 0x06 } as const
+/**
+ * The commands that pay what the router holds of a token (ETH as address 0) to a recipient: an amount, all of it (at
+ * least a minimum), or a portion in bips.
+ */
+const PAYMENT = { TRANSFER: 0x05, SWEEP: 0x04, PAY_PORTION: 0x06 } as const
 const V2_SWAP_EXACT_IN = 0x08
 const WRAP_ETH = 0x0b
 
@@ -139,7 +142,7 @@ export function universalRouterSwapEthWithFee(
   ]
   const commands = encodePacked(
     ['uint8', 'uint8', 'uint8', 'uint8'],
-    [WRAP_ETH, V2_SWAP_EXACT_IN, PAY_ETH.PAY_PORTION, PAY_ETH.SWEEP],
+    [WRAP_ETH, V2_SWAP_EXACT_IN, PAYMENT.PAY_PORTION, PAYMENT.SWEEP],
   )
   const data = encodeFunctionData({ abi: artifact.abi, functionName: 'execute', args: [commands, inputs, DEADLINE] })
   return { from, to: router, data, value: numberToHex(value) }
@@ -150,12 +153,12 @@ export function universalRouterSwapEthWithFee(
  * Constants.ETH, address 0): TRANSFER of `value`, SWEEP of the router's balance (at least `value`), or PAY_PORTION of
  * all of it (10,000 bips). A known router passing the user's payment on to whomever the calldata names.
  */
-export function universalRouterPayEth(command: keyof typeof PAY_ETH, recipient: Address, value: bigint): Hex {
+export function universalRouterPayEth(command: keyof typeof PAYMENT, recipient: Address, value: bigint): Hex {
   const amount = command === 'PAY_PORTION' ? 10_000n : value
   const input = encodeAbiParameters(parseAbiParameters('address, address, uint256'), [zeroAddress, recipient, amount])
   return encodeFunctionData({
     abi: artifact.abi,
     functionName: 'execute',
-    args: [encodePacked(['uint8'], [PAY_ETH[command]]), [input], DEADLINE],
+    args: [encodePacked(['uint8'], [PAYMENT[command]]), [input], DEADLINE],
   })
 }
