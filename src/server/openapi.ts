@@ -30,9 +30,9 @@ export const DIFFERENCES = [
     '`MULTISIG_GAS_REFUND`; as the reference advises, show ' +
     '`message` for a kind you do not know. Signatures can carry `NON_CANONICAL_ADDRESS` (an address in typed data ' +
     'written other than as 0x-hex) and approvals `UNLIMITED_ALLOWANCE_TO_UNKNOWN_SPENDER` (an unlimited allowance to ' +
-    'a contract that is no known protocol), and swap orders, swaps and bridge deposits ' +
-    '`TRADE_PROCEEDS_TO_OTHER_ADDRESS` (an order or a swap that pays what it buys, or an Across or OP Stack deposit ' +
-    'that pays out or refunds, to another address than the one that signs or pays). Signatures and transactions that hand a lending position to a ' +
+    'a contract that is no known protocol), and swap orders, swaps, bridge deposits and Hyperliquid sends ' +
+    '`TRADE_PROCEEDS_TO_OTHER_ADDRESS` (an order or a swap that pays what it buys, an Across or OP Stack deposit ' +
+    'that pays out or refunds, or a Hyperliquid send that pays, to another address than the one that signs or pays). Signatures and transactions that hand a lending position to a ' +
     'contract carry `LENDING_POSITION_DELEGATION` (an Aave credit delegation, a Compound III manager). Sign-In with ' +
     'Ethereum messages carry `SIGN_IN_DOMAIN_MISMATCH` (a sign-in to another site than the one asking) and ' +
     '`SIGN_IN_ACCOUNT_MISMATCH` (a sign-in naming another account than the signer). Transactions that buy a token ' +
