@@ -51,32 +51,34 @@ export function fakePayback(transfers: TransferChange[], user: Address, context:
   const called = calls.flatMap((call) => (call.to ? [call.to] : []))
   const callsKnown = called.some((contract) => isKnownContract(chainId, contract))
   if (gains.length === 0 || (callsKnown && paysKnown(mine, user, context))) return null
-  /** The token contract is called, or ends up holding some of what the user loses. */
-  const isReceipt = (token: Address) =>
-    called.some((contract) => isAddressEqual(contract, token)) ||
-    transfers.some(
-      (change) =>
-        isAddressEqual(change.account, token) && change.after > change.before && lost.has(assetKey(change.asset)),
-    )
+  // Sets and sums made once, not per gain: a drainer can hand out a thousand "rewards" in one transaction.
+  const keepers = transfers.filter((change) => change.after > change.before && lost.has(assetKey(change.asset)))
+  const receipts = new Set([...called, ...keepers.map((change) => change.account)].map((token) => token.toLowerCase()))
   const { paid } = accountSides(movements)
+  const fromZero = new Map<string, bigint>()
+  const fromUnpaid = new Map<string, bigint>()
+  for (const move of movements) {
+    if (!isAddressEqual(move.to, user)) continue
+    const minter = isAddressEqual(move.from, zeroAddress)
+    const sums = minter ? fromZero : paid.has(move.from.toLowerCase()) ? null : fromUnpaid
+    const key = assetKey(move.asset)
+    sums?.set(key, (sums.get(key) ?? 0n) + move.amount)
+  }
   let minted = true
   for (const gain of gains) {
     const { asset } = gain
-    if (asset.standard === 'NATIVE' || isReceipt(asset.token)) return null
+    // A receipt's token contract is called, or ends up holding some of what the user loses.
+    if (asset.standard === 'NATIVE' || receipts.has(asset.token.toLowerCase())) return null
     const valued =
       priceOf(asset.token) !== null ||
       listedToken(chainId, asset.token) !== null ||
       isWrappedNative(chainId, asset.token)
     if (asset.standard === 'ERC20' && valued) return null
-    const toUser = movements.filter((move) => isAddressEqual(move.to, user) && assetKey(move.asset) === assetKey(asset))
-    const sum = (moves: Movement[]) => moves.reduce((total, move) => total + move.amount, 0n)
-    const fromZero = sum(toUser.filter((move) => isAddressEqual(move.from, zeroAddress)))
-    const fromUnpaid = sum(
-      toUser.filter((move) => !isAddressEqual(move.from, zeroAddress) && !paid.has(move.from.toLowerCase())),
-    )
+    const key = assetKey(asset)
+    const made = fromZero.get(key) ?? 0n
     const amount = gain.after - gain.before
-    if (fromZero + fromUnpaid < amount) return null
-    if (fromZero < amount) minted = false
+    if (made + (fromUnpaid.get(key) ?? 0n) < amount) return null
+    if (made < amount) minted = false
   }
   return minted ? 'minted' : 'unpaid'
 }
@@ -98,15 +100,20 @@ function paysKnown(mine: TransferChange[], user: Address, context: PaybackContex
   const { chainId, movements } = context
   const wrappers = wrappersIn(movements, (token) => isWrappedNative(chainId, token))
   const leaked = passedOn(user, context, wrappers)
+  // What the user pays known contracts net of what they pay back, per asset (assetKey), summed once for every loss.
+  const toKnown = new Map<string, bigint>()
+  for (const move of movements) {
+    const key = assetKey(move.asset)
+    if (isAddressEqual(move.from, user) && isKnownContract(chainId, move.to)) {
+      toKnown.set(key, (toKnown.get(key) ?? 0n) + move.amount)
+    }
+    if (isAddressEqual(move.to, user) && isKnownContract(chainId, move.from)) {
+      toKnown.set(key, (toKnown.get(key) ?? 0n) - move.amount)
+    }
+  }
   return mine.every((change) => {
     if (change.after >= change.before) return true
-    const key = assetKey(change.asset)
-    let paid = -(leaked.get(nativeAsOne(change.asset, wrappers)) ?? 0n)
-    for (const move of movements) {
-      if (assetKey(move.asset) !== key) continue
-      if (isAddressEqual(move.from, user) && isKnownContract(chainId, move.to)) paid += move.amount
-      if (isAddressEqual(move.to, user) && isKnownContract(chainId, move.from)) paid -= move.amount
-    }
+    const paid = (toKnown.get(assetKey(change.asset)) ?? 0n) - (leaked.get(nativeAsOne(change.asset, wrappers)) ?? 0n)
     return paid >= change.before - change.after
   })
 }
