@@ -663,16 +663,17 @@ async function scanPermits(
 // ── Seaport orders ───────────────────────────────────────────────────────────────────────────────────────────────
 
 /**
- * A marketplace order or bulk order (Seaport, Blur) or a swap order: the user's balances of what changes hands, read
- * in one call, shown as transfers (all orders of a bulk tree added up) whose amounts bind as `bounds` say, and each
- * order judged on its own.
+ * A marketplace order or bulk order (Seaport, Blur, LooksRare, Polymarket) or a swap order: the user's balances of
+ * what changes hands, read in one call, shown as transfers (all orders of a bulk tree added up) whose amounts bind as
+ * `bounds` say, and each order judged on its own. `readerWarnings` are what reading the order already found (a maker
+ * other than the signer, a Blur order off Blur's site), put first.
  */
 async function scanOrders(
   typedData: TypedData,
   seaport: SeaportOrders,
   input: MessageScanInput,
   options: ScanOptions,
-  siteWarnings: Warning[] = [],
+  readerWarnings: Warning[] = [],
   bounds: { gives: Bound; receives: Bound } = { gives: 'exact', receives: 'exact' },
 ): Promise<Scan> {
   const decodedMessage = decodeTypedMessage(typedData)
@@ -695,7 +696,7 @@ async function scanOrders(
   if (!run.ok) return { ok: false, error: run.error, stats: NO_TRAFFIC }
   const result = run.result
   const priceOf = simulationPrices(result)
-  const warnings = [...siteWarnings, ...messageAddressWarnings(result.chainId, typedData)]
+  const warnings = [...readerWarnings, ...messageAddressWarnings(result.chainId, typedData)]
   const forNothing = seaport.orders.filter(paymentJudge(typedData, result)).length
   if (forNothing > 0) {
     const which = `${forNothing} of the ${seaport.orders.length} orders in this bulk signature give`
