@@ -252,7 +252,7 @@ export function swapOrderWarnings(order: SwapOrder, user: Address): Warning[] {
  * reads only this chain, where the bought token passes through the settlement and never reaches the user; the bridge
  * takes its fee on the way and its own data says how it pays out, so what arrives there is not shown.
  */
-export function bridgedProceedsWarning(protocol: string, bridged: NonNullable<SwapOrder['bridged']>): Warning {
+function bridgedProceedsWarning(protocol: string, bridged: NonNullable<SwapOrder['bridged']>): Warning {
   const chain = chainInWords(bridged.chainId)
   return makeWarning(
     'RELIABLE_SIMULATION_NOT_POSSIBLE',
