@@ -156,7 +156,7 @@ function grantingAccount(entry: Record<string, unknown>, field: string): Address
   if (named.length === 2 && named[0] !== named[1]) {
     throw new ParamError(
       -32602,
-      `Preflight: ${field}.from and ${field}.address name different accounts, and a wallet could grant from either.`,
+      `Preflight: ${field}.from and ${field}.address name different accounts, and a wallet could grant from either: name one account.`,
     )
   }
   return named[0]
@@ -176,7 +176,10 @@ function permissionRequest(list: unknown[], account: Address | undefined, chainI
     const field = `params[0][${index}]`
     const named = entry.chainId === undefined || entry.chainId === null ? undefined : entry.chainId
     if (named === undefined && chainId === 0) {
-      throw new ParamError(-32602, `Preflight: ${field}.chainId is missing, and the wallet did not say its chain.`)
+      throw new ParamError(
+        -32602,
+        `Preflight: ${field}.chainId is missing, and the wallet did not say its chain: name the chain of each entry.`,
+      )
     }
     const chain = named === undefined ? chainId : toChainId(named, `${field}.chainId`)
     const out = { ...(exactNumbers(entry) as Record<string, unknown>), chainId: numberToHex(chain) }
