@@ -10,7 +10,8 @@
  * - `readPlan.ts`: which reads a scan needs, predicted from calldata, then required by the events; an AssetPlan from
  *   the scan adds known tokens, their pools and their price reads.
  * - `reads.ts`: the reads themselves (balances, allowances, token metadata, NFT URIs, a Safe's owners), their keys,
- *   and the reader contract injected for native balances and code sizes.
+ *   and the reader contract injected for native balances, code sizes and every read of another contract (made
+ *   through it as a static call, so no read can write state the transactions then see).
  * - `assetEvents.ts`: asset movements and approvals read out of the simulated logs.
  * - `controlEvents.ts`: changes of who controls a contract (owner, role, proxy code or admin) read out of the logs.
  * - `lendingEvents.ts`: lending positions handed to another address (Aave credit delegation, Compound III managers).
