@@ -116,7 +116,7 @@ export function stateWritingReadWarnings(
     makeWarning(
       'SIMULATION_EVASION',
       'WARNING',
-      `${names.join(', ')} writes to its own state when only read (a balance, an allowance, its name), which no honest token does: a contract does that to tell a simulation from a real transaction. Preflight's reads could not write, so the changes shown are what it does when mined; treat it as hostile.`,
+      `${names.join(', ')} ${contracts.length === 1 ? 'writes to its own state' : 'write to their own state'} when only read (a balance, an allowance, its name), which no honest token does: a contract does that to tell a simulation from a real transaction. Preflight's reads could not write, so the changes shown are what it does when mined; treat ${contracts.length === 1 ? 'it' : 'them'} as hostile.`,
       { contracts: contracts.map((contract) => contract.toLowerCase()) },
     ),
   ]

@@ -1,7 +1,7 @@
 /** The comparison behind SIMULATION_EVASION: what the user's side gets in the scan against the environment probe. */
 import type { Address } from 'viem'
 import { describe, expect, it } from 'vitest'
-import { simulationEvasionWarnings } from '../../../src/engine/risk/simulationEvasion.ts'
+import { simulationEvasionWarnings, stateWritingReadWarnings } from '../../../src/engine/risk/simulationEvasion.ts'
 import type { Movement, TxOutcome } from '../../../src/engine/simulation/index.ts'
 import { etherMovement, tokenMovement } from '../movementSupport.ts'
 
@@ -68,5 +68,22 @@ describe('SIMULATION_EVASION', () => {
     const drained = [etherMovement(USER, OTHER, ETH)]
     expect(simulationEvasionWarnings([outcome('success')], [], null, () => true, 1, metadata)).toEqual([])
     expect(judge(drained, drained)).toEqual([])
+  })
+
+  it('a contract whose reads write is named with its symbol; two are named together, in the plural', () => {
+    const [one, two] = [
+      '0x00000000000000000000000000000000000000a1',
+      '0x00000000000000000000000000000000000000b2',
+    ] as Address[]
+    const metadataOf = (token: Address) => ({ name: null, symbol: token === one ? 'WGIFT' : null, decimals: null })
+    const [single] = stateWritingReadWarnings([one as Address], metadataOf as never)
+    expect(single?.message).toMatch(
+      /^WGIFT \(0x0000…00a1\) writes to its own state when only read .* treat it as hostile\.$/,
+    )
+    const [both] = stateWritingReadWarnings([one as Address, two as Address], metadataOf as never)
+    expect(both?.message).toMatch(
+      /^WGIFT \(0x0000…00a1\), 0x0000…00b2 write to their own state when only read .* treat them as hostile\.$/,
+    )
+    expect(both?.data).toEqual({ contracts: [one, two] })
   })
 })
