@@ -100,10 +100,18 @@ export function countingWalletPage(rpcUrl: string, account: string): string {
   `)
 }
 
-/** The frame of `page` whose URL ends with `pathEnd`, once its wallet is set up. */
+/**
+ * The frame of `page` whose URL ends with `pathEnd`, once its wallet is set up. A frame can commit its URL after its
+ * page's load (an inline `srcdoc` on a loaded machine), so it is waited for, up to 15 s.
+ */
 export async function walletFrame(page: Page, pathEnd: string): Promise<Frame> {
-  const frame = page.frames().find((candidate) => candidate.url().endsWith(pathEnd))
-  if (!frame) throw new Error(`no frame at …${pathEnd} loaded`)
+  const deadline = Date.now() + 15_000
+  let frame = page.frames().find((candidate) => candidate.url().endsWith(pathEnd))
+  while (!frame) {
+    if (Date.now() > deadline) throw new Error(`no frame at …${pathEnd} loaded`)
+    await page.waitForTimeout(50)
+    frame = page.frames().find((candidate) => candidate.url().endsWith(pathEnd))
+  }
   await frame.waitForFunction(() => 'ethereum' in window)
   return frame
 }
