@@ -187,7 +187,8 @@ describe('balance reads against events and traced transfers', () => {
     })
     expect(change?.humanReadableDiff).toMatch(/unlimited SIL/)
     expect(response.warnings.map((warning) => warning.kind)).toContain('UNLIMITED_ALLOWANCE_TO_UNKNOWN_SPENDER')
-    await client().sendTransaction({ account: user(), to: token, data: tx.data, chain: null })
+    const hash = await client().sendTransaction({ account: user(), to: token, data: tx.data, chain: null })
+    await waitForReceipt(client(), hash)
     const allowance = await client().readContract({
       address: token,
       abi: erc20Abi,
