@@ -49,12 +49,15 @@ export function fakePayback(transfers: TransferChange[], user: Address, context:
   const gains = mine.filter((change) => change.after > change.before)
   const lost = new Set(mine.filter((change) => change.after < change.before).map((change) => assetKey(change.asset)))
   const called = calls.flatMap((call) => (call.to ? [call.to] : []))
-  const callsKnown = called.some((contract) => isKnownContract(chainId, contract))
-  if (gains.length === 0 || (callsKnown && paysKnown(mine, user, context))) return null
+  if (gains.length === 0) return null
+  const sides = accountSides(movements)
+  if (called.some((contract) => isKnownContract(chainId, contract)) && paysKnown(mine, user, context, sides.paying)) {
+    return null
+  }
   // Sets and sums made once, not per gain: a drainer can hand out a thousand "rewards" in one transaction.
   const keepers = transfers.filter((change) => change.after > change.before && lost.has(assetKey(change.asset)))
   const receipts = new Set([...called, ...keepers.map((change) => change.account)].map((token) => token.toLowerCase()))
-  const { paid } = accountSides(movements)
+  const { paid } = sides
   const fromZero = new Map<string, bigint>()
   const fromUnpaid = new Map<string, bigint>()
   for (const move of movements) {
@@ -96,10 +99,10 @@ export function isKnownContract(chainId: number, contract: Address): boolean {
  * executeBatch) must not make the claim's minted payback pass as the protocol's; nor may a round trip through one
  * (wrapping ETH and unwrapping it), nor a router told to pay it on to the attacker.
  */
-function paysKnown(mine: TransferChange[], user: Address, context: PaybackContext): boolean {
+function paysKnown(mine: TransferChange[], user: Address, context: PaybackContext, paying: Set<string>): boolean {
   const { chainId, movements } = context
   const wrappers = wrappersIn(movements, (token) => isWrappedNative(chainId, token))
-  const leaked = passedOn(user, context, wrappers)
+  const leaked = passedOn(user, context, wrappers, paying)
   // What the user pays known contracts net of what they pay back, per asset (assetKey), summed once for every loss.
   const toKnown = new Map<string, bigint>()
   for (const move of movements) {
@@ -126,9 +129,13 @@ function paysKnown(mine: TransferChange[], user: Address, context: PaybackContex
  * passes it on, a wrapper, a receipt's token (which mints) keep none of it out of the trade. A drop's minter paying
  * its creator is the sale itself, not followed.
  */
-function passedOn(user: Address, context: PaybackContext, wrappers: Set<string>): Map<string, bigint> {
+function passedOn(
+  user: Address,
+  context: PaybackContext,
+  wrappers: Set<string>,
+  paying: Set<string>,
+): Map<string, bigint> {
   const { chainId, movements } = context
-  const { paying } = accountSides(movements)
   const onward = new Map<string, Address[]>()
   const spenders = new Set<string>()
   for (const move of movements) {
