@@ -1,10 +1,10 @@
 /**
  * Regenerates src/engine/risk/data/knownSpenders.json: the contracts that take approvals for a living (marketplace
- * exchanges, conduits and transfer delegates, swap routers, Permit2), per chain, from maintained deployment packages
- * on npm, never typed in by hand; and, from the same Aave address book, src/engine/risk/data/aaveInterestTokens.json:
- * Aave V3's aTokens and variable debt tokens, the only contracts whose interest events the balance reads trust. Run
- * `npx tsx test/tools/knownSpenders.ts` to refresh both (it downloads the pinned package versions with `npm pack`);
- * bump a version below to take a newer list.
+ * exchanges, conduits and transfer delegates, swap routers, Permit2, lending markets, bridge pools), per chain, from
+ * maintained deployment packages on npm, never typed in by hand; and, from the same Aave address book,
+ * src/engine/risk/data/aaveInterestTokens.json: Aave V3's aTokens and variable debt tokens, the only contracts whose
+ * interest events the balance reads trust. Run `npx tsx test/tools/knownSpenders.ts` to refresh both (it downloads the
+ * pinned package versions with `npm pack`); bump a version below to take a newer list.
  */
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
@@ -12,7 +12,8 @@ import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { getAddress, getContractAddress } from 'viem'
+import { getAddress, getContractAddress, isAddress } from 'viem'
+import * as viemChains from 'viem/chains'
 
 const OUTPUT = new URL('../../src/engine/risk/data/knownSpenders.json', import.meta.url)
 const AAVE_OUTPUT = new URL('../../src/engine/risk/data/aaveInterestTokens.json', import.meta.url)
@@ -33,6 +34,52 @@ const PANCAKE_ROUTER = '@pancakeswap/smart-router@7.7.3'
 const PANCAKE_PERMIT2 = '@pancakeswap/permit2-sdk@1.2.2'
 const PANCAKE_CHAINS = '@pancakeswap/chains@0.9.0'
 const LIDO = '@lido-sdk/constants@3.5.1'
+const MORPHO = '@morpho-org/morpho-ts@2.8.0'
+const PARASWAP = '@paraswap/dex-lib@5.0.6'
+const BALANCER_V3 = '@balancer/sdk@6.1.1'
+const ONE_INCH_V5 = '@1inch/limit-order-protocol-utils@4.0.1'
+const PENDLE = '@pendle/core-v2@6.11.0'
+const ACROSS = '@across-protocol/contracts@5.0.27'
+const COMPOUND = '@compound-finance/compound-js@0.6.2'
+const VELODROME = '@dromos-labs/sdk.js@0.3.0-alpha.3'
+
+/** ParaSwap's contracts that take approvals, as dex-lib's per-chain config names them. */
+const PARASWAP_SPENDERS: [key: string, name: string][] = [
+  ['augustusV6Address', 'ParaSwap Augustus v6 router'],
+  ['tokenTransferProxyAddress', 'ParaSwap token transfer proxy (Augustus v5)'],
+  ['augustusRFQAddress', 'ParaSwap AugustusRFQ (limit orders)'],
+]
+
+/**
+ * Balancer's contracts in @balancer/sdk's address maps that users approve (or grant through Permit2): V3's vault and
+ * routers, and V2's vault on the chains its deployment files do not cover. Pool factories are left out: pools are
+ * anyone's to create.
+ */
+const BALANCER_SDK_SPENDERS: [map: string, entry: string, name: string][] = [
+  ['balancerV3Contracts', 'Vault', 'Balancer V3 vault'],
+  ['balancerV3Contracts', 'Router', 'Balancer V3 router'],
+  ['balancerV3Contracts', 'BatchRouter', 'Balancer V3 batch router'],
+  ['balancerV3Contracts', 'CompositeLiquidityRouter', 'Balancer V3 composite liquidity router'],
+  ['balancerV3Contracts', 'BufferRouter', 'Balancer V3 buffer router'],
+  ['balancerV3Contracts', 'UnbalancedAddViaSwapRouter', 'Balancer V3 unbalanced add-via-swap router'],
+  ['balancerV2Contracts', 'Vault', 'Balancer vault'],
+]
+
+/** Pendle's deployment entries that take approvals: the router and the limit order router. */
+const PENDLE_SPENDERS: [entry: string, name: string][] = [
+  ['router', 'Pendle router'],
+  ['limitRouter', 'Pendle limit order router'],
+]
+
+/**
+ * Velodrome's and Aerodrome's (one codebase; Aerodrome is the Base deployment) contracts that take approvals, as the
+ * Sugar SDK's per-chain config names them: the V2 router, the universal router and Slipstream's position manager.
+ */
+const VELODROME_SPENDERS: [key: string, name: string][] = [
+  ['ROUTER_ADDRESS', 'router'],
+  ['UNIVERSAL_ROUTER_ADDRESS', 'universal router'],
+  ['NFPM_ADDRESS', 'Slipstream position manager'],
+]
 
 /** Sushi's contracts that take approvals, as its EVM config names them (chain id → address). */
 const SUSHI_SPENDERS: [map: string, name: string][] = [
@@ -254,6 +301,50 @@ function generate(): { sources: string[]; spenders: Spenders; interestTokens: In
     for (const [chain, address] of Object.entries(lido.WITHDRAWAL_QUEUE_BY_NETWORK)) {
       add(spenders, chain, address, 'Lido withdrawal queue', 'lido')
     }
+    // Morpho Blue is one singleton per chain; bundler3's general adapter pulls tokens only from the bundle's initiator.
+    // Vaults (MetaMorpho, Vault V2) are left out: their factories deploy them for anyone.
+    const morpho = createRequire(import.meta.url)(join(packed(MORPHO, directory), 'lib/cjs/addresses.js')) as {
+      addresses: Record<string, { morpho?: string; bundler3?: { generalAdapter1?: string } }>
+    }
+    for (const [chain, book] of Object.entries(morpho.addresses)) {
+      if (book.morpho) add(spenders, chain, book.morpho, 'Morpho Blue')
+      const adapter = book.bundler3?.generalAdapter1
+      if (adapter) add(spenders, chain, adapter, 'Morpho bundler3 general adapter')
+    }
+    for (const [chain, address, name] of paraswapSpenders(packed(PARASWAP, directory))) {
+      add(spenders, chain, address, name)
+    }
+    for (const [chain, address, name] of balancerSdkSpenders(packed(BALANCER_V3, directory))) {
+      add(spenders, chain, address, name)
+    }
+    // 1inch's aggregation router v5 is its limit order protocol v3, as the v3 utils name it.
+    for (const [chain, address] of oneInchV5Routers(packed(ONE_INCH_V5, directory))) {
+      add(spenders, chain, address, '1inch aggregation router v5', '1inch')
+    }
+    const pendle = join(packed(PENDLE, directory), 'deployments')
+    for (const file of readdirSync(pendle)) {
+      if (!file.endsWith('-core.json')) continue
+      const book = JSON.parse(readFileSync(join(pendle, file), 'utf8')) as Record<string, unknown>
+      const chain = String((book.network as { chainId: number }).chainId)
+      for (const [entry, name] of PENDLE_SPENDERS) {
+        if (typeof book[entry] === 'string') add(spenders, chain, book[entry], name)
+      }
+    }
+    const across = JSON.parse(
+      readFileSync(join(packed(ACROSS, directory), 'dist/broadcast/deployed-addresses.json'), 'utf8'),
+    ) as { chains: Record<string, { contracts: Record<string, { address: string }> }> }
+    for (const [chain, { contracts }] of Object.entries(across.chains)) {
+      const spokePool = contracts.SpokePool?.address
+      // Its non-EVM chains (Solana, TRON) list addresses of other shapes.
+      if (spokePool && isAddress(spokePool, { strict: false }))
+        add(spenders, chain, spokePool, 'Across SpokePool', 'across')
+    }
+    for (const [chain, address, name] of compoundMarkets(packed(COMPOUND, directory))) {
+      add(spenders, chain, address, name)
+    }
+    for (const [chain, address, name] of velodromeSpenders(packed(VELODROME, directory))) {
+      add(spenders, chain, address, name)
+    }
   } finally {
     rmSync(directory, { recursive: true, force: true })
   }
@@ -278,6 +369,14 @@ function generate(): { sources: string[]; spenders: Spenders; interestTokens: In
       PANCAKE_PERMIT2,
       PANCAKE_CHAINS,
       LIDO,
+      MORPHO,
+      PARASWAP,
+      BALANCER_V3,
+      ONE_INCH_V5,
+      PENDLE,
+      ACROSS,
+      COMPOUND,
+      VELODROME,
     ],
     spenders: byChain(spenders),
     interestTokens: byChain(interestTokens),
@@ -382,11 +481,116 @@ function pancakeAddresses(
   throw new Error(`${sdk}: ${map} not found`)
 }
 
+/** The id of a chain that viem's chain list exports under `name` ('optimism', 'base'), or null. */
+function viemChainId(name: string): number | null {
+  const chain = (viemChains as Record<string, { id?: number } | undefined>)[name]
+  return typeof chain?.id === 'number' ? chain.id : null
+}
+
+/**
+ * ParaSwap's spenders per chain, read from dex-lib's config as text (its modules need dex-lib's many dependencies):
+ * each chain's block starts `[constants_1.Network.NAME]: {`, its id from the Network enum in constants.js. Chains
+ * where a contract is not deployed list the zero address.
+ */
+function paraswapSpenders(lib: string): [chain: string, address: string, name: string][] {
+  const enumText = readFileSync(join(lib, 'build/constants.js'), 'utf8')
+  const ids = new Map([...enumText.matchAll(/Network\[Network\["(\w+)"\] = (\d+)\]/g)].map(([, n, id]) => [n, id]))
+  const config = readFileSync(join(lib, 'build/config.js'), 'utf8')
+  const blocks = config.split(/^ {4}\[constants_1\.Network\.(\w+)\]: \{$/m)
+  const found: [string, string, string][] = []
+  for (let i = 1; i < blocks.length; i += 2) {
+    const chain = ids.get(blocks[i] as string)
+    if (!chain) throw new Error(`${PARASWAP}: no chain id for ${blocks[i]}`)
+    for (const [key, name] of PARASWAP_SPENDERS) {
+      const address = new RegExp(`^\\s+${key}: '(0x[0-9a-fA-F]{40})'`, 'm').exec(blocks[i + 1] as string)?.[1]
+      if (address && BigInt(address) !== 0n) found.push([chain, address, name])
+    }
+  }
+  if (found.length === 0) throw new Error(`${PARASWAP}: no spenders found in build/config.js`)
+  return found
+}
+
+/**
+ * Balancer's vaults and routers from @balancer/sdk's bundle, read as text (its module needs balancer-maths): each map
+ * is `var NAME = {`, each contract an `  Entry: {` block of `[chainId, the chain's name in a comment]: "0x…"` lines.
+ */
+function balancerSdkSpenders(sdk: string): [chain: string, address: string, name: string][] {
+  const text = readFileSync(join(sdk, 'dist/index.js'), 'utf8')
+  const found: [string, string, string][] = []
+  for (const [map, entry, name] of BALANCER_SDK_SPENDERS) {
+    const start = text.indexOf(`var ${map} = {`)
+    if (start < 0) throw new Error(`${BALANCER_V3}: ${map} not found`)
+    const body = text.slice(start, text.indexOf('\n};', start))
+    const from = body.indexOf(`\n  ${entry}: {`)
+    if (from < 0) throw new Error(`${BALANCER_V3}: ${map}.${entry} not found`)
+    const block = body.slice(from, body.indexOf('\n  }', from))
+    for (const [, chain, address] of block.matchAll(/\[(\d+) \/\* \w+ \*\/\]: "(0x[0-9a-fA-F]{40})"/g)) {
+      found.push([chain as string, address as string, name])
+    }
+  }
+  return found
+}
+
+/**
+ * 1inch's limit order protocol v3 (its aggregation router v5) per chain, read from the utils' ES module as text: the
+ * ChainId enum gives each `[ChainId.name]: '0x…'` entry its id.
+ */
+function oneInchV5Routers(utils: string): [chain: string, address: string][] {
+  const text = readFileSync(join(utils, 'limit-order-protocol-addresses.const.js'), 'utf8')
+  const ids = new Map([...text.matchAll(/ChainId\[ChainId\["(\w+)"\] = (\d+)\]/g)].map(([, n, id]) => [n, id]))
+  const found = [...text.matchAll(/\[ChainId\.(\w+)\]: '(0x[0-9a-fA-F]{40})'/g)].map(([, name, address]) => {
+    const chain = ids.get(name as string)
+    if (!chain) throw new Error(`${ONE_INCH_V5}: no chain id for ${name}`)
+    return [chain, address as string] as [string, string]
+  })
+  if (found.length === 0) throw new Error(`${ONE_INCH_V5}: no router addresses found`)
+  return found
+}
+
+/**
+ * Compound III's markets (Comet proxies, deployed by governance; users approve them to supply) from compound-js's
+ * Comet constants: deployments are keyed `network_base` ('mainnet_usdc'); networks viem does not name the same way
+ * (testnets: mumbai, fuji, goerli_arbitrum…) are left out.
+ */
+function compoundMarkets(lib: string): [chain: string, address: string, name: string][] {
+  const constants = JSON.parse(readFileSync(join(lib, 'dist/nodejs/comet-artifacts/comet-constants.json'), 'utf8')) as {
+    address: Record<string, { Comet?: string }>
+  }
+  const found: [string, string, string][] = []
+  for (const [deployment, { Comet }] of Object.entries(constants.address)) {
+    const chain = viemChainId(deployment.slice(0, deployment.lastIndexOf('_')))
+    if (Comet && chain !== null) found.push([String(chain), Comet, `Compound III market (${deployment})`])
+  }
+  if (found.length === 0) throw new Error(`${COMPOUND}: no Comet markets found`)
+  return found
+}
+
+/**
+ * Velodrome's and Aerodrome's spenders from the Sugar SDK's config, read as text (its module needs wagmi): each chain's
+ * block starts `CHAIN: name,` with the name of viem's chain export, then `KEY: "0x…"` lines.
+ */
+function velodromeSpenders(sdk: string): [chain: string, address: string, name: string][] {
+  const text = readFileSync(join(sdk, 'dist/config.js'), 'utf8')
+  const blocks = text.split(/^\s+CHAIN: (\w+),$/m)
+  const found: [string, string, string][] = []
+  for (let i = 1; i < blocks.length; i += 2) {
+    const chain = viemChainId(blocks[i] as string)
+    if (chain === null) throw new Error(`${VELODROME}: viem has no chain ${blocks[i]}`)
+    const protocol = chain === viemChains.base.id ? 'Aerodrome' : 'Velodrome'
+    for (const [key, name] of VELODROME_SPENDERS) {
+      const address = new RegExp(`^\\s+${key}: "(0x[0-9a-fA-F]{40})"`, 'm').exec(blocks[i + 1] as string)?.[1]
+      if (address && BigInt(address) !== 0n) found.push([String(chain), address, `${protocol} ${name}`])
+    }
+  }
+  if (found.length === 0) throw new Error(`${VELODROME}: no chains found in dist/config.js`)
+  return found
+}
+
 const { sources, spenders, interestTokens } = generate()
 const note =
   'Generated by test/tools/knownSpenders.ts from the npm packages in `sources`; do not edit by hand. Contracts that ' +
-  'take approvals or credit delegations for a living (exchanges, conduits, delegates, routers, lending gateways ' +
-  'and adapters), by chain ("all": every chain).'
+  'take approvals or credit delegations for a living (exchanges, conduits, delegates, routers, lending markets, ' +
+  'gateways and adapters, bridge pools), by chain ("all": every chain).'
 writeFileSync(OUTPUT, `${JSON.stringify({ note, sources, spenders }, null, 2)}\n`)
 console.log(`wrote ${Object.values(spenders).reduce((n, entries) => n + Object.keys(entries).length, 0)} spenders`)
 const aaveNote =

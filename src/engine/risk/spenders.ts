@@ -1,7 +1,7 @@
 /**
  * Contracts that take approvals for a living (marketplace exchanges, conduits and transfer delegates, swap routers,
- * Permit2), per chain. The list is generated from maintained deployment packages on npm by
- * test/tools/knownSpenders.ts into data/knownSpenders.json; nothing here is typed in by hand. An approval to one of
+ * Permit2, lending markets, bridge pools), per chain. The list is generated from maintained deployment packages on npm
+ * by test/tools/knownSpenders.ts into data/knownSpenders.json; nothing here is typed in by hand. An approval to one of
  * them is what using the protocol takes; an unlimited one to any other contract deserves a warning.
  */
 import { type ChainBookLookup, chainBook } from './chainBook.ts'

@@ -22,6 +22,24 @@ const SWAP_ROUTER: Address = '0x68b3465833fb72A70ecDF485E0e4C7bD8665Fc45'
 const OPENSEA_CONDUIT: Address = '0x1E0049783F008A0085193E00003D00cd54003c71'
 /** Curve's router v1.2 on mainnet, as @curvefi/api lists it. */
 const CURVE_ROUTER: Address = '0x45312ea0eFf7E09C83CBE249fa1d7598c4C8cd4e'
+/**
+ * Spenders of protocols people use every day, each on a chain its package lists it for, with the name it is listed
+ * under: ParaSwap (@paraswap/dex-lib), Morpho (@morpho-org/morpho-ts), Balancer V3 (@balancer/sdk), 1inch's router v5
+ * (@1inch/limit-order-protocol-utils), Compound III (@compound-finance/compound-js), Pendle (@pendle/core-v2), Across
+ * (@across-protocol/contracts) and Aerodrome (@dromos-labs/sdk.js).
+ */
+const EVERYDAY_SPENDERS: [chainId: number, address: Address, name: string][] = [
+  [1, '0x6A000F20005980200259B80c5102003040001068', 'ParaSwap Augustus v6 router'],
+  [1, '0x216B4B4Ba9F3e719726886d34a177484278Bfcae', 'ParaSwap token transfer proxy (Augustus v5)'],
+  [1, '0xBBBBBbbBBb9cC5e90e3b3Af64bdAF62C37EEFFCb', 'Morpho Blue'],
+  [1, '0x4A6c312ec70E8747a587EE860a0353cd42Be0aE0', 'Morpho bundler3 general adapter'],
+  [1, '0xAE563E3f8219521950555F5962419C8919758Ea2', 'Balancer V3 router'],
+  [42161, '0x1111111254EEB25477B68fb85Ed929f73A960582', '1inch aggregation router v5'],
+  [1, '0xc3d688B66703497DAA19211EEdff47f25384cdc3', 'Compound III market (mainnet_usdc)'],
+  [42161, '0x888888888889758F76e7103c6CbF23ABbF58F946', 'Pendle router'],
+  [59144, '0x7E63A5f1a8F0B4d0934B2f2327DAED3F6bb2ee75', 'Across SpokePool'],
+  [8453, '0xcF77a3Ba9A5CA399B7c97c74d54e5b1Beb874E43', 'Aerodrome router'],
+]
 
 describe('approvals judged by what the spender is', () => {
   let devnet: Devnet
@@ -53,7 +71,7 @@ describe('approvals judged by what the spender is', () => {
     // The known spenders live at their mainnet addresses; the devnet has no code there. Code is what tells a
     // contract from a person (APPROVAL_TO_EOA), which these tests are not about, so a stub is placed.
     const anvil = createTestClient({ mode: 'anvil', transport: http(fx().rpcUrl) })
-    for (const address of [SWAP_ROUTER, OPENSEA_CONDUIT, CURVE_ROUTER])
+    for (const address of [SWAP_ROUTER, OPENSEA_CONDUIT, CURVE_ROUTER, ...EVERYDAY_SPENDERS.map(([, a]) => a)])
       await anvil.setCode({ address, bytecode: '0x5f5ff3' })
   })
   afterAll(() => devnet?.stop())
@@ -140,6 +158,28 @@ describe('approvals judged by what the spender is', () => {
     const other = await scan([approve(fx().drainer.address)], 1)
     expect(kinds(other)).toEqual(['UNLIMITED_ALLOWANCE_TO_UNKNOWN_SPENDER'])
     expect(other.action).toBe('WARN')
+  })
+
+  it('the list knows ParaSwap, Morpho, Balancer V3, 1inch v5, Compound III, Pendle, Across and Aerodrome', () => {
+    for (const [chainId, address, name] of EVERYDAY_SPENDERS) expect(knownSpender(chainId, address)?.name).toBe(name)
+    // Labelled with their protocol where data/protocols.json lists it.
+    expect(knownSpender(42161, '0x1111111254EEB25477B68fb85Ed929f73A960582')?.protocol).toBe('1inch')
+    expect(knownSpender(59144, '0x7E63A5f1a8F0B4d0934B2f2327DAED3F6bb2ee75')?.protocol).toBe('across')
+    // Per chain: Aerodrome (Base) is no spender of Ethereum's, Compound's Ethereum USDC market none of Base's.
+    expect(knownSpender(1, '0xcF77a3Ba9A5CA399B7c97c74d54e5b1Beb874E43')).toBeNull()
+    expect(knownSpender(8453, '0xc3d688B66703497DAA19211EEdff47f25384cdc3')).toBeNull()
+  })
+
+  it('an unlimited approve to each of those spenders: NONE on its chain; on a chain it is not listed for: WARN', async () => {
+    const verdicts = []
+    for (const [chainId, address, name] of EVERYDAY_SPENDERS) {
+      const response = await scan([approve(address)], chainId)
+      verdicts.push({ name, kinds: kinds(response), action: response.action })
+    }
+    expect(verdicts).toEqual(EVERYDAY_SPENDERS.map(([, , name]) => ({ name, kinds: [], action: 'NONE' })))
+    const elsewhere = await scan([approve('0xcF77a3Ba9A5CA399B7c97c74d54e5b1Beb874E43')], 1)
+    expect(kinds(elsewhere)).toEqual(['UNLIMITED_ALLOWANCE_TO_UNKNOWN_SPENDER'])
+    expect(elsewhere.action).toBe('WARN')
   })
 
   it('setApprovalForAll to a marketplace conduit: NONE; to anything else: WARN', async () => {
