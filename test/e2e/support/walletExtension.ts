@@ -10,8 +10,12 @@ import { join } from 'node:path'
 import { build, type Rolldown } from 'vite'
 import { DIST } from './extension.ts'
 
-const ENTRY = join(import.meta.dirname, 'wallet/inpage.ts')
-const CHANNEL_ENTRY = join(import.meta.dirname, 'wallet/channel.ts')
+const WALLET = join(import.meta.dirname, 'wallet')
+/** Each kind of test wallet's page script and content script. */
+const ENTRIES = {
+  own: { inpage: join(WALLET, 'inpage.ts'), channel: join(WALLET, 'channel.ts') },
+  metamask: { inpage: join(WALLET, 'metamask/inpage.ts'), channel: join(WALLET, 'metamask/contentscript.ts') },
+}
 
 export type WalletOptions = {
   rpcUrl: string
@@ -31,6 +35,12 @@ export type WalletOptions = {
    * with this name (`<name>-contentscript`, `<name>-inpage`, `<name>-provider`); the content script calls the node.
    */
   channel?: string
+  /**
+   * Be MetaMask's page script and content script, built from its own packages (@metamask/providers over
+   * @metamask/post-message-stream and object-multiplex, channel 'metamask'); it always sets window.ethereum and
+   * announces, and ignores window, announce, joinProviders and channel.
+   */
+  metamask?: boolean
 }
 
 export type WalletExtension = { dir: string; remove(): void }
@@ -48,8 +58,10 @@ export async function buildWalletExtension(options: WalletOptions): Promise<Wall
     channel: options.channel ?? null,
   }
   const dir = folderAfterPreflight()
-  writeFileSync(join(dir, 'inpage.js'), await bundle(ENTRY, config))
-  if (options.channel) writeFileSync(join(dir, 'channel.js'), await bundle(CHANNEL_ENTRY, config))
+  const entries = options.metamask ? ENTRIES.metamask : ENTRIES.own
+  const withChannel = Boolean(options.metamask || options.channel)
+  writeFileSync(join(dir, 'inpage.js'), await bundle(entries.inpage, config))
+  if (withChannel) writeFileSync(join(dir, 'channel.js'), await bundle(entries.channel, config))
   const manifest = {
     manifest_version: 3,
     name: config.name,
@@ -63,7 +75,7 @@ export async function buildWalletExtension(options: WalletOptions): Promise<Wall
         match_origin_as_fallback: true,
         world: 'MAIN',
       },
-      ...(options.channel
+      ...(withChannel
         ? [
             {
               matches: ['<all_urls>'],
@@ -86,7 +98,14 @@ async function bundle(entry: string, config: object): Promise<string> {
     configFile: false,
     logLevel: 'silent',
     define: { __WALLET__: JSON.stringify(config) },
-    build: { write: false, minify: false, lib: { entry, formats: ['iife'], name: 'TestWallet', fileName: 'w' } },
+    // MetaMask's packages are Node streams: given the browser builds of `events` and `process` as its own bundler does.
+    resolve: { alias: { events: 'events/events.js' } },
+    build: {
+      write: false,
+      minify: false,
+      lib: { entry, formats: ['iife'], name: 'TestWallet', fileName: 'w' },
+      rolldownOptions: { transform: { inject: { process: 'process/browser.js' } } },
+    },
   })
   const output = (Array.isArray(result) ? result[0] : result) as Rolldown.RolldownOutput
   const chunk = output.output.find((item) => item.type === 'chunk')

@@ -5,41 +5,27 @@
  * not capture, as theirs does not.
  */
 
-declare const __WALLET__: { rpcUrl: string; account: string; channel: string }
+import { type Answer, answerCall } from './answer.ts'
 
-export {}
+declare const __WALLET__: { rpcUrl: string; account: string; channel: string }
 
 ;(() => {
   const { rpcUrl, account, channel } = __WALLET__
   // The provider's stream, and the Multichain API's (CAIP-27 `wallet_invokeMethod`, the call inside run as it is).
   const names = [`${channel}-provider`, `${channel}-multichain-provider`]
-  let nextId = 1
   window.addEventListener('message', async (event) => {
     if (event.source !== window) return
     const message = event.data
     const name = message?.data?.name
     if (message?.target !== `${channel}-contentscript` || !names.includes(name)) return
     const request = message.data.data as { id: unknown; method: string; params?: unknown }
-    const answer = (body: { result: unknown } | { error: unknown }) =>
+    const answer = (body: Answer) =>
       window.postMessage(
         { target: `${channel}-inpage`, data: { name, data: { jsonrpc: '2.0', id: request.id, ...body } } },
         '*',
       )
     const call =
       request.method === 'wallet_invokeMethod' ? (request.params as { request: typeof request }).request : request
-    if (call.method === 'eth_accounts' || call.method === 'eth_requestAccounts') return answer({ result: [account] })
-    try {
-      const body = JSON.stringify({
-        jsonrpc: '2.0',
-        id: nextId++,
-        method: call.method,
-        params: call.params ?? [],
-      })
-      const response = await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
-      const reply = (await response.json()) as { result?: unknown; error?: unknown }
-      answer(reply.error ? { error: reply.error } : { result: reply.result })
-    } catch (error) {
-      answer({ error: { code: -32603, message: String(error) } })
-    }
+    answer(await answerCall(rpcUrl, account, call))
   })
 })()
