@@ -390,5 +390,34 @@ describe("MetaMask's page-side provider (@metamask/providers) under the hook", (
       expect(outcome.received).toEqual([{ method: 'eth_sendTransaction', params: outcome.shown[0]?.request.params }])
       expect(outcome.settled.ok).toBe(4001)
     })
+
+    it('a page that answers eth_chainId for the provider (a replaced stream.write) has the transaction shown for its chain, and the wallet refuses what names it', async () => {
+      // MetaMask's `request` reads the provider's own, page-writable, stream: the page answers for the wallet, as it
+      // can on the channel. The chain the window shows is the page's; the forward names it, so the wallet refuses.
+      const before = await chain().getBalance({ address: FRIEND })
+      const outcome = await run(
+        `ethereum.request({ method: 'eth_sendTransaction', params: [${tx(FRIEND, '0x7')}] }).then((hash) => hash, (error) => error.code)`,
+        'continue',
+        `const stream = ethereum._jsonRpcConnection.stream
+         const write = stream.write
+         const asked = new Set()
+         const push = stream.push
+         stream.push = function (request) {
+           if (request?.method === 'eth_chainId') asked.add(request.id)
+           return push.call(this, request)
+         }
+         stream.write = function (message, ...rest) {
+           if (asked.has(message?.id)) return write.call(this, { ...message, result: '0x1' }, ...rest)
+           return write.call(this, message, ...rest)
+         }`,
+      )
+      expect(outcome.shown).toHaveLength(1)
+      expect(outcome.shown[0]?.request).toMatchObject({ chainId: 1, scan: { status: 'ERROR' } })
+      expect(outcome.received).toEqual([
+        { method: 'eth_sendTransaction', params: [{ from: account, to: FRIEND, value: '0x7', chainId: '0x1' }] },
+      ])
+      expect(outcome.settled.ok).toBe(-32602)
+      expect(await chain().getBalance({ address: FRIEND })).toBe(before)
+    })
   })
 })
