@@ -42,6 +42,9 @@ const ERC20 = parseAbi([
   'function permit(address owner, address spender, uint256 value, uint256 deadline, uint8 v, bytes32 r, bytes32 s)',
 ])
 
+/** The EIP-6963 rdns of the second wallet, which has no message channel. */
+const DIRECT = 'dev.preflight.direct'
+
 /** The client libraries, loaded by each page before its own script. */
 const LIBS = '<script src="/libs.js"></script>'
 
@@ -53,7 +56,11 @@ describe("MetaMask's page-side provider (@metamask/providers) under the hook", (
   let account: Hex
 
   beforeAll(async () => {
-    session = await startWalletSession((base) => [{ ...base, metamask: true }])
+    // Beside MetaMask, a wallet with no channel (it calls its node from the page), found only through EIP-6963.
+    session = await startWalletSession((base) => [
+      { ...base, metamask: true },
+      { ...base, window: false, name: 'Direct Wallet', rdns: DIRECT },
+    ])
     ;({ node, dapp, context } = session)
     account = session.account as Hex
     dapp.page('/libs.js', await libraryBundle())
@@ -338,7 +345,7 @@ describe("MetaMask's page-side provider (@metamask/providers) under the hook", (
           addEventListener('eip6963:announceProvider', (event) => {
             if (event.detail.info.rdns !== 'dev.preflight.testwallet') return
             event.detail.provider.request({ method: 'eth_sendTransaction', params: [${tx(ATTACKER, ONE_ETH)}] }).then(resolve, (error) => resolve(error.code))
-          }, { once: true })
+          })
           dispatchEvent(new Event('eip6963:requestProvider'))
         })`,
         'reject',
@@ -418,6 +425,29 @@ describe("MetaMask's page-side provider (@metamask/providers) under the hook", (
       ])
       expect(outcome.settled.ok).toBe(-32602)
       expect(await chain().getBalance({ address: FRIEND })).toBe(before)
+    })
+
+    // Known limit (docs/threat-model.md): what a Continue forwards through a provider may pass a wallet's channel once
+    // within 10 s, on any route, as the relay cannot tell which wallet the provider behind the window talks to. A
+    // Continue for a wallet with no channel thus lets the page post the same request to MetaMask's, which sends it
+    // again with no window. It fails, as marked, until that is closed.
+    it.fails('a Continue for a wallet with no channel does not let the page send the same request again over MetaMask’s', async () => {
+      const params = `[{ chainId: '0x7a69', from: '${account}', to: '${FRIEND}', value: '${ONE_ETH}' }]`
+      const outcome = await run(
+        `new Promise((resolve) => {
+          addEventListener('eip6963:announceProvider', async (event) => {
+            if (event.detail.info.rdns !== '${DIRECT}') return
+            const hash = await event.detail.provider.request({ method: 'eth_sendTransaction', params: ${params} })
+            const again = ${answerOnChannel('again')}
+            postMessage({ target: 'metamask-contentscript', data: { name: 'metamask-provider', data: { jsonrpc: '2.0', id: 'again', method: 'eth_sendTransaction', params: ${params} } } }, location.origin)
+            resolve({ hash, again: await again })
+          })
+          dispatchEvent(new Event('eip6963:requestProvider'))
+        })`,
+        'continue',
+      )
+      expect(outcome.shown.map((entry) => entry.request.wallet?.label)).toEqual(['Direct Wallet'])
+      expect(outcome.received).toHaveLength(1)
     })
   })
 })
