@@ -1,7 +1,8 @@
 /**
- * Builds the test wallet (support/wallet/inpage.ts) into an unpacked extension of its own: a MAIN-world content script
- * at document_start in every frame, as wallet extensions inject themselves. The firewall under test never sees how
- * the wallet got there.
+ * Builds the test wallet (support/wallet/inpage.ts, or MetaMask's own packages in support/wallet/metamask) into an
+ * unpacked extension of its own: a MAIN-world content script at document_start in every frame, as wallet extensions
+ * inject themselves, and a content script beside it when it has a message channel. The firewall under test never sees
+ * how the wallet got there.
  */
 import { createHash } from 'node:crypto'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
