@@ -54,15 +54,19 @@ export function accountDiffs(response: ScanTransactionsResponse, account: Addres
   return changes.map((change) => change.humanReadableDiff)
 }
 
-/** Deploys a compiled contract from a devnet account and returns its address; throws when the deployment fails. */
+/**
+ * Deploys a compiled contract from a devnet account, sending it `value` wei, and returns its address; throws when the
+ * deployment fails.
+ */
 export async function deployOnDevnet(
   rpcUrl: string,
   deployer: Address,
   contract: { abi: Abi; bytecode: Hex },
   args: unknown[] = [],
+  value = 0n,
 ): Promise<Address> {
   const client = devnetClient(rpcUrl)
-  const hash = await client.deployContract({ ...contract, args, account: deployer, chain: null })
+  const hash = await client.deployContract({ ...contract, args, value, account: deployer, chain: null })
   const receipt = await waitForReceipt(client, hash)
   if (receipt.status !== 'success' || !receipt.contractAddress) throw new Error('the contract did not deploy')
   return getAddress(receipt.contractAddress)

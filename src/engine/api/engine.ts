@@ -60,8 +60,9 @@ export type ScanOptions = {
   /** Cancels the scan's node calls; the scan then ends with an RPC_ERROR of reason ABORTED. */
   signal?: AbortSignal
   /**
-   * Transaction scans: also run the transactions as a block runs them (a real gas price and base fee, a wallet's gas)
-   * and warn (SIMULATION_EVASION) when that leaves the user worse off. One more call, at most one more round trip.
+   * Transaction scans: also run the transactions as a block runs them (a real gas price and base fee, a wallet's gas,
+   * the next block's time and randomness) and warn (SIMULATION_EVASION) when that leaves the user worse off. One more
+   * call, at most one more round trip.
    */
   probeEnvironment?: boolean
 }

@@ -1,7 +1,8 @@
 /**
  * SIMULATION_EVASION (Preflight's own kind): the transactions leave the user's side worse off when run as a block runs
  * them (simulation/environmentProbe.ts) than in the scan's simulation. A contract that reads `tx.gasprice`,
- * `block.basefee` or `gasleft()` can tell a simulation from a mined transaction, and pay back only in the first. A
+ * `block.basefee`, `gasleft()`, `block.timestamp` or `block.prevrandao` can tell a simulation from a mined transaction,
+ * and pay back only in the first. A
  * loss the scan does not show at all is CRITICAL; a smaller gain or a larger loss (past 2 %, a pool moving between
  * blocks) is a WARNING. A contract whose reads write state (stateWritingReadWarnings) is a WARNING of its own.
  */
@@ -85,7 +86,7 @@ export function simulationEvasionWarnings(
     makeWarning(
       'SIMULATION_EVASION',
       hidden ? 'CRITICAL' : 'WARNING',
-      `This transaction does something else when it runs as a block runs it (a real gas price and base fee, a wallet's gas) than in a simulation: ${lines.join('; ')}. ${verdict}`,
+      `This transaction does something else when it runs as a block runs it (a real gas price and base fee, a wallet's gas, the next block's time and randomness) than in a simulation: ${lines.join('; ')}. ${verdict}`,
       {
         changes: changed.map(({ key, before, after }) => ({
           asset: key,

@@ -30,6 +30,15 @@ export function nativeCurrency(chainId: number): { name: string; symbol: string;
   return KNOWN_CHAINS.find((chain) => chain.id === chainId)?.nativeCurrency ?? mainnet.nativeCurrency
 }
 
+/**
+ * Seconds between the chain's blocks (viem's figure, rounded up: a block's time is in whole seconds); 1 for chains
+ * this build does not know (and anvil), the least a next block's time can be past its parent's.
+ */
+export function blockSeconds(chainId: number): bigint {
+  const milliseconds = KNOWN_CHAINS.find((chain) => chain.id === chainId)?.blockTime ?? 1000
+  return BigInt(Math.max(1, Math.ceil(milliseconds / 1000)))
+}
+
 /** A chain in a sentence: "Optimism (chain 10)", or "chain 1337" for chains this build does not know by name. */
 export function chainInWords(chainId: number): string {
   const name = KNOWN_CHAINS.find((chain) => chain.id === chainId)?.name

@@ -1,6 +1,6 @@
 /**
  * A contract that can tell a simulation from a mined transaction (a gas price of 0, a base fee of 0, a block's gas
- * left) pays back in the scan's simulation and keeps everything for real. With `probeEnvironment` the scan runs the
+ * left, the head's time or randomness where the next block has its own) pays back in the scan's simulation and keeps everything for real. With `probeEnvironment` the scan runs the
  * transactions again as a block runs them and says so (SIMULATION_EVASION); each claim is then sent for real, and
  * what its owner receives is what the probe said the user loses.
  */
@@ -8,6 +8,7 @@ import { type Address, numberToHex, parseEther } from 'viem'
 import { describe, expect, it } from 'vitest'
 import type { TxRequest } from '../../../src/devnet/dapp/requests.ts'
 import { v2SwapEthForTokens } from '../../../src/devnet/dapp/uniswap.ts'
+import { fixtureArtifact } from '../../../src/devnet/protocols.ts'
 import { waitForReceipt } from '../../../src/devnet/receipt.ts'
 import {
   NATIVE_ASSET_ADDRESS,
@@ -17,7 +18,7 @@ import {
 import { devnetRolledBackPerTest } from '../../support/devnet.ts'
 import { CLAIM, deployEvasiveGiveaway, ENGINE_CODE_TELL, TELLS } from '../../support/evasiveGiveaway.ts'
 import { devnetClient } from '../protocolSupport.ts'
-import { validateTransactionsResponse } from '../transactionSupport.ts'
+import { deployOnDevnet, validateTransactionsResponse } from '../transactionSupport.ts'
 
 const fx = devnetRolledBackPerTest()
 const user = () => fx().accounts[0]?.address as Address
@@ -59,44 +60,68 @@ const claim = (giveaway: Address): TxRequest => ({
   value: numberToHex(CLAIMED),
 })
 
+/**
+ * The scan shows `giveaway`'s claim as a gift, NONE; probed, BLOCK with the loss; sent `signingMs` after the scans (the
+ * time a user takes to sign), its owner keeps the claim.
+ */
+async function expectCaughtAndDrained(giveaway: Address, signingMs = 0) {
+  const tx = claim(giveaway)
+
+  const plain = await scan([tx], false)
+  expect(plain.response.action).toBe('NONE')
+  const mine = plain.response.simulationResults.aggregated.expectedStateChanges[user().toLowerCase() as Address]
+  expect(mine?.map((change) => change.humanReadableDiff)).toEqual(['Receive 0.1 ETH'])
+
+  const probed = await scan([tx], true)
+  expect(probed.response.action).toBe('BLOCK')
+  const [warning] = evasion(probed.response)
+  expect(warning).toMatchObject({ severity: 'CRITICAL' })
+  expect(warning?.message).toContain('-0.1 ETH for real, where the simulation shows +0.1 ETH')
+  expect(warning?.data).toEqual({
+    changes: [{ asset: NATIVE_ASSET_ADDRESS, simulated: String(CLAIMED), real: String(-CLAIMED) }],
+  })
+  // One more round trip at most: the probe rides with the scan's second call, or follows the first alone.
+  expect(probed.roundTrips).toBeLessThanOrEqual(plain.roundTrips + 1)
+
+  await new Promise((resolve) => setTimeout(resolve, signingMs))
+  // Sent as a wallet sends it: its gas estimated (on the simulated path, which pays back) with MetaMask's margin of half
+  // again, its fees set by viem. The owner gets what the user sends.
+  const ownerBefore = await client().getBalance({ address: owner() })
+  const estimate = await client().estimateGas({ account: user(), to: giveaway, data: CLAIM, value: CLAIMED })
+  const hash = await client().sendTransaction({
+    account: user(),
+    to: giveaway,
+    data: CLAIM,
+    value: CLAIMED,
+    gas: (estimate * 3n) / 2n,
+    chain: null,
+  })
+  expect((await waitForReceipt(client(), hash)).status).toBe('success')
+  expect((await client().getBalance({ address: owner() })) - ownerBefore).toBe(CLAIMED)
+}
+
 describe('a claim that pays back only while it is simulated', () => {
   for (const [tell, code] of Object.entries(TELLS)) {
     it(`reading the ${tell}: the scan shows a gift; probed, BLOCK; sent, its owner keeps the whole claim`, async () => {
-      const giveaway = await deployEvasiveGiveaway(fx().rpcUrl, owner(), code)
-      const tx = claim(giveaway)
-
-      const plain = await scan([tx], false)
-      expect(plain.response.action).toBe('NONE')
-      const mine = plain.response.simulationResults.aggregated.expectedStateChanges[user().toLowerCase() as Address]
-      expect(mine?.map((change) => change.humanReadableDiff)).toEqual(['Receive 0.1 ETH'])
-
-      const probed = await scan([tx], true)
-      expect(probed.response.action).toBe('BLOCK')
-      const [warning] = evasion(probed.response)
-      expect(warning).toMatchObject({ severity: 'CRITICAL' })
-      expect(warning?.message).toContain('-0.1 ETH for real, where the simulation shows +0.1 ETH')
-      expect(warning?.data).toEqual({
-        changes: [{ asset: NATIVE_ASSET_ADDRESS, simulated: String(CLAIMED), real: String(-CLAIMED) }],
-      })
-      // One more round trip at most: the probe rides with the scan's second call, or follows the first alone.
-      expect(probed.roundTrips).toBeLessThanOrEqual(plain.roundTrips + 1)
-
-      // Sent as a wallet sends it: its gas estimated (on the simulated path, which pays back) with MetaMask's margin
-      // of half again, its fees set by viem. The owner gets what the user sends.
-      const ownerBefore = await client().getBalance({ address: owner() })
-      const estimate = await client().estimateGas({ account: user(), to: giveaway, data: CLAIM, value: CLAIMED })
-      const hash = await client().sendTransaction({
-        account: user(),
-        to: giveaway,
-        data: CLAIM,
-        value: CLAIMED,
-        gas: (estimate * 3n) / 2n,
-        chain: null,
-      })
-      expect((await waitForReceipt(client(), hash)).status).toBe('success')
-      expect((await client().getBalance({ address: owner() })) - ownerBefore).toBe(CLAIMED)
+      await expectCaughtAndDrained(await deployEvasiveGiveaway(fx().rpcUrl, owner(), code))
     })
   }
+})
+
+describe('a claim that tells the simulated block from the next one', () => {
+  const funds = parseEther('5')
+
+  it("armed a second after the head: the scan runs on the head's time; probed on the next block's, BLOCK", async () => {
+    // anvil simulates on the head's own time; a chain mines the claim at least a second later (anvil, which mines on its
+    // clock, once that has passed it: the user takes a second to sign).
+    const giveaway = await deployOnDevnet(fx().rpcUrl, owner(), fixtureArtifact('TimedGiveaway'), [1n], funds)
+    await expectCaughtAndDrained(giveaway, 1_100)
+  })
+
+  it("paying back on the head's randomness: probed on a randomness of its own, BLOCK", async () => {
+    const giveaway = await deployOnDevnet(fx().rpcUrl, owner(), fixtureArtifact('RandaoGiveaway'), [], funds)
+    await expectCaughtAndDrained(giveaway)
+  })
 })
 
 describe("a claim that looks for the engine's own code", () => {
