@@ -4,13 +4,13 @@
  * drainer can read any of them and pay back only then ("claim: +0.1 ETH"), and keep everything once mined. The probe
  * has the node validate the block (its real base fee, the sender paying for the gas), offers a wallet's fees, gives
  * each transaction the gas a wallet would (its own, or half again what the scan used), the latest block's fee
- * recipient, and the number, time and randomness of the block after it: a simulated block otherwise takes the head's
- * time (anvil) or one second after it (geth), and the head's randomness (anvil) or zero (geth), so a claim armed "a few
- * seconds from now" or paying back while the randomness is the head's gave back only in the simulation. Only what moved
- * is read back (traceTransfers and token events); risk/simulationEvasion.ts compares it with the scan.
+ * recipient, and the number, time and randomness of the block after it (nextBlock.ts): a claim armed "a second from
+ * now" gave back only in a simulation on the head's time. Only what moved is read back (traceTransfers and token
+ * events); risk/simulationEvasion.ts compares it with the scan.
  */
-import { type Address, bytesToHex, getAddress, numberToHex, zeroAddress } from 'viem'
+import { type Address, getAddress, numberToHex, zeroAddress } from 'viem'
 import { assetEventsFromLogs, type Movement } from './assetEvents.ts'
+import { nextBlockRandomness, nextBlockTime } from './nextBlock.ts'
 import { type RpcClient, RpcFailure } from './rpc.ts'
 import type { SimulationTx, TxFees } from './runSimulation.ts'
 import { checkSimulateResult } from './simulateResponse.ts'
@@ -77,16 +77,6 @@ function walletFees(fees: TxFees | undefined, head: ChainHead): Record<string, s
 }
 
 /**
- * The time of the block a transaction sent at `now` lands in, in seconds: the first a block time (`blockSeconds`) after
- * the head's `head` that is not before `now`. A chain's blocks come one slot apart, and no sooner than the clock; on an
- * idle chain (anvil mines when it is sent) the head can be hours old.
- */
-export function nextBlockTime(head: bigint, blockSeconds: bigint, now: bigint): bigint {
-  const slots = now > head ? (now - head + blockSeconds - 1n) / blockSeconds : 1n
-  return head + blockSeconds * (slots > 1n ? slots : 1n)
-}
-
-/**
  * Runs `txs` on the head's block (else on `tag`) under `stateOverrides` (the scan's own) as a validated block would;
  * null when the node refuses it (a sender that cannot pay for the gas, a sender with code), fails, or answers with
  * something else: the probe only adds a warning, so it costs the warning, never the scan. Its request is made at once,
@@ -108,14 +98,13 @@ export async function probeEnvironment(
     gas: numberToHex(tx.gas ?? (tx.gasUsed * 3n) / 2n),
     ...walletFees(tx.fees, head),
   }))
-  // The number the chain gives the next block, said outright: anvil numbers a first simulated block as its base. Its
-  // randomness is drawn afresh, as nobody knows the next block's.
+  // The number the chain gives the next block, said outright: anvil numbers a first simulated block as its base.
   const now = BigInt(Math.floor(Date.now() / 1000))
   const blockOverrides = {
     ...(head.number !== null ? { number: numberToHex(head.number + 1n) } : {}),
     ...(head.timestamp !== null ? { time: numberToHex(nextBlockTime(head.timestamp, blockSeconds, now)) } : {}),
     ...(head.feeRecipient ? { feeRecipient: head.feeRecipient } : {}),
-    prevRandao: bytesToHex(globalThis.crypto.getRandomValues(new Uint8Array(32))),
+    prevRandao: nextBlockRandomness(),
   }
   const payload = {
     traceTransfers: true,

@@ -29,6 +29,7 @@ import { blockSeconds, fetchChainId, knownChainId } from './chain.ts'
 import { type ControlEvent, controlEvents, controlReads } from './controlEvents.ts'
 import { type ChainHead, chainHead, type EnvironmentProbe, probeEnvironment } from './environmentProbe.ts'
 import { type CreditDelegation, creditDelegations, lendingReads } from './lendingEvents.ts'
+import { nextBlockRandomness } from './nextBlock.ts'
 import { POOL_DEPTH_ADDRESS, POOL_DEPTH_CODE } from './poolDepthRead.ts'
 import { type AssetPlan, predictReads, priceReadsForEvents, readsForEvents } from './readPlan.ts'
 import { READER_ADDRESS, READER_CODE, type Read, type ReadResults, readOnlyCall, WRITES_STATE } from './reads.ts'
@@ -417,7 +418,7 @@ async function simulateIn(
     stateOverrides: before.length > 0 ? transactionOverrides(input) : allOverrides(input, code),
     calls: [...ahead.map((read) => readCall(read, gasAhead(read))), ...firstTx],
   }
-  const [firstBlock, ...laterBlocks] = [
+  const simulatedBlocks = [
     ...before.map((block, index) => ({
       ...(index === 0 ? { stateOverrides: inputOverrides(input, code) } : {}),
       calls: block.map((read) => readCall(read, readGas(read))),
@@ -426,14 +427,16 @@ async function simulateIn(
     ...moreTxs.map((calls) => ({ calls })),
     ...after.map((block) => ({ calls: block.map((read) => readCall(read, readGas(read))) })),
   ]
+  // The spec's number for the first block, said outright on a known base: anvil numbers it as the base itself. Every
+  // block's randomness is drawn afresh, as the chain's next blocks' is nobody's yet (nextBlock.ts).
+  const firstNumber = blockNumber === null ? {} : { number: numberToHex(blockNumber + 1n) }
   const payload = {
     traceTransfers: true,
     validation: false,
-    // The spec's number for the first block, said outright on a known base: anvil numbers it as the base itself.
-    blockStateCalls: [
-      blockNumber === null ? firstBlock : { ...firstBlock, blockOverrides: { number: numberToHex(blockNumber + 1n) } },
-      ...laterBlocks,
-    ],
+    blockStateCalls: simulatedBlocks.map((block, index) => ({
+      ...block,
+      blockOverrides: { ...(index === 0 ? firstNumber : {}), prevRandao: nextBlockRandomness() },
+    })),
   }
   let answer: unknown
   try {

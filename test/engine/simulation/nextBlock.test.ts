@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { blockSeconds } from '../../../src/engine/simulation/chain.ts'
-import { nextBlockTime } from '../../../src/engine/simulation/environmentProbe.ts'
+import { nextBlockTime } from '../../../src/engine/simulation/nextBlock.ts'
 
 describe('the time of the next block', () => {
   it('on mainnet: the next 12-second slot not before the clock', () => {
