@@ -24,7 +24,8 @@ import { deployable } from './solc.ts'
 /**
  * An 18-decimal token with one pair: buys from the pair and sells to it pay a tax (basis points) to the owner, or to
  * the token's own contract as many memecoins keep it, or sells are refused (unless code sits where a simulator once put
- * its sell probe), or every buyer is blacklisted as it buys (two kinds of honeypot). The owner, who adds the liquidity,
+ * its sell probe, or unless the block's randomness is the last buy's, as in a simulation that leaves every block the
+ * head's), or every buyer is blacklisted as it buys (three kinds of honeypot). The owner, who adds the liquidity,
  * is exempt. A token that keeps its tax may swap it back, as such memecoins do: on a holder's sale, once it holds
  * `swapBackAt` or more, it first sells all it holds through the router for ether paid to its team's wallet (the owner).
  */
@@ -47,18 +48,19 @@ contract TaxedToken {
     address public pair;
     uint256 public immutable buyTax;
     uint256 public immutable sellTax;
-    bool public immutable sellsRefused;
+    uint8 public immutable sellsRefused;
     bool public immutable blacklistsBuyers;
     address public immutable taxHolder;
     mapping(address => bool) public blacklisted;
     IRouter public immutable router;
     uint256 public immutable swapBackAt;
     bool private swapping;
+    uint256 private boughtRandomness;
 
     event Transfer(address indexed from, address indexed to, uint256 value);
     event Approval(address indexed owner, address indexed spender, uint256 value);
 
-    constructor(string memory name_, string memory symbol_, uint256 supply, uint256 buyTax_, uint256 sellTax_, bool sellsRefused_, bool blacklistsBuyers_, bool taxToSelf_, IRouter router_, uint256 swapBackAt_) {
+    constructor(string memory name_, string memory symbol_, uint256 supply, uint256 buyTax_, uint256 sellTax_, uint8 sellsRefused_, bool blacklistsBuyers_, bool taxToSelf_, IRouter router_, uint256 swapBackAt_) {
         name = name_;
         symbol = symbol_;
         owner = msg.sender;
@@ -100,8 +102,10 @@ contract TaxedToken {
     function move(address from, address to, uint256 value) private {
         bool exempt = from == owner || to == owner || swapping;
         if (!exempt && to == pair && swapBackAt > 0 && balanceOf[address(this)] >= swapBackAt) swapBack();
-        // Sales are refused, except where the sell probe once placed its code (0x…53454c4c): a tell such a token reads.
-        require(exempt || to != pair || !sellsRefused || address(uint160(0x53454c4c)).code.length > 0, "sells are closed");
+        // Sales are refused, except where the sell probe once placed its code (0x…53454c4c), or (2) in the randomness of
+        // the last buy, which a later block has only in a simulation: tells such a token reads.
+        require(exempt || to != pair || sellsRefused == 0 || (sellsRefused == 1 ? address(uint160(0x53454c4c)).code.length > 0 : block.prevrandao == boughtRandomness), "sells are closed");
+        if (!exempt && from == pair) boughtRandomness = block.prevrandao;
         require(!blacklisted[from], "blacklisted");
         if (!exempt && from == pair && blacklistsBuyers) blacklisted[to] = true;
         uint256 rate = exempt ? 0 : to == pair ? sellTax : from == pair ? buyTax : 0;
@@ -149,7 +153,8 @@ export type TaxedToken = { address: Address; pair: Address }
 
 /**
  * How a TaxedToken taxes: basis points on buys from its pair and on sells to it (none unless given), kept by the
- * token's own contract instead of the owner, or sells refused outright, or buyers blacklisted.
+ * token's own contract instead of the owner, or sells refused outright or in any randomness but the last buy's, or
+ * buyers blacklisted.
  */
 export type Taxes = {
   buyTax?: bigint
@@ -158,6 +163,8 @@ export type Taxes = {
   /** With taxToSelf: on a sale, once the contract holds this many tokens or more, it swaps them for its owner. */
   swapBackAt?: bigint
   sellsRefused?: boolean
+  /** Sells refused except in the randomness of the block of the last buy. */
+  sellsOnlyInBuysRandomness?: boolean
   blacklistsBuyers?: boolean
 }
 
@@ -188,7 +195,7 @@ export async function launchTaxedToken(
         POOL_TOKENS * 2n,
         buyTax,
         sellTax,
-        sellsRefused,
+        taxes.sellsOnlyInBuysRandomness ? 2 : sellsRefused ? 1 : 0,
         blacklistsBuyers,
         taxToSelf,
         router,

@@ -19,6 +19,7 @@ import {
 import { erc20Abi } from '../abi/index.ts'
 import { type Movement, netByAccount } from './assetEvents.ts'
 import { BLOCK_GAS_BUDGET, inBlocksOf, type TxLayout, transactionBlocks } from './blockLayout.ts'
+import { nextBlockRandomness } from './nextBlock.ts'
 import type { RpcClient } from './rpc.ts'
 import { checkSimulateResult, type RpcCallResult } from './simulateResponse.ts'
 
@@ -163,18 +164,21 @@ export async function probeSells(
   // The user's transactions laid out as the scan ran them: a buy trapped only in its bundle's block is trapped here.
   const replay = transactionBlocks(base.calls, layout)
   const [firstTx = [], ...moreTxs] = replay
+  const blocks = [
+    { stateOverrides: base.stateOverrides, calls: firstTx },
+    ...moreTxs.map((calls) => ({ calls })),
+    // The probe's code arrives after the user's transactions, so none of them can see it and act bought-back-able.
+    ...sales.map((block, index) => ({
+      ...(index === 0 ? { stateOverrides: { [probe]: { code: SELL_PROBE_CODE } } } : {}),
+      calls: block,
+    })),
+  ]
   const payload = {
     traceTransfers: false,
     validation: false,
-    blockStateCalls: [
-      { stateOverrides: base.stateOverrides, calls: firstTx },
-      ...moreTxs.map((calls) => ({ calls })),
-      // The probe's code arrives after the user's transactions, so none of them can see it and act bought-back-able.
-      ...sales.map((block, index) => ({
-        ...(index === 0 ? { stateOverrides: { [probe]: { code: SELL_PROBE_CODE } } } : {}),
-        calls: block,
-      })),
-    ],
+    // A randomness of its own for each block, as the scan's: left to the node, the sale has the buy's (the head's on
+    // anvil, zero on geth), which for real only a sale in the buy's own block has.
+    blockStateCalls: blocks.map((block) => ({ ...block, blockOverrides: { prevRandao: nextBlockRandomness() } })),
   }
   const answer = await client.request('eth_simulateV1', [payload, tag])
   const checked = checkSimulateResult(answer, [

@@ -34,12 +34,15 @@ const client = () => devnetClient(fx().rpcUrl)
 /** Text only the sell probe's request carries: the end of its code (its address is new every time). */
 const PROBE_MARK = SELL_PROBE_CODE.slice(-64)
 
-const tokens: Record<'honeypot' | 'blacklist' | 'heavySellTax' | 'heavyBuyTax' | 'smallTax' | 'selfTax', TaxedToken> =
-  {} as never
+const tokens: Record<
+  'honeypot' | 'sameRandomness' | 'blacklist' | 'heavySellTax' | 'heavyBuyTax' | 'smallTax' | 'selfTax',
+  TaxedToken
+> = {} as never
 const launch = (symbol: string, taxes: Taxes) => launchTaxedToken(fx(), maker(), symbol, taxes)
 
 beforeAll(async () => {
   tokens.honeypot = await launch('HONEY', { sellsRefused: true })
+  tokens.sameRandomness = await launch('SAME', { sellsOnlyInBuysRandomness: true })
   tokens.blacklist = await launch('TRAP', { blacklistsBuyers: true })
   tokens.heavySellTax = await launch('TAX40', { sellTax: 4_000n })
   tokens.heavyBuyTax = await launch('BUY25', { buyTax: 2_500n })
@@ -127,6 +130,20 @@ describe('buying a token that cannot be sold back, on the devnet', () => {
     expect(bought.toString()).toBe(dataOf(warning).sold)
     const sale = await sellForReal(address, bought)
     expect(sale.reverted).toBe(true)
+    expect(await balanceOf(address, buyer())).toBe(bought)
+  })
+
+  it("a honeypot selling only in its last buy's randomness: WARN; executed, the real sale (a block later) reverts", async () => {
+    // anvil gives every simulated block the head's randomness, geth zero: the probe's sale, blocks after its replay of
+    // the buy, went through there, and the scan said nothing.
+    const { address } = tokens.sameRandomness
+    const tx = buy(address, parseEther('1'))
+    const { response } = await scan(tx)
+    expect(response.action).toBe('WARN')
+    expect(dataOf(unsellable(response)[0])).toMatchObject({ token: address.toLowerCase(), failure: 'TRANSFER' })
+    await expectRealityMatches(fx().rpcUrl, response, tx)
+    const bought = await balanceOf(address, buyer())
+    expect((await sellForReal(address, bought)).reverted).toBe(true)
     expect(await balanceOf(address, buyer())).toBe(bought)
   })
 
