@@ -32,7 +32,8 @@ export function nativeCurrency(chainId: number): { name: string; symbol: string;
 
 /**
  * Seconds between the chain's blocks (viem's figure, rounded up: a block's time is in whole seconds); 1 for chains
- * this build does not know (and anvil), the least a next block's time can be past its parent's.
+ * this build does not know (and anvil), the least a next block's time can be past its parent's on a chain that
+ * requires it to be later.
  */
 export function blockSeconds(chainId: number): bigint {
   const milliseconds = KNOWN_CHAINS.find((chain) => chain.id === chainId)?.blockTime ?? 1000

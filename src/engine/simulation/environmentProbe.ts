@@ -88,7 +88,7 @@ export async function probeEnvironment(
   txs: ProbedTx[],
   head: ChainHead,
   tag: string,
-  blockSeconds: bigint,
+  chainId: number,
 ): Promise<EnvironmentProbe | null> {
   const calls = txs.map((tx) => ({
     from: tx.from,
@@ -99,10 +99,9 @@ export async function probeEnvironment(
     ...walletFees(tx.fees, head),
   }))
   // The number the chain gives the next block, said outright: anvil numbers a first simulated block as its base.
-  const now = BigInt(Math.floor(Date.now() / 1000))
   const blockOverrides = {
     ...(head.number !== null ? { number: numberToHex(head.number + 1n) } : {}),
-    ...(head.timestamp !== null ? { time: numberToHex(nextBlockTime(head.timestamp, blockSeconds, now)) } : {}),
+    ...(head.timestamp !== null ? { time: numberToHex(nextBlockTime(head.timestamp, chainId)) } : {}),
     ...(head.feeRecipient ? { feeRecipient: head.feeRecipient } : {}),
     prevRandao: nextBlockRandomness(),
   }

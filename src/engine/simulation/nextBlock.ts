@@ -5,15 +5,15 @@
  * simulation from the mined block.
  */
 import { bytesToHex, type Hex } from 'viem'
+import { blockSeconds } from './chain.ts'
 
 /**
- * The time of the block a transaction sent at `now` lands in, in seconds: the first a block time (`blockSeconds`) after
- * the head's `head` that is not before `now`. A chain's blocks come one slot apart, and no sooner than the clock; on an
- * idle chain (anvil mines when it is sent) the head can be hours old.
+ * The time of the block after one of time `head` on `chainId`: a block time later (chain.ts's blockSeconds). Not the
+ * clock's: a scan of a past block asks about the block after it, and a clock can be wrong; a live chain's head is at
+ * most a slot or two old.
  */
-export function nextBlockTime(head: bigint, blockSeconds: bigint, now: bigint): bigint {
-  const slots = now > head ? (now - head + blockSeconds - 1n) / blockSeconds : 1n
-  return head + blockSeconds * (slots > 1n ? slots : 1n)
+export function nextBlockTime(head: bigint, chainId: number): bigint {
+  return head + blockSeconds(chainId)
 }
 
 /** A `prevRandao` for a simulated block, drawn afresh: nobody knows the next block's, so no contract can match it. */

@@ -25,7 +25,7 @@ import {
 } from '../safe/index.ts'
 import { type ApprovalEvent, assetEventsFromLogs, type Movement, type SimulatedLog } from './assetEvents.ts'
 import { firstBlockShare, inBlocksWithin, readsAhead, type TxLayout, transactionBlocks } from './blockLayout.ts'
-import { blockSeconds, fetchChainId, knownChainId } from './chain.ts'
+import { fetchChainId, knownChainId } from './chain.ts'
 import { type ControlEvent, controlEvents, controlReads } from './controlEvents.ts'
 import { type ChainHead, chainHead, type EnvironmentProbe, probeEnvironment } from './environmentProbe.ts'
 import { type CreditDelegation, creditDelegations, lendingReads } from './lendingEvents.ts'
@@ -239,8 +239,7 @@ export async function runSimulation(given: SimulationInput, options: RunOptions)
       const outcomes = phase.outcomes
       const probed = txs.map((tx, index) => ({ ...tx, gasUsed: outcomes[index]?.gasUsed ?? 0n }))
       const { stateOverrides } = probeBase(input, txs)
-      const tag = blockTag(input.blockNumber)
-      probingEnvironment = probeEnvironment(client, stateOverrides, probed, head, tag, blockSeconds(chainId))
+      probingEnvironment = probeEnvironment(client, stateOverrides, probed, head, blockTag(input.blockNumber), chainId)
     }
     if (phase.ok) {
       const logs = phase.outcomes.flatMap((outcome) => outcome.logs)
