@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
 
-/// Giveaways that tell a simulation by the block it runs in (test fixtures the devnet does not deploy): a claim pays the
-/// claimer back twice what they send while the block looks simulated, and sends it all to the owner in a mined block.
+/// Giveaways that tell a simulation by the block it runs in, or by the fee it does not charge (test fixtures the devnet
+/// does not deploy): a claim pays the claimer back twice what they send while it looks simulated, and sends it all to the
+/// owner in a mined block.
 abstract contract BlockGiveaway {
     address payable private immutable owner;
 
@@ -47,5 +48,21 @@ contract RandaoGiveaway is BlockGiveaway {
 
     function simulated() internal view override returns (bool) {
         return block.prevrandao == kept;
+    }
+}
+
+/// Knows what its victim holds (a page can read it) and pays back while the claimer holds exactly that less the claim: a
+/// simulation that charges no fee, where a mined transaction has paid for its gas before it runs.
+contract BalanceGiveaway is BlockGiveaway {
+    mapping(address => uint256) public expected;
+
+    constructor() payable {}
+
+    function watch(address claimer, uint256 balance) external {
+        expected[claimer] = balance;
+    }
+
+    function simulated() internal view override returns (bool) {
+        return msg.sender.balance == expected[msg.sender];
     }
 }

@@ -1,10 +1,10 @@
 /**
  * A contract that can tell a simulation from a mined transaction (a gas price of 0, a base fee of 0, a block's gas
- * left, the head's time or randomness where the next block has its own) pays back in the scan's simulation and keeps everything for real. With `probeEnvironment` the scan runs the
+ * left, the head's time or randomness where the next block has its own, a balance no fee was taken from) pays back in the scan's simulation and keeps everything for real. With `probeEnvironment` the scan runs the
  * transactions again as a block runs them and says so (SIMULATION_EVASION); each claim is then sent for real, and
  * what its owner receives is what the probe said the user loses.
  */
-import { type Address, numberToHex, parseEther } from 'viem'
+import { type Address, encodeFunctionData, numberToHex, parseAbi, parseEther } from 'viem'
 import { describe, expect, it } from 'vitest'
 import type { TxRequest } from '../../../src/devnet/dapp/requests.ts'
 import { v2SwapEthForTokens } from '../../../src/devnet/dapp/uniswap.ts'
@@ -132,6 +132,23 @@ describe('a claim that tells the simulated block from the next one', () => {
     expect(mine?.map((change) => change.humanReadableDiff)).toEqual(['Send 0.1 ETH'])
     expect(evasion((await scan([claim(giveaway)], true)).response)).toEqual([])
     expect(await ownersTakeOfClaim(giveaway)).toBe(CLAIMED)
+  })
+})
+
+describe('a claim that knows what its claimer holds', () => {
+  it('pays back while they hold exactly that less the claim, as in a scan that charges no fee: probed, BLOCK', async () => {
+    const giveaway = await deployOnDevnet(fx().rpcUrl, owner(), fixtureArtifact('BalanceGiveaway'), [], parseEther('5'))
+    const balance = await client().getBalance({ address: user() })
+    const watch = encodeFunctionData({
+      abi: parseAbi(['function watch(address claimer, uint256 balance)']),
+      functionName: 'watch',
+      args: [user(), balance - CLAIMED],
+    })
+    await waitForReceipt(
+      client(),
+      await client().sendTransaction({ account: owner(), to: giveaway, data: watch, chain: null }),
+    )
+    await expectCaughtAndDrained(giveaway)
   })
 })
 
