@@ -2,9 +2,9 @@
  * SIMULATION_EVASION (Preflight's own kind): the transactions leave the user's side worse off when run as a block runs
  * them (simulation/environmentProbe.ts) than in the scan's simulation. A contract that reads `tx.gasprice`,
  * `block.basefee`, `gasleft()`, `block.timestamp` or `block.prevrandao` can tell a simulation from a mined transaction,
- * and pay back only in the first. A
- * loss the scan does not show at all is CRITICAL; a smaller gain or a larger loss (past 2 %, a pool moving between
- * blocks) is a WARNING. A contract whose reads write state (stateWritingReadWarnings) is a WARNING of its own.
+ * and pay back only in the first. A loss the scan does not show at all is CRITICAL; a smaller gain or a larger loss
+ * (past 2 %, a pool moving between blocks) is a WARNING. A contract whose reads write state (stateWritingReadWarnings)
+ * is a WARNING of its own.
  */
 import type { Address } from 'viem'
 import { NATIVE_ASSET_ADDRESS, type Warning } from '../api/index.ts'
