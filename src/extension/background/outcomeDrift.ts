@@ -62,7 +62,11 @@ function entriesOf(response: ScanTransactionsResponse): Map<string, Entry> {
   for (const [account, changes] of Object.entries(response.simulationResults.aggregated.expectedStateChanges)) {
     for (const change of changes) {
       const { key, entry } = entryOf(change)
-      entries.set(`${account.toLowerCase()}|${key}`, entry)
+      const at = `${account.toLowerCase()}|${key}`
+      const counted = entries.get(at)?.value
+      // Items of one collection coming in add up (entryOf); nothing else shares a key.
+      if (typeof counted === 'bigint' && typeof entry.value === 'bigint') entry.value += counted
+      entries.set(at, entry)
     }
   }
   return entries
@@ -80,8 +84,13 @@ function entryOf(change: StateChange): { key: string; entry: Entry } {
       return of(raw.data.asset.address, delta(raw.data.amount), true, false)
     case 'ERC1155_TRANSFER':
       return of(`${raw.data.asset.address}:${raw.data.tokenId}`, delta(raw.data.amount), true, false)
-    case 'ERC721_TRANSFER':
-      return of(`${raw.data.asset.address}:${raw.data.tokenId}`, delta(raw.data.amount), false, false)
+    case 'ERC721_TRANSFER': {
+      // A mint picks its item as it runs (the next id, or one drawn from the block's randomness, which every scan
+      // draws afresh), so what comes in is counted per collection; what leaves is the very item.
+      const moved = delta(raw.data.amount)
+      if (typeof moved === 'bigint' && moved > 0n) return of(`${raw.data.asset.address}:received`, moved, false, false)
+      return of(`${raw.data.asset.address}:${raw.data.tokenId}`, moved, false, false)
+    }
     case 'ERC20_APPROVAL':
       return of(`${raw.data.asset.address}:${raw.data.spender.address}`, amount(raw.data.amount.after), true, true)
     case 'ERC20_PERMIT':

@@ -172,6 +172,17 @@ describe('outcomeDrift: what got worse between the scan shown and a fresh one', 
     ])
   })
 
+  it('counts the NFTs that come in per collection: a mint may pick another item each time it runs', () => {
+    const minted = (...ids: string[]) => scan(ids.map((id) => nft(id, 0n, 1n)))
+    expect(outcomeDrift(minted('1'), minted('9'))).toEqual([])
+    expect(outcomeDrift(minted('1', '2'), minted('7', '9'))).toEqual([])
+    expect(outcomeDrift(minted('1', '2'), minted('9'))).toEqual(['Now: Receive BAYC #9 (it showed: Receive BAYC #2)'])
+    // What leaves is still the very item.
+    expect(outcomeDrift(scan([nft('1', 1n, 0n)]), scan([nft('2', 1n, 0n)]))).toEqual([
+      'Now: Send BAYC #2 (it showed nothing of this)',
+    ])
+  })
+
   it('names warnings of a new kind, a stricter advice and a transaction that would now fail', () => {
     const shown = scan([], { warnings: [warning('APPROVAL_TO_EOA')], action: 'WARN' })
     expect(outcomeDrift(shown, scan([], { warnings: [warning('APPROVAL_TO_EOA')], action: 'WARN' }))).toEqual([])
