@@ -9,6 +9,8 @@ import type { AddressInfo } from 'node:net'
 import { benchRole, forkBenchProcess } from './benchProcess.ts'
 
 type Call = { id: unknown; method: string; params?: unknown }
+
+const FRESH_RANDAO = /"prevRandao":"0x[0-9a-fA-F]*"/g
 type Answer = { jsonrpc: '2.0'; id: unknown; result?: unknown; error?: unknown }
 
 /** Starts the replaying node in a process of its own in front of `target`; `close` ends it. */
@@ -26,7 +28,9 @@ export async function startReplayNode(target: string): Promise<{ url: string; cl
 function serveReplays(target: string): Promise<number> {
   const remembered = new Map<string, Promise<Answer>>()
   const ask = (call: Call): Promise<Answer> => {
-    const key = `${call.method} ${JSON.stringify(call.params ?? [])}`
+    // Each simulated block carries a prevRandao drawn afresh (nextBlock.ts): it is not part of what makes two calls the
+    // same call here, or no call would ever be replayed.
+    const key = `${call.method} ${JSON.stringify(call.params ?? []).replace(FRESH_RANDAO, '')}`
     let answer = remembered.get(key)
     if (!answer) {
       answer = fetch(target, {
