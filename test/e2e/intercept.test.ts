@@ -237,6 +237,36 @@ describe('intercepting every route to the wallet', () => {
     expect(await swapped.result()).toEqual(REJECTED)
   })
 
+  it('shows a message whose invisible right-to-left mark draws "1 → 500" as "500 → 1" as bytes, with a warning', async () => {
+    const text = 'Swap: \u200F1 → 500 USDC'
+    const page = await open('/announced')
+    // How Chromium draws that text where the window showed it, a <pre>: the 5 of 500 left of the 1 it follows.
+    const drawnAt = await page.evaluate((shown) => {
+      const pre = document.body.appendChild(document.createElement('pre'))
+      pre.textContent = shown
+      const range = document.createRange()
+      const x = (part: string) => {
+        const at = shown.indexOf(part)
+        range.setStart(pre.firstChild as Text, at)
+        range.setEnd(pre.firstChild as Text, at + part.length)
+        return range.getBoundingClientRect().x
+      }
+      return { one: x('1'), five: x('5') }
+    }, text)
+    expect(drawnAt.five).toBeLessThan(drawnAt.one)
+
+    const { confirm, result } = await callThroughConfirmWindow(context, page, sign('ethereum', stringToHex(text)))
+    expect(await shownAction(confirm)).toBe('WARN')
+    const warning = confirm.locator('[data-warning-kind="RELIABLE_SIMULATION_NOT_POSSIBLE"]')
+    expect(await warning.textContent()).toContain('change the order in which it is displayed')
+    const signed = confirm.getByTestId('signed-message')
+    expect(await signed.getByRole('heading').textContent()).toBe('You sign these bytes')
+    expect(await signed.locator('pre').textContent()).toBe(stringToHex(text))
+    await clickDecision(confirm, 'Continue')
+    const signature = (await result()).ok as Hex
+    expect(await verifyMessage({ address: account as Hex, message: text, signature })).toBe(true)
+  })
+
   it('blocks eth_sign of a bare 32-byte hash as blind signing', async () => {
     const page = await open('/announced')
     const { confirm, result } = await callThroughConfirmWindow(

@@ -1,10 +1,12 @@
 /** Bytes as text a person can read, when they are: the check behind every "is this a message or a hash?". */
 
 /**
- * Characters that change the order in which the text around them is displayed (bidi embeddings, overrides and
- * isolates): "moc.elgoog" after U+202E shows as "google.com", so text holding them does not read as it is signed.
+ * Characters that change the order in which the text around them is displayed (Unicode's Bidi_Control: embeddings,
+ * overrides, isolates and the invisible direction marks): "moc.elgoog" after U+202E shows as "google.com", and
+ * "1 → 500" after a right-to-left mark (U+200F, or U+061C) shows as "500 → 1", so text holding them does not read as
+ * it is signed.
  */
-const REORDERING_CHARS = '\\u202A-\\u202E\\u2066-\\u2069'
+const REORDERING_CHARS = '\\p{Bidi_Control}'
 const REORDERING = new RegExp(`[${REORDERING_CHARS}]`, 'u')
 
 /** Control characters other than tab and newlines, the replacement character of undecodable bytes, and reordering. */

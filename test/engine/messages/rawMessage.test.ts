@@ -91,6 +91,12 @@ describe('readRawMessage', () => {
     expect(rawMessageWarnings(disguised)).toMatchObject([
       { kind: 'RELIABLE_SIMULATION_NOT_POSSIBLE', severity: 'WARNING' },
     ])
+    // The invisible right-to-left marks reorder too: Chromium draws "Swap: \u200F1 → 500" as "Swap: 500 → 1".
+    for (const mark of ['\u200F', '\u061C', '\u200E']) {
+      const marked = readRawMessage(stringToHex(`Swap: ${mark}1 → 500`))
+      expect(marked.text, mark).toBeNull()
+      expect(rawMessageWarnings(marked), mark).toMatchObject([{ kind: 'RELIABLE_SIMULATION_NOT_POSSIBLE' }])
+    }
     // Joiners inside emoji are not reordering.
     const family = readRawMessage(stringToHex('Welcome 👨‍👩‍👧'))
     expect(family.text).toBe('Welcome 👨‍👩‍👧')

@@ -262,12 +262,15 @@ describe('text that reorders its own display', () => {
     const payload = mail()
     payload.domain.name = 'Ether \u202EliaM'
     ;(payload.message.to as Record<string, unknown>).name = 'Bob\u2066'
+    payload.message.contents = 'Swap: \u200F1 → 500'
     const result = parseTypedData(payload)
     if (!result.ok) throw new Error(result.error.message)
     const [warning, ...rest] = reorderedTextWarnings(result.typedData)
     expect(rest).toEqual([])
     expect(warning).toMatchObject({ kind: 'RELIABLE_SIMULATION_NOT_POSSIBLE', severity: 'WARNING' })
-    expect(warning?.message).toContain('domain.name, message.to.name hold characters that change the order')
+    expect(warning?.message).toContain(
+      'domain.name, message.to.name, message.contents hold characters that change the order',
+    )
   })
 
   it('finds nothing in the plain example, and reads each value of a type by its path', () => {
