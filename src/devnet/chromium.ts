@@ -51,6 +51,8 @@ export type ChromiumOptions = {
   headless?: boolean
   /** Hostnames the browser resolves to this machine (e.g. a blocklisted site a test serves), without a DNS lookup. */
   localHosts?: string[]
+  /** Keeps Chrome's back/forward cache, on in every user's browser, which Playwright turns off by default. */
+  backForwardCache?: boolean
 }
 
 /** The flags this machine needs, with the unpacked extensions of `options` loaded. */
@@ -82,7 +84,11 @@ export async function launchChromium(options: ChromiumOptions = {}): Promise<Lau
       executablePath: findChromium(),
       headless: false,
       args,
-      ignoreDefaultArgs: ['--disable-extensions', '--headless'],
+      ignoreDefaultArgs: [
+        '--disable-extensions',
+        '--headless',
+        ...(options.backForwardCache ? ['--disable-back-forward-cache'] : []),
+      ],
     })
   } catch (error) {
     removeProfile()

@@ -54,6 +54,14 @@ guardWalletChannels({
     link.request(rid, call)
   },
 })
+// Only the browser's event counts: the page shares this window and can dispatch one of its own.
+window.addEventListener(
+  'pageshow',
+  (event) => {
+    if (event.isTrusted && event.persisted) link.restored()
+  },
+  true,
+)
 const keepAlive = createKeepAlive(link.keepAlive, document)
 wakeOnInput(window, keepAlive.hasUsed, link.prelude)
 hookPort.addEventListener('message', (event: MessageEvent<HookMessage>) => {

@@ -69,18 +69,24 @@ export function createWorkerLink(browser: Browser, settle: Settle) {
     else if (data?.type === 'decided') finishById(data.id, data.outcome)
   }
 
+  /** The connection is gone (`why`, for requests the worker never acknowledged): ask about the rest on a new one. */
+  const lost = (why: string) => {
+    port = undefined
+    // Requests the worker never acknowledged cannot be found again; the others are looked up after reconnecting.
+    for (const [rid, id] of open) if (id === undefined) finish(rid, unreachable(why))
+    if (open.size === 0 || send({ type: 'resume', ids: [...open.values()] as string[] })) return
+    // The extension was reloaded or removed: nothing can decide these requests any more.
+    finishAll(unreachable('the extension was reloaded or removed'))
+  }
+
   const connect = (): Runtime.Port | undefined => {
     if (port) return port
     try {
       const opened = browser.runtime.connect({ name: RELAY_PORT_NAME })
       opened.onMessage.addListener(onMessage)
       opened.onDisconnect.addListener(() => {
-        port = undefined
-        // Requests the worker never acknowledged cannot be found again; the others are looked up after reconnecting.
-        for (const [rid, id] of open) if (id === undefined) finish(rid, unreachable('the extension restarted'))
-        if (open.size === 0 || send({ type: 'resume', ids: [...open.values()] as string[] })) return
-        // The extension was reloaded or removed: nothing can decide these requests any more.
-        finishAll(unreachable('the extension was reloaded or removed'))
+        // A port replaced since (see restored) is no longer this one's to clear.
+        if (port === opened || port === undefined) lost('the extension restarted')
       })
       port = opened
       return port
@@ -122,6 +128,20 @@ export function createWorkerLink(browser: Browser, settle: Settle) {
     },
     /** Tells the worker the page is in use (see keepAlive.ts); false when the extension cannot be reached. */
     keepAlive: (): boolean => extensionAlive() && send({ type: 'keepalive' }),
+    /**
+     * The page came back from the back/forward cache. Chrome closed this frame's connection as the page went in,
+     * without a disconnect event here, and a message posted on it since is dropped without an error: the requests
+     * left open would wait for ever, and every new one reach nothing. So the connection is replaced, and the worker,
+     * which settled those requests when the page went away, is asked what became of them.
+     */
+    restored() {
+      try {
+        port?.disconnect()
+      } catch {
+        // Already closed, as it should be.
+      }
+      lost('the page was left while it waited')
+    },
     /** Sends one intercepted call to the worker. */
     request(rid: number, call: HookCall) {
       open.set(rid, undefined)

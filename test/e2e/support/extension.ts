@@ -16,7 +16,7 @@ export type Extension = { context: BrowserContext; id: string; close(): Promise<
 /** Launches Chromium with dist/ (and any other extensions, such as a test wallet) loaded and waits for the worker. */
 export async function launchExtension(
   otherExtensionDirs: string[] = [],
-  options: Pick<ChromiumOptions, 'localHosts'> = {},
+  options: Pick<ChromiumOptions, 'localHosts' | 'backForwardCache'> = {},
 ): Promise<Extension> {
   const { context, close } = await launchChromium({ ...options, extensionDir: DIST, otherExtensionDirs })
   // Playwright waits forever by default; a step that cannot happen must fail the test, not stall the run.

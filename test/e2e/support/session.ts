@@ -25,7 +25,9 @@ export type E2eSession = {
  * Starts the session; the extension's settings point chain 31337 at the devnet. The browser resolves `localHosts` to
  * this machine, where the dapp's server answers for them too.
  */
-export async function startE2eSession(options: Pick<ChromiumOptions, 'localHosts'> = {}): Promise<E2eSession> {
+export async function startE2eSession(
+  options: Pick<ChromiumOptions, 'localHosts' | 'backForwardCache'> = {},
+): Promise<E2eSession> {
   const [devnet, dapp, extension] = await Promise.allSettled([
     startTestDevnet(),
     startDapp(),
