@@ -21,8 +21,8 @@ describe('a page restored from the back/forward cache', () => {
   let client: ReturnType<typeof devnetClient>
   let account: Address
   let recipient: Address
-  const transfer = (value: string) =>
-    `ethereum.request({ method: 'eth_sendTransaction', params: [{ from: '${account}', to: '${recipient}', value: '${value}' }] })`
+  const transfer = (value: string, wallet = 'ethereum') =>
+    `${wallet}.request({ method: 'eth_sendTransaction', params: [{ from: '${account}', to: '${recipient}', value: '${value}' }] })`
 
   beforeAll(async () => {
     session = await startE2eSession({ backForwardCache: true })
@@ -31,20 +31,33 @@ describe('a page restored from the back/forward cache', () => {
     recipient = fixtures.accounts[5]?.address as Address
     client = devnetClient(fixtures.rpcUrl)
     session.dapp.page('/counted', countingWalletPage(fixtures.rpcUrl, account))
+    session.dapp.page(
+      '/framed',
+      '<!doctype html><meta charset="utf-8"><title>framed</title><iframe src="/counted"></iframe>',
+    )
     session.dapp.page('/elsewhere', '<!doctype html><meta charset="utf-8"><title>elsewhere</title>')
   })
   afterAll(() => session?.close())
 
-  /** Goes to another page in the same tab and back; true when the browser showed `page` again from its cache. */
-  const leaveAndComeBack = async (page: Page): Promise<boolean> => {
-    await page.evaluate(() => {
-      const shown = new Promise((resolve) => addEventListener('pageshow', (event) => resolve(event.persisted)))
-      ;(window as unknown as { shownAgain: Promise<boolean> }).shownAgain = shown as Promise<boolean>
-    })
+  /**
+   * Goes to another page in the same tab and back; true when the browser showed `page`, and its frame when `framed`,
+   * again from its cache.
+   */
+  const leaveAndComeBack = async (page: Page, framed = false): Promise<boolean> => {
+    const watch = (inFrame: boolean) => {
+      const target = (inFrame ? window.frames[0] : window) as unknown as Window & { shownAgain?: Promise<boolean> }
+      target.shownAgain = new Promise((resolve) =>
+        target.addEventListener('pageshow', (event) => resolve(event.persisted)),
+      )
+    }
+    await page.evaluate(watch, framed)
     await page.goto(`${session.dapp.url}/elsewhere`)
     // A page shown from the cache is not loaded again: there is no load event to wait for.
     await page.goBack({ waitUntil: 'commit' })
-    return page.evaluate(() => (window as unknown as { shownAgain?: Promise<boolean> }).shownAgain ?? false)
+    return page.evaluate((inFrame) => {
+      const target = (inFrame ? window.frames[0] : window) as unknown as { shownAgain?: Promise<boolean> }
+      return target?.shownAgain ?? false
+    }, framed)
   }
 
   it('answers the request it left open with 4001, and checks and forwards the next one', async () => {
@@ -66,5 +79,23 @@ describe('a page restored from the back/forward cache', () => {
     await waitForReceipt(client, ok as Hex)
     expect(await forwardedCount(page)).toBe(1)
     expect((await client.getBalance({ address: recipient })) - before).toBe(parseEther('0.01'))
+  })
+
+  it('does the same for a frame of the page', async () => {
+    const page = await session.open('/framed')
+    await page.waitForFunction(() => 'ethereum' in (window.frames[0] ?? {}))
+    const framed = 'window.frames[0].ethereum'
+    const forwarded = () => page.evaluate(() => (window.frames[0] as unknown as { forwarded: number }).forwarded)
+    const left = await callThroughConfirmWindow(session.context, page, transfer('0x1', framed))
+    expect(await shownAction(left.confirm)).toBe('NONE')
+    expect(await leaveAndComeBack(page, true)).toBe(true)
+    expect(await within(left.result(), 10_000)).toEqual(REJECTED)
+    expect(await forwarded()).toBe(0)
+
+    const next = await callThroughConfirmWindow(session.context, page, transfer('0x1', framed))
+    expect(await shownAction(next.confirm)).toBe('NONE')
+    await clickDecision(next.confirm, 'Continue')
+    await waitForReceipt(client, (await next.result()).ok as Hex)
+    expect(await forwarded()).toBe(1)
   })
 })
