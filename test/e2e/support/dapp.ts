@@ -12,6 +12,7 @@ import { listenOnFreePort } from '../../support/net.ts'
 const WALLET_ENTRY = join(import.meta.dirname, '../../../src/devnet/dapp/devWallet.ts')
 const LIBRARIES_ENTRY = join(import.meta.dirname, 'libraries.ts')
 const WALLET_KITS_ENTRY = join(import.meta.dirname, 'walletKits.ts')
+const CONNECT_KITS_ENTRY = join(import.meta.dirname, 'connectKits.ts')
 
 /** Module `entry` as one classic script that puts its exports on `window[name]`. */
 async function bundleScript(entry: string, name: string): Promise<string> {
@@ -34,6 +35,9 @@ export const libraryBundle = (): Promise<string> => bundleScript(LIBRARIES_ENTRY
 
 /** @wagmi/core and Safe's protocol-kit as one classic script exposing `window.Kits` (support/walletKits.ts). */
 export const walletKitBundle = (): Promise<string> => bundleScript(WALLET_KITS_ENTRY, 'Kits')
+
+/** ethers v5, web3-onboard, mipd with viem and Coinbase's wallet SDK as one classic script exposing `window.Connect`. */
+export const connectKitBundle = (): Promise<string> => bundleScript(CONNECT_KITS_ENTRY, 'Connect')
 
 /**
  * Ether Mail on the devnet: a message no contract acts on, so the window has nothing to warn about, and the test
