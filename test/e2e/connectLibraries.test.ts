@@ -39,6 +39,7 @@ import {
   shownAction,
   startCall,
 } from './support/extension.ts'
+import { checkedAttempt, startWalletSession, type WalletSession } from './support/hostile.ts'
 import { type E2eSession, startE2eSession } from './support/session.ts'
 import { startWalletNode, type WalletNode } from './support/walletNode.ts'
 
@@ -212,7 +213,16 @@ describe('ethers v5, web3-onboard, mipd with viem and the Coinbase SDK, through 
       .toEqual([expect.stringContaining(row)])
     const shown = await pendingOf(confirm)
     await clickDecision(confirm, 'Continue')
-    const settled = await result()
+    // A call that never settles must fail the test with what the wallet got, not stall until the test times out.
+    const settled = await Promise.race([
+      result(),
+      new Promise<never>((_, reject) =>
+        setTimeout(
+          () => reject(new Error(`not settled; the wallet got ${JSON.stringify(node.signing(start))}`)),
+          30_000,
+        ),
+      ),
+    ])
     const [first, ...rest] = shown.params
     const received =
       shown.method === 'eth_sendTransaction' && !('gas' in (first as object))
@@ -369,5 +379,43 @@ describe('ethers v5, web3-onboard, mipd with viem and the Coinbase SDK, through 
       await clickDecision(confirm, 'Reject')
       expect(await result()).toMatchObject({ code: 'ACTION_REJECTED' })
     })
+  })
+})
+
+describe('the Coinbase SDK on a wallet it finds only as window.coinbaseWalletExtension', () => {
+  let session: WalletSession
+  let recipient: Address
+  const chain = () => createPublicClient({ transport: http(session.devnet.fixtures.rpcUrl), pollingInterval: 50 })
+
+  beforeAll(async () => {
+    // A wallet extension that publishes itself only where Coinbase's SDK looks first, as the Coinbase extension does
+    // when another wallet holds window.ethereum: neither window.ethereum nor EIP-6963.
+    session = await startWalletSession((base) => [
+      { ...base, name: 'Coinbase-style Wallet', window: false, announce: false, global: 'coinbaseWalletExtension' },
+    ])
+    recipient = session.devnet.fixtures.accounts[6]?.address as Address
+    session.dapp.page('/connect.js', await connectKitBundle())
+  })
+  afterAll(() => session?.close())
+
+  const { send } = rawRequests(() => session.account as Address, coinbaseProvider)
+  const run = (decide: 'continue' | 'reject') =>
+    checkedAttempt(session, '', send(recipient, parseEther('1')), decide, '<script src="/connect.js"></script>')
+
+  it('a 1 ETH transfer through the SDK is shown, and the wallet receives exactly it: the recipient gets 1 ETH', async () => {
+    const before = await chain().getBalance({ address: recipient })
+    const outcome = await run('continue')
+    expect(outcome.shown.map((entry) => entry.request.method)).toEqual(['eth_sendTransaction'])
+    expect(outcome.received).toHaveLength(1)
+    expect(outcome.settled.ok, JSON.stringify(outcome.settled)).toMatch(/^0x[0-9a-f]{64}$/)
+    expect((await waitForReceipt(chain(), outcome.settled.ok as Hex)).status).toBe('success')
+    expect(await chain().getBalance({ address: recipient })).toBe(before + parseEther('1'))
+  })
+
+  it('Reject: the SDK reports 4001 and the wallet receives nothing', async () => {
+    const outcome = await run('reject')
+    expect(outcome.shown).toHaveLength(1)
+    expect(outcome.settled).toEqual(REJECTED)
+    expect(outcome.received).toEqual([])
   })
 })

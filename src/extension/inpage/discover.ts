@@ -1,5 +1,6 @@
 /**
- * Finds every wallet a page can reach, the moment it appears: `window.ethereum` set before the hook, assigned after it
+ * Finds every wallet a page can reach, the moment it appears: `window.ethereum` (and `window.coinbaseWalletExtension`,
+ * where Coinbase's SDK and wagmi's Coinbase target look first) set before the hook, assigned after it
  * (through the hook's accessor), or defined over it with Object.defineProperty (the hook wraps the three define
  * functions, so a wallet that defines itself after the hook is hooked before the call returns, even in an about:blank
  * frame the page reaches synchronously); EIP-6963 announcements (the hook listens first); and a last check just before
@@ -36,10 +37,33 @@ type Register = Patcher['register']
 type AnyFunction = (...args: unknown[]) => unknown
 
 /**
- * Keeps `window.ethereum` hooked: the hook's configurable accessor catches assignments (other wallets can still
- * redefine the property, as they expect to), and a redefinition is caught by `checkWindowEthereum` at once.
+ * Keeps the wallets published on `window` hooked: `ethereum`, and `coinbaseWalletExtension`, which Coinbase's wallet SDK
+ * and wagmi's Coinbase target call instead of window.ethereum whenever it is set (the Coinbase extension sets it also
+ * when another wallet holds window.ethereum). `all` checks both; `one` checks the property `key` and says whether it
+ * is one of them.
  */
-export function watchWindowEthereum(register: Register): () => void {
+export function watchWindowProviders(register: Register): { all(): void; one(key: PropertyKey): boolean } {
+  const ethereum = watchWindowProperty(register, 'ethereum')
+  const coinbase = watchWindowProperty(register, 'coinbaseWalletExtension')
+  return {
+    all() {
+      ethereum()
+      coinbase()
+    },
+    one(key) {
+      if (key === 'ethereum') ethereum()
+      else if (key === 'coinbaseWalletExtension') coinbase()
+      else return false
+      return true
+    },
+  }
+}
+
+/**
+ * Keeps the wallet at `window[key]` hooked: the hook's configurable accessor catches assignments (other wallets can
+ * still redefine the property, as they expect to), and a redefinition is caught by the returned check at once.
+ */
+function watchWindowProperty(register: Register, key: string): () => void {
   let value: unknown
   const ourGet = () => value
   const ourSet = (next: unknown) => {
@@ -47,7 +71,7 @@ export function watchWindowEthereum(register: Register): () => void {
   }
   const install = (initial: unknown, enumerable: boolean) => {
     value = register(initial)
-    defineProperty(win, 'ethereum', {
+    defineProperty(win, key, {
       __proto__: null,
       get: ourGet,
       set: ourSet,
@@ -55,9 +79,9 @@ export function watchWindowEthereum(register: Register): () => void {
       enumerable,
     } as PropertyDescriptor)
   }
-  /** Reads whatever window.ethereum is now (once) and hooks it; takes the property back when it can. */
+  /** Reads whatever window[key] is now (once) and hooks it; takes the property back when it can. */
   const check = () => {
-    const descriptor = getOwnPropertyDescriptor(win, 'ethereum')
+    const descriptor = getOwnPropertyDescriptor(win, key)
     if (!descriptor) return install(undefined, true)
     if (hasOwn(descriptor, 'get') && descriptor.get === ourGet) return void register(value)
     const current = hasOwn(descriptor, 'value')
@@ -70,7 +94,7 @@ export function watchWindowEthereum(register: Register): () => void {
     // A stand-in is needed (a frozen provider): expose it where the property allows.
     if (descriptor.configurable) install(current, descriptor.enumerable === true)
     else if (hasOwn(descriptor, 'value') && descriptor.writable) {
-      defineProperty(win, 'ethereum', { __proto__: null, value: usable } as PropertyDescriptor)
+      defineProperty(win, key, { __proto__: null, value: usable } as PropertyDescriptor)
     }
   }
   check()
@@ -78,15 +102,19 @@ export function watchWindowEthereum(register: Register): () => void {
 }
 
 /**
- * Wraps Object.defineProperty, Object.defineProperties and Reflect.defineProperty so that a definition of
- * `window.ethereum`, or of an entry point on a held wallet, is hooked before the call returns. Everything else is the
- * original behaviour, with the same receiver, arguments and result. Each stand-in is a Proxy of the original, so
- * its name, length and `[native code]` text stay those of the builtin (pages and polyfills sniff them).
+ * Wraps Object.defineProperty, Object.defineProperties and Reflect.defineProperty so that a definition of a window
+ * property wallets publish themselves under (`onWindowProperty` checks it and says whether it is one), or of an entry
+ * point on a held wallet, is hooked before the call returns. Everything else is the original behaviour, with the same
+ * receiver, arguments and result. Each stand-in is a Proxy of the original, so its name, length and `[native code]`
+ * text stay those of the builtin (pages and polyfills sniff them).
  */
-export function watchDefinitions(onWindowEthereum: () => void, redefined: Patcher['redefined']): void {
+export function watchDefinitions(
+  onWindowProperty: (key: PropertyKey) => boolean,
+  redefined: Patcher['redefined'],
+): void {
   const after = (target: unknown, key: PropertyKey) => {
-    if (target === win && key === 'ethereum') onWindowEthereum()
-    else if (target !== null && typeof target === 'object') redefined(target, key)
+    if (target === win && onWindowProperty(key)) return
+    if (target !== null && typeof target === 'object') redefined(target, key)
   }
   /** A stand-in for `original` that runs it, then `notice` with its arguments and result. */
   const observe = (original: object, notice: (args: unknown[], result: unknown) => void) =>

@@ -27,6 +27,11 @@ export type WalletOptions = {
   window?: boolean
   /** Announce through EIP-6963. */
   announce?: boolean
+  /**
+   * Also publish the provider as `window[global]`, by plain assignment, as the Coinbase extension publishes itself as
+   * `coinbaseWalletExtension` for Coinbase's SDK.
+   */
+  global?: string
   /** Join `window.ethereum.providers` as multi-wallet injectors do. */
   joinProviders?: boolean
   /** When the wallet injects itself: at document_start (as wallets do), or after the page's scripts. */
@@ -56,6 +61,7 @@ export async function buildWalletExtension(options: WalletOptions): Promise<Wall
     window: options.window ?? true,
     announce: options.announce ?? true,
     joinProviders: options.joinProviders ?? false,
+    global: options.global ?? null,
     channel: options.channel ?? null,
   }
   const dir = folderAfterPreflight()

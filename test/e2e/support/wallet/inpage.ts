@@ -16,6 +16,8 @@ declare const __WALLET__: {
   window: boolean
   announce: boolean
   joinProviders: boolean
+  /** Also set `window[global]` (by assignment), as the Coinbase extension sets `coinbaseWalletExtension`. */
+  global: string | null
   /** Send requests through a content script over window.postMessage (channel.ts), as MetaMask does, named this. */
   channel: string | null
 }
@@ -174,6 +176,7 @@ type Callback = (error: unknown, response?: RpcResponse | RpcResponse[]) => void
   if (config.window) {
     defineProperty(window, 'ethereum', { value: exposed, configurable: true, writable: true, enumerable: true })
   }
+  if (config.global) (window as unknown as Record<string, unknown>)[config.global] = exposed
   if (config.joinProviders) {
     // As multi-wallet injectors do: join the providers list of the wallet already on the page.
     const host = (window as { ethereum?: { providers?: unknown[] } }).ethereum
