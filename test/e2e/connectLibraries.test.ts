@@ -412,6 +412,30 @@ describe('the Coinbase SDK on a wallet it finds only as window.coinbaseWalletExt
     expect(await chain().getBalance({ address: recipient })).toBe(before + parseEther('1'))
   })
 
+  it("wagmi's injected connector, target coinbaseWallet: the same wallet, shown, and received exactly as shown", async () => {
+    const before = await chain().getBalance({ address: recipient })
+    const outcome = await checkedAttempt(
+      session,
+      '',
+      `(async () => {
+        const config = Connect.createConfig({
+          chains: [Connect.foundry],
+          connectors: [Connect.injected({ target: 'coinbaseWallet' })],
+          multiInjectedProviderDiscovery: false,
+          transports: { [Connect.foundry.id]: Connect.http(${JSON.stringify(session.devnet.fixtures.rpcUrl)}) },
+        })
+        await Connect.connect(config, { connector: config.connectors[0] })
+        return Connect.sendTransaction(config, { to: '${recipient}', value: ${parseEther('1')}n })
+      })()`,
+      'continue',
+      '<script src="/connect.js"></script>',
+    )
+    expect(outcome.shown.map((entry) => entry.request.method)).toEqual(['eth_sendTransaction'])
+    expect(outcome.received).toHaveLength(1)
+    expect((await waitForReceipt(chain(), outcome.settled.ok as Hex)).status).toBe('success')
+    expect(await chain().getBalance({ address: recipient })).toBe(before + parseEther('1'))
+  })
+
   it('Reject: the SDK reports 4001 and the wallet receives nothing', async () => {
     const outcome = await run('reject')
     expect(outcome.shown).toHaveLength(1)
