@@ -68,8 +68,10 @@ const withoutDomainType = ({ types, domain, primaryType, message }: TypedData) =
   return { types: rest, domain, primaryType, message }
 }
 
-/** `body` with `provider` set to web3-onboard's connected wallet provider, or the Coinbase SDK's provider. */
+/** `body` with `provider` set to the provider of the wallet web3-onboard connected (in beforeAll). */
 const onboardProvider = (body: string) => `(async () => { const provider = window.onboardWallet.provider; ${body} })()`
+
+/** `body` with `provider` set to the one Coinbase's SDK hands a dapp: the injected Coinbase wallet, checked. */
 const coinbaseProvider = (body: string) =>
   `(async () => {
     const sdk = Connect.createCoinbaseWalletSDK({ appName: 'Preflight test', preference: { options: 'eoaOnly' } })
@@ -77,6 +79,19 @@ const coinbaseProvider = (body: string) =>
     if (provider !== window.coinbaseWalletExtension) throw new Error('the SDK did not pick the injected wallet')
     ${body}
   })()`
+
+/**
+ * `body` with `client`, a viem wallet client over the provider mipd's store found for the dev wallet's rdns, and
+ * `address`, the account it gave.
+ */
+const viemThroughMipd = (body: string) => `(async () => {
+  const store = Connect.createStore()
+  const detail = store.findProvider({ rdns: '${DEV_WALLET.rdns}' })
+  store.destroy()
+  const client = Connect.createWalletClient({ chain: Connect.foundry, transport: Connect.custom(detail.provider) })
+  const [address] = await client.requestAddresses()
+  ${body}
+})()`
 
 /** A raw EIP-1193 transfer and eth_signTypedData_v4, as dapps send them through the provider a kit hands them. */
 const rawRequests = (account: () => Address, wrap: (body: string) => string) => ({
@@ -122,18 +137,12 @@ describe('ethers v5, web3-onboard, mipd with viem and the Coinbase SDK, through 
     {
       name: 'mipd (the EIP-6963 store) with viem',
       rejected: REJECTED.code,
-      send: (to, value) => `(async () => {
-        const detail = Connect.createStore().findProvider({ rdns: '${DEV_WALLET.rdns}' })
-        const client = Connect.createWalletClient({ chain: Connect.foundry, transport: Connect.custom(detail.provider) })
-        const [address] = await client.requestAddresses()
-        return client.sendTransaction({ account: address, to: '${to}', value: ${value}n })
-      })()`,
-      signTypedData: (typedData) => `(async () => {
-        const detail = Connect.createStore().findProvider({ rdns: '${DEV_WALLET.rdns}' })
-        const client = Connect.createWalletClient({ chain: Connect.foundry, transport: Connect.custom(detail.provider) })
-        const [address] = await client.requestAddresses()
-        return client.signTypedData({ account: address, ...${JSON.stringify(withoutDomainType(typedData))} })
-      })()`,
+      send: (to, value) =>
+        viemThroughMipd(`return client.sendTransaction({ account: address, to: '${to}', value: ${value}n })`),
+      signTypedData: (typedData) =>
+        viemThroughMipd(
+          `return client.signTypedData({ account: address, ...${JSON.stringify(withoutDomainType(typedData))} })`,
+        ),
     },
     {
       name: 'Coinbase wallet SDK v4 (the injected Coinbase wallet)',
