@@ -164,7 +164,11 @@ const RESERVOIR_SPENDERS: [group: string, entry: string, name: string, protocol?
   ['RouterV6', 'ApprovalProxy', 'Reservoir approval proxy'],
 ]
 
-type Spender = { name: string; protocol?: string }
+/**
+ * `ledger`: the contract keeps what it is paid on account for whoever the call names (a lending market's supply
+ * `onBehalf`), so being paid says nothing of who gets it.
+ */
+type Spender = { name: string; protocol?: string; ledger?: true }
 type Spenders = Record<string, Record<string, Spender>>
 /** Per chain, each listed token's address and what it is ("AaveV3Ethereum USDC aToken"). */
 type InterestTokens = Record<string, Record<string, string>>
@@ -186,6 +190,12 @@ function packed(spec: string, directory: string): string {
 function add(spenders: Spenders, chain: string, address: string, name: string, protocol?: string): void {
   spenders[chain] ??= {}
   ;(spenders[chain] as Record<string, Spender>)[getAddress(address)] = { name, ...(protocol ? { protocol } : {}) }
+}
+
+/** Lists a ledger: a contract that keeps what it is paid on account for whoever the call names (Spender.ledger). */
+function addLedger(spenders: Spenders, chain: string, address: string, name: string): void {
+  spenders[chain] ??= {}
+  ;(spenders[chain] as Record<string, Spender>)[getAddress(address)] = { name, ledger: true }
 }
 
 function generate(): { sources: string[]; spenders: Spenders; interestTokens: InterestTokens } {
@@ -307,7 +317,7 @@ function generate(): { sources: string[]; spenders: Spenders; interestTokens: In
       addresses: Record<string, { morpho?: string; bundler3?: { generalAdapter1?: string } }>
     }
     for (const [chain, book] of Object.entries(morpho.addresses)) {
-      if (book.morpho) add(spenders, chain, book.morpho, 'Morpho Blue')
+      if (book.morpho) addLedger(spenders, chain, book.morpho, 'Morpho Blue')
       const adapter = book.bundler3?.generalAdapter1
       if (adapter) add(spenders, chain, adapter, 'Morpho bundler3 general adapter')
     }
@@ -340,7 +350,7 @@ function generate(): { sources: string[]; spenders: Spenders; interestTokens: In
         add(spenders, chain, spokePool, 'Across SpokePool', 'across')
     }
     for (const [chain, address, name] of compoundMarkets(packed(COMPOUND, directory))) {
-      add(spenders, chain, address, name)
+      addLedger(spenders, chain, address, name)
     }
     for (const [chain, address, name] of velodromeSpenders(packed(VELODROME, directory))) {
       add(spenders, chain, address, name)

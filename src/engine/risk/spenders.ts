@@ -7,8 +7,11 @@
 import { type ChainBookLookup, chainBook } from './chainBook.ts'
 import generated from './data/knownSpenders.json'
 
-/** A known spender: the name it goes by, and its protocol id in data/protocols.json where one is listed. */
-export type KnownSpender = { name: string; protocol?: string }
+/**
+ * A known spender: the name it goes by, its protocol id in data/protocols.json where one is listed, and whether it is a
+ * ledger: it keeps what it is paid on account for whoever the call names (a lending market's supply `onBehalf`).
+ */
+export type KnownSpender = { name: string; protocol?: string; ledger?: boolean }
 
 /** The known spender at an address on a chain (or on every chain), or null. */
 export const knownSpender: ChainBookLookup<KnownSpender> = chainBook(
