@@ -24,6 +24,7 @@ import type { Call } from '../safe/index.ts'
 import { type AssetRef, type Movement, netByAccount } from '../simulation/index.ts'
 import { knownMinter } from './minters.ts'
 import { isKnownSpender, isWrappedNative } from './protocols.ts'
+import { knownSpender } from './spenders.ts'
 import { wrappersIn } from './swapProceeds.ts'
 
 /** What judging a payback needs of the transaction: its chain, its calls, every asset movement, the prices read. */
@@ -127,7 +128,8 @@ function paysKnown(mine: TransferChange[], user: Address, context: PaybackContex
  * is followed through the accounts it reaches, up to known contracts and the user, and what ends up with accounts that
  * pay nothing out (no transfer, no mint), as a wallet does, counts as passed on. Pools, an aggregator's executor that
  * passes it on, a wrapper, a receipt's token (which mints) keep none of it out of the trade. A drop's minter paying
- * its creator is the sale itself, not followed.
+ * its creator is the sale itself, not followed. A listed ledger a router pays (Morpho Blue through bundler3's adapter,
+ * credited to any `onBehalf`) is followed like any contract: being paid says nothing of whose the funds become.
  */
 function passedOn(
   user: Address,
@@ -150,7 +152,10 @@ function passedOn(
   for (let account = queue.pop(); account !== undefined; account = queue.pop()) {
     for (const to of onward.get(account) ?? []) {
       const key = to.toLowerCase()
-      const stops = isAddressEqual(to, user) || isAddressEqual(to, zeroAddress) || isKnownContract(chainId, to)
+      // A ledger (Morpho Blue, a Comet market) keeps what it is paid for whoever the call names: no stop, and what it
+      // keeps counts as passed on, as it does when it is no known contract at all.
+      const known = isKnownContract(chainId, to) && knownSpender(chainId, to)?.ledger !== true
+      const stops = isAddressEqual(to, user) || isAddressEqual(to, zeroAddress) || known
       if (stops || reached.has(key)) continue
       reached.add(key)
       queue.push(key)

@@ -20,6 +20,7 @@ import {
   parseAbi,
   parseEther,
   zeroAddress,
+  zeroHash,
 } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { TxRequest } from '../../../src/devnet/dapp/requests.ts'
@@ -165,6 +166,73 @@ contract BatchAccount {
     }
 }`
 const batchAbi = parseAbi(['function executeBatch((address target, uint256 value, bytes data)[] calls) payable'])
+/** Morpho Blue and bundler3's general adapter on mainnet, listed spenders; bundler3 itself is not listed. */
+const MORPHO_BLUE: Address = '0xBBBBBbbBBb9cC5e90e3b3Af64bdAF62C37EEFFCb'
+const GENERAL_ADAPTER: Address = '0x4A6c312ec70E8747a587EE860a0353cd42Be0aE0'
+const BUNDLER3: Address = '0x6566194141eefa99Af43Bb5Aa71460Ca2Dc90245'
+/**
+ * Morpho Blue (morpho-org/morpho-blue, src/Morpho.sol) and bundler3 (morpho-org/bundler3, src/Bundler3.sol and
+ * src/adapters/GeneralAdapter1.sol) as they move assets: the bundle's caller is its initiator, the adapter pulls tokens
+ * from the initiator and supplies them to a market for whatever `onBehalf` the bundle names, and the market credits
+ * that account, whose owner alone withdraws. Markets are anyone's to create (any collateral, any oracle), so their
+ * parameters only key the ledger here; interest, shares, slippage checks and callbacks are left out.
+ */
+const morphoSource = `
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.24;
+interface IERC20 {
+    function transferFrom(address from, address to, uint256 value) external returns (bool);
+    function transfer(address to, uint256 value) external returns (bool);
+    function approve(address spender, uint256 value) external returns (bool);
+}
+struct MarketParams { address loanToken; address collateralToken; address oracle; address irm; uint256 lltv; }
+contract MorphoBlue {
+    mapping(bytes32 => mapping(address => uint256)) public supplied;
+    function supply(MarketParams calldata market, uint256 assets, uint256, address onBehalf, bytes calldata) external returns (uint256, uint256) {
+        supplied[keccak256(abi.encode(market))][onBehalf] += assets;
+        require(IERC20(market.loanToken).transferFrom(msg.sender, address(this), assets));
+        return (assets, assets);
+    }
+    function withdraw(MarketParams calldata market, uint256 assets, uint256, address onBehalf, address receiver) external returns (uint256, uint256) {
+        require(msg.sender == onBehalf, "unauthorized");
+        supplied[keccak256(abi.encode(market))][onBehalf] -= assets;
+        require(IERC20(market.loanToken).transfer(receiver, assets));
+        return (assets, assets);
+    }
+}
+contract Bundler3 {
+    struct Call { address to; bytes data; uint256 value; bool skipRevert; bytes32 callbackHash; }
+    address public initiator;
+    function multicall(Call[] calldata bundle) external payable {
+        require(initiator == address(0), "AlreadyInitiated");
+        initiator = msg.sender;
+        for (uint256 i = 0; i < bundle.length; i++) {
+            (bool ok,) = bundle[i].to.call{value: bundle[i].value}(bundle[i].data);
+            require(ok || bundle[i].skipRevert, "call failed");
+        }
+        initiator = address(0);
+    }
+}
+contract GeneralAdapter1 {
+    function erc20TransferFrom(address token, address receiver, uint256 amount) external {
+        require(msg.sender == ${getAddress(BUNDLER3)}, "UnauthorizedSender");
+        require(IERC20(token).transferFrom(Bundler3(${getAddress(BUNDLER3)}).initiator(), receiver, amount));
+    }
+    function morphoSupply(MarketParams calldata market, uint256 assets, uint256 shares, uint256, address onBehalf, bytes calldata data) external {
+        require(msg.sender == ${getAddress(BUNDLER3)}, "UnauthorizedSender");
+        IERC20(market.loanToken).approve(${getAddress(MORPHO_BLUE)}, type(uint256).max);
+        MorphoBlue(${getAddress(MORPHO_BLUE)}).supply(market, assets, shares, onBehalf, data);
+    }
+}`
+const morphoAbi = parseAbi([
+  'struct MarketParams { address loanToken; address collateralToken; address oracle; address irm; uint256 lltv; }',
+  'function supply(MarketParams market, uint256 assets, uint256 shares, address onBehalf, bytes data) returns (uint256, uint256)',
+  'function withdraw(MarketParams market, uint256 assets, uint256 shares, address onBehalf, address receiver) returns (uint256, uint256)',
+  'function erc20TransferFrom(address token, address receiver, uint256 amount)',
+  'function morphoSupply(MarketParams market, uint256 assets, uint256 shares, uint256 maxSupplySharePriceE27, address onBehalf, bytes data)',
+  'struct Call { address to; bytes data; uint256 value; bool skipRevert; bytes32 callbackHash; }',
+  'function multicall(Call[] bundle) payable',
+])
 
 const eth: AssetRef = { standard: 'NATIVE' }
 const junk: AssetRef = { standard: 'ERC20', token: JUNK }
@@ -269,6 +337,16 @@ describe('fakePayback', () => {
     // Passed on to a contract that keeps it and mints the user's receipt (a vault's shares): the protocol's deposit.
     const deposited = [paid, move(eth, UNIVERSAL_ROUTER, JUNK, 1n), mint(junk, 1000n)]
     expect(fakePayback(drained, USER, context({ calls, movements: deposited }))).toBe(null)
+  })
+
+  it('a listed ledger a known adapter pays (Morpho Blue, credited to whoever the call names) counts as passed on', () => {
+    const calls = [call(BUNDLER3), call(BALANCER_VAULT), call(DRAINER)]
+    const paid = move(eth, USER, GENERAL_ADAPTER, 1n)
+    const supplied = [paid, move(eth, GENERAL_ADAPTER, MORPHO_BLUE, 1n), mint(junk, 1000n)]
+    expect(fakePayback(drained, USER, context({ calls, movements: supplied }))).toBe('minted')
+    // Paid on to a listed contract that is no ledger (Balancer's vault, which keeps a join's tokens): in the trade.
+    const joined = [paid, move(eth, GENERAL_ADAPTER, BALANCER_VAULT, 1n), mint(junk, 1000n)]
+    expect(fakePayback(drained, USER, context({ calls, movements: joined }))).toBe(null)
   })
 
   it("a known router's swap through an executor and a pool, paid out to the user by the executor: no payback", () => {
@@ -978,4 +1056,83 @@ contract DropCollection {
       expect((await rwd()) - before).toBe(parseEther('1000000'))
     },
   )
+  it("1,000 LUSD a bundle supplies to Morpho Blue for the attacker, beside a drainer's claim: WARN, and the attacker withdraws it", async () => {
+    // The user pays bundler3's listed adapter, which supplies a market the drainer made (its own collateral and oracle)
+    // on the attacker's behalf: the listed market keeps the LUSD, whose they are lives in its storage, and the attacker
+    // withdraws them at will. A zero-value call to a listed contract rides along, as drainers add one to look known.
+    const user = account(1)
+    const attacker = getAddress(fx().drainer.attacker)
+    const client = devnetClient(rpcUrl)
+    const anvil = createTestClient({ mode: 'anvil', transport: http(rpcUrl) })
+    const contracts: [Address, string][] = [
+      [MORPHO_BLUE, 'MorphoBlue'],
+      [BUNDLER3, 'Bundler3'],
+      [GENERAL_ADAPTER, 'GeneralAdapter1'],
+    ]
+    for (const [address, name] of contracts) {
+      await anvil.setCode({ address, bytecode: runtimeCode('Morpho.sol', morphoSource, name) })
+    }
+    const { abi, bytecode } = fixtureArtifact('DevToken')
+    const args = ['Lent USD', 'LUSD', 18, [user], [parseEther('1000')]]
+    const created = await client.deployContract({ account: user, abi, bytecode, args, chain: null })
+    const lusd = getAddress((await waitForReceipt(client, created)).contractAddress as Address)
+    const approved = await client.writeContract({
+      account: user,
+      address: lusd,
+      abi: erc20Abi,
+      functionName: 'approve',
+      args: [GENERAL_ADAPTER, maxUint256],
+      chain: null,
+    })
+    await waitForReceipt(client, approved)
+    const market = {
+      loanToken: lusd,
+      collateralToken: JUNK,
+      oracle: DRAINER,
+      irm: zeroAddress,
+      lltv: parseEther('0.945'),
+    }
+    const step = (data: Hex) => ({ to: GENERAL_ADAPTER, data, value: 0n, skipRevert: false, callbackHash: zeroHash })
+    const pull = encodeFunctionData({
+      abi: morphoAbi,
+      functionName: 'erc20TransferFrom',
+      args: [lusd, GENERAL_ADAPTER, parseEther('1000')],
+    })
+    const supply = encodeFunctionData({
+      abi: morphoAbi,
+      functionName: 'morphoSupply',
+      args: [market, parseEther('1000'), 0n, maxUint256, attacker, '0x'],
+    })
+    const bundle = encodeFunctionData({ abi: morphoAbi, functionName: 'multicall', args: [[step(pull), step(supply)]] })
+    const claim = encodeFunctionData({ abi: parseAbi(['function claim() payable']), functionName: 'claim' })
+    const txObjects = [
+      { from: user, to: BUNDLER3, data: bundle, value: '0' },
+      { from: user, to: BALANCER_VAULT, data: '0x' as const, value: '0' },
+      { from: user, to: DRAINER, data: claim, value: '0' },
+    ]
+    const response = await scanAsMainnet({ ...scanRequest({ from: user, to: BUNDLER3 }), txObjects })
+    const diffs = (response.simulationResults.aggregated.expectedStateChanges[user.toLowerCase() as Address] ?? []).map(
+      (change) => change.humanReadableDiff,
+    )
+    expect(diffs).toEqual(expect.arrayContaining(['Send 1,000 LUSD', 'Receive 1,000,000 RWD']))
+    expectMintedPaybackWarning(response)
+    const warning = response.warnings.find((w) => w.kind === 'SUSPECTED_MALICIOUS')
+    expect(warning?.message).toContain(`would end up with ${shortAddress(MORPHO_BLUE)}`)
+    expect(warning?.message).toContain(shortAddress(DRAINER))
+    // Executed: the user's 1,000 LUSD sit in the market, credited to the attacker, who takes them out.
+    await attackerGainFrom(user, txObjects)
+    const withdrawn = await client.writeContract({
+      account: attacker,
+      address: MORPHO_BLUE,
+      abi: morphoAbi,
+      functionName: 'withdraw',
+      args: [market, parseEther('1000'), 0n, attacker, attacker],
+      chain: null,
+    })
+    await waitForReceipt(client, withdrawn)
+    const balanceOf = (holder: Address) =>
+      client.readContract({ address: lusd, abi: erc20Abi, functionName: 'balanceOf', args: [holder] })
+    expect(await balanceOf(attacker)).toBe(parseEther('1000'))
+    expect(await balanceOf(user)).toBe(0n)
+  })
 })
