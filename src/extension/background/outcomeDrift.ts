@@ -83,13 +83,15 @@ function entryOf(change: StateChange): { key: string; entry: Entry } {
     case 'ERC20_TRANSFER':
       return of(raw.data.asset.address, delta(raw.data.amount), true, false)
     case 'ERC1155_TRANSFER':
-      return of(`${raw.data.asset.address}:${raw.data.tokenId}`, delta(raw.data.amount), true, false)
     case 'ERC721_TRANSFER': {
       // A mint picks its item as it runs (the next id, or one drawn from the block's randomness, which every scan
-      // draws afresh), so what comes in is counted per collection; what leaves is the very item.
+      // draws afresh: a loot box's ERC-1155 item as much as a drop's ERC-721), so what comes in is counted per
+      // collection; what leaves is the very item.
+      const fungible = raw.kind === 'ERC1155_TRANSFER'
       const moved = delta(raw.data.amount)
-      if (typeof moved === 'bigint' && moved > 0n) return of(`${raw.data.asset.address}:received`, moved, false, false)
-      return of(`${raw.data.asset.address}:${raw.data.tokenId}`, moved, false, false)
+      if (typeof moved === 'bigint' && moved > 0n)
+        return of(`${raw.data.asset.address}:received`, moved, fungible, false)
+      return of(`${raw.data.asset.address}:${raw.data.tokenId}`, moved, fungible, false)
     }
     case 'ERC20_APPROVAL':
       return of(`${raw.data.asset.address}:${raw.data.spender.address}`, amount(raw.data.amount.after), true, true)
