@@ -98,4 +98,26 @@ describe('a page restored from the back/forward cache', () => {
     await waitForReceipt(client, (await next.result()).ok as Hex)
     expect(await forwarded()).toBe(1)
   })
+
+  it('a Continue followed at once by leaving and coming back reaches the wallet at most once, as the call is told', async () => {
+    // The Continue's answer races the page into the cache: delivered before, it is gone from the relay's open requests;
+    // after, the page asks for it on return (resume), and only a request still open there is answered.
+    const page = await session.open('/counted')
+    const before = await client.getBalance({ address: recipient })
+    const sent = await callThroughConfirmWindow(session.context, page, transfer('0x2386f26fc10000'))
+    expect(await shownAction(sent.confirm)).toBe('NONE')
+    await clickDecision(sent.confirm, 'Continue')
+    expect(await leaveAndComeBack(page)).toBe(true)
+    const result = await within(sent.result(), 10_000)
+    expect(result).not.toBe('no answer')
+    const forwardedOnce = typeof result === 'object' && result !== null && 'ok' in result
+    if (forwardedOnce) await waitForReceipt(client, (result as { ok: Hex }).ok)
+    else expect(result).toEqual(REJECTED)
+    // Given time for a late second delivery or a second resume, the wallet still saw it once (or never).
+    expect(await leaveAndComeBack(page)).toBe(true)
+    await new Promise((resolve) => setTimeout(resolve, 1_500))
+    expect(await forwardedCount(page)).toBe(forwardedOnce ? 1 : 0)
+    const paid = (await client.getBalance({ address: recipient })) - before
+    expect(paid).toBe(forwardedOnce ? parseEther('0.01') : 0n)
+  })
 })
