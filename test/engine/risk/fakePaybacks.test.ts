@@ -170,6 +170,8 @@ const batchAbi = parseAbi(['function executeBatch((address target, uint256 value
 const MORPHO_BLUE: Address = '0xBBBBBbbBBb9cC5e90e3b3Af64bdAF62C37EEFFCb'
 const GENERAL_ADAPTER: Address = '0x4A6c312ec70E8747a587EE860a0353cd42Be0aE0'
 const BUNDLER3: Address = '0x6566194141eefa99Af43Bb5Aa71460Ca2Dc90245'
+/** Compound III's USDC market on mainnet, a listed spender. */
+const COMET_USDC: Address = '0xc3d688B66703497DAA19211EEdff47f25384cdc3'
 /**
  * Morpho Blue (morpho-org/morpho-blue, src/Morpho.sol) and bundler3 (morpho-org/bundler3, src/Bundler3.sol and
  * src/adapters/GeneralAdapter1.sol) as they move assets: the bundle's caller is its initiator, the adapter pulls tokens
@@ -344,6 +346,9 @@ describe('fakePayback', () => {
     const paid = move(eth, USER, GENERAL_ADAPTER, 1n)
     const supplied = [paid, move(eth, GENERAL_ADAPTER, MORPHO_BLUE, 1n), mint(junk, 1000n)]
     expect(fakePayback(drained, USER, context({ calls, movements: supplied }))).toBe('minted')
+    // A Compound III market credits `dst` in supplyTo as Morpho credits `onBehalf`.
+    const toComet = [paid, move(eth, GENERAL_ADAPTER, COMET_USDC, 1n), mint(junk, 1000n)]
+    expect(fakePayback(drained, USER, context({ calls, movements: toComet }))).toBe('minted')
     // Paid on to a listed contract that is no ledger (Balancer's vault, which keeps a join's tokens): in the trade.
     const joined = [paid, move(eth, GENERAL_ADAPTER, BALANCER_VAULT, 1n), mint(junk, 1000n)]
     expect(fakePayback(drained, USER, context({ calls, movements: joined }))).toBe(null)
