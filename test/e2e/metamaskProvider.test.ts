@@ -82,6 +82,13 @@ describe("MetaMask's page-side provider (@metamask/providers) under the hook", (
       setTimeout(() => resolve('no answer'), ${ms})
     })`
   const toOf = (shown: PendingRequest) => (shown.params[0] as { to?: string }).to?.toLowerCase()
+  /** The attacker's transfer got one window, the page the rejection `answer`, and the wallet nothing. */
+  const rejectedUnsent = (outcome: Attempt, answer: unknown = 4001) => {
+    expect(outcome.shown).toHaveLength(1)
+    expect(toOf(outcome.shown[0]?.request as PendingRequest)).toBe(ATTACKER)
+    expect(outcome.settled.ok).toEqual(answer)
+    expect(outcome.received).toEqual([])
+  }
 
   /**
    * Continues the 1 ETH transfer to FRIEND that `call` sends (answering its hash), and checks the window showed it
@@ -243,10 +250,7 @@ describe("MetaMask's page-side provider (@metamask/providers) under the hook", (
         `new Promise((resolve) => ethereum._rpcEngine.handle(${request(901)}, (error, response) => resolve((error ?? response.error)?.code)))`,
         'reject',
       )
-      expect(outcome.shown).toHaveLength(1)
-      expect(toOf(outcome.shown[0]?.request as PendingRequest)).toBe(ATTACKER)
-      expect(outcome.settled.ok).toBe(4001)
-      expect(outcome.received).toEqual([])
+      rejectedUnsent(outcome)
     })
 
     it('_rpcEngine.handle with a batch: the signing request in it is shown and continued as shown', async () => {
@@ -264,10 +268,7 @@ describe("MetaMask's page-side provider (@metamask/providers) under the hook", (
         `new Promise((resolve) => { const res = {}; ethereum._rpcEngine.asMiddleware()(${request(902)}, res, () => resolve('next'), (error) => resolve((error ?? res.error)?.code)) })`,
         'reject',
       )
-      expect(outcome.shown).toHaveLength(1)
-      expect(toOf(outcome.shown[0]?.request as PendingRequest)).toBe(ATTACKER)
-      expect(outcome.settled.ok).toBe(4001)
-      expect(outcome.received).toEqual([])
+      rejectedUnsent(outcome)
     })
 
     it('the experimental _metamask.requestBatch and the legacy send and web3 shim: each signing request shown, none sent on Reject', async () => {
@@ -294,10 +295,7 @@ describe("MetaMask's page-side provider (@metamask/providers) under the hook", (
         `new Promise((resolve) => ethereum._rpcRequest(${request(903)}, (error, response) => resolve((error ?? response.error)?.code)))`,
         'reject',
       )
-      expect(outcome.shown).toHaveLength(1)
-      expect(toOf(outcome.shown[0]?.request as PendingRequest)).toBe(ATTACKER)
-      expect(outcome.settled.ok).toBe(4001)
-      expect(outcome.received).toEqual([])
+      rejectedUnsent(outcome)
     })
 
     it("the stream middleware (_jsonRpcConnection.middleware): shown, Continue sends it as shown and the page gets the wallet's answer", async () => {
@@ -316,10 +314,7 @@ describe("MetaMask's page-side provider (@metamask/providers) under the hook", (
         `(() => { const answer = ${answerOnChannel('pushed')}; ethereum._jsonRpcConnection.stream.push(${request('pushed')}); return answer })()`,
         'reject',
       )
-      expect(outcome.shown).toHaveLength(1)
-      expect(toOf(outcome.shown[0]?.request as PendingRequest)).toBe(ATTACKER)
-      expect(outcome.settled.ok).toEqual({ error: 4001 })
-      expect(outcome.received).toEqual([])
+      rejectedUnsent(outcome, { error: 4001 })
     })
 
     it('posted on the channel as a multiplexed message by the page itself: shown, and Reject answers it there', async () => {
@@ -350,10 +345,7 @@ describe("MetaMask's page-side provider (@metamask/providers) under the hook", (
         })`,
         'reject',
       )
-      expect(outcome.shown).toHaveLength(1)
-      expect(toOf(outcome.shown[0]?.request as PendingRequest)).toBe(ATTACKER)
-      expect(outcome.settled.ok).toBe(4001)
-      expect(outcome.received).toEqual([])
+      rejectedUnsent(outcome)
     })
 
     it('a request rewritten in the stream after Continue (a replaced stream.push) is shown again as rewritten, and reaches nothing', async () => {
