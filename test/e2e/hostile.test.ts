@@ -991,6 +991,33 @@ describe('a hostile page cannot get the wallet to sign what the window did not s
       }
     })
 
+    it('a press of Continue as the window changes does nothing and says so; pressed again once armed, it continues', async () => {
+      const page = await openHostilePage(context, dapp, '')
+      try {
+        const start = node.received().length
+        const { confirm, result } = await callThroughConfirmWindow(context, page, sendTx(FRIEND, '0xa'))
+        const proceed = confirm.getByRole('button', { name: 'Continue' })
+        await expect.poll(() => proceed.isEnabled(), { timeout: 20_000 }).toBe(true)
+        // The layout changes and the press lands in the same moment, before the window has drawn the change.
+        await confirm.evaluate(() => {
+          const spacer = document.createElement('div')
+          spacer.style.height = '40px'
+          document.querySelector('.decision')?.prepend(spacer)
+          const button = [...document.querySelectorAll('button')].find((item) => item.textContent === 'Continue')
+          button?.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true }))
+          button?.click()
+        })
+        await confirm.getByTestId('continue-ignored').waitFor()
+        await confirm.waitForTimeout(300)
+        expect(node.signing(start)).toEqual([])
+        await clickDecision(confirm, 'Continue')
+        expect((await result()).ok).toMatch(/^0x[0-9a-f]{64}$/)
+        expect(node.signing(start)).toHaveLength(1)
+      } finally {
+        await page.close()
+      }
+    })
+
     it('clicks that keep coming where Continue appears, as a page asks its user for, never continue', async () => {
       const page = await openHostilePage(context, dapp, '')
       try {

@@ -192,12 +192,38 @@ export async function clickDecision(
 ): Promise<void> {
   // BLOCK (and ERROR, by default) arm Continue only once "I understand the risk" is ticked.
   if (options.acknowledge) await confirm.getByRole('checkbox', { name: /I understand the risk/ }).check()
-  await confirm
-    .getByRole('button', { name })
-    .click()
-    .catch((error: unknown) => {
-      if (!confirm.isClosed()) throw error
-    })
+  const ignored = () =>
+    confirm.evaluate(() =>
+      Number(document.querySelector('[data-ignored-presses]')?.getAttribute('data-ignored-presses')),
+    )
+  for (let press = 1; ; press++) {
+    const before = name === 'Continue' ? await ignored().catch(() => 0) : 0
+    const closed = await confirm
+      .getByRole('button', { name })
+      .click()
+      .then(
+        () => false,
+        (error: unknown) => {
+          if (!confirm.isClosed()) throw error
+          return true
+        },
+      )
+    if (name === 'Reject' || closed || press === 3) return
+    // A late layout change can move Continue just as it is pressed; the window then ignores the press and says so
+    // (DecisionBar), and a person presses again once it arms: so does this.
+    const again = await confirm
+      .waitForFunction(
+        (count) =>
+          Number(document.querySelector('[data-ignored-presses]')?.getAttribute('data-ignored-presses')) > count,
+        before,
+        { timeout: 1_000 },
+      )
+      .then(
+        () => true,
+        () => false,
+      )
+    if (!again) return
+  }
 }
 
 /** Starts `expression` in `page` (see startCall) and waits for the confirmation window it opens. */

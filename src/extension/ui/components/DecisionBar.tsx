@@ -111,6 +111,8 @@ export function DecisionBar({ action, needsAcknowledgement, busy, armAfterMs, on
   const { quiet, isQuiet } = useQuietAfter(action !== 'PENDING', QUIET_MS, buttons)
   const reject = useRef<HTMLButtonElement>(null)
   const proceed = useRef<HTMLButtonElement>(null)
+  // Presses of Continue it did not act on: the person who made one sees nothing happen, so the window says why.
+  const [ignoredPresses, setIgnoredPresses] = useState(0)
 
   useEffect(() => {
     if (action === 'PENDING' || !armed) return
@@ -131,7 +133,7 @@ export function DecisionBar({ action, needsAcknowledgement, busy, armAfterMs, on
   const idle = armed && !busy
   const canContinue = action !== 'PENDING' && quiet && idle && (!risky || acknowledged)
   return (
-    <footer className="decision">
+    <footer className="decision" data-ignored-presses={ignoredPresses}>
       {risky && (
         <label className="ack">
           <input type="checkbox" checked={acknowledged} onChange={(event) => setAcknowledged(event.target.checked)} />
@@ -155,11 +157,17 @@ export function DecisionBar({ action, needsAcknowledgement, busy, armAfterMs, on
           disabled={!canContinue}
           onClick={() => {
             if (isQuiet()) onDecide('continue')
+            else setIgnoredPresses((count) => count + 1)
           }}
         >
           Continue
         </button>
       </div>
+      {ignoredPresses > 0 && (
+        <p className="muted" role="status" data-testid="continue-ignored">
+          The window changed as you pressed, so Continue did nothing. Check what it shows, then press Continue again.
+        </p>
+      )}
     </footer>
   )
 }
