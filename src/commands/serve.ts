@@ -34,8 +34,9 @@ const USAGE = `preflight serve --port Q --rpc CHAIN/NETWORK=URL … --api-key KE
                                and CIDR ranges (10.0.0.0/8,127.0.0.1); without it, every client behind one is the
                                balancer, and one client's wrong keys get the balancer's address refused
   --probe-environment          also run each transaction scan's transactions as a block runs them (a real gas price
-                               and base fee, a wallet's gas) and warn SIMULATION_EVASION when that leaves the user
-                               worse off than the simulation shows: one more node call per scan that runs code
+                               and base fee, a wallet's gas, the next block's number and time, fresh randomness) and
+                               warn SIMULATION_EVASION when that leaves the user worse off than the simulation
+                               shows: one more node call per scan that runs code
 `
 
 /** The compiled scan worker beside the compiled command (build/); absent when running from the TypeScript sources. */
