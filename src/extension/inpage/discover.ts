@@ -1,6 +1,7 @@
 /**
  * Finds every wallet a page can reach, the moment it appears: `window.ethereum` (and `window.coinbaseWalletExtension`,
- * where Coinbase's SDK and wagmi's Coinbase target look first) set before the hook, assigned after it
+ * where Coinbase's SDK and wagmi's Coinbase target look first, and the wallets' own globals such as `window.okxwallet`
+ * or `window.phantom.ethereum`) set before the hook, assigned after it
  * (through the hook's accessor), or defined over it with Object.defineProperty (the hook wraps the three define
  * functions, so a wallet that defines itself after the hook is hooked before the call returns, even in an about:blank
  * frame the page reaches synchronously); EIP-6963 announcements (the hook listens first); and a last check just before
@@ -9,11 +10,13 @@
 import {
   addListener,
   apply,
+  bare,
   construct,
   customEventDetail,
   defineProperty,
   dispatch,
   doc,
+  enqueueMicrotask,
   getOwnPropertyDescriptor,
   hasOwn,
   mutationDisconnect,
@@ -21,6 +24,7 @@ import {
   newCustomEvent,
   newEvent,
   newMutationObserver,
+  newWeakMap,
   objectFreeze,
   originalObjectDefineProperties,
   originalObjectDefineProperty,
@@ -28,50 +32,115 @@ import {
   ownKeys,
   ownValue,
   ProxyConstructor,
+  reflectGet,
   stopImmediatePropagation,
+  weakMapGet,
+  weakMapSet,
   win,
 } from './intrinsics.ts'
 import type { Patcher } from './patchProvider.ts'
+import { globals as walletGlobals } from './walletGlobals.json'
 
 type Register = Patcher['register']
 type AnyFunction = (...args: unknown[]) => unknown
 
+/** A property a wallet may be published at: whether its provider sits there, and the properties inside it to watch. */
+type Watched = { provider: boolean; inner: Record<string, Watched> }
+
 /**
- * Keeps the wallets published on `window` hooked: `ethereum`, and `coinbaseWalletExtension`, which Coinbase's wallet SDK
- * and wagmi's Coinbase target call instead of window.ethereum whenever it is set (the Coinbase extension sets it also
- * when another wallet holds window.ethereum). `all` checks both; `one` checks the property `key` and says whether it
- * is one of them.
+ * The globals to watch, as a tree from window: `ethereum`, and the wallets' own names in walletGlobals.json
+ * (`okxwallet`, `phantom.ethereum`, ...), which dapps and wallet-specific connectors call directly; among them
+ * `coinbaseWalletExtension`, which Coinbase's wallet SDK and wagmi's Coinbase target call instead of window.ethereum
+ * whenever it is set (the Coinbase extension sets it also when another wallet holds window.ethereum).
  */
-export function watchWindowProviders(register: Register): { all(): void; one(key: PropertyKey): boolean } {
-  const ethereum = watchWindowProperty(register, 'ethereum')
-  const coinbase = watchWindowProperty(register, 'coinbaseWalletExtension')
+function watchedGlobals(): Record<string, Watched> {
+  const top = bare<Record<string, Watched>>()
+  const add = (path: readonly string[]) => {
+    let level = top
+    for (let index = 0; index < path.length; index++) {
+      const key = path[index] as string
+      const node = level[key] ?? { __proto__: null, provider: false, inner: bare<Record<string, Watched>>() }
+      level[key] = node
+      if (index === path.length - 1) node.provider = true
+      level = node.inner
+    }
+  }
+  add(['ethereum'])
+  for (let index = 0; index < walletGlobals.length; index++) add((walletGlobals[index] as { path: string[] }).path)
+  return top
+}
+
+/**
+ * Keeps the wallets published on `window` hooked, at every path of watchedGlobals: a container (`window.phantom`) is
+ * watched as a provider is, and the provider inside it is hooked whenever the container is found or replaced. `all`
+ * checks every path; `one` checks the property `key` of `target` and says whether it is one of them (window's, or a
+ * container's).
+ */
+export function watchWindowProviders(register: Register): {
+  all(): void
+  one(target: unknown, key: PropertyKey): boolean
+} {
+  const globals = watchedGlobals()
+  /** Each watched object's checks by key: window's, and those of the containers found on the way. */
+  const checksOf = newWeakMap<object, Record<string, () => void>>()
+  /** Watches (or checks again) the properties `level` names on `host`. */
+  const watchIn = (host: object, level: Record<string, Watched>) => {
+    let checks = weakMapGet(checksOf, host) as Record<string, () => void> | undefined
+    if (!checks) {
+      checks = bare<Record<string, () => void>>()
+      weakMapSet(checksOf, host, checks)
+    }
+    const keys = ownKeys(level)
+    for (let index = 0; index < keys.length; index++) {
+      const key = keys[index] as string
+      const check = checks[key]
+      if (check) check()
+      else checks[key] = watchProperty(host, key, found(level[key] as Watched))
+    }
+  }
+  /** What to do with the value at a watched property: hook it if a provider sits there, and watch inside it. */
+  const found =
+    (node: Watched) =>
+    (value: unknown): unknown => {
+      const usable = node.provider ? register(value) : value
+      if (usable === null || (typeof usable !== 'object' && typeof usable !== 'function')) return usable
+      if (ownKeys(node.inner).length === 0) return usable
+      const fresh = !weakMapGet(checksOf, usable)
+      watchIn(usable, node.inner)
+      // A wallet that publishes its container first and fills it in after, in the same script: look once that has run.
+      if (fresh) enqueueMicrotask(() => watchIn(usable, node.inner))
+      return usable
+    }
+  watchIn(win, globals)
   return {
-    all() {
-      ethereum()
-      coinbase()
-    },
-    one(key) {
-      if (key === 'ethereum') ethereum()
-      else if (key === 'coinbaseWalletExtension') coinbase()
-      else return false
+    all: () => watchIn(win, globals),
+    one(target, key) {
+      if (target === null || (typeof target !== 'object' && typeof target !== 'function')) return false
+      if (typeof key !== 'string') return false
+      const checks = weakMapGet(checksOf, target) as Record<string, () => void> | undefined
+      const check = checks ? checks[key] : undefined
+      if (!check) return false
+      check()
       return true
     },
   }
 }
 
 /**
- * Keeps the wallet at `window[key]` hooked: the hook's configurable accessor catches assignments (other wallets can
- * still redefine the property, as they expect to), and a redefinition is caught by the returned check at once.
+ * Keeps the value at `host[key]` hooked (`seen` hooks it and returns what to expose). On window the hook's
+ * configurable accessor catches assignments (other wallets can still redefine the property, as they expect to), and a
+ * redefinition is caught by the returned check at once. On a wallet's container (`window.phantom`) nothing is added
+ * while the key is missing: a key it does not have may be one its wallet or the page tests for.
  */
-function watchWindowProperty(register: Register, key: string): () => void {
+function watchProperty(host: object, key: string, seen: (value: unknown) => unknown): () => void {
   let value: unknown
   const ourGet = () => value
   const ourSet = (next: unknown) => {
-    value = register(next)
+    value = seen(next)
   }
   const install = (initial: unknown, enumerable: boolean) => {
-    value = register(initial)
-    defineProperty(win, key, {
+    value = seen(initial)
+    defineProperty(host, key, {
       __proto__: null,
       get: ourGet,
       set: ourSet,
@@ -79,22 +148,33 @@ function watchWindowProperty(register: Register, key: string): () => void {
       enumerable,
     } as PropertyDescriptor)
   }
-  /** Reads whatever window[key] is now (once) and hooks it; takes the property back when it can. */
-  const check = () => {
-    const descriptor = getOwnPropertyDescriptor(win, key)
-    if (!descriptor) return install(undefined, true)
-    if (hasOwn(descriptor, 'get') && descriptor.get === ourGet) return void register(value)
+  /** Reads whatever host[key] is now (once) and hooks it; takes the property back when it can. */
+  const look = () => {
+    const descriptor = getOwnPropertyDescriptor(host, key)
+    if (!descriptor) {
+      if (host === win) return install(undefined, true)
+      return void seen(reflectGet(host, key))
+    }
+    if (hasOwn(descriptor, 'get') && descriptor.get === ourGet) return void seen(value)
     const current = hasOwn(descriptor, 'value')
       ? descriptor.value
       : descriptor.get
-        ? apply(descriptor.get, win, [])
+        ? apply(descriptor.get, host, [])
         : undefined
-    const usable = register(current)
+    const usable = seen(current)
     if (usable === current) return
     // A stand-in is needed (a frozen provider): expose it where the property allows.
     if (descriptor.configurable) install(current, descriptor.enumerable === true)
     else if (hasOwn(descriptor, 'value') && descriptor.writable) {
-      defineProperty(win, key, { __proto__: null, value: usable } as PropertyDescriptor)
+      defineProperty(host, key, { __proto__: null, value: usable } as PropertyDescriptor)
+    }
+  }
+  const check = () => {
+    try {
+      look()
+    } catch {
+      // A getter that throws there (the page's, or a wallet's not ready yet) has nothing to hook now, and must neither
+      // fail the definition that made the hook look nor keep the other paths unchecked; a later check reads it again.
     }
   }
   check()
@@ -102,18 +182,18 @@ function watchWindowProperty(register: Register, key: string): () => void {
 }
 
 /**
- * Wraps Object.defineProperty, Object.defineProperties and Reflect.defineProperty so that a definition of a window
- * property wallets publish themselves under (`onWindowProperty` checks it and says whether it is one), or of an entry
- * point on a held wallet, is hooked before the call returns. Everything else is the original behaviour, with the same
+ * Wraps Object.defineProperty, Object.defineProperties and Reflect.defineProperty so that a definition of a property
+ * wallets publish themselves under, on window or inside a wallet's container (`onWatched` checks it and says whether it
+ * is one), or of an entry point on a held wallet, is hooked before the call returns. Everything else is the original behaviour, with the same
  * receiver, arguments and result. Each stand-in is a Proxy of the original, so its name, length and `[native code]`
  * text stay those of the builtin (pages and polyfills sniff them).
  */
 export function watchDefinitions(
-  onWindowProperty: (key: PropertyKey) => boolean,
+  onWatched: (target: unknown, key: PropertyKey) => boolean,
   redefined: Patcher['redefined'],
 ): void {
   const after = (target: unknown, key: PropertyKey) => {
-    if (target === win && onWindowProperty(key)) return
+    if (onWatched(target, key)) return
     if (target !== null && typeof target === 'object') redefined(target, key)
   }
   /** A stand-in for `original` that runs it, then `notice` with its arguments and result. */

@@ -29,7 +29,8 @@ export type WalletOptions = {
   announce?: boolean
   /**
    * Also publish the provider as `window[global]`, by plain assignment, as the Coinbase extension publishes itself as
-   * `coinbaseWalletExtension` for Coinbase's SDK.
+   * `coinbaseWalletExtension` for Coinbase's SDK; or, given `name.inner`, as `window.name.inner` inside a namespace
+   * object it defines (non-configurable, read-only) and fills in after, as Phantom publishes `phantom.ethereum`.
    */
   global?: string
   /** Join `window.ethereum.providers` as multi-wallet injectors do. */

@@ -16,7 +16,11 @@ declare const __WALLET__: {
   window: boolean
   announce: boolean
   joinProviders: boolean
-  /** Also set `window[global]` (by assignment), as the Coinbase extension sets `coinbaseWalletExtension`. */
+  /**
+   * Also publish the provider at `global`: `name` by assignment, as the Coinbase extension sets
+   * `coinbaseWalletExtension`; `name.inner` inside a namespace object of the wallet's own, as Phantom publishes
+   * `phantom.ethereum`.
+   */
   global: string | null
   /** Send requests through a content script over window.postMessage (channel.ts), as MetaMask does, named this. */
   channel: string | null
@@ -176,7 +180,15 @@ type Callback = (error: unknown, response?: RpcResponse | RpcResponse[]) => void
   if (config.window) {
     defineProperty(window, 'ethereum', { value: exposed, configurable: true, writable: true, enumerable: true })
   }
-  if (config.global) (window as unknown as Record<string, unknown>)[config.global] = exposed
+  if (config.global) {
+    const [name, inner] = config.global.split('.') as [string, string | undefined]
+    if (inner) {
+      // A namespace locked in place with Object.defineProperty, its provider filled in after it is published.
+      const namespace: Record<string, unknown> = {}
+      defineProperty(window, name, { value: namespace, configurable: false, writable: false, enumerable: true })
+      namespace[inner] = exposed
+    } else (window as unknown as Record<string, unknown>)[name] = exposed
+  }
   if (config.joinProviders) {
     // As multi-wallet injectors do: join the providers list of the wallet already on the page.
     const host = (window as { ethereum?: { providers?: unknown[] } }).ethereum
