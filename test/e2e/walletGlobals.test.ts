@@ -72,7 +72,7 @@ describe('wallets a dapp calls by their own global name', () => {
     })
   })
 
-  it('a page that defines those names itself keeps its values, and the wallets before and after it stay hooked', async () => {
+  it('a page that defines those names itself, or names elements so, keeps its values, and the wallets before and after it stay hooked', async () => {
     // The page's own script: after the early wallets published themselves, before the late one does.
     const setup = `
       window.tally = { page: 'assigned' }
@@ -80,8 +80,10 @@ describe('wallets a dapp calls by their own global name', () => {
       var kayros = 'var'
       function foxwallet() { return 'function' }
       let SubWallet = 'let'
+      // Elements named like wallets, read by their ids as window's named properties.
+      document.documentElement.insertAdjacentHTML('beforeend', '<div id="frontier"></div><div id="coin98"></div>')
       window.pageSaw = () => [window.tally.page, window.zeal, Object.getOwnPropertyDescriptor(window, 'zeal').configurable,
-        window.kayros, window.foxwallet(), SubWallet]`
+        window.kayros, window.foxwallet(), SubWallet, window.frontier?.id, window.coin98?.id]`
     const call = `(async () => {
       while (!window.trustwallet) await new Promise((ok) => setTimeout(ok, 10))
       const codes = []
@@ -92,7 +94,7 @@ describe('wallets a dapp calls by their own global name', () => {
     })()`
     const outcome = await checkedAttempt(session, setup, call, 'reject')
     expect(outcome.settled.ok).toEqual({
-      saw: ['assigned', 'defined', false, 'var', 'function', 'let'],
+      saw: ['assigned', 'defined', false, 'var', 'function', 'let', 'frontier', 'coin98'],
       codes: [4001, 4001],
     })
     expect(outcome.shown.map((entry) => entry.request.method)).toEqual(['eth_sendTransaction', 'eth_sendTransaction'])

@@ -18,6 +18,7 @@ import {
   doc,
   enqueueMicrotask,
   getOwnPropertyDescriptor,
+  getPrototypeOf,
   hasOwn,
   mutationDisconnect,
   mutationObserve,
@@ -134,7 +135,11 @@ export function watchWindowProviders(register: Register): {
  */
 function watchProperty(host: object, key: string, seen: (value: unknown) => unknown): () => void {
   let value: unknown
-  const ourGet = () => value
+  // Until something is put there, window's named lookups still answer (an element with that id), as without the hook.
+  const ourGet =
+    host === win
+      ? () => (value === undefined ? reflectGet(getPrototypeOf(win) as object, key, win) : value)
+      : () => value
   const ourSet = (next: unknown) => {
     value = seen(next)
   }
