@@ -10,7 +10,7 @@
  */
 import { type Address, getAddress, numberToHex, zeroAddress } from 'viem'
 import { assetEventsFromLogs, type Movement } from './assetEvents.ts'
-import { nextBlockRandomness, nextBlockTime } from './nextBlock.ts'
+import { nextBlockTime, withFreshRandomness } from './nextBlock.ts'
 import { type RpcClient, RpcFailure } from './rpc.ts'
 import type { SimulationTx, TxFees } from './runSimulation.ts'
 import { checkSimulateResult } from './simulateResponse.ts'
@@ -103,12 +103,11 @@ export async function probeEnvironment(
     ...(head.number !== null ? { number: numberToHex(head.number + 1n) } : {}),
     ...(head.timestamp !== null ? { time: numberToHex(nextBlockTime(head.timestamp, chainId)) } : {}),
     ...(head.feeRecipient ? { feeRecipient: head.feeRecipient } : {}),
-    prevRandao: nextBlockRandomness(),
   }
   const payload = {
     traceTransfers: true,
     validation: true,
-    blockStateCalls: [{ stateOverrides, blockOverrides, calls }],
+    blockStateCalls: withFreshRandomness([{ stateOverrides, calls }], blockOverrides),
   }
   let answer: unknown
   try {

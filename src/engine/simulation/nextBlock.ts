@@ -20,3 +20,17 @@ export function nextBlockTime(head: bigint, chainId: number): bigint {
 export function nextBlockRandomness(): Hex {
   return bytesToHex(globalThis.crypto.getRandomValues(new Uint8Array(32)))
 }
+
+/**
+ * `blocks` as eth_simulateV1 block state calls, each with a randomness of its own (and `first`'s overrides on the first
+ * block): every block a scan simulates stands for one the chain has not made yet.
+ */
+export function withFreshRandomness<T extends object>(
+  blocks: readonly T[],
+  first: Record<string, Hex> = {},
+): (T & { blockOverrides: Record<string, Hex> })[] {
+  return blocks.map((block, index) => ({
+    ...block,
+    blockOverrides: { ...(index === 0 ? first : {}), prevRandao: nextBlockRandomness() },
+  }))
+}

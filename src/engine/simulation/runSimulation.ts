@@ -29,7 +29,7 @@ import { fetchChainId, knownChainId } from './chain.ts'
 import { type ControlEvent, controlEvents, controlReads } from './controlEvents.ts'
 import { type ChainHead, chainHead, type EnvironmentProbe, probeEnvironment } from './environmentProbe.ts'
 import { type CreditDelegation, creditDelegations, lendingReads } from './lendingEvents.ts'
-import { nextBlockRandomness } from './nextBlock.ts'
+import { withFreshRandomness } from './nextBlock.ts'
 import { POOL_DEPTH_ADDRESS, POOL_DEPTH_CODE } from './poolDepthRead.ts'
 import { type AssetPlan, predictReads, priceReadsForEvents, readsForEvents } from './readPlan.ts'
 import { READER_ADDRESS, READER_CODE, type Read, type ReadResults, readOnlyCall, WRITES_STATE } from './reads.ts'
@@ -428,14 +428,11 @@ async function simulateIn(
   ]
   // The spec's number for the first block, said outright on a known base: anvil numbers it as the base itself. Every
   // block's randomness is drawn afresh, as the chain's next blocks' is nobody's yet (nextBlock.ts).
-  const firstNumber = blockNumber === null ? {} : { number: numberToHex(blockNumber + 1n) }
+  const firstNumber: Record<string, Hex> = blockNumber === null ? {} : { number: numberToHex(blockNumber + 1n) }
   const payload = {
     traceTransfers: true,
     validation: false,
-    blockStateCalls: simulatedBlocks.map((block, index) => ({
-      ...block,
-      blockOverrides: { ...(index === 0 ? firstNumber : {}), prevRandao: nextBlockRandomness() },
-    })),
+    blockStateCalls: withFreshRandomness(simulatedBlocks, firstNumber),
   }
   let answer: unknown
   try {

@@ -19,7 +19,7 @@ import {
 import { erc20Abi } from '../abi/index.ts'
 import { type Movement, netByAccount } from './assetEvents.ts'
 import { BLOCK_GAS_BUDGET, inBlocksOf, type TxLayout, transactionBlocks } from './blockLayout.ts'
-import { nextBlockRandomness } from './nextBlock.ts'
+import { withFreshRandomness } from './nextBlock.ts'
 import type { RpcClient } from './rpc.ts'
 import { checkSimulateResult, type RpcCallResult } from './simulateResponse.ts'
 
@@ -178,7 +178,7 @@ export async function probeSells(
     validation: false,
     // A randomness of its own for each block, as the scan's: left to the node, the sale has the buy's (the head's on
     // anvil, zero on geth), which for real only a sale in the buy's own block has.
-    blockStateCalls: blocks.map((block) => ({ ...block, blockOverrides: { prevRandao: nextBlockRandomness() } })),
+    blockStateCalls: withFreshRandomness(blocks),
   }
   const answer = await client.request('eth_simulateV1', [payload, tag])
   const checked = checkSimulateResult(answer, [
