@@ -192,12 +192,16 @@ export async function clickDecision(
 ): Promise<void> {
   // BLOCK (and ERROR, by default) arm Continue only once "I understand the risk" is ticked.
   if (options.acknowledge) await confirm.getByRole('checkbox', { name: /I understand the risk/ }).check()
-  const ignored = () =>
-    confirm.evaluate(() =>
-      Number(document.querySelector('[data-ignored-presses]')?.getAttribute('data-ignored-presses')),
+  /** The presses of Continue the window says it ignored (DecisionBar); 0 once it is closed. */
+  const ignoredPresses = async () =>
+    Number(
+      await confirm
+        .locator('[data-ignored-presses]')
+        .getAttribute('data-ignored-presses', { timeout: 1_000 })
+        .catch(() => 0),
     )
   for (let press = 1; ; press++) {
-    const before = name === 'Continue' ? await ignored().catch(() => 0) : 0
+    const before = name === 'Continue' ? await ignoredPresses() : 0
     const closed = await confirm
       .getByRole('button', { name })
       .click()
@@ -211,17 +215,11 @@ export async function clickDecision(
     if (name === 'Reject' || closed || press === 3) return
     // A late layout change can move Continue just as it is pressed; the window then ignores the press and says so
     // (DecisionBar), and a person presses again once it arms: so does this.
-    const again = await confirm
-      .waitForFunction(
-        (count) =>
-          Number(document.querySelector('[data-ignored-presses]')?.getAttribute('data-ignored-presses')) > count,
-        before,
-        { timeout: 1_000 },
-      )
-      .then(
-        () => true,
-        () => false,
-      )
+    let again = false
+    for (const waitUntil = Date.now() + 1_000; !again && Date.now() < waitUntil && !confirm.isClosed(); ) {
+      again = (await ignoredPresses()) > before
+      if (!again) await new Promise((resolve) => setTimeout(resolve, 50))
+    }
     if (!again) return
   }
 }
