@@ -996,18 +996,24 @@ describe('a hostile page cannot get the wallet to sign what the window did not s
       try {
         const start = node.received().length
         const { confirm, result } = await callThroughConfirmWindow(context, page, sendTx(FRIEND, '0xa'))
-        const proceed = confirm.getByRole('button', { name: 'Continue' })
-        await expect.poll(() => proceed.isEnabled(), { timeout: 20_000 }).toBe(true)
-        // The layout changes and the press lands in the same moment, before the window has drawn the change.
-        await confirm.evaluate(() => {
+        // Once Continue is armed, the layout changes and the press lands in the same task, before the window has drawn
+        // the change; a late change of the window's own (a price, a re-check) cannot come in between and disarm it.
+        await confirm.evaluate(async () => {
+          const continueButton = () =>
+            [...document.querySelectorAll('button')].find((item) => item.textContent === 'Continue' && !item.disabled)
+          for (const until = Date.now() + 20_000; !continueButton(); ) {
+            if (Date.now() > until) throw new Error('Continue never armed')
+            await new Promise((resolve) => setTimeout(resolve, 20))
+          }
+          const button = continueButton() as HTMLButtonElement
+          // A spacer beside the buttons moves Continue whether or not the bar is stuck to the window's bottom.
           const spacer = document.createElement('div')
-          spacer.style.height = '40px'
-          document.querySelector('.decision')?.prepend(spacer)
-          const button = [...document.querySelectorAll('button')].find((item) => item.textContent === 'Continue')
-          button?.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true }))
-          button?.click()
+          spacer.style.flex = '0 0 40px'
+          button.parentElement?.prepend(spacer)
+          button.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true }))
+          button.click()
         })
-        await confirm.getByTestId('continue-ignored').waitFor()
+        await confirm.getByTestId('continue-ignored').waitFor({ timeout: 10_000 })
         await confirm.waitForTimeout(300)
         expect(node.signing(start)).toEqual([])
         await clickDecision(confirm, 'Continue')

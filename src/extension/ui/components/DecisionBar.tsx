@@ -29,7 +29,8 @@ const QUIET_MS = 600
 
 /**
  * Where an element sits in the window, what a click lands on, as a comparable key. The decision bar sticks to the
- * window's bottom on a long request, so the user's own scrolling does not move it.
+ * window's bottom on a long request, so the user's own scrolling does not move it; Continue itself is watched, not
+ * the bar, since a change inside the bar can move it while the bar stays put.
  */
 function placeOf(element: HTMLElement | null): string {
   if (!element) return ''
@@ -107,10 +108,9 @@ function useQuietAfter(
 export function DecisionBar({ action, needsAcknowledgement, busy, armAfterMs, onDecide }: Props) {
   const [acknowledged, setAcknowledged] = useState(false)
   const armed = useArmed(armAfterMs)
-  const buttons = useRef<HTMLDivElement>(null)
-  const { quiet, isQuiet } = useQuietAfter(action !== 'PENDING', QUIET_MS, buttons)
   const reject = useRef<HTMLButtonElement>(null)
   const proceed = useRef<HTMLButtonElement>(null)
+  const { quiet, isQuiet } = useQuietAfter(action !== 'PENDING', QUIET_MS, proceed)
   // Presses of Continue it did not act on: the person who made one sees nothing happen, so the window says why.
   const [ignoredPresses, setIgnoredPresses] = useState(0)
 
@@ -140,7 +140,7 @@ export function DecisionBar({ action, needsAcknowledgement, busy, armAfterMs, on
           <span>I understand the risk and want to continue anyway</span>
         </label>
       )}
-      <div className="buttons" ref={buttons}>
+      <div className="buttons">
         <button
           ref={reject}
           type="button"
