@@ -967,12 +967,13 @@ describe('a hostile page cannot get the wallet to sign what the window did not s
         const proceed = confirm.getByRole('button', { name: 'Continue' })
         await expect.poll(() => proceed.isEnabled(), { timeout: 20_000 }).toBe(true)
         const before = await proceed.boundingBox()
-        // The page times a second request; its queue bar pushes the decision buttons down the window.
+        // The page times a second request; its queue bar moves the decision buttons (down, and to the bar stuck to
+        // the window's bottom once the window scrolls).
         const second = await startCall(page, sendTx(FRIEND, '0x9'))
         await confirm.getByTestId('queue-position').waitFor()
         const after = await proceed.boundingBox()
         if (!before || !after) throw new Error('the window shows no Continue button')
-        expect(after.y).toBeGreaterThan(before.y + 20)
+        expect(Math.hypot(after.x - before.x, after.y - before.y)).toBeGreaterThan(5)
         // The user's click, aimed at what was there, lands on Continue as it moves under it.
         await confirm.mouse.click(after.x + after.width / 2, after.y + after.height / 2)
         await confirm.waitForTimeout(300)
@@ -1011,12 +1012,37 @@ describe('a hostile page cannot get the wallet to sign what the window did not s
           spacer.style.flex = '0 0 40px'
           button.parentElement?.prepend(spacer)
           button.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true }))
+          // The button comes up a moment later, once the window has drawn what the press found: a disabled Continue,
+          // whose click does nothing at all.
+          await new Promise((resolve) => setTimeout(resolve, 100))
           button.click()
         })
         await confirm.getByTestId('continue-ignored').waitFor({ timeout: 10_000 })
         await confirm.waitForTimeout(300)
         expect(node.signing(start)).toEqual([])
         await clickDecision(confirm, 'Continue')
+        expect((await result()).ok).toMatch(/^0x[0-9a-f]{64}$/)
+        expect(node.signing(start)).toHaveLength(1)
+      } finally {
+        await page.close()
+      }
+    })
+
+    it('scrolling a long window does not move Continue, so a press after scrolling acts', async () => {
+      const page = await openHostilePage(context, dapp, '')
+      try {
+        const start = node.received().length
+        const { confirm, result } = await callThroughConfirmWindow(context, page, sendTx(FRIEND, '0xb'))
+        await confirm.setViewportSize({ width: 480, height: 360 })
+        const proceed = confirm.getByRole('button', { name: 'Continue' })
+        await expect.poll(() => proceed.isEnabled(), { timeout: 20_000 }).toBe(true)
+        expect(await confirm.evaluate(() => document.documentElement.scrollHeight > innerHeight + 100)).toBe(true)
+        const stuck = await proceed.boundingBox()
+        await confirm.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight))
+        expect(await confirm.evaluate(() => scrollY)).toBeGreaterThan(100)
+        expect(await proceed.boundingBox()).toEqual(stuck)
+        // Pressed at once, as a person who scrolled down to it would.
+        await proceed.click({ timeout: 1_000 })
         expect((await result()).ok).toMatch(/^0x[0-9a-f]{64}$/)
         expect(node.signing(start)).toHaveLength(1)
       } finally {

@@ -43,16 +43,22 @@ function placeOf(element: HTMLElement | null): string {
  * moving: each press meanwhile, and each move at any time, starts the wait over. A page that has its user click or
  * press keys over and over where the window opens (a game, "click to claim") cannot have one of those land on Continue
  * as the results appear; nor can a page that times a second request, whose queue bar pushes the buttons down, have a
- * click aimed at what was there land on Continue as it moves under it. The user who stops to read arms it. The
- * returned `isQuiet` says the same at the moment of a click, before React has rendered what the press found.
+ * click aimed at what was there land on Continue as it moves under it. The user who stops to read arms it.
+ * `takeClick` says whether a click on `watched` acts, from the moment of the click, before React has rendered what the
+ * press found; `ignored` counts the presses on `watched` that did not act. A press that starts the wait over is
+ * counted as it starts, since the click that follows can reach a button React has already disabled, which does
+ * nothing at all; a click that finds the window not quiet after its press did is counted then.
  */
 function useQuietAfter(
   ready: boolean,
   ms: number,
   watched: RefObject<HTMLElement | null>,
-): { quiet: boolean; isQuiet: () => boolean } {
+): { quiet: boolean; takeClick: () => boolean; ignored: number } {
   const [quiet, setQuiet] = useState(false)
+  const [ignored, setIgnored] = useState(0)
   const quietNow = useRef(false)
+  // The press on `watched` that led to the coming click is already counted as ignored.
+  const pressCounted = useRef(false)
   useEffect(() => {
     if (!ready) return
     let timer: ReturnType<typeof setTimeout> | undefined
@@ -73,8 +79,15 @@ function useQuietAfter(
       place = now
       return true
     }
-    const onPress = () => {
-      if (moved() || !quietNow.current) restart()
+    const onPress = (event: Event) => {
+      pressCounted.current = false
+      if (!moved() && quietNow.current) return
+      restart()
+      const activates = !(event instanceof KeyboardEvent) || event.key === 'Enter' || event.key === ' '
+      if (activates && event.target instanceof Node && watched.current?.contains(event.target)) {
+        pressCounted.current = true
+        setIgnored((count) => count + 1)
+      }
     }
     const onLayout = () => {
       if (moved()) restart()
@@ -83,6 +96,7 @@ function useQuietAfter(
     layout.observe(document.documentElement)
     if (watched.current) layout.observe(watched.current)
     window.addEventListener('resize', onLayout)
+    window.addEventListener('scroll', onLayout, true)
     window.addEventListener('pointerdown', onPress, true)
     window.addEventListener('keydown', onPress, true)
     restart()
@@ -90,13 +104,21 @@ function useQuietAfter(
       clearTimeout(timer)
       layout.disconnect()
       window.removeEventListener('resize', onLayout)
+      window.removeEventListener('scroll', onLayout, true)
       window.removeEventListener('pointerdown', onPress, true)
       window.removeEventListener('keydown', onPress, true)
       quietNow.current = false
       setQuiet(false)
     }
   }, [ready, ms, watched])
-  return { quiet, isQuiet: useCallback(() => quietNow.current, []) }
+  const takeClick = useCallback(() => {
+    const counted = pressCounted.current
+    pressCounted.current = false
+    if (quietNow.current) return true
+    if (!counted) setIgnored((count) => count + 1)
+    return false
+  }, [])
+  return { quiet, takeClick, ignored }
 }
 
 /**
@@ -110,9 +132,8 @@ export function DecisionBar({ action, needsAcknowledgement, busy, armAfterMs, on
   const armed = useArmed(armAfterMs)
   const reject = useRef<HTMLButtonElement>(null)
   const proceed = useRef<HTMLButtonElement>(null)
-  const { quiet, isQuiet } = useQuietAfter(action !== 'PENDING', QUIET_MS, proceed)
   // Presses of Continue it did not act on: the person who made one sees nothing happen, so the window says why.
-  const [ignoredPresses, setIgnoredPresses] = useState(0)
+  const { quiet, takeClick, ignored: ignoredPresses } = useQuietAfter(action !== 'PENDING', QUIET_MS, proceed)
 
   useEffect(() => {
     if (action === 'PENDING' || !armed) return
@@ -156,8 +177,7 @@ export function DecisionBar({ action, needsAcknowledgement, busy, armAfterMs, on
           className={risky ? 'danger-secondary' : action === 'NONE' ? 'primary' : ''}
           disabled={!canContinue}
           onClick={() => {
-            if (isQuiet()) onDecide('continue')
-            else setIgnoredPresses((count) => count + 1)
+            if (takeClick()) onDecide('continue')
           }}
         >
           Continue
