@@ -1065,8 +1065,6 @@ describe('a hostile page cannot get the wallet to sign what the window did not s
         }
         expect(confirm.isClosed()).toBe(false)
         expect(node.signing(start)).toEqual([])
-        // Continue was shown disabled under every click, so the window has no "did nothing" to explain.
-        expect(await confirm.getByTestId('continue-ignored').count()).toBe(0)
         // Once the clicks stop, Continue arms: the user who reads it can still decide.
         await expect.poll(() => confirm.getByRole('button', { name: 'Continue' }).isEnabled()).toBe(true)
         await clickDecision(confirm, 'Reject')

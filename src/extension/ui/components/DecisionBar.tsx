@@ -45,9 +45,9 @@ function placeOf(element: HTMLElement | null): string {
  * as the results appear; nor can a page that times a second request, whose queue bar pushes the buttons down, have a
  * click aimed at what was there land on Continue as it moves under it. The user who stops to read arms it.
  * `takeClick` says whether a click on `watched` acts, from the moment of the click, before React has rendered what the
- * press found; `ignored` counts the presses on an enabled `watched` that did not act. A press that starts the wait
- * over is counted as it starts, since the click that follows can reach a button React has already disabled, which
- * does nothing at all; a click that finds the window not quiet after its press did is counted then.
+ * press found; `ignored` counts the presses on `watched` that did not act. A press that starts the wait over is
+ * counted as it starts, since the click that follows can reach a button React has already disabled, which does
+ * nothing at all; a click that finds the window not quiet after its press did is counted then.
  */
 function useQuietAfter(
   ready: boolean,
@@ -84,15 +84,7 @@ function useQuietAfter(
       if (!moved() && quietNow.current) return
       restart()
       const activates = !(event instanceof KeyboardEvent) || event.key === 'Enter' || event.key === ' '
-      const target = watched.current
-      // A press on a Continue already shown disabled needs no word: the person saw it was not armed.
-      if (
-        activates &&
-        target &&
-        !target.matches(':disabled') &&
-        event.target instanceof Node &&
-        target.contains(event.target)
-      ) {
+      if (activates && event.target instanceof Node && watched.current?.contains(event.target)) {
         pressCounted.current = true
         setIgnored((count) => count + 1)
       }
