@@ -1028,6 +1028,33 @@ describe('a hostile page cannot get the wallet to sign what the window did not s
       }
     })
 
+    it('a shift of Continue by less than a pixel, as text settles, does not disarm it', async () => {
+      const page = await openHostilePage(context, dapp, '')
+      try {
+        const start = node.received().length
+        const { confirm, result } = await callThroughConfirmWindow(context, page, sendTx(FRIEND, '0xc'))
+        await confirm.getByRole('button', { name: 'Continue' }).waitFor()
+        await confirm.evaluate(async () => {
+          const armed = () =>
+            [...document.querySelectorAll('button')].find((item) => item.textContent === 'Continue' && !item.disabled)
+          for (const until = Date.now() + 20_000; !armed(); ) {
+            if (Date.now() > until) throw new Error('Continue never armed')
+            await new Promise((resolve) => setTimeout(resolve, 20))
+          }
+          const button = armed() as HTMLButtonElement
+          button.style.transform = 'translateY(0.4px)'
+          button.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true }))
+          button.click()
+        })
+        // The press acted: the window closes on it rather than saying it did nothing.
+        if (!confirm.isClosed()) await confirm.waitForEvent('close', { timeout: 10_000 })
+        expect((await result()).ok).toMatch(/^0x[0-9a-f]{64}$/)
+        expect(node.signing(start)).toHaveLength(1)
+      } finally {
+        await page.close()
+      }
+    })
+
     it('scrolling a long window does not move Continue, so a press after scrolling acts', async () => {
       const page = await openHostilePage(context, dapp, '')
       try {
@@ -1065,6 +1092,8 @@ describe('a hostile page cannot get the wallet to sign what the window did not s
         }
         expect(confirm.isClosed()).toBe(false)
         expect(node.signing(start)).toEqual([])
+        // Continue was shown disabled under every click, so the window has no "did nothing" to explain.
+        expect(await confirm.getByTestId('continue-ignored').count()).toBe(0)
         // Once the clicks stop, Continue arms: the user who reads it can still decide.
         await expect.poll(() => confirm.getByRole('button', { name: 'Continue' }).isEnabled()).toBe(true)
         await clickDecision(confirm, 'Reject')

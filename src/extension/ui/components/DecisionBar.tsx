@@ -27,15 +27,30 @@ function useArmed(ms: number): boolean {
 /** How long Continue waits, once the results show, for a moment without a press in the window before it arms. */
 const QUIET_MS = 600
 
+/** How far Continue may shift (layout rounding as text settles) without counting as moved: less than a click can miss. */
+const MOVE_TOLERANCE_PX = 1
+
 /**
- * Where an element sits in the window, what a click lands on, as a comparable key. The decision bar sticks to the
- * window's bottom on a long request, so the user's own scrolling does not move it; Continue itself is watched, not
- * the bar, since a change inside the bar can move it while the bar stays put.
+ * A press this soon after Continue was shown armed was aimed at an armed button, though it lands on a disabled one:
+ * the window says it did nothing. Later presses on a disabled Continue need no word; the person saw it was not armed.
  */
-function placeOf(element: HTMLElement | null): string {
-  if (!element) return ''
+const JUST_ARMED_MS = 500
+
+/**
+ * Where an element sits in the window, what a click lands on. The decision bar sticks to the window's bottom on a long
+ * request, so the user's own scrolling does not move it; Continue itself is watched, not the bar, since a change
+ * inside the bar can move it while the bar stays put.
+ */
+function placeOf(element: HTMLElement | null): number[] {
+  if (!element) return []
   const box = element.getBoundingClientRect()
-  return [box.left, box.top, box.width, box.height].join(',')
+  return [box.left, box.top, box.width, box.height]
+}
+
+/** Whether two places differ by a click's worth: a side by MOVE_TOLERANCE_PX or more, or one place missing. */
+function differ(one: number[], other: number[]): boolean {
+  if (one.length !== other.length) return true
+  return one.some((value, index) => Math.abs(value - (other[index] as number)) >= MOVE_TOLERANCE_PX)
 }
 
 /**
@@ -45,9 +60,9 @@ function placeOf(element: HTMLElement | null): string {
  * as the results appear; nor can a page that times a second request, whose queue bar pushes the buttons down, have a
  * click aimed at what was there land on Continue as it moves under it. The user who stops to read arms it.
  * `takeClick` says whether a click on `watched` acts, from the moment of the click, before React has rendered what the
- * press found; `ignored` counts the presses on `watched` that did not act. A press that starts the wait over is
- * counted as it starts, since the click that follows can reach a button React has already disabled, which does
- * nothing at all; a click that finds the window not quiet after its press did is counted then.
+ * press found; `ignored` counts the presses on `watched`, shown armed or just before, that did not act. A press that
+ * starts the wait over is counted as it starts, since the click that follows can reach a button React has already
+ * disabled, which does nothing at all; a click that finds the window not quiet after its press did is counted then.
  */
 function useQuietAfter(
   ready: boolean,
@@ -63,7 +78,10 @@ function useQuietAfter(
     if (!ready) return
     let timer: ReturnType<typeof setTimeout> | undefined
     let place = placeOf(watched.current)
+    // When Continue last stopped being shown armed.
+    let disarmedAt = Number.NEGATIVE_INFINITY
     const restart = () => {
+      if (quietNow.current) disarmedAt = performance.now()
       quietNow.current = false
       setQuiet(false)
       clearTimeout(timer)
@@ -75,16 +93,18 @@ function useQuietAfter(
     // Checked at each press too: a layout change and the click it moves Continue under can come before the next frame.
     const moved = () => {
       const now = placeOf(watched.current)
-      if (now === place) return false
+      if (!differ(now, place)) return false
       place = now
       return true
     }
     const onPress = (event: Event) => {
       pressCounted.current = false
       if (!moved() && quietNow.current) return
+      const target = watched.current
+      const shownArmed = !!target && (!target.matches(':disabled') || performance.now() - disarmedAt < JUST_ARMED_MS)
       restart()
       const activates = !(event instanceof KeyboardEvent) || event.key === 'Enter' || event.key === ' '
-      if (activates && event.target instanceof Node && watched.current?.contains(event.target)) {
+      if (activates && shownArmed && event.target instanceof Node && target?.contains(event.target)) {
         pressCounted.current = true
         setIgnored((count) => count + 1)
       }
