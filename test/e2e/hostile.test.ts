@@ -8,7 +8,7 @@
  * Causes, as the issue lists them: A builtins replaced, B the method name, C the live object, D fields the scan does
  * not read, E routes around the patch, F signing methods not intercepted.
  */
-import type { BrowserContext } from 'playwright-core'
+import type { BrowserContext, Page } from 'playwright-core'
 import { type Address, getAddress } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Devnet } from '../../src/devnet/devnet.ts'
@@ -38,6 +38,35 @@ import {
   type WalletSession,
 } from './support/hostile.ts'
 import type { WalletNode } from './support/walletNode.ts'
+
+/**
+ * Waits in the confirmation window for an armed Continue, then, in the same task (so no change of the window's own
+ * can come between), shifts it (`spacer`: 40 px along, beside the buttons, whether or not the bar is stuck to the
+ * window's bottom; `subpixel`: 0.4 px down) and presses it; the click comes `clickAfterMs` later, once the window has
+ * drawn what the press found, or at once.
+ */
+function pressShiftedContinue(confirm: Page, shift: 'spacer' | 'subpixel', clickAfterMs = 0): Promise<void> {
+  return confirm.evaluate(
+    async ({ shift, clickAfterMs }) => {
+      const armed = () =>
+        [...document.querySelectorAll('button')].find((item) => item.textContent === 'Continue' && !item.disabled)
+      for (const until = Date.now() + 20_000; !armed(); ) {
+        if (Date.now() > until) throw new Error('Continue never armed')
+        await new Promise((resolve) => setTimeout(resolve, 20))
+      }
+      const button = armed() as HTMLButtonElement
+      if (shift === 'spacer') {
+        const spacer = document.createElement('div')
+        spacer.style.flex = '0 0 40px'
+        button.parentElement?.prepend(spacer)
+      } else button.style.transform = 'translateY(0.4px)'
+      button.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true }))
+      if (clickAfterMs > 0) await new Promise((resolve) => setTimeout(resolve, clickAfterMs))
+      button.click()
+    },
+    { shift, clickAfterMs },
+  )
+}
 
 describe('a hostile page cannot get the wallet to sign what the window did not show', () => {
   let session: WalletSession
@@ -997,26 +1026,8 @@ describe('a hostile page cannot get the wallet to sign what the window did not s
       try {
         const start = node.received().length
         const { confirm, result } = await callThroughConfirmWindow(context, page, sendTx(FRIEND, '0xa'))
-        // Once Continue is armed, the layout changes and the press lands in the same task, before the window has drawn
-        // the change; a late change of the window's own (a price, a re-check) cannot come in between and disarm it.
-        await confirm.evaluate(async () => {
-          const continueButton = () =>
-            [...document.querySelectorAll('button')].find((item) => item.textContent === 'Continue' && !item.disabled)
-          for (const until = Date.now() + 20_000; !continueButton(); ) {
-            if (Date.now() > until) throw new Error('Continue never armed')
-            await new Promise((resolve) => setTimeout(resolve, 20))
-          }
-          const button = continueButton() as HTMLButtonElement
-          // A spacer beside the buttons moves Continue whether or not the bar is stuck to the window's bottom.
-          const spacer = document.createElement('div')
-          spacer.style.flex = '0 0 40px'
-          button.parentElement?.prepend(spacer)
-          button.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true }))
-          // The button comes up a moment later, once the window has drawn what the press found: a disabled Continue,
-          // whose click does nothing at all.
-          await new Promise((resolve) => setTimeout(resolve, 100))
-          button.click()
-        })
+        // The press lands as Continue moves; its click comes once the window has disabled it, and does nothing at all.
+        await pressShiftedContinue(confirm, 'spacer', 100)
         await confirm.getByTestId('continue-ignored').waitFor({ timeout: 10_000 })
         await confirm.waitForTimeout(300)
         expect(node.signing(start)).toEqual([])
@@ -1033,19 +1044,7 @@ describe('a hostile page cannot get the wallet to sign what the window did not s
       try {
         const start = node.received().length
         const { confirm, result } = await callThroughConfirmWindow(context, page, sendTx(FRIEND, '0xc'))
-        await confirm.getByRole('button', { name: 'Continue' }).waitFor()
-        await confirm.evaluate(async () => {
-          const armed = () =>
-            [...document.querySelectorAll('button')].find((item) => item.textContent === 'Continue' && !item.disabled)
-          for (const until = Date.now() + 20_000; !armed(); ) {
-            if (Date.now() > until) throw new Error('Continue never armed')
-            await new Promise((resolve) => setTimeout(resolve, 20))
-          }
-          const button = armed() as HTMLButtonElement
-          button.style.transform = 'translateY(0.4px)'
-          button.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true }))
-          button.click()
-        })
+        await pressShiftedContinue(confirm, 'subpixel')
         // The press acted: the window closes on it rather than saying it did nothing.
         if (!confirm.isClosed()) await confirm.waitForEvent('close', { timeout: 10_000 })
         expect((await result()).ok).toMatch(/^0x[0-9a-f]{64}$/)
