@@ -3,12 +3,12 @@
  * Safe execTransaction under the MULTISIG_WALLET preset and a permit message: scans/s and p50/p99 latency at
  * concurrency 1, 8 and 32, beside the raw eth_simulateV1 calls those scans make, sent straight to the node; how much
  * of a scan's time, by the server's own log, was the node's and how much its own; the server's CPU per scan (all its
- * threads, and at c = 32 by thread); at c = 32, p99/p50 over several windows and the time the server, the node and the
+ * threads, and at c = 32 by thread); at c = 32, p99/p50 over several windows, each beside a window of the raw calls alone, and the time the server, the node and the
  * load generator waited for a core; start time and idle RSS; RSS over 10,000 scans; throughput by the cores the
  * server may use, against anvil and against a node replaying anvil's answers (replayNode.ts); side by side, the plain
  * transfer with each scan's node call sent alone (--node-batch 1) and batched (the default), and each scenario with
  * the main thread's young generation as V8 sizes it and as large as the scan threads'. The load comes from a process of
- * its own (loadClient.ts).
+ * its own (loadClient.ts). A fixed piece of CPU work timed first (hostPace.ts) says how fast the host ran that day.
  * Each scenario is measured after BENCH_SERVER_WARMUP scans (default 3,000) of it, once the server's code is compiled,
  * and each concurrency after BENCH_LEVEL_WARMUP scans (default 1,000) at it.
  */
@@ -23,6 +23,7 @@ import { SCAN_THREAD_SEMI_SPACE_MB } from '../../src/server/heapSettings.ts'
 import { DEFAULT_NODE_BATCH } from '../../src/server/scanJob.ts'
 import { defaultScanThreads } from '../../src/server/scanRunner.ts'
 import { freePort } from '../support/devnet.ts'
+import { hostPace } from './hostPace.ts'
 import { type LoadResult, startLoadClient } from './loadClient.ts'
 import { startReplayNode } from './replayNode.ts'
 import { buildScenarios, permitMessage } from './scenarios.ts'
@@ -237,6 +238,13 @@ async function stop(child: ChildProcess): Promise<void> {
 }
 
 /** One run at one concurrency in a line: throughput, p50 and p99 (and their ratio), and the server's CPU per scan. */
+/** p99/p50 of each window, how many are within 2×, and of all the windows' samples together. */
+function tailSummary(windows: number[][], unit: string): string {
+  const ratios = windows.map(tailRatio)
+  const all = windows.flat()
+  return `${ratios.map((ratio) => ratio.toFixed(2)).join(' ')}× (${ratios.filter((ratio) => ratio <= 2).length} of ${ratios.length} within 2×; all ${all.length.toLocaleString('en')} ${unit} together ${tailRatio(all).toFixed(2)}×)`
+}
+
 function runSummary(latencies: number[], seconds: number, cpuMsPerScan: number): string {
   const [p50, p99] = [quantile(latencies, 0.5), quantile(latencies, 0.99)]
   return `${Math.round(latencies.length / seconds)} scans/s, p50 ${p50.toFixed(2)} ms, p99 ${p99.toFixed(2)} ms (${(p99 / p50).toFixed(2)}×), server CPU/scan ${cpuMsPerScan.toFixed(2)} ms`
@@ -312,7 +320,11 @@ async function main() {
 
   // The runtime matters: Node 20's V8 and Node 24's differ in what they send to the old generation (docs/scan-api-load.md).
   process.stdout.write(
-    `server (Node ${process.versions.node}): started in ${Math.round(server.startMs)} ms, idle RSS ${idleRss.toFixed(0)} MB\n\n`,
+    `server (Node ${process.versions.node}): started in ${Math.round(server.startMs)} ms, idle RSS ${idleRss.toFixed(0)} MB\n`,
+  )
+  const paceDocument = (targets[0] as Target).raw
+  process.stdout.write(
+    `host pace: 5,000 JSON round trips of the plain scan's node call (${(paceDocument.length / 1024).toFixed(1)} KB) on one thread in ${hostPace(paceDocument).toFixed(0)} ms\n\n`,
   )
   process.stdout.write(
     '| scenario | c | scans/s | p50 ms | p99 ms | node wait p50 / p99 ms | server own p50 / p99 ms | server CPU/scan | raw simulate/s | raw p50 ms | raw p99 ms |\n',
@@ -370,12 +382,15 @@ async function main() {
       ]
       process.stdout.write(`| ${row.join(' | ')} |\n`)
       if (concurrency === TOP) {
+        // The node alone in windows interleaved with the server's: every scan waits on it, so its own tail bounds theirs.
         const windows = [scans.latencies]
-        while (windows.length < TAIL_WINDOWS) windows.push((await scan(server, target, PER_LEVEL, TOP)).latencies)
-        const ratios = windows.map(tailRatio)
-        const all = windows.flat()
+        const alone = [direct.latencies]
+        while (windows.length < TAIL_WINDOWS) {
+          windows.push((await scan(server, target, PER_LEVEL, TOP)).latencies)
+          alone.push((await raw(target, PER_LEVEL, TOP)).latencies)
+        }
         tails.push(
-          `${target.name} ${ratios.map((ratio) => ratio.toFixed(2)).join(' ')}× (${ratios.filter((ratio) => ratio <= 2).length} of ${ratios.length} within 2×; all ${all.length.toLocaleString('en')} scans together ${tailRatio(all).toFixed(2)}×)`,
+          `${target.name} ${tailSummary(windows, 'scans')}; its raw calls alone ${tailSummary(alone, 'calls')}`,
         )
       }
     }
@@ -384,7 +399,7 @@ async function main() {
   process.stdout.write(`\nCPU per scan at c = ${TOP} by thread: ${splits.join('; ')}.\n`)
   process.stdout.write(`Waiting for a core at c = ${TOP}, per scan (all threads of each): ${waits.join('; ')}.\n`)
   process.stdout.write(
-    `p99/p50 at c = ${TOP} in ${TAIL_WINDOWS} windows of ${PER_LEVEL.toLocaleString('en')} scans (the first is the table's): ${tails.join('; ')}.\n`,
+    `p99/p50 at c = ${TOP} in ${TAIL_WINDOWS} windows of ${PER_LEVEL.toLocaleString('en')} scans, each followed by as many raw calls (the first are the table's): ${tails.join('; ')}.\n`,
   )
   if (defaultThreads > 0 && plainSplit.main > 0) {
     // From CPU alone: the main thread serves every scan, so past the cores that keep it busy, more cores add nothing.
