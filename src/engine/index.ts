@@ -97,6 +97,7 @@ export {
   type DomainVerdict,
   embeddingPageWarnings,
   handsOverControl,
+  nonceWarnings,
   originWarnings,
   pastTolerance,
   poisonedAddressWarnings,
@@ -113,4 +114,11 @@ export {
   scanTransactions,
   scanTransactionsWithStats,
 } from './scan/index.ts'
-export { createRpcChannel, NO_TRAFFIC, type RpcChannelOptions, type RpcStats } from './simulation/index.ts'
+export {
+  type AccountNonces,
+  createRpcChannel,
+  NO_TRAFFIC,
+  type RpcChannelOptions,
+  type RpcStats,
+  readAccountNonces,
+} from './simulation/index.ts'

@@ -548,6 +548,32 @@ describe('a hostile page cannot get the wallet to sign what the window did not s
         await page.close()
       }
     })
+
+    it('a nonce the site set past the next of the account is shown, with what running later means', async () => {
+      const page = await openHostilePage(context, dapp, '')
+      try {
+        let shown: { nonce: string; warnings: string[] } | undefined
+        const closed = context.waitForEvent('page', { predicate: (p) => p.url().includes('/ui/confirm.html') })
+        void closed.then(async (confirm) => {
+          await confirm.locator('[data-action]:not([data-action="PENDING"])').waitFor()
+          shown = {
+            nonce: (await confirm.getByTestId('fee-nonce').textContent()) ?? '',
+            warnings: await confirm.locator('[data-warning-kind]').allInnerTexts(),
+          }
+        })
+        const call = `ethereum.request({ method: 'eth_sendTransaction', params: [{ ...${tx(FRIEND, '0x1')}, nonce: '0x3e8' }] })`
+        const outcome = await attempt(context, node, page, call, () => 'reject')
+        expect(outcome.shown[0]?.request.scan).toMatchObject({
+          status: 'DONE',
+          response: { action: 'WARN', warnings: [{ kind: 'TRANSACTION_RUNS_LATER', data: { nonce: '1000' } }] },
+        })
+        expect(shown?.nonce).toBe('1000 (set by the site)')
+        expect(shown?.warnings.join(' ')).toMatch(/cannot run until \d+ transactions of yours have/)
+        expect(outcome.received).toEqual([])
+      } finally {
+        await page.close()
+      }
+    })
   })
 
   describe('E: routes around the patch', () => {

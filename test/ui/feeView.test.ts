@@ -26,6 +26,7 @@ describe('feeView', () => {
       gasLimit: { text: '21,000', source: 'request' },
       price: 'Gas price 100,000,000 gwei',
       worstCase: '2,100 ETH',
+      nonce: null,
     })
     const eip1559 = request(
       'eth_signTransaction',
@@ -36,6 +37,7 @@ describe('feeView', () => {
       gasLimit: { text: '100,000', source: 'request' },
       price: 'Max fee 30 gwei, tip 1 gwei',
       worstCase: '0.003 POL ≈ < $0.01',
+      nonce: null,
     })
     // wallet_sendTransaction is the same transaction in the wallet namespace.
     expect(feeView({ ...legacy, method: 'wallet_sendTransaction' })).toEqual(feeView(legacy))
@@ -46,17 +48,23 @@ describe('feeView', () => {
       gasLimit: null,
       price: null,
       worstCase: null,
+      nonce: null,
     })
     const raw = await privateKeyToAccount(DEV_KEY).signTransaction({
       chainId: 1,
       to: ACCOUNT,
       gas: 21000n,
       gasPrice: 10n ** 9n,
+      nonce: 1000,
     })
+    // A signed transaction always carries its nonce: the site fixed it when it had it signed.
     expect(feeView(request('eth_sendRawTransaction', [raw]))).toMatchObject({
       price: 'Gas price 1 gwei',
       worstCase: '0.000021 ETH',
+      nonce: '1000',
     })
+    expect(feeView(request('eth_sendTransaction', [{ from: ACCOUNT, nonce: '0x2a' }]))?.nonce).toBe('42')
+    expect(feeView(request('eth_signTransaction', [{ from: ACCOUNT, nonce: '0x0' }]))?.nonce).toBe('0')
   })
 
   it('has nothing to say about messages and batches, whose fees are none or the wallet’s', () => {

@@ -61,6 +61,11 @@ export type WarningKind =
   | 'TOKEN_CANNOT_BE_SOLD'
   // Preflight's own: transactions that leave the user worse off run as a block runs them than in the simulation.
   | 'SIMULATION_EVASION'
+  // Preflight's own, added by the extension (a scan API request carries no nonce): a nonce the site fixed that a mined
+  // transaction took, that replaces one still waiting, or that waits behind transactions not yet sent.
+  | 'TRANSACTION_NONCE_USED'
+  | 'TRANSACTION_REPLACES_PENDING'
+  | 'TRANSACTION_RUNS_LATER'
 
 /** Seed §2.7. `data` is a string or null in the reference files; the seed allows an object. */
 export type Warning = {

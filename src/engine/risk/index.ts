@@ -41,6 +41,8 @@
  *   generated from Aave's address book into `data/aaveInterestTokens.json` by test/tools/knownSpenders.ts.
  * - `minters.ts`: the contracts NFT drops are minted through (SeaDrop, Zora, Highlight, Foundation), generated from
  *   Reservoir's deployment book into `data/knownMinters.json` by test/tools/knownMinters.ts.
+ * - `nonces.ts`: a nonce the site fixed that a mined transaction took, that replaces one of the user's still waiting,
+ *   or that waits behind transactions not yet sent (the caller reads the account's nonces).
  * - `poisoning.ts`: a recipient that starts and ends like an address the user sent to before, and is not it
  *   (POISONED_ADDRESS); the caller keeps the addresses, the scan has no memory.
  * - `protocols.ts`: which protocol a transaction or message talks to (`data/protocols.json`, Safe wallets, plain
@@ -50,6 +52,7 @@ export { actionFor } from './action.ts'
 export { addMaliciousAddresses, knownMalicious, maliciousAddressWarnings } from './blocklist.ts'
 export { accountInWords, addressIn } from './bridgeDeposits.ts'
 export { counterfeitWarnings } from './counterfeits.ts'
+export { nonceWarnings } from './nonces.ts'
 export { checkDomain, type DomainVerdict, embeddingPageWarnings, originWarnings } from './phishing.ts'
 export { lookalikeOf, poisonedAddressWarnings, recipientsOf } from './poisoning.ts'
 export {

@@ -24,12 +24,14 @@
  * - `tokenText.ts`: a token's name and symbol cleaned of hidden, reordering and look-alike characters, what they held,
  *   and the skeleton a symbol is compared by.
  * - `accountCode.ts`: an account's code in full, where a delegation must be told from no code (user operations).
+ * - `accountNonces.ts`: how many transactions an account has had mined, and has waiting, for a nonce a site fixed.
  * - `rpc.ts`, `chain.ts`, `simulateResponse.ts`: the channel to a node that gathers requests into batches (a scan's
  *   own, or one a server's scans share) with the per-scan client that counts round trips, which chain a node serves,
  *   and the check that the node's answer has the shape the engine reads.
  */
 
 export { readAccountCode } from './accountCode.ts'
+export { type AccountNonces, readAccountNonces } from './accountNonces.ts'
 export { type AssetRef, type Movement, netByAccount, type SimulatedLog } from './assetEvents.ts'
 export { chainInWords, knownChainId, nativeCurrency } from './chain.ts'
 export { type ControlEvent, controlEvents, mayGiveAway, newController } from './controlEvents.ts'

@@ -5,11 +5,13 @@ import { withWarnings } from '../shared/scanWarnings.ts'
 import { type ScanOrder, scanFailed } from './protocol.ts'
 import { runScan } from './scan.ts'
 import { buildScanRequest } from './scanRequest.ts'
+import { siteNonceWarnings } from './siteNonce.ts'
 
 /**
  * The scan of an ordered request, after `engineData` (the lists a local scan reads) has arrived, with the warnings
- * for the page around a framed request and for the site that served a sandboxed one; never throws, so the worker
- * always gets a state to store and the window always leaves its wait.
+ * for the page around a framed request, for the site that served a sandboxed one and for a nonce the site fixed (read
+ * from the chain's node beside the scan); never throws, so the worker always gets a state to store and the window
+ * always leaves its wait.
  */
 export async function scanOrdered(order: ScanOrder, engineData: () => Promise<void>): Promise<ScanState> {
   const { call, settings, probeEnvironment = false } = order
@@ -20,11 +22,14 @@ export async function scanOrdered(order: ScanOrder, engineData: () => Promise<vo
     // A scan API judges only the origin the seed's request carries; the page around a frame, and the site that served
     // a sandboxed document, are judged here, from the same lists, whichever backend scans.
     if (settings.backend.kind === 'local' || judged) await engineData()
-    const state = await runScan(request, call.chainId, settings, { probeEnvironment })
-    if (!judged) return state
+    const [state, nonce] = await Promise.all([
+      runScan(request, call.chainId, settings, { probeEnvironment }),
+      siteNonceWarnings(call, settings),
+    ])
     const warnings: Warning[] = [
       ...(call.topOrigin === undefined ? [] : embeddingPageWarnings(call.topOrigin, call.origin)),
       ...(call.sandboxed ? originWarnings(call.origin) : []),
+      ...nonce,
     ]
     return withWarnings(state, warnings)
   } catch (error) {

@@ -1,6 +1,6 @@
 import type { FeeView } from '../lib/feeView.ts'
 
-/** What the transaction can cost in fees, paid whatever else it does. */
+/** What the transaction can cost in fees, paid whatever else it does, and the nonce where the site fixed it. */
 export function Fees({ fees }: { fees: FeeView }) {
   return (
     <section className="card" data-testid="fees">
@@ -23,6 +23,14 @@ export function Fees({ fees }: { fees: FeeView }) {
         <dd data-testid="fee-worst-case">
           {fees.worstCase ? <strong>{fees.worstCase}</strong> : <span className="muted">set by your wallet</span>}
         </dd>
+        {fees.nonce !== null && (
+          <>
+            <dt>Nonce</dt>
+            <dd data-testid="fee-nonce">
+              {fees.nonce} <span className="muted">(set by the site)</span>
+            </dd>
+          </>
+        )}
       </dl>
     </section>
   )

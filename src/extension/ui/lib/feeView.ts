@@ -1,7 +1,8 @@
 /**
  * The fee a transaction request commits to, as the window shows it: the gas limit, the price per gas the wallet is
- * told to pay, and the most the fee can come to. Computed from the params the wallet will receive (fields the dapp
- * left out are the wallet's to choose, and said so), with the simulated gas standing in for a missing gas limit.
+ * told to pay, and the most the fee can come to; and its nonce, where the site fixed it. Computed from the params the
+ * wallet will receive (fields the dapp left out are the wallet's to choose, and said so), with the simulated gas
+ * standing in for a missing gas limit.
  */
 import { type Hex, hexToBigInt, isHex, parseTransaction } from 'viem'
 import type { PendingRequest } from '../../shared/pending.ts'
@@ -14,9 +15,11 @@ export type FeeView = {
   price: string | null
   /** "2,100 ETH" (and "≈ $…" where a price exists); null when it depends on what the wallet chooses. */
   worstCase: string | null
+  /** "1042" (never grouped): the transaction's place in the account's order, where the site fixed it; else null. */
+  nonce: string | null
 }
 
-type TxFees = { gas?: bigint; gasPrice?: bigint; maxFeePerGas?: bigint; maxPriorityFeePerGas?: bigint }
+type TxFees = { gas?: bigint; gasPrice?: bigint; maxFeePerGas?: bigint; maxPriorityFeePerGas?: bigint; nonce?: bigint }
 
 const quantity = (value: unknown): bigint | undefined =>
   typeof value === 'string' && isHex(value) && value.length > 2 ? hexToBigInt(value as Hex) : undefined
@@ -34,6 +37,7 @@ function feesOf(request: PendingRequest): TxFees | undefined {
       gasPrice: quantity(tx.gasPrice),
       maxFeePerGas: quantity(tx.maxFeePerGas),
       maxPriorityFeePerGas: quantity(tx.maxPriorityFeePerGas),
+      nonce: quantity(tx.nonce),
     }
   }
   if (request.method === 'eth_sendRawTransaction' || request.method === 'eth_sendRawTransactionSync') {
@@ -44,6 +48,7 @@ function feesOf(request: PendingRequest): TxFees | undefined {
         gasPrice: tx.gasPrice,
         maxFeePerGas: tx.maxFeePerGas,
         maxPriorityFeePerGas: tx.maxPriorityFeePerGas,
+        nonce: tx.nonce === undefined ? undefined : BigInt(tx.nonce),
       }
     } catch {
       return {}
@@ -104,5 +109,6 @@ export function feeView(request: PendingRequest, nativePrice: number | null = na
       worst === undefined
         ? null
         : `${formatAmount(worst, 18)} ${nativeSymbol(request.chainId)}${usd ? ` ≈ ${usd}` : ''}`,
+    nonce: fees.nonce === undefined ? null : fees.nonce.toString(),
   }
 }
