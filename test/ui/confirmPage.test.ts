@@ -265,6 +265,37 @@ describe('the confirmation window', () => {
     expect(await decisions()).toContainEqual({ type: 'preflight/decision', id: 'warn', decision: 'reject', seen: 0 })
   })
 
+  it('says what a batch asks of the wallet beyond its calls, each term in words, at 360 px', async () => {
+    const batch: PendingRequest = {
+      ...request('batch-terms', sendEthScan),
+      method: 'wallet_sendCalls',
+      params: [
+        {
+          version: '2.0.0',
+          from: me.toLowerCase(),
+          chainId: '0x7a69',
+          atomicRequired: false,
+          calls: [{ ...tx }, { to: tx.to, value: '0x0', capabilities: { sessionKey: { id: '0x01' } } }],
+          capabilities: { paymasterService: { url: 'https://paymaster.example/rpc/SECRET', optional: true } },
+        },
+      ],
+    }
+    const page = await open(batch)
+    const terms = page.getByTestId('batch-terms')
+    expect(await terms.locator('.term-name').allInnerTexts()).toEqual([
+      'atomicRequired',
+      'paymasterService',
+      'sessionKey (call 2)',
+    ])
+    const paymaster = (await terms.locator('[data-term="paymasterService"]').textContent()) ?? ''
+    expect(paymaster).toContain('A paymaster the site chose pays the gas (paymaster.example).')
+    expect(paymaster).toContain('Optional: the wallet may go without it.')
+    expect(paymaster).not.toContain('SECRET')
+    expect(await terms.locator('.tag').allInnerTexts()).toEqual(['not simulated', 'not simulated', 'not simulated'])
+    expect(await fitsWidth(page)).toBe(true)
+    await page.close()
+  })
+
   it('makes Continue deliberate on BLOCK: Reject has focus, Continue waits for "I understand the risk"', async () => {
     const page = await open(request('block', blockScan, BLOCKLISTED_ORIGIN))
     expect(await action(page)).toBe('BLOCK')

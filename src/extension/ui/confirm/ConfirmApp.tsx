@@ -3,6 +3,7 @@ import { type Decision, type PendingRequest, shownRevision } from '../../shared/
 import { ActionBanner } from '../components/ActionBanner.tsx'
 import { AddressText } from '../components/AddressText.tsx'
 import { AskedCalls } from '../components/AskedCalls.tsx'
+import { BatchTerms } from '../components/BatchTerms.tsx'
 import { ChangedWhileShown } from '../components/ChangedWhileShown.tsx'
 import { DecisionBar } from '../components/DecisionBar.tsx'
 import { Details } from '../components/Details.tsx'
@@ -14,6 +15,7 @@ import { SignedMessage } from '../components/SignedMessage.tsx'
 import { StateChanges } from '../components/StateChanges.tsx'
 import { WarningList } from '../components/WarningList.tsx'
 import { askedCalls } from '../lib/askedCalls.ts'
+import { batchTerms } from '../lib/batchTerms.ts'
 import { confirmView, decisionAction, methodWords, noChangesText } from '../lib/confirmView.ts'
 import { safeTakeoverWords } from '../lib/controlView.ts'
 import { feeView } from '../lib/feeView.ts'
@@ -288,6 +290,7 @@ export function ConfirmApp({ initialId, announced = false, queue }: Props) {
   const fees = feeView(request)
   const asked = view.action === 'ERROR' ? askedCalls(request) : null
   const permissions = permissionEntries(request)
+  const terms = batchTerms(request)
   const changed = request.changedWhileShown
   const needsAcknowledgement =
     changed !== undefined ||
@@ -324,6 +327,7 @@ export function ConfirmApp({ initialId, announced = false, queue }: Props) {
       {view.action !== 'ERROR' && (
         <StateChanges groups={view.groups} pending={view.action === 'PENDING'} empty={noChangesText(view)} />
       )}
+      {terms && terms.length > 0 && <BatchTerms terms={terms} />}
       {fees && <Fees fees={fees} />}
       <Details view={view} params={request.params} />
       {sending === 'continue' && request.scan.status === 'DONE' && request.scan.kind === 'transactions' && (
