@@ -7,7 +7,12 @@ import type { Warning } from '../api/index.ts'
 import type { AccountNonces } from '../simulation/index.ts'
 import { makeWarning } from './warnings.ts'
 
-const transactions = (count: bigint) => (count === 1n ? 'one transaction' : `${count} transactions`)
+/** "one transaction of yours has", "3 transactions of yours have": what must run first. */
+const haveRun = (count: bigint) =>
+  count === 1n ? 'one transaction of yours has' : `${count} transactions of yours have`
+
+/** The first nonce no account can reach (EIP-2681: a nonce stays below 2^64 − 1). */
+const NONCE_LIMIT = 2n ** 64n - 1n
 
 /** Warnings for a transaction numbered `nonce` by the site, judged against the account's nonces now. */
 export function nonceWarnings(nonce: bigint, account: AccountNonces): Warning[] {
@@ -33,12 +38,22 @@ export function nonceWarnings(nonce: bigint, account: AccountNonces): Warning[] 
       ),
     ]
   }
+  if (nonce >= NONCE_LIMIT) {
+    return [
+      makeWarning(
+        'TRANSACTION_RUNS_LATER',
+        'WARNING',
+        `This transaction is numbered ${nonce} (its nonce, set by the site), past the last number an account can reach (2^64 − 2): no network will ever run it.`,
+        data,
+      ),
+    ]
+  }
   if (nonce > next) {
     return [
       makeWarning(
         'TRANSACTION_RUNS_LATER',
         'WARNING',
-        `This transaction is numbered ${nonce} (its nonce, set by the site), but your next is ${next}: it cannot run until ${transactions(nonce - next)} of yours have, and then runs in the chain's state of that day, whatever it is, not the one simulated here.`,
+        `This transaction is numbered ${nonce} (its nonce, set by the site), but your next is ${next}: it cannot run until ${haveRun(nonce - next)}, and then runs in the chain's state of that day, whatever it is, not the one simulated here.`,
         data,
       ),
     ]
