@@ -24,7 +24,7 @@ export async function scanOrdered(order: ScanOrder, engineData: () => Promise<vo
     if (settings.backend.kind === 'local' || judged) await engineData()
     const [state, nonce] = await Promise.all([
       runScan(request, call.chainId, settings, { probeEnvironment }),
-      siteNonceWarnings(call, settings),
+      siteNonceWarnings(request.kind === 'transactions' ? request.transaction : undefined, call.chainId, settings),
     ])
     const warnings: Warning[] = [
       ...(call.topOrigin === undefined ? [] : embeddingPageWarnings(call.topOrigin, call.origin)),

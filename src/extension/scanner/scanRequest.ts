@@ -9,7 +9,12 @@ import { decodeSignedTx } from '../shared/signedTx.ts'
 import { calldataOf, gasOf, type TxFields } from '../shared/txParams.ts'
 
 export type ScanRequest =
-  | { kind: 'transactions'; request: ScanTransactionsRequest }
+  | {
+      kind: 'transactions'
+      request: ScanTransactionsRequest
+      /** The one transaction of a request that sends or signs one, as the wallet will get it (its nonce included). */
+      transaction?: TxFields
+    }
   | { kind: 'message'; request: ScanMessageRequest }
 
 /** What the engine simulates (and whose fee it judges) of a transaction the wallet will execute. */
@@ -52,10 +57,12 @@ export async function buildScanRequest(
   origin: string,
 ): Promise<ScanRequest> {
   const metadata = { origin }
-  const transactions = (txObjects: TxObject[]): ScanRequest => ({
+  const transactions = (txObjects: TxObject[], transaction?: TxFields): ScanRequest => ({
     kind: 'transactions',
     request: { txObjects, userAccount: account, metadata },
+    ...(transaction && { transaction }),
   })
+  const transaction = (tx: TxFields) => transactions([txObject(tx)], tx)
   const message = (body: ScanMessageRequest['message']): ScanRequest => ({
     kind: 'message',
     request: { message: body, userAccount: account, metadata },
@@ -64,10 +71,10 @@ export async function buildScanRequest(
     case 'eth_sendTransaction':
     case 'wallet_sendTransaction':
     case 'eth_signTransaction':
-      return transactions([txObject(params[0] as TxFields)])
+      return transaction(params[0] as TxFields)
     case 'eth_sendRawTransaction':
     case 'eth_sendRawTransactionSync':
-      return transactions([txObject((await decodeSignedTx(params[0])).tx)])
+      return transaction((await decodeSignedTx(params[0])).tx)
     case 'wallet_sendCalls': {
       const batch = params[0] as { from: string; calls: { to?: string; data?: string; value?: string }[] }
       return transactions(batch.calls.map((call) => ({ from: batch.from, ...call })))

@@ -26,6 +26,8 @@ describe('buildScanRequest', () => {
         userAccount: ACCOUNT,
         metadata: { origin: ORIGIN },
       },
+      // The transaction as the wallet gets it rides along, for what the seed's request leaves out (its nonce).
+      transaction: tx,
     })
   })
 

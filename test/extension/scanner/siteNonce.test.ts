@@ -10,6 +10,7 @@ import { devAccounts } from '../../../src/devnet/accounts.ts'
 import { type Anvil, startAnvil } from '../../../src/devnet/anvil.ts'
 import type { ScanOrder } from '../../../src/extension/scanner/protocol.ts'
 import { scanOrdered } from '../../../src/extension/scanner/scanOrder.ts'
+import { buildScanRequest } from '../../../src/extension/scanner/scanRequest.ts'
 import { siteNonceWarnings } from '../../../src/extension/scanner/siteNonce.ts'
 import { DEFAULT_SETTINGS, type Settings } from '../../../src/extension/shared/settings.ts'
 import { freePort } from '../../support/devnet.ts'
@@ -49,6 +50,21 @@ const transfer = (nonce: number): ScanOrder => ({
   },
   settings: settings(),
 })
+
+/** The nonce warnings for a call, from the transaction its scan request carries, as the scanner reads them. */
+async function nonceWarningsOf(
+  call: Pick<ScanOrder['call'], 'method' | 'params' | 'chainId'>,
+  settingsUsed: Settings,
+  timeoutMs?: number,
+) {
+  const built = await buildScanRequest(call.method, call.params, user.address.toLowerCase(), 'https://app.example')
+  return siteNonceWarnings(
+    built.kind === 'transactions' ? built.transaction : undefined,
+    call.chainId,
+    settingsUsed,
+    timeoutMs,
+  )
+}
 
 const kindsOf = (state: Awaited<ReturnType<typeof scanOrdered>>) =>
   state.status === 'DONE' ? state.response.warnings.map((warning) => warning.kind) : state
@@ -133,7 +149,7 @@ describe('a nonce the site fixed', () => {
     const unnumbered = transfer(next)
     const { nonce: _left, ...params } = unnumbered.call.params[0] as Record<string, unknown>
     unnumbered.call.params = [params]
-    expect(await siteNonceWarnings(unnumbered.call, settings())).toEqual([])
+    expect(await nonceWarningsOf(unnumbered.call, settings())).toEqual([])
   })
 
   it('in a transaction the site brings signed, read from the signature', async () => {
@@ -148,7 +164,7 @@ describe('a nonce the site fixed', () => {
       maxPriorityFeePerGas: parseGwei('1'),
     })
     const call = { method: 'eth_sendRawTransaction' as const, params: [raw], chainId: 31337 }
-    const warnings = await siteNonceWarnings(call, settings())
+    const warnings = await nonceWarningsOf(call, settings())
     expect(warnings.map((warning) => [warning.kind, warning.data])).toEqual([
       ['TRANSACTION_RUNS_LATER', { nonce: String(next + 5), mined: String(next), next: String(next) }],
     ])
@@ -157,13 +173,13 @@ describe('a nonce the site fixed', () => {
   it('asks no node when a scan API scans, and costs the scan nothing when the chain has no node or it does not answer', async () => {
     const next = await chain().getTransactionCount({ address: user.address })
     const call = transfer(next + 2).call
-    expect(await siteNonceWarnings(call, settings())).toHaveLength(1)
+    expect(await nonceWarningsOf(call, settings())).toHaveLength(1)
     const remote: Settings = { ...settings(), backend: { kind: 'remote', apiUrl: 'http://127.0.0.1:9', apiKey: 'k' } }
-    expect(await siteNonceWarnings(call, remote)).toEqual([])
-    expect(await siteNonceWarnings({ ...call, chainId: 1 }, { ...DEFAULT_SETTINGS, rpcUrls: {} })).toEqual([])
+    expect(await nonceWarningsOf(call, remote)).toEqual([])
+    expect(await nonceWarningsOf({ ...call, chainId: 1 }, { ...DEFAULT_SETTINGS, rpcUrls: {} })).toEqual([])
     const down = await startUnreachableEndpoint()
     try {
-      expect(await siteNonceWarnings(call, { ...DEFAULT_SETTINGS, rpcUrls: { '31337': down.url } }, 2_000)).toEqual([])
+      expect(await nonceWarningsOf(call, { ...DEFAULT_SETTINGS, rpcUrls: { '31337': down.url } }, 2_000)).toEqual([])
     } finally {
       await down.close()
     }
