@@ -68,6 +68,21 @@ function pressShiftedContinue(confirm: Page, shift: 'spacer' | 'subpixel', click
   )
 }
 
+/**
+ * What `read` finds in the next confirmation window to open, once it shows a result; the returned getter is read after
+ * the window was decided (undefined if it never showed one).
+ */
+function readNextWindow<T>(context: BrowserContext, read: (confirm: Page) => Promise<T>): () => T | undefined {
+  let found: T | undefined
+  void context
+    .waitForEvent('page', { predicate: (p) => p.url().includes('/ui/confirm.html') })
+    .then(async (confirm) => {
+      await confirm.locator('[data-action]:not([data-action="PENDING"])').waitFor()
+      found = await read(confirm)
+    })
+  return () => found
+}
+
 describe('a hostile page cannot get the wallet to sign what the window did not show', () => {
   let session: WalletSession
   let devnet: Devnet
@@ -529,20 +544,15 @@ describe('a hostile page cannot get the wallet to sign what the window did not s
     it('an absurd fee is shown, with what it can cost, and blocked before anything is signed', async () => {
       const page = await openHostilePage(context, dapp, '')
       try {
-        let shown: { fee: string; warnings: string[] } | undefined
-        const closed = context.waitForEvent('page', { predicate: (p) => p.url().includes('/ui/confirm.html') })
-        void closed.then(async (confirm) => {
-          await confirm.locator('[data-action]:not([data-action="PENDING"])').waitFor()
-          shown = {
-            fee: (await confirm.getByTestId('fee-worst-case').textContent()) ?? '',
-            warnings: await confirm.locator('[data-warning-kind]').allInnerTexts(),
-          }
-        })
+        const shown = readNextWindow(context, async (confirm) => ({
+          fee: (await confirm.getByTestId('fee-worst-case').textContent()) ?? '',
+          warnings: await confirm.locator('[data-warning-kind]').allInnerTexts(),
+        }))
         const call = `ethereum.request({ method: 'eth_sendTransaction', params: [{ ...${tx(FRIEND, '0x1')}, gas: '0x5208', gasPrice: '0x16345785d8a0000' }] })`
         const outcome = await attempt(context, node, page, call, () => 'reject')
         expect(outcome.shown[0]?.request.scan).toMatchObject({ status: 'DONE', response: { action: 'BLOCK' } })
-        expect(shown?.fee).toBe('2,100 ETH ≈ $6,300,000.00')
-        expect(shown?.warnings.join(' ')).toContain('up to 2,100 ETH')
+        expect(shown()?.fee).toBe('2,100 ETH ≈ $6,300,000.00')
+        expect(shown()?.warnings.join(' ')).toContain('up to 2,100 ETH')
         expect(outcome.received).toEqual([])
       } finally {
         await page.close()
@@ -552,23 +562,18 @@ describe('a hostile page cannot get the wallet to sign what the window did not s
     it('a nonce the site set past the next of the account is shown, with what running later means', async () => {
       const page = await openHostilePage(context, dapp, '')
       try {
-        let shown: { nonce: string; warnings: string[] } | undefined
-        const closed = context.waitForEvent('page', { predicate: (p) => p.url().includes('/ui/confirm.html') })
-        void closed.then(async (confirm) => {
-          await confirm.locator('[data-action]:not([data-action="PENDING"])').waitFor()
-          shown = {
-            nonce: (await confirm.getByTestId('fee-nonce').textContent()) ?? '',
-            warnings: await confirm.locator('[data-warning-kind]').allInnerTexts(),
-          }
-        })
+        const shown = readNextWindow(context, async (confirm) => ({
+          nonce: (await confirm.getByTestId('fee-nonce').textContent()) ?? '',
+          warnings: await confirm.locator('[data-warning-kind]').allInnerTexts(),
+        }))
         const call = `ethereum.request({ method: 'eth_sendTransaction', params: [{ ...${tx(FRIEND, '0x1')}, nonce: '0x3e8' }] })`
         const outcome = await attempt(context, node, page, call, () => 'reject')
         expect(outcome.shown[0]?.request.scan).toMatchObject({
           status: 'DONE',
           response: { action: 'WARN', warnings: [{ kind: 'TRANSACTION_RUNS_LATER', data: { nonce: '1000' } }] },
         })
-        expect(shown?.nonce).toBe('1000 (set by the site)')
-        expect(shown?.warnings.join(' ')).toMatch(/cannot run until \d+ transactions of yours have/)
+        expect(shown()?.nonce).toBe('1000 (set by the site)')
+        expect(shown()?.warnings.join(' ')).toMatch(/cannot run until \d+ transactions of yours have/)
         expect(outcome.received).toEqual([])
       } finally {
         await page.close()
