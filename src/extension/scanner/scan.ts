@@ -6,6 +6,7 @@
 import { type EngineError, type ScanOutcome, scanEndpoint, scanMessage, scanTransactions } from '../../engine/index.ts'
 import type { ScanBackendUsed, ScanState } from '../shared/pending.ts'
 import type { Settings } from '../shared/settings.ts'
+import { urlHost } from '../shared/urlHost.ts'
 import { SCAN_TIMEOUT_MS, scanFailed } from './protocol.ts'
 import type { ScanRequest } from './scanRequest.ts'
 
@@ -89,14 +90,8 @@ async function remote(
   return done(scan, body)
 }
 
-/** The host of a node or scan API URL, for saying who answered; never its path, where keys are often put. */
-function hostOf(url: string): string {
-  try {
-    return new URL(url).host
-  } catch {
-    return 'an invalid URL'
-  }
-}
+/** The host of a node or scan API URL, for saying who answered. */
+const hostOf = (url: string): string => urlHost(url) ?? 'an invalid URL'
 
 /** Which backend a scan goes to under these settings, when it has one for the chain. */
 function backendUsed(chainId: number, settings: Settings): ScanBackendUsed | undefined {

@@ -5,6 +5,7 @@
  */
 import { isRecord } from '../../../engine/index.ts'
 import type { PendingRequest } from '../../shared/pending.ts'
+import { urlHost } from '../../shared/urlHost.ts'
 
 export type BatchTerm = {
   /** As the request names it: "atomicRequired", "paymasterService", … */
@@ -21,11 +22,7 @@ export type BatchTerm = {
 /** The host a URL names, or what it is when it names none: the rest of it is in the raw request. */
 function hostOf(url: unknown): string {
   if (typeof url !== 'string') return 'no URL'
-  try {
-    return new URL(url).host || 'a URL without a host'
-  } catch {
-    return 'an unreadable URL'
-  }
+  return urlHost(url) ?? 'an unreadable URL'
 }
 
 /** The words for one capability, by its name. */
